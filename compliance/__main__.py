@@ -1,0 +1,3 @@
+from compliance.cli import main
+
+main()

@@ -1,0 +1,33 @@
+"""The finding categories of the transcript spec, in its order.
+
+Every rule belongs to one category so that findings compare across
+jurisdictions; a rule's id is its ruleset's own.
+"""
+
+CATEGORIES: dict[str, str] = {
+    "deal.initial-order": "the initial four cards were not dealt Player, Banker, Player, Banker (and not reconstructed)",
+    "deal.extra-card": "more than two initial cards, or more than one additional card, to a hand",
+    "third-card.player.illegal": "the Player's Hand drew when it had to stand",
+    "third-card.player.missing": "the Player's Hand stood when it had to draw",
+    "third-card.banker.illegal": "the Banker's Hand drew when it had to stand",
+    "third-card.banker.missing": "the Banker's Hand stood when it had to draw",
+    "curator.offer-order": "the shoe or Banker marker was offered out of the required order",
+    "curator.not-eligible": "a patron not allowed to hold the shoe or handle cards did so",
+    "curator.wrong-recipient": "a hand was passed to someone other than the patron entitled to it",
+    "curator.handling": "cards handled in a way the dealing method forbids",
+    "procedure.call-missing": "a required call was missing or came out of order",
+    "wager.late": "a wager placed or increased after 'no more bets' or the first card",
+    "wager.not-eligible": "a wager by a patron, or in a coup, where wagering is not allowed",
+    "wager.limits": "a wager below the table minimum or above the maximum",
+    "wager.table-differential": "the Player/Banker differential exceeded the table differential at the first card",
+    "wager.improper-reduction": "wagers were reduced, but not pro rata or not on the side that exceeded",
+    "result.wrong": "the announced result does not match the cards",
+    "settlement.wrong-amount": "a wager was paid or collected with the wrong amount",
+    "settlement.missing": "a wager was never settled, or settled twice",
+    "irregularity.mishandled": "an irregularity was not handled as the rules require",
+    "shoe.integrity": "the cards do not fit the shoe",
+    "transcript.unreadable": "a coup could not be read or replayed",
+}
+
+SEVERITIES = ("error", "warning", "info")
+SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}

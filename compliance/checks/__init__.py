@@ -1,0 +1,80 @@
+"""Check kinds: small pure functions over a replayed coup.
+
+A check kind is code; a rule (data, in a ruleset) names a kind and gives its
+parameters.  Each kind is registered with :func:`check`, which records the
+finding category it reports, the pydantic model of its parameters and its
+documentation (the function's docstring), the way ruff registers its rules.
+
+A check function is called as ``fn(coup, params, table)`` with the
+:class:`~compliance.replay.CoupState` of one coup, the validated parameters
+and the :class:`~compliance.table.TableContext` of its transcript; it returns
+an iterable of :class:`Breach` (usually an empty tuple).  It never reads raw
+events again: everything it needs is in the replayed state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+
+from compliance.categories import CATEGORIES
+
+
+class Breach(NamedTuple):
+    """What one check found: where, what, and (rarely) a severity of its own."""
+
+    event: int | None
+    message: str
+    severity: str | None = None  # None: the rule's severity; "info" for a correctly handled irregularity
+
+
+class NoParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Params(BaseModel):
+    """Base of check parameter models: unknown parameters are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class CheckKind:
+    name: str
+    category: str
+    params: type[BaseModel]
+    fn: Callable[..., Iterable[Breach]]
+
+    @property
+    def doc(self) -> str:
+        return (self.fn.__doc__ or "").strip()
+
+
+REGISTRY: dict[str, CheckKind] = {}
+
+
+def check(name: str, category: str, params: type[BaseModel] = NoParams):
+    """Register a check kind."""
+    if category not in CATEGORIES:
+        raise ValueError(f"{name}: unknown category {category!r}")
+
+    def register(fn):
+        if name in REGISTRY:
+            raise ValueError(f"check kind {name!r} registered twice")
+        REGISTRY[name] = CheckKind(name, category, params, fn)
+        return fn
+
+    return register
+
+
+def load_all() -> dict[str, CheckKind]:
+    """Import every module of check kinds so they register themselves."""
+    import importlib
+    import pkgutil
+
+    for mod in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{mod.name}")
+    return REGISTRY

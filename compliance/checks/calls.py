@@ -1,0 +1,37 @@
+"""The dealer's calls before the deal."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from compliance.checks import Breach, Params, check
+from compliance.replay import CoupState
+
+WORDS = {"no_more_bets": '"No more bets"', "cards": '"Cards"'}
+
+
+class CallParams(Params):
+    calls: list[Literal["no_more_bets", "cards"]] = ["no_more_bets", "cards"]
+    """the calls required before the first card, in the order they must come"""
+
+
+@check("procedure.calls", "procedure.call-missing", CallParams)
+def calls(c: CoupState, p: CallParams, t):
+    """Each required call is made before the first card of the coup, in the required order."""
+    if c.first_card_at is None:
+        return ()
+    made = {}
+    for call, at in c.calls:
+        made.setdefault(call, at)
+    out = []
+    last = -1
+    for call in p.calls:
+        at = made.get(call)
+        if at is None or at > c.first_card_at:
+            out.append(Breach(c.first_card_at, f"{WORDS[call]} was not called before the first card"))
+        elif at < last:
+            out.append(Breach(at, f"{WORDS[call]} was called out of order (required order: "
+                                  + ", then ".join(WORDS[x] for x in p.calls) + ")"))
+        else:
+            last = at
+    return out

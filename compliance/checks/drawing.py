@@ -1,0 +1,98 @@
+"""Third cards, judged by the ruleset's tableau against what actually happened before.
+
+If the Player's Hand wrongly stood, the Banker's Hand is judged by the rule
+for a Player's Hand that stood (spec: one mistake, one finding).
+"""
+
+from __future__ import annotations
+
+from compliance.checks import Breach, check
+from compliance.replay import BANKER, PLAYER, CoupState
+
+
+def _natural(c: CoupState, t) -> str | None:
+    naturals = t.tableau.naturals
+    for hand in (PLAYER, BANKER):
+        total = c.initial_total(hand)
+        if total in naturals:
+            return f"the {hand.capitalize()}'s Hand has a natural {total}"
+    return None
+
+
+def _deal_end(c: CoupState) -> int | None:
+    """Event where the initial deal ended: where a missing third card was due."""
+    if c.reconstruct_at is not None:
+        return c.reconstruct_at
+    return c.initial[-1][1].at if c.initial else None
+
+
+@check("third-card.player.illegal", "third-card.player.illegal")
+def player_drew(c: CoupState, p, t):
+    """The Player's Hand draws only on a total the tableau says draws, and never when either hand is a natural."""
+    if not c.hands_complete:
+        return ()
+    extra = c.extra_cards(PLAYER)
+    if not extra:
+        return ()
+    total = c.initial_total(PLAYER)
+    natural = _natural(c, t)
+    if natural:
+        why = f"{natural}: no hand draws"
+    elif total not in t.tableau.player_draws:
+        why = f"the Player's Hand stands on {total}"
+    else:
+        return ()
+    return (Breach(extra[0].at, f"Player drew {extra[0].code} on {total} although {why}"),)
+
+
+@check("third-card.player.missing", "third-card.player.missing")
+def player_stood(c: CoupState, p, t):
+    """The Player's Hand draws on every total the tableau says draws, unless either hand is a natural."""
+    if not c.hands_complete or c.extra_cards(PLAYER) or c.void is not None:
+        return ()
+    total = c.initial_total(PLAYER)
+    if _natural(c, t) or total not in t.tableau.player_draws:
+        return ()
+    return (Breach(_deal_end(c), f"Player stood on {total} although the Player's Hand draws on {total}"),)
+
+
+def _banker_should_draw(c: CoupState, t) -> tuple[bool, str]:
+    total = c.initial_total(BANKER)
+    natural = _natural(c, t)
+    if natural:
+        return False, natural
+    player_extra = c.extra_cards(PLAYER)
+    if not player_extra:
+        draws = t.tableau.banker_draws(total, None)
+        return draws, f"the Player's Hand stood; the Banker {'draws' if draws else 'stands'} on {total}"
+    third = player_extra[0]
+    draws = t.tableau.banker_draws(total, third.points)
+    return draws, (f"the Player's third card was {third.points} ({third.code}); "
+                   f"the Banker {'draws' if draws else 'stands'} on {total} against a {third.points}")
+
+
+@check("third-card.banker.illegal", "third-card.banker.illegal")
+def banker_drew(c: CoupState, p, t):
+    """The Banker's Hand draws only where the tableau says draw, given the Player's actual third card (or none)."""
+    if not c.hands_complete:
+        return ()
+    extra = c.extra_cards(BANKER)
+    if not extra:
+        return ()
+    draws, why = _banker_should_draw(c, t)
+    if draws:
+        return ()
+    return (Breach(extra[0].at, f"Banker drew {extra[0].code} on {c.initial_total(BANKER)} although {why}"),)
+
+
+@check("third-card.banker.missing", "third-card.banker.missing")
+def banker_stood(c: CoupState, p, t):
+    """The Banker's Hand draws wherever the tableau says draw, given the Player's actual third card (or none)."""
+    if not c.hands_complete or c.extra_cards(BANKER) or c.void is not None:
+        return ()
+    draws, why = _banker_should_draw(c, t)
+    if not draws:
+        return ()
+    player_extra = c.extra_cards(PLAYER)
+    at = player_extra[0].at if player_extra else _deal_end(c)
+    return (Breach(at, f"Banker stood on {c.initial_total(BANKER)} although {why}"),)

@@ -1,0 +1,22 @@
+"""The announced result must be what the cards say."""
+
+from __future__ import annotations
+
+from compliance.checks import Breach, check
+from compliance.replay import BANKER, PLAYER, CoupState
+
+
+@check("result.wrong", "result.wrong")
+def wrong_result(c: CoupState, p, t):
+    """The dealer announces each hand's final point count and the winner as the cards give them."""
+    if c.void is not None or not c.hands_complete:
+        return ()
+    pt, bt, winner = c.final_total(PLAYER), c.final_total(BANKER), c.winner()
+    truth = f"Player {pt}, Banker {bt}: {'a tie' if winner == 'tie' else winner.capitalize() + ' wins'}"
+    if c.result is None:
+        return (Breach(c.last_event, f"no result was announced; the cards give {truth}"),)
+    r = c.result
+    if (r.player_points, r.banker_points, r.winner) == (pt, bt, winner):
+        return ()
+    said = f"Player {r.player_points}, Banker {r.banker_points}, winner {r.winner}"
+    return (Breach(c.result_at, f"announced {said}; the cards give {truth}"),)

@@ -1,0 +1,132 @@
+"""Settlement: every wager standing at settlement is settled once, by the ruleset's payouts.
+
+Payouts come from the ruleset's ``game.payouts`` for the table's game (odds,
+commission on winning Banker wagers, the tie's odds, exceptions such as a
+Banker win on 6 in Even Money Baccarat); the table's ``commission`` overrides
+the house default.  A winning Banker wager may be paid net of commission, or
+paid in full with the commission collected by a ``commission`` event.  The
+outcome is judged by the cards, not by the announced result (a wrong
+announcement is ``result.wrong``'s finding).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from compliance.checks import Breach, check
+from compliance.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
+
+
+class Due:
+    """What a wager is owed: outcome, winnings (net), and commission if collected apart."""
+
+    __slots__ = ("outcome", "gross", "rate", "why")
+
+    def __init__(self, outcome: str, gross: Decimal, rate: Decimal, why: str):
+        self.outcome, self.gross, self.rate, self.why = outcome, gross, rate, why
+
+    @property
+    def net(self) -> Decimal:
+        return self.gross - self.gross * self.rate
+
+
+def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
+    if c.void is not None:
+        return Due("push", ZERO, ZERO, "the coup is void: every wager is returned")
+    winner = c.winner()
+    pay = t.payouts
+    if winner == "tie" and spot != "tie":
+        if pay.on_tie == "push":
+            return Due("push", ZERO, ZERO, "a tie returns Player and Banker wagers")
+        return Due("lose", stake, ZERO, "Player and Banker wagers lose on a tie")
+    if spot != winner:
+        return Due("lose", stake, ZERO, f"{'a tie' if winner == 'tie' else winner.capitalize() + ' won'}")
+    payout = getattr(pay, spot)
+    odds, rate = payout.odds, payout.commission
+    why = f"{spot.capitalize()} pays {t.money(odds)} to 1"
+    hand = c.player if winner == PLAYER else c.banker
+    points = c.final_total(winner) if winner != "tie" else None
+    for ex in payout.exceptions:
+        if points == ex.points and (ex.cards is None or ex.cards == len(hand)):
+            if ex.push:
+                return Due("push", ZERO, ZERO, f"{spot.capitalize()} winning with {points} is a push")
+            odds = ex.odds
+            why = f"{spot.capitalize()} winning with {points} pays {t.money(odds)} to 1"
+            break
+    if rate:
+        why += f" less {t.money(rate * 100)}% commission"
+    return Due("win", stake * odds, rate, why)
+
+
+def _basis(c: CoupState) -> dict:
+    return c.stakes_at_settlement if c.stakes_at_settlement is not None else c.stakes
+
+
+def _judgeable(c: CoupState) -> bool:
+    return c.void is not None or c.hands_complete
+
+
+@check("settlement.amount", "settlement.wrong-amount")
+def wrong_amount(c: CoupState, p, t):
+    """Each settled wager gets exactly what the payouts give for the true outcome."""
+    if not _judgeable(c) or not c.settlements:
+        return ()
+    basis = _basis(c)
+    commission_by = {}
+    for cm in c.commissions:
+        commission_by.setdefault(cm.bettor, []).append(cm)
+    out = []
+    seen = set()
+    for s in c.settlements:
+        key = (s.bettor, s.spot)
+        if key in seen:
+            continue  # settled twice: settlement.missing's finding
+        seen.add(key)
+        who = f"{describe_bettor(s.bettor)} {s.spot} wager"
+        stake = basis.get(key)
+        if stake is None:
+            out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands"))
+            continue
+        d = due(c, s.spot, stake, t)
+        expect_amount = d.net if d.outcome == "win" else (stake if d.outcome == "lose" else ZERO)
+        if s.outcome == d.outcome == "win" and d.rate and s.amount == d.gross and commission_by.get(s.bettor):
+            continue  # paid in full, commission collected apart (checked below)
+        if s.outcome != d.outcome or s.amount != expect_amount:
+            out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {d.outcome} {t.money(expect_amount)} ({d.why}); "
+                                    f"it was settled {s.outcome} {t.money(s.amount)}"))
+    for bettor, paid in commission_by.items():
+        stake = basis.get((bettor, BANKER))
+        d = due(c, BANKER, stake, t) if stake is not None else None
+        owed = d.gross * d.rate if d is not None and d.outcome == "win" else None
+        gross_paid = any(s.bettor == bettor and s.spot == BANKER and s.outcome == "win" and d is not None and s.amount == d.gross
+                         for s in c.settlements)
+        for cm in paid:
+            if owed is None or not owed:
+                out.append(Breach(cm.at, f"commission of {t.money(cm.amount)} collected from {describe_bettor(bettor)}, "
+                                         "who has no winning Banker wager that owes commission"))
+            elif cm.amount != owed or not gross_paid:
+                out.append(Breach(cm.at, f"commission collected from {describe_bettor(bettor)} is {t.money(cm.amount)}; "
+                                         f"{t.money(owed)} is due on winnings of {t.money(d.gross)}"
+                                         + ("" if gross_paid else " paid in full")))
+    return out
+
+
+@check("settlement.missing", "settlement.missing")
+def missing(c: CoupState, p, t):
+    """Every wager standing when the coup is settled is settled exactly once."""
+    if not _judgeable(c):
+        return ()
+    basis = _basis(c)
+    counts: dict[tuple, list] = {}
+    for s in c.settlements:
+        counts.setdefault((s.bettor, s.spot), []).append(s)
+    out = []
+    end = c.last_event
+    for key, stake in basis.items():
+        settled = counts.get(key, ())
+        if not settled:
+            out.append(Breach(end, f"{describe_bettor(key[0])} {key[1]} wager of {t.money(stake)} was never settled"))
+    for key, settled in counts.items():
+        if len(settled) > 1:
+            out.append(Breach(settled[1].at, f"{describe_bettor(key[0])} {key[1]} wager is settled {len(settled)} times"))
+    return out

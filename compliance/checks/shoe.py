@@ -1,0 +1,13 @@
+"""The cards must fit the shoe they came from."""
+
+from __future__ import annotations
+
+from compliance.checks import Breach, check
+from compliance.replay import CoupState
+
+
+@check("shoe.integrity", "shoe.integrity")
+def integrity(c: CoupState, p, t):
+    """No more copies of a card than the shoe's decks hold, no more cards than the shoe holds,
+    and no card in two places (moved from a hand that does not hold it, carried over from nowhere)."""
+    return [Breach(at, message) for at, message in c.integrity]

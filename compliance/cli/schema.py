@@ -1,0 +1,38 @@
+"""``baccarat-audit schema``: the JSON Schemas of the formats, generated from the models."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+
+import typer
+
+from compliance.cli import app
+
+
+class Which(str, Enum):
+    transcript = "transcript"
+    ruleset = "ruleset"
+
+
+def schema_for(which: str) -> dict:
+    if which == "transcript":
+        from compliance.transcript.models import Transcript
+
+        doc = Transcript.model_json_schema()
+        doc["title"] = "baccarat transcript v1 (.json)"
+        doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
+                              "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a line.")
+    else:
+        from compliance.ruleset.models import RulesetFile
+
+        doc = RulesetFile.model_json_schema()
+        doc["title"] = "baccarat-audit ruleset"
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return doc
+
+
+@app.command()
+def schema(which: Which = typer.Argument(..., help="transcript or ruleset")):
+    """Print the JSON Schema of a format."""
+    typer.echo(json.dumps(schema_for(which.value), indent=2, sort_keys=True))

@@ -1,0 +1,176 @@
+"""The check: read -> replay -> checks -> findings, for one transcript at a time.
+
+    transcript + ruleset (validated models)
+        -> Replayer (one pass per coup builds its CoupState)
+        -> each enabled rule's check kind (pure function of state + params)
+        -> Findings, sorted, with the line and column of their events
+
+Renderers (:mod:`compliance.report`) only format what this returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compliance.checks import REGISTRY, load_all
+from compliance.errors import UserError
+from compliance.findings import Finding
+from compliance.replay import CoupState, Replayer, ReplayError
+from compliance.ruleset.loader import load_ruleset
+from compliance.ruleset.models import BoundRule, Ruleset
+from compliance.table import TableContext
+from compliance.transcript.locate import event_offsets, position
+from compliance.transcript.reader import CoupRecord, TranscriptFile, open_transcript
+
+
+@dataclass
+class TranscriptResult:
+    """What checking one transcript gave."""
+
+    transcript: str  # the path as the user gave it
+    table: str
+    jurisdiction: str | None
+    game: str
+    ruleset: Ruleset
+    coups: int = 0
+    unreadable: int = 0
+    sha256: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    states: list[CoupState] | None = None  # kept only when a report needs the cards
+
+
+class RulesetCache:
+    """Loads each ruleset once per run."""
+
+    def __init__(self, override: str | None = None):
+        self.override = override
+        self._loaded: dict[str, Ruleset] = {}
+
+    def for_header(self, header, where: str) -> Ruleset:
+        ref = self.override or header.table.jurisdiction
+        if not ref:
+            raise UserError("the transcript names no table.jurisdiction: choose a ruleset with --ruleset", where)
+        if ref not in self._loaded:
+            self._loaded[ref] = load_ruleset(ref)
+        return self._loaded[ref]
+
+
+def _applies(rule: BoundRule, method: str | None) -> bool:
+    return rule.dealing_methods is None or (method is not None and method in rule.dealing_methods)
+
+
+class Checker:
+    """Checks transcripts against rulesets."""
+
+    def __init__(self, ruleset: str | None = None, keep_states: bool = False):
+        load_all()
+        self.rulesets = RulesetCache(ruleset)
+        self.keep_states = keep_states
+
+    def check_file(self, path: str | Path, display: str | None = None,
+                   on_coup: Callable[[int], None] | None = None) -> TranscriptResult:
+        display = display or str(path)
+        source = open_transcript(path, display)
+        return self.check_source(source, on_coup)
+
+    def check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
+        header = source.header
+        ruleset = self.rulesets.for_header(header, source.display)
+        table = TableContext.build(header, ruleset, source.display)
+        result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game, ruleset)
+        if self.keep_states:
+            result.states = []
+        rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category != "transcript.unreadable"]
+        unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
+        replayer = Replayer(table)
+        findings = result.findings
+        for record in source.records():
+            result.coups += 1
+            if record.error is not None:
+                result.unreadable += 1
+                if unreadable_rule:
+                    findings.append(self._unreadable(unreadable_rule, source, record, record.error, None))
+                continue
+            try:
+                state = replayer.replay(record.coup, record.line)
+            except ReplayError as e:
+                result.unreadable += 1
+                if unreadable_rule:
+                    findings.append(self._unreadable(unreadable_rule, source, record, str(e), e.event))
+                continue
+            found = self._run_rules(rules, state, table, source, record, unreadable_rule)
+            if found:
+                findings.extend(found)
+            if result.states is not None:
+                result.states.append(state)
+            if on_coup is not None:
+                on_coup(result.coups)
+        result.sha256 = source.sha256()
+        findings.sort(key=Finding.sort_key)
+        return result
+
+    def _run_rules(self, rules, state: CoupState, table: TableContext, source, record: CoupRecord, unreadable_rule):
+        out = None
+        method = state.method
+        for rule, fn in rules:
+            if rule.dealing_methods is not None and not _applies(rule, method):
+                continue
+            try:
+                breaches = fn(state, rule.params, table)
+            except Exception as e:  # a bug must not hide the other coups: report it on this coup
+                if unreadable_rule is None:
+                    continue
+                breaches = ()
+                out = out or []
+                out.append(self._unreadable(unreadable_rule, source, record,
+                                            f"rule {rule.id} could not judge this coup ({type(e).__name__}: {e})", None))
+            for b in breaches:
+                out = out or []
+                out.append(self._finding(rule, b.severity or rule.severity, source, record, b.event, b.message))
+        if out:
+            self._locate(out, record)
+        return out
+
+    @staticmethod
+    def _finding(rule: BoundRule, severity: str, source, record: CoupRecord, event, message) -> Finding:
+        return Finding(rule=rule.id, category=rule.category, severity=severity, transcript=source.display,
+                       coup=record.number, event=event, message=message, citation=rule.citation_text,
+                       line=record.line, column=record.column, table=source.header.table.id)
+
+    def _unreadable(self, rule, source, record: CoupRecord, why: str, event) -> Finding:
+        where = f"{source.display}:{record.line}"
+        f = self._finding(rule, rule.severity, source, record, event, f"coup cannot be read ({where}): {why}")
+        if event is not None:
+            self._locate([f], record)
+            return f
+        return f
+
+    @staticmethod
+    def _locate(found: list[Finding], record: CoupRecord) -> None:
+        offsets = None
+        for i, f in enumerate(found):
+            if f.event is None:
+                continue
+            if offsets is None:
+                offsets = event_offsets(record.raw)
+            if f.event < len(offsets):
+                line, column = position(record.raw, record.line, record.column, offsets[f.event])
+                object.__setattr__(f, "line", line)
+                object.__setattr__(f, "column", column)
+
+
+def check_paths(paths: Iterable[tuple[str, str]], ruleset: str | None = None, keep_states: bool = False,
+                on_error: Callable[[UserError], None] | None = None, on_coup=None) -> list[TranscriptResult]:
+    """Check each (path, display) in order; a file that cannot be read is reported through on_error."""
+    checker = Checker(ruleset, keep_states)
+    results = []
+    for path, display in paths:
+        try:
+            results.append(checker.check_file(path, display, on_coup))
+        except UserError as e:
+            if on_error is None:
+                raise
+            on_error(e)
+    return results

@@ -1,0 +1,19 @@
+"""Errors a user can cause: one clear message with its place, exit status 2."""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """Something in the user's input or arguments stops the run (exit 2).
+
+    ``where`` is the place in the input: ``file``, ``file:line`` or
+    ``file:line:column``, or a JSON path; the message never needs a traceback.
+    """
+
+    def __init__(self, message: str, where: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message

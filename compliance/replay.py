@@ -1,0 +1,395 @@
+"""Replay: one pass over a coup's events builds the state every check reads.
+
+The :class:`Replayer` walks the coups of one transcript in order.  For each
+coup it makes a :class:`CoupState`: the hands as dealt and as finally held,
+the wagers as they stood at the first card, the calls, the passes of the
+cards, the result, the settlements; and, from the coups before it, what
+carries over (the shoe's cards so far, the curator, the Banker marker, a card
+set aside for this coup).  Checks read only this state; none of them parses
+events again.
+
+Rules of reading (spec, "How a coup is read"): the first four cards that go to
+``player`` or ``banker`` are the initial deal; the last ``reconstruct``
+replaces the hands; later cards to a hand are its additional cards.  Wagers
+count as they stand at the first card of the initial deal.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import NamedTuple
+
+from compliance.cards import CANONICAL, POINTS
+from compliance.table import TableContext
+
+ZERO = Decimal(0)
+PLAYER, BANKER = "player", "banker"
+
+
+class ReplayError(Exception):
+    """The coup cannot be replayed (becomes a ``transcript.unreadable`` finding)."""
+
+    def __init__(self, message: str, event: int | None = None):
+        super().__init__(message)
+        self.event = event
+
+
+class DealtCard(NamedTuple):
+    code: str  # canonical code
+    points: int
+    at: int  # index of the event that dealt (or moved) it
+    face: str | None = None
+    found_face_up: bool = False
+    carried_over: bool = False
+    moved_from: str | None = None  # the hand it was moved from by a card_move
+
+
+class WagerChange(NamedTuple):
+    at: int
+    bettor: int | str  # seat number, or "patron:<id>" for a standing patron
+    spot: str
+    before: Decimal
+    after: Decimal
+    kind: str  # "wager" or "wager_adjust"
+    reason: str | None
+    after_no_more_bets: bool
+    after_first_card: bool
+    seat: int | None
+    patron: str | None
+
+    @property
+    def late(self) -> bool:
+        return (self.after_no_more_bets or self.after_first_card) and (
+            self.kind == "wager" or self.after > self.before
+        )
+
+
+class Settlement(NamedTuple):
+    at: int
+    bettor: int | str
+    spot: str
+    outcome: str
+    amount: Decimal
+
+
+class CommissionPaid(NamedTuple):
+    at: int
+    bettor: int | str
+    amount: Decimal
+
+
+class Offer(NamedTuple):
+    at: int
+    item: str
+    seat: int
+    accepted: bool
+
+
+class Pass(NamedTuple):
+    at: int
+    hand: str
+    seat: int
+    accepted: bool
+    cards: str  # "initial" or "third"
+
+
+class Move(NamedTuple):
+    at: int
+    code: str
+    source: str | None  # hand it was taken from, None when it was in no hand
+    to: str
+
+
+def describe_bettor(bettor: int | str) -> str:
+    return f"seat {bettor}" if isinstance(bettor, int) else f"patron {bettor.removeprefix('patron:')}"
+
+
+class CoupState:
+    """Everything the checks need to know about one coup, built in one pass."""
+
+    __slots__ = (
+        "number", "shoe", "decks", "method", "no_bet", "seated", "events", "record",
+        "calls", "no_more_bets_at", "cards_call_at", "first_card_at",
+        "initial", "player", "banker", "player_initial", "banker_initial", "reconstruct_at",
+        "dealt_player", "dealt_banker", "drawn", "burns", "discards", "moves", "found_face_up",
+        "carried_in", "expected_carry", "carry_out", "integrity",
+        "stakes_at_first_card", "stakes", "stakes_at_settlement", "changes",
+        "settlements", "commissions", "result", "result_at", "void", "void_at",
+        "offers", "passes", "returns", "shoe_returns", "curator_at_start", "curator",
+        "marker_at_start", "marker", "previous", "last_event",
+    )
+
+    def __init__(self):
+        self.calls: list[tuple[str, int]] = []
+        self.no_more_bets_at: int | None = None
+        self.cards_call_at: int | None = None
+        self.first_card_at: int | None = None
+        self.initial: list[tuple[str, DealtCard]] = []  # (hand, card) of the first four cards
+        self.player: list[DealtCard] = []  # the hands as finally held
+        self.banker: list[DealtCard] = []
+        self.player_initial = 0  # how many of player[] are initial cards
+        self.banker_initial = 0
+        self.reconstruct_at: int | None = None
+        self.dealt_player: list[DealtCard] = []  # the hands as dealt, before any reconstruct or move
+        self.dealt_banker: list[DealtCard] = []
+        self.drawn: list[tuple[str, DealtCard]] = []  # every card taken from the shoe, with where it went
+        self.burns: list[DealtCard] = []
+        self.discards: list[DealtCard] = []
+        self.moves: list[Move] = []
+        self.found_face_up: list[DealtCard] = []
+        self.carried_in: list[DealtCard] = []  # cards marked carried_over
+        self.expected_carry: list[str] = []  # cards the previous coup set aside for this one
+        self.carry_out: list[str] = []  # cards this coup sets aside for the next
+        self.integrity: list[tuple[int, str]] = []  # cards that do not fit the shoe
+        self.stakes_at_first_card: dict[tuple, Decimal] = {}
+        self.stakes: dict[tuple, Decimal] = {}  # as they stand at the end of the coup
+        self.stakes_at_settlement: dict[tuple, Decimal] | None = None
+        self.changes: list[WagerChange] = []
+        self.settlements: list[Settlement] = []
+        self.commissions: list[CommissionPaid] = []
+        self.result = None
+        self.result_at: int | None = None
+        self.void = None
+        self.void_at: int | None = None
+        self.offers: list[Offer] = []
+        self.passes: list[Pass] = []
+        self.returns: list[tuple[int, str]] = []
+        self.shoe_returns: list[int] = []
+        self.previous: CoupState | None = None
+
+    # ------------------------------------------------------------ derived facts
+    @property
+    def hands_complete(self) -> bool:
+        """Both hands hold their two initial cards (dealt in order or reconstructed)."""
+        return self.player_initial == 2 and self.banker_initial == 2
+
+    def initial_total(self, hand: str) -> int:
+        cards = self.player if hand == PLAYER else self.banker
+        n = self.player_initial if hand == PLAYER else self.banker_initial
+        return sum(c.points for c in cards[:n]) % 10
+
+    def final_total(self, hand: str) -> int:
+        cards = self.player if hand == PLAYER else self.banker
+        return sum(c.points for c in cards) % 10
+
+    def extra_cards(self, hand: str) -> list[DealtCard]:
+        return self.player[self.player_initial:] if hand == PLAYER else self.banker[self.banker_initial:]
+
+    def winner(self) -> str:
+        p, b = self.final_total(PLAYER), self.final_total(BANKER)
+        return PLAYER if p > b else BANKER if b > p else "tie"
+
+    def staked(self, when: str = "first_card") -> dict[str, Decimal]:
+        """Total staked on each spot, at the first card or at settlement."""
+        stakes = self.stakes_at_first_card if when == "first_card" else (self.stakes_at_settlement or self.stakes)
+        totals = {PLAYER: ZERO, BANKER: ZERO, "tie": ZERO}
+        for (_, spot), amount in stakes.items():
+            totals[spot] += amount
+        return totals
+
+    def seat_of(self, bettor) -> int | None:
+        return bettor if isinstance(bettor, int) else None
+
+    def is_seated(self, seat: int) -> bool:
+        return seat in self.seated
+
+
+class Replayer:
+    """Replays the coups of one transcript in order, carrying state between them."""
+
+    def __init__(self, table: TableContext):
+        self.table = table
+        self.shoe_counts: dict[str, dict[str, int]] = {}
+        self.shoe_totals: dict[str, int] = {}
+        self.current_shoe: str | None = None
+        self.pending_carry: list[str] = []
+        self.curator: int | None = None
+        self.marker: int | None = None
+        self.numbers: dict[int, int] = {}  # coup number -> line
+        self.last_number: int | None = None
+        self.previous: CoupState | None = None
+
+    def replay(self, coup, line: int = 0) -> CoupState:
+        t = self.table
+        n = coup.coup
+        if n in self.numbers:
+            raise ReplayError(f"coup number {n} repeats the coup at line {self.numbers[n]}")
+        if self.last_number is not None and n < self.last_number:
+            raise ReplayError(f"coup number {n} comes after coup {self.last_number}: coup numbers must increase")
+        if coup.shoe not in t.decks:
+            raise ReplayError(f"shoe {coup.shoe!r} is not among the header's shoes ({', '.join(t.decks)})")
+        self.numbers[n] = line
+        self.last_number = n
+
+        s = CoupState()
+        s.number = n
+        s.shoe = coup.shoe
+        s.decks = t.decks[coup.shoe]
+        s.method = coup.dealing_method or t.dealing_method
+        s.no_bet = coup.no_bet
+        s.events = coup.events
+        seated: dict[int, str] = {}
+        if coup.seated:
+            for k, v in coup.seated.items():
+                seated[int(k)] = v
+        s.seated = seated
+        patrons = {v: k for k, v in seated.items()}
+
+        if coup.shoe != self.current_shoe:
+            self.pending_carry = []  # a new shoe: nothing carries over
+            self.current_shoe = coup.shoe
+        counts = self.shoe_counts.setdefault(coup.shoe, {})
+        total = self.shoe_totals.get(coup.shoe, 0)
+        capacity = 52 * s.decks
+        s.expected_carry = self.pending_carry
+        self.pending_carry = []
+        s.curator_at_start = s.curator = self.curator
+        s.marker_at_start = s.marker = self.marker
+        prev = self.previous
+        if prev is not None:
+            prev.previous = None  # keep one coup of history, not a chain
+        s.previous = prev
+
+        stakes = s.stakes
+        first_card = False
+        nmb = False
+        initial = s.initial
+        player, banker = s.player, s.banker
+        i = -1
+        for i, ev in enumerate(coup.events):
+            kind = ev.type
+            if kind == "card":
+                code = CANONICAL[ev.card]
+                card = DealtCard(code, POINTS[code], i, ev.face, bool(ev.found_face_up), bool(ev.carried_over))
+                to = ev.to
+                if card.carried_over:
+                    s.carried_in.append(card)
+                    if code not in s.expected_carry:
+                        s.integrity.append((i, f"{code} is marked carried over, but the previous coup set no {code} aside"))
+                else:
+                    c = counts.get(code, 0) + 1
+                    counts[code] = c
+                    total += 1
+                    if c > s.decks:
+                        s.integrity.append((i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {s.decks} deck(s)"))
+                    if total == capacity + 1:
+                        s.integrity.append((i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({s.decks} decks)"))
+                if card.found_face_up:
+                    s.found_face_up.append(card)
+                s.drawn.append((to, card))
+                if to == PLAYER or to == BANKER:
+                    if not first_card:
+                        first_card = True
+                        s.first_card_at = i
+                        s.stakes_at_first_card = dict(stakes)
+                    if len(initial) < 4 and s.reconstruct_at is None:
+                        initial.append((to, card))
+                        if to == PLAYER:
+                            s.player_initial += 1
+                        else:
+                            s.banker_initial += 1
+                    (player if to == PLAYER else banker).append(card)
+                    (s.dealt_player if to == PLAYER else s.dealt_banker).append(card)
+                elif to == "burn":
+                    s.burns.append(card)
+                else:
+                    s.discards.append(card)
+            elif kind == "wager" or kind == "wager_adjust":
+                bettor = _bettor(ev, patrons, i)
+                key = (bettor, ev.spot)
+                before = stakes.get(key, ZERO)
+                after = before + ev.amount if kind == "wager" else ev.amount
+                if after:
+                    stakes[key] = after
+                else:
+                    stakes.pop(key, None)
+                s.changes.append(WagerChange(i, bettor, ev.spot, before, after, kind,
+                                             getattr(ev, "reason", None), nmb, first_card, ev.seat, ev.patron))
+            elif kind == "settle":
+                if s.stakes_at_settlement is None:
+                    s.stakes_at_settlement = dict(stakes)
+                s.settlements.append(Settlement(i, _bettor(ev, patrons, i), ev.spot, ev.outcome, ev.amount))
+            elif kind == "announce":
+                s.calls.append((ev.call, i))
+                if ev.call == "no_more_bets":
+                    nmb = True
+                    if s.no_more_bets_at is None:
+                        s.no_more_bets_at = i
+                elif s.cards_call_at is None:
+                    s.cards_call_at = i
+            elif kind == "result":
+                s.result = ev
+                s.result_at = i
+            elif kind == "hand_pass":
+                s.passes.append(Pass(i, ev.hand, ev.seat, ev.accepted, ev.cards))
+            elif kind == "hand_return":
+                s.returns.append((i, ev.hand))
+            elif kind == "offer":
+                s.offers.append(Offer(i, ev.item, ev.seat, ev.accepted))
+                if ev.accepted:
+                    if ev.item == "shoe":
+                        s.curator = self.curator = ev.seat
+                    else:
+                        s.marker = self.marker = ev.seat
+            elif kind == "shoe_return":
+                s.shoe_returns.append(i)
+                s.curator = self.curator = None
+            elif kind == "commission":
+                s.commissions.append(CommissionPaid(i, _bettor(ev, patrons, i), ev.amount))
+            elif kind == "card_move":
+                self._move(s, ev, i)
+            elif kind == "reconstruct":
+                s.reconstruct_at = i
+                s.player[:] = [DealtCard(CANONICAL[c], POINTS[CANONICAL[c]], i) for c in ev.player]
+                s.banker[:] = [DealtCard(CANONICAL[c], POINTS[CANONICAL[c]], i) for c in ev.banker]
+                s.player_initial = min(2, len(ev.player))
+                s.banker_initial = min(2, len(ev.banker))
+            elif kind == "void":
+                s.void = ev
+                s.void_at = i
+        s.last_event = i
+        if not first_card:
+            s.stakes_at_first_card = dict(stakes)
+        self.shoe_totals[coup.shoe] = total
+        self.pending_carry = s.carry_out
+        self.previous = s
+        return s
+
+    def _move(self, s: CoupState, ev, i: int) -> None:
+        code = CANONICAL[ev.card]
+        source = None
+        for hand_name, hand in ((PLAYER, s.player), (BANKER, s.banker)):
+            for j in range(len(hand) - 1, -1, -1):
+                if hand[j].code == code:
+                    card = hand.pop(j)
+                    source = hand_name
+                    if j < (s.player_initial if hand_name == PLAYER else s.banker_initial):
+                        if hand_name == PLAYER:
+                            s.player_initial -= 1
+                        else:
+                            s.banker_initial -= 1
+                    break
+            if source:
+                break
+        if source is None:
+            s.integrity.append((i, f"{code} is moved, but no hand of this coup holds it"))
+            card = DealtCard(code, POINTS[code], i)
+        s.moves.append(Move(i, code, source, ev.to))
+        moved = card._replace(at=i, moved_from=source)
+        if ev.to == PLAYER:
+            s.player.append(moved)
+        elif ev.to == BANKER:
+            s.banker.append(moved)
+        elif ev.to == "next_coup":
+            s.carry_out.append(code)
+        else:
+            s.discards.append(moved)
+
+
+def _bettor(ev, patrons: dict[str, int], i: int) -> int | str:
+    if ev.seat is not None:
+        return ev.seat
+    if ev.patron is not None:
+        seat = patrons.get(ev.patron)
+        return seat if seat is not None else "patron:" + ev.patron
+    raise ReplayError(f"{ev.type} at events[{i}] names neither a seat nor a patron", i)

@@ -1,0 +1,1 @@
+"""Renderers: they format a run's results; they compute nothing."""

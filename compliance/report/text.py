@@ -1,0 +1,77 @@
+"""The auditor's terminal report: a rich table per transcript, grouped by coup.
+
+On a terminal (and without ``NO_COLOR``) it draws rich tables; otherwise it
+prints one plain line a finding, ``file:line:column: severity rule [category]
+message (citation)``, which CI logs and editors understand.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from compliance.report.model import Report
+
+STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def render_plain(report: Report) -> str:
+    out = io.StringIO()
+    for f in report.findings:
+        where = f.transcript
+        if f.line is not None:
+            where += f":{f.line}:{f.column}"
+        coup = f"coup {f.coup}" if f.coup is not None else "coup ?"
+        event = f" event {f.event}" if f.event is not None else ""
+        out.write(f"{where}: {f.severity} {f.rule} [{f.category}] {coup}{event}: {f.message}")
+        out.write(f" ({f.citation})\n" if f.citation else "\n")
+    for e in report.errors:
+        out.write(f"error: {e}\n")
+    out.write(report.summary_line() + "\n")
+    return out.getvalue()
+
+
+def rich_renderables(report: Report):
+    parts = []
+    for r, sev, _ in report.per_transcript:
+        title = Text.assemble((r.transcript, "bold"), f"  table {r.table}  ruleset {r.ruleset.id} {r.ruleset.version}  ",
+                              (f"{r.coups:,} coups", "dim"))
+        if not r.findings:
+            parts.append(Panel(Text("no findings", style="green"), title=title, title_align="left"))
+            continue
+        table = Table(show_lines=False, expand=True, pad_edge=False)
+        table.add_column("coup", justify="right", no_wrap=True)
+        table.add_column("event", justify="right", no_wrap=True)
+        table.add_column("rule", no_wrap=True)
+        table.add_column("severity", no_wrap=True)
+        table.add_column("what happened / what the rule requires", ratio=3)
+        table.add_column("citation", ratio=1)
+        last = object()
+        for f in r.findings:
+            if f.coup != last and last is not object:
+                table.add_section()
+            coup = "" if f.coup == last else ("?" if f.coup is None else str(f.coup))
+            last = f.coup
+            table.add_row(
+                coup,
+                "" if f.event is None else str(f.event),
+                Text.assemble(f.rule, "\n", (f.category, "dim")),
+                Text(f.severity, style=STYLE[f.severity]),
+                f.message,
+                Text(f.citation, style="dim"),
+            )
+        parts.append(Panel(table, title=title, title_align="left"))
+    for e in report.errors:
+        parts.append(Text(f"error: {e}", style="bold red"))
+    parts.append(Text(report.summary_line(), style="bold"))
+    return Group(*parts)
+
+
+def render_rich(report: Report, width: int | None = None) -> str:
+    console = Console(record=True, width=width or 140, force_terminal=True, file=io.StringIO())
+    console.print(rich_renderables(report))
+    return console.export_text(styles=True)

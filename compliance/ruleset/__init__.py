@@ -1,0 +1,1 @@
+"""Rulesets: one YAML file per jurisdiction, loaded into pydantic models."""

@@ -1,0 +1,333 @@
+"""Load ruleset YAML with ruamel.yaml, resolve ``extends`` and ``overrides``.
+
+Every problem is a :class:`~compliance.errors.UserError` that names
+``file:line:column``: bad YAML, a wrong type, an unknown check kind or
+parameter, a rule without a citation, an override of a rule that does not
+exist, an ``extends`` cycle.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+from decimal import Decimal
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from compliance.checks import REGISTRY, load_all
+from compliance.errors import UserError
+from compliance.ruleset.models import BoundRule, Game, HouseNote, Ruleset, RulesetFile
+
+MAX_BYTES = 1_000_000  # a ruleset is a page of YAML, not a data set
+MAX_DEPTH = 40
+MAX_NODES = 100_000
+
+
+def bundled_dir() -> Path:
+    return Path(str(resources.files("compliance.rulesets")))
+
+
+def bundled_ids() -> list[str]:
+    return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
+
+
+# ------------------------------------------------------------------ YAML
+
+
+class _Doc:
+    """A YAML document as plain Python values plus the position of every node."""
+
+    def __init__(self, path: Path, display: str):
+        self.path = path
+        self.display = display
+        self.positions: dict[tuple, tuple[int, int]] = {}
+        try:
+            text = path.read_bytes()
+        except FileNotFoundError:
+            raise UserError("no such ruleset file", display) from None
+        except OSError as e:
+            raise UserError(f"cannot read ruleset: {e.strerror}", display) from None
+        if len(text) > MAX_BYTES:
+            raise UserError(f"ruleset is larger than {MAX_BYTES:,} bytes", display)
+        yaml = YAML(typ="rt", pure=True)
+        yaml.allow_duplicate_keys = False
+        try:
+            node = yaml.load(io.BytesIO(text))
+        except MarkedYAMLError as e:
+            mark = e.problem_mark or e.context_mark
+            where = f"{display}:{mark.line + 1}:{mark.column + 1}" if mark else display
+            raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
+        except (YAMLError, RecursionError, UnicodeDecodeError) as e:
+            raise UserError(f"invalid YAML: {type(e).__name__}: {str(e)[:200]}", display) from None
+        self._nodes = 0
+        self.data = self._plain(node, (), 0)
+        if not isinstance(self.data, dict):
+            raise UserError("a ruleset must be a YAML mapping", f"{display}:1:1")
+
+    def _plain(self, node, path: tuple, depth: int):
+        self._nodes += 1
+        if depth > MAX_DEPTH or self._nodes > MAX_NODES:
+            raise UserError("ruleset is nested too deeply or too large (aliases?)", self.where(path[:-1] or ()))
+        if isinstance(node, CommentedMap):
+            self.positions.setdefault(path, (node.lc.line + 1, node.lc.col + 1))
+            out = {}
+            for k, v in node.items():
+                if not isinstance(k, (str, int)) or isinstance(k, bool):
+                    raise UserError(f"keys must be strings or numbers, not {type(k).__name__}", self.where(path))
+                try:
+                    line, col = node.lc.key(k)
+                    self.positions[path + (k,)] = (line + 1, col + 1)
+                except (KeyError, TypeError):
+                    pass
+                out[k] = self._plain(v, path + (k,), depth + 1)
+            return out
+        if isinstance(node, CommentedSeq):
+            self.positions.setdefault(path, (node.lc.line + 1, node.lc.col + 1))
+            out = []
+            for i, v in enumerate(node):
+                try:
+                    line, col = node.lc.item(i)
+                    self.positions[path + (i,)] = (line + 1, col + 1)
+                except (KeyError, TypeError, IndexError):
+                    pass
+                out.append(self._plain(v, path + (i,), depth + 1))
+            return out
+        if isinstance(node, bool) or node is None:
+            return node
+        if isinstance(node, float):
+            return Decimal(repr(float(node)))
+        if isinstance(node, int):
+            return int(node)
+        if isinstance(node, str):
+            return str(node)
+        raise UserError(f"unsupported YAML value of type {type(node).__name__} (tags are not allowed)", self.where(path))
+
+    def where(self, path: tuple) -> str:
+        path = tuple(path)
+        while path and path not in self.positions:
+            path = path[:-1]
+        line, col = self.positions.get(path, (1, 1))
+        return f"{self.display}:{line}:{col}"
+
+
+def _pydantic_error(doc: _Doc, base: tuple, err: ValidationError) -> UserError:
+    e = err.errors(include_url=False)[0]
+    loc = tuple(base) + tuple(x for x in e["loc"] if not (isinstance(x, str) and x.startswith("function-")))
+    # pydantic's loc for a tagged union / model-level error may include class names: keep data keys only
+    data_loc = []
+    node: Any = doc.data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+            data_loc.append(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+            data_loc.append(part)
+        elif isinstance(node, dict) and isinstance(part, str):
+            data_loc.append(part)  # a missing or unknown key: point at its parent
+            break
+    name = ".".join(str(x) for x in data_loc) or "(top)"
+    msg = e["msg"]
+    if e["type"] == "extra_forbidden":
+        msg = f"unknown key {data_loc[-1]!r}" if data_loc else "unknown key"
+    elif e["type"] == "missing":
+        msg = f"missing required key {loc[-1]!r}"
+    return UserError(f"{name}: {msg}", doc.where(tuple(data_loc)))
+
+
+# ------------------------------------------------------------------ merge helpers
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def unwrap_house(value: Any, path: str) -> tuple[Any, list[HouseNote]]:
+    """Replace every ``{house: X, note: ...}`` by X and list where they were."""
+    if isinstance(value, dict):
+        if "house" in value and set(value) <= {"house", "note"}:
+            return value["house"], [HouseNote(path=path, default=value["house"], note=value.get("note"))]
+        out, notes = {}, []
+        for k, v in value.items():
+            out[k], n = unwrap_house(v, f"{path}.{k}" if path else str(k))
+            notes += n
+        return out, notes
+    if isinstance(value, list):
+        out, notes = [], []
+        for i, v in enumerate(value):
+            item, n = unwrap_house(v, f"{path}[{i}]")
+            out.append(item)
+            notes += n
+        return out, notes
+    return value, []
+
+
+# ------------------------------------------------------------------ resolution
+
+
+class _Layer:
+    """One file of an ``extends`` chain."""
+
+    def __init__(self, doc: _Doc, model: RulesetFile):
+        self.doc = doc
+        self.model = model
+
+
+def _resolve_ref(ref: str, relative_to: Path | None) -> tuple[Path, str]:
+    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+    if looks_like_path:
+        p = Path(ref)
+        if not p.is_absolute() and relative_to is not None:
+            p = relative_to.parent / p
+        return p, str(p if relative_to is None else Path(ref) if not relative_to else p)
+    p = bundled_dir() / f"{ref}.yaml"
+    if not p.exists():
+        known = ", ".join(bundled_ids())
+        raise UserError(f"no ruleset {ref!r}; bundled rulesets: {known}")
+    return p, f"rulesets/{ref}.yaml"
+
+
+def _read_layer(path: Path, display: str) -> _Layer:
+    doc = _Doc(path, display)
+    try:
+        model = RulesetFile.model_validate(doc.data)
+    except ValidationError as e:
+        raise _pydantic_error(doc, (), e) from None
+    return _Layer(doc, model)
+
+
+def _chain(path: Path, display: str) -> list[_Layer]:
+    layers: list[_Layer] = []
+    seen: list[Path] = []
+    while True:
+        real = path.resolve()
+        if real in seen:
+            names = " -> ".join(str(layer.model.id) for layer in layers) + f" -> {layers[-1].model.extends}"
+            raise UserError(f"`extends` cycle: {names}", layers[-1].doc.where(("extends",)))
+        seen.append(real)
+        layer = _read_layer(path, display)
+        layers.append(layer)
+        if not layer.model.extends:
+            return list(reversed(layers))  # base first
+        try:
+            path, display = _resolve_ref(layer.model.extends, path)
+        except UserError as e:
+            raise UserError(e.message, layer.doc.where(("extends",))) from None
+        if not path.exists():
+            raise UserError(f"`extends` names {layer.model.extends!r}, which does not exist", layer.doc.where(("extends",)))
+
+
+def load_ruleset(ref: str | Path, *, allow_abstract: bool = False) -> Ruleset:
+    """Load a ruleset by bundled id (``us-nj``) or by path."""
+    ref = str(ref)
+    path, display = _resolve_ref(ref, None)
+    if ref.endswith((".yaml", ".yml")) or "/" in ref:
+        display = ref
+    layers = _chain(path, display)
+    return _bind(layers, allow_abstract=allow_abstract)
+
+
+def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
+    load_all()
+    top = layers[-1]
+    sources: dict = {}
+    game_raw: dict = {}
+    methods = None
+    # id -> (rule data, defining layer, its path there, (layer, path) of its params)
+    rules: dict[str, tuple[dict, _Layer, tuple, tuple]] = {}
+    order: list[str] = []
+    for layer in layers:
+        m = layer.model
+        sources.update(m.sources)
+        if m.dealing_methods is not None:
+            methods = m.dealing_methods
+        if m.game:
+            game_raw = deep_merge(game_raw, m.game)
+        for oid, override in m.overrides.items():
+            if oid not in rules:
+                raise UserError(
+                    f"override of rule {oid!r}, which no ruleset it extends defines (unreachable override)",
+                    layer.doc.where(("overrides", oid)),
+                )
+            data, origin, at, params_at = rules[oid]
+            changes = override.model_dump(exclude_none=True)
+            if "params" in changes:
+                changes["params"] = deep_merge(data.get("params", {}), changes["params"])
+                params_at = (layer, ("overrides", oid, "params"))
+            rules[oid] = ({**data, **changes}, origin, at, params_at)
+        for i, rule in enumerate(m.rules):
+            if rule.id in rules:
+                raise UserError(
+                    f"rule {rule.id!r} is already defined by {rules[rule.id][1].model.id!r}: change it under `overrides`",
+                    layer.doc.where(("rules", i, "id")),
+                )
+            rules[rule.id] = (rule.model_dump(exclude_unset=True), layer, ("rules", i), (layer, ("rules", i, "params")))
+            order.append(rule.id)
+
+    abstract = top.model.abstract
+    if abstract and not allow_abstract:
+        raise UserError(f"ruleset {top.model.id!r} is abstract: extend it, or name a jurisdiction", top.doc.display)
+
+    game_plain, game_house = unwrap_house(game_raw, "game")
+    try:
+        game = Game.model_validate(game_plain)
+    except ValidationError as e:
+        # point at the file of the top layer that defines `game`
+        layer = next(layer for layer in reversed(layers) if layer.model.game)
+        raise _pydantic_error(layer.doc, ("game",), e) from None
+
+    bound: list[BoundRule] = []
+    disabled: list[str] = []
+    skeleton = Ruleset(
+        id=top.model.id, title=top.model.title, version=top.model.version, description=top.model.description,
+        lineage=[layer.model.id for layer in reversed(layers)], path=top.doc.display, abstract=abstract,
+        sources=sources, dealing_methods=methods, game=game, game_house=game_house, rules=[],
+    )
+    for rid in order:
+        data, layer, at, (params_layer, params_at) = rules[rid]
+        if not data.get("enabled", True):
+            disabled.append(rid)
+            continue
+        kind = REGISTRY.get(data["check"])
+        if kind is None:
+            raise UserError(
+                f"rule {rid!r}: unknown check kind {data['check']!r} (see `baccarat-audit rules kinds`)",
+                layer.doc.where(at + ("check",)),
+            )
+        plain, house = unwrap_house(data.get("params", {}), "params")
+        try:
+            params = kind.params.model_validate(plain)
+        except ValidationError as e:
+            raise _pydantic_error(params_layer.doc, params_at, e) from None
+        citation = data.get("citation")
+        if citation is None and not abstract:
+            raise UserError(f"rule {rid!r} has no citation: every rule must cite its regulation paragraph",
+                            layer.doc.where(at))
+        cit = None
+        if citation is not None:
+            from compliance.ruleset.models import Citation
+
+            cit = citation if isinstance(citation, Citation) else Citation.model_validate(citation)
+            if cit.source not in sources:
+                raise UserError(f"rule {rid!r} cites unknown source {cit.source!r}", layer.doc.where(at + ("citation",)))
+        line, col = layer.doc.positions.get(at, (1, 1))
+        bound.append(BoundRule(
+            id=rid, title=data["title"], check=kind.name, category=kind.category,
+            severity=data.get("severity", "error"), citation=cit, citation_text=skeleton.cite(cit),
+            summary=data.get("summary"), params=params, house=house,
+            dealing_methods=frozenset(data["dealing_methods"]) if data.get("dealing_methods") else None,
+            defined_in=layer.model.id, location=f"{layer.doc.display}:{line}",
+        ))
+    return skeleton.model_copy(update={"rules": bound, "disabled": disabled})

@@ -1,0 +1,1 @@
+"""Transcripts: the recorded coups of one table (spec: transcript-v1)."""

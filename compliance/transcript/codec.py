@@ -1,0 +1,186 @@
+"""Fast decoding of transcripts: msgspec structs derived from the pydantic models.
+
+The pydantic models in :mod:`compliance.transcript.models` are the one source
+of truth.  This module walks their fields once, at import, and builds the
+equivalent ``msgspec.Struct`` types (same names, same fields, same
+constraints, unknown fields forbidden, the event union tagged by ``type``).
+The hot path decodes straight into those structs, which is several times
+faster than building pydantic objects; tests check that both decoders accept
+and reject the same documents.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from decimal import Decimal
+
+import annotated_types as at
+import msgspec
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from compliance.transcript import models
+
+_structs: dict[type, type] = {}
+
+
+def _meta(metadata) -> msgspec.Meta | None:
+    kw = {}
+    for m in metadata:
+        if isinstance(m, at.Ge):
+            kw["ge"] = m.ge
+        elif isinstance(m, at.Gt):
+            kw["gt"] = m.gt
+        elif isinstance(m, at.Le):
+            kw["le"] = m.le
+        elif isinstance(m, at.Lt):
+            kw["lt"] = m.lt
+        elif isinstance(m, at.MinLen):
+            kw["min_length"] = m.min_length
+        elif isinstance(m, at.MaxLen):
+            kw["max_length"] = m.max_length
+        elif getattr(m, "pattern", None):
+            kw["pattern"] = m.pattern
+    return msgspec.Meta(**kw) if kw else None
+
+
+def _convert(tp, metadata=()):
+    """msgspec type for a pydantic annotation (only the forms the models use)."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        base, *extra = typing.get_args(tp)
+        flat = []
+        for e in extra:
+            flat.extend(e.metadata if isinstance(e, FieldInfo) else [e])
+        discriminator = next((e.discriminator for e in extra if isinstance(e, FieldInfo) and e.discriminator), None)
+        if discriminator:
+            return _convert(base)
+        return _convert(base, tuple(metadata) + tuple(flat))
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return _struct(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        return typing.Union[tuple(_convert(a, metadata if a is not type(None) else ()) for a in args)]
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        inner = list[_convert(item)]
+        meta = _meta(metadata)
+        return typing.Annotated[inner, meta] if meta else inner
+    if origin is dict:
+        k, v = typing.get_args(tp)
+        return dict[_convert(k), _convert(v)]
+    if tp is Decimal:
+        # msgspec has no numeric constraints on Decimal: _struct checks them in __post_init__
+        return Decimal
+    if origin is typing.Literal or tp in (int, str, bool, type(None)):
+        meta = _meta(metadata)
+        return typing.Annotated[tp, meta] if meta else tp
+    raise TypeError(f"no msgspec form for {tp!r}")
+
+
+def _decimal_bounds(annotation, metadata) -> list:
+    """The annotated_types bounds on a Decimal field (possibly Optional)."""
+    found = list(metadata)
+    stack = [annotation]
+    while stack:
+        tp = stack.pop()
+        if typing.get_origin(tp) is typing.Annotated:
+            base, *extra = typing.get_args(tp)
+            if base is Decimal:
+                for e in extra:
+                    found.extend(e.metadata if isinstance(e, FieldInfo) else [e])
+            stack.append(base)
+        elif typing.get_origin(tp) in (typing.Union, types.UnionType):
+            stack.extend(typing.get_args(tp))
+    return [m for m in found if isinstance(m, (at.Ge, at.Gt, at.Le, at.Lt))]
+
+
+def _check_decimals(bounded):
+    def __post_init__(self):
+        for name, bounds in bounded:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if not value.is_finite():
+                raise ValueError(f"`{name}` must be a finite number")
+            for b in bounds:
+                for op, limit, word in (("ge", "__ge__", ">="), ("gt", "__gt__", ">"), ("le", "__le__", "<="), ("lt", "__lt__", "<")):
+                    bound = getattr(b, op, None)
+                    if bound is not None and not getattr(value, limit)(bound):
+                        raise ValueError(f"`{name}` must be {word} {bound}, got {value}")
+
+    return __post_init__
+
+
+def _flat_types(tp) -> set:
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return _flat_types(typing.get_args(tp)[0])
+    if origin in (typing.Union, types.UnionType):
+        return set().union(*(_flat_types(a) for a in typing.get_args(tp)))
+    return {tp}
+
+
+def _struct(model: type[BaseModel]) -> type:
+    if model in _structs:
+        return _structs[model]
+    fields = []
+    bounded = []
+    for name, info in model.model_fields.items():
+        if Decimal in _flat_types(info.annotation):
+            bounds = _decimal_bounds(info.annotation, info.metadata)
+            bounded.append((name, bounds))
+        tp = _convert(info.annotation, info.metadata)
+        if info.is_required():
+            fields.append((name, tp))
+        else:
+            fields.append((name, tp, info.default))
+    tag = None
+    type_field = model.model_fields.get("type")
+    if type_field is not None:
+        (tag,) = typing.get_args(type_field.annotation)
+        fields = [f for f in fields if f[0] != "type"]
+    struct = msgspec.defstruct(
+        model.__name__,
+        fields,
+        kw_only=True,
+        forbid_unknown_fields=True,
+        frozen=True,
+        tag_field="type" if tag else None,
+        tag=tag,
+        module=__name__,
+        namespace={"__post_init__": _check_decimals(bounded)} if bounded else None,
+    )
+    struct.type = tag  # the event type, readable on every instance
+    _structs[model] = struct
+    return struct
+
+
+Header = _struct(models.Header)
+Coup = _struct(models.Coup)
+Table = _struct(models.Table)
+EVENT_TYPES: dict[str, type] = {
+    typing.get_args(m.model_fields["type"].annotation)[0]: _struct(m)
+    for m in typing.get_args(typing.get_args(models.Event)[0])
+}
+
+
+class TranscriptDoc(msgspec.Struct, forbid_unknown_fields=False):
+    """A ``.json`` document split into its header and the raw bytes of each coup."""
+
+    coups: list[msgspec.Raw] = []
+
+
+header_decoder = msgspec.json.Decoder(Header)
+coup_decoder = msgspec.json.Decoder(Coup)
+doc_decoder = msgspec.json.Decoder(TranscriptDoc)
+
+
+def strip_vendor_keys(obj):
+    """Drop ``x-`` keys at every depth of a decoded JSON value."""
+    if isinstance(obj, dict):
+        return {k: strip_vendor_keys(v) for k, v in obj.items() if not k.startswith("x-")}
+    if isinstance(obj, list):
+        return [strip_vendor_keys(v) for v in obj]
+    return obj

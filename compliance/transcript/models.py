@@ -1,0 +1,207 @@
+"""The transcript format v1 as pydantic models: the one source of truth.
+
+These models are the contract of ``../shared/spec/transcript-v1.md``.  They
+produce the published JSON Schema (``baccarat-audit schema transcript``) and
+validate slow-path input; :mod:`compliance.transcript.codec` derives the
+msgspec structs used on the hot path from them, so the two cannot drift.
+
+Keys starting with ``x-`` are vendor extensions: accepted anywhere, ignored.
+Any other unknown key is an error that names the key and its JSON path.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from compliance.cards import CANONICAL
+
+CardCode = Literal[tuple(sorted(CANONICAL))]  # type: ignore[valid-type]
+Hand = Literal["player", "banker"]
+Spot = Literal["player", "banker", "tie"]
+Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False)]
+Seat = Annotated[int, Field(ge=0)]
+Points = Annotated[int, Field(ge=0, le=9)]
+
+
+class SpecModel(BaseModel):
+    """Base of every transcript object: unknown keys are errors, ``x-`` keys are dropped."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_vendor_extensions(cls, data):
+        if isinstance(data, dict) and any(isinstance(k, str) and k.startswith("x-") for k in data):
+            return {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
+        return data
+
+
+# ---------------------------------------------------------------- header
+
+
+class Limits(SpecModel):
+    min_wager: Money | None = None
+    max_wager: Money | None = None
+    table_differential: Money | None = None
+
+
+class Table(SpecModel):
+    id: str
+    game: Literal["punto_banco", "mini_baccarat", "even_money"]
+    seats: Annotated[int, Field(ge=1)]
+    jurisdiction: str | None = None
+    seat_order: list[Seat] | None = Field(
+        default=None,
+        description="every seat number in counter-clockwise order, starting nearest the dealer's right",
+    )
+    dealing_method: str | None = None
+    currency: str | None = None
+    limits: Limits | None = None
+    commission: Annotated[Decimal, Field(ge=0, lt=1, allow_inf_nan=False)] | None = None
+
+
+class Shoe(SpecModel):
+    id: str
+    decks: Annotated[int, Field(ge=1, le=16)]
+
+
+class Header(SpecModel):
+    """Everything of a transcript but its coups (line 1 of a ``.jsonl`` file)."""
+
+    format: Literal["baccarat-transcript"]
+    version: Literal[1]
+    table: Table
+    shoes: Annotated[list[Shoe], Field(min_length=1)]
+
+
+# ---------------------------------------------------------------- events
+
+
+class _Event(SpecModel):
+    at: str | None = Field(default=None, description="ISO 8601 timestamp")
+
+
+class Offer(_Event):
+    type: Literal["offer"]
+    item: Literal["shoe", "banker_marker"]
+    seat: Seat
+    accepted: bool
+
+
+class ShoeReturn(_Event):
+    type: Literal["shoe_return"]
+
+
+class Wager(_Event):
+    type: Literal["wager"]
+    spot: Spot
+    amount: Money
+    seat: Seat | None = None
+    patron: str | None = None
+
+
+class WagerAdjust(_Event):
+    type: Literal["wager_adjust"]
+    spot: Spot
+    amount: Money
+    reason: Literal["table_differential", "withdrawn", "limit", "other"]
+    seat: Seat | None = None
+    patron: str | None = None
+
+
+class Announce(_Event):
+    type: Literal["announce"]
+    call: Literal["no_more_bets", "cards"]
+
+
+class CardDealt(_Event):
+    type: Literal["card"]
+    card: CardCode
+    to: Literal["player", "banker", "burn", "discard"]
+    face: Literal["up", "down"] | None = None
+    found_face_up: bool | None = None
+    carried_over: bool | None = None
+
+
+class CardMove(_Event):
+    type: Literal["card_move"]
+    card: CardCode
+    to: Literal["player", "banker", "next_coup", "discard"]
+
+
+class Reconstruct(_Event):
+    type: Literal["reconstruct"]
+    player: list[CardCode]
+    banker: list[CardCode]
+
+
+class HandPass(_Event):
+    type: Literal["hand_pass"]
+    hand: Hand
+    seat: Seat
+    accepted: bool
+    cards: Literal["initial", "third"] = "initial"
+
+
+class HandReturn(_Event):
+    type: Literal["hand_return"]
+    hand: Hand
+
+
+class Result(_Event):
+    type: Literal["result"]
+    player_points: Points
+    banker_points: Points
+    winner: Literal["player", "banker", "tie"]
+
+
+class Settle(_Event):
+    type: Literal["settle"]
+    spot: Spot
+    outcome: Literal["win", "lose", "push"]
+    amount: Money
+    seat: Seat | None = None
+    patron: str | None = None
+
+
+class Commission(_Event):
+    type: Literal["commission"]
+    amount: Money
+    seat: Seat | None = None
+    patron: str | None = None
+
+
+class Void(_Event):
+    type: Literal["void"]
+    reason: Literal["insufficient_cards", "misdeal", "supervisor", "other"]
+    note: str | None = None
+
+
+Event = Annotated[
+    Union[
+        Offer, ShoeReturn, Wager, WagerAdjust, Announce, CardDealt, CardMove, Reconstruct,
+        HandPass, HandReturn, Result, Settle, Commission, Void,
+    ],
+    Field(discriminator="type"),
+]
+
+#: event types whose bettor is named by ``seat`` and/or ``patron``
+BETTOR_EVENTS = ("wager", "wager_adjust", "settle", "commission")
+
+
+class Coup(SpecModel):
+    coup: Annotated[int, Field(ge=0)]
+    shoe: str
+    events: list[Event]
+    dealing_method: str | None = None
+    no_bet: bool = False
+    seated: dict[Annotated[str, Field(pattern=r"^[0-9]+$")], str] | None = None
+
+
+class Transcript(Header):
+    """A whole ``.json`` transcript: the header plus its coups."""
+
+    coups: list[Coup]

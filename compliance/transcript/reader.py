@@ -1,0 +1,196 @@
+"""Read ``.json`` and ``.jsonl`` transcripts into header + a stream of coups.
+
+Every coup is decoded on its own, so one broken coup becomes an
+:class:`UnreadableCoup` record and the coups after it are still read.
+Problems with the file as a whole (no such file, broken header, a ``.json``
+document that is not JSON) raise :class:`~compliance.errors.UserError`.
+
+``.jsonl`` files are read line by line: memory does not grow with the number
+of coups.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+from compliance.errors import UserError
+from compliance.transcript import codec
+
+BOM = b"\xef\xbb\xbf"
+_VENDOR = b'"x-'
+
+
+@dataclass(slots=True)
+class CoupRecord:
+    """One coup as read: decoded, or the reason it could not be."""
+
+    coup: object | None  # codec.Coup
+    line: int  # 1-based line where the coup's object starts
+    column: int  # 1-based column where it starts
+    raw: bytes  # the coup's JSON text, to locate its events on demand
+    path: str  # JSON path of the coup in the file, e.g. "$.coups[3]" or "$" (jsonl)
+    error: str | None = None
+    number: int | None = None  # the coup number, when it could be recovered
+
+
+def _friendly(err: str) -> str:
+    """msgspec's validation message in the words of the spec."""
+    m = re.match(r"Invalid enum value '(.*)' - at `(.*\.card|.*\.(?:player|banker)\[\d+\])`$", err)
+    if m:
+        return f"bad card code '{m.group(1)}': expected rank (A 2-9 T J Q K) then suit (S H D C) - at `{m.group(2)}`"
+    return err
+
+
+def _rebase(err: str, base: str) -> str:
+    """Rewrite a ``$``-rooted JSON path in a msgspec message onto ``base``."""
+    if base == "$":
+        return err
+    return err.replace("`$", "`" + base, 1)
+
+
+def _decode(data: bytes, decoder: msgspec.json.Decoder, target: type):
+    """Decode with the struct decoder; vendor ``x-`` keys go through a slower path."""
+    if _VENDOR in data:
+        return msgspec.convert(codec.strip_vendor_keys(msgspec.json.decode(data)), target)
+    return decoder.decode(data)
+
+
+def _coup_number(raw: bytes) -> int | None:
+    try:
+        obj = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        m = re.search(rb'"coup"\s*:\s*(\d+)', raw)
+        return int(m.group(1)) if m else None
+    n = obj.get("coup") if isinstance(obj, dict) else None
+    return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+
+def decode_coup(raw: bytes, line: int, column: int, path: str) -> CoupRecord:
+    try:
+        coup = _decode(raw, codec.coup_decoder, codec.Coup)
+    except msgspec.DecodeError as e:
+        return CoupRecord(None, line, column, raw, path, f"not valid JSON: {e}", _coup_number(raw))
+    except msgspec.ValidationError as e:
+        return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e)), path), _coup_number(raw))
+    return CoupRecord(coup, line, column, raw, path, None, coup.coup)
+
+
+class TranscriptFile:
+    """An opened transcript: its header, then its coups one at a time."""
+
+    def __init__(self, path: Path, display: str):
+        self.path = path
+        self.display = display  # the name findings carry
+        if not path.exists():
+            raise UserError("no such file", display)
+        if path.is_dir():
+            raise UserError("is a directory, not a transcript", display)
+        self.jsonl = path.suffix.lower() == ".jsonl"
+        self.header = self._read_header()
+
+    # -- header ---------------------------------------------------------
+    def _header_from(self, data: bytes, where: str):
+        try:
+            return _decode(data, codec.header_decoder, codec.Header)
+        except msgspec.DecodeError as e:
+            raise UserError(f"header is not valid JSON: {e}", where) from None
+        except msgspec.ValidationError as e:
+            raise UserError(f"header: {_friendly(str(e))}", where) from None
+
+    def _read_header(self):
+        if self.jsonl:
+            with self.path.open("rb") as f:
+                for n, line in enumerate(f, 1):
+                    if n == 1:
+                        line = line.removeprefix(BOM)
+                    if line.strip():
+                        self._header_line = n
+                        return self._header_from(line, f"{self.display}:{n}")
+            raise UserError("empty transcript: line 1 must be the header", self.display)
+        try:
+            self._data = self.path.read_bytes().removeprefix(BOM)
+        except OSError as e:
+            raise UserError(f"cannot read: {e.strerror}", self.display) from None
+        try:
+            top = msgspec.json.decode(self._data, type=dict[str, msgspec.Raw])
+        except msgspec.DecodeError as e:
+            raise UserError(f"not valid JSON: {_position(self._data, e)}", self.display) from None
+        except msgspec.ValidationError:
+            raise UserError("a transcript must be a JSON object", self.display) from None
+        if "coups" not in top:
+            raise UserError("object missing required field `coups` - at `$`", self.display)
+        header = b"{" + b",".join(msgspec.json.encode(k) + b":" + bytes(v) for k, v in top.items() if k != "coups") + b"}"
+        try:
+            self._coups = msgspec.json.decode(top["coups"], type=list[msgspec.Raw])
+        except msgspec.ValidationError:
+            raise UserError("`coups` must be an array - at `$.coups`", self.display) from None
+        return self._header_from(header, self.display)
+
+    def sha256(self) -> str:
+        """SHA-256 of the file's bytes, for reports that must identify what they checked."""
+        h = hashlib.sha256()
+        with self.path.open("rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest()
+
+    # -- coups ----------------------------------------------------------
+    def records(self) -> Iterator[CoupRecord]:
+        if self.jsonl:
+            yield from self._jsonl_records()
+        else:
+            yield from self._json_records()
+
+    def _jsonl_records(self) -> Iterator[CoupRecord]:
+        try:
+            f = self.path.open("rb")
+        except OSError as e:
+            raise UserError(f"cannot read: {e.strerror}", self.display) from None
+        with f:
+            for n, line in enumerate(f, 1):
+                if n <= self._header_line:
+                    continue
+                stripped = line.strip()
+                if not stripped:
+                    continue
+                yield decode_coup(stripped, n, 1 + len(line) - len(line.lstrip()), "$")
+
+    def _json_records(self) -> Iterator[CoupRecord]:
+        data = self._data
+        search = counted = 0
+        line = 1
+        for i, raw in enumerate(self._coups):
+            raw = bytes(raw)
+            at = data.find(raw, search)
+            if at < 0:  # cannot happen for a decoded document; keep the last place
+                at = counted
+            line += data.count(b"\n", counted, at)
+            column = at - data.rfind(b"\n", 0, at)
+            counted, search = at, at + len(raw)
+            yield decode_coup(raw, line, column, f"$.coups[{i}]")
+        self._data = b""  # the document is no longer needed
+
+
+def _position(data: bytes, err: Exception) -> str:
+    """msgspec decode errors give a byte offset: turn it into line and column."""
+    text = str(err)
+    m = re.search(r"\(byte (\d+)\)", text)
+    if not m:
+        return text
+    offset = int(m.group(1))
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - data.rfind(b"\n", 0, offset)
+    return f"{text.split(' (byte')[0]} at line {line}, column {column}"
+
+
+def open_transcript(path: str | Path, display: str | None = None) -> TranscriptFile:
+    p = Path(path)
+    if p.suffix.lower() not in (".json", ".jsonl"):
+        raise UserError("a transcript must be a .json or .jsonl file", str(display or path))
+    return TranscriptFile(p, display or str(path))

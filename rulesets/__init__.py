@@ -1,0 +1,1 @@
+"""The bundled rulesets, shipped as package data (see pyproject.toml)."""
