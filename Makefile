@@ -1,0 +1,28 @@
+# baccarat-audit — `make run` and `make test` work on a fresh machine with Python 3.11+ and make.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+SAMPLE := fixtures/samples/night-shift.json
+
+.PHONY: run test conformance bench docs clean
+
+$(BIN)/baccarat-audit: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+run: $(BIN)/baccarat-audit
+	-$(BIN)/baccarat-audit check $(SAMPLE)
+
+test: $(BIN)/baccarat-audit
+	$(BIN)/python -m pytest
+
+conformance: $(BIN)/baccarat-audit
+	$(BIN)/python ../shared/conformance/score.py --cmd $(BIN)/baccarat-audit -v
+
+bench: $(BIN)/baccarat-audit
+	$(BIN)/python bench/check_speed.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
