@@ -205,21 +205,21 @@ class Replayer:
         self.pending_carry: list[str] = []
         self.curator: int | None = None
         self.marker: int | None = None
-        self.numbers: dict[int, int] = {}  # coup number -> line
-        self.last_number: int | None = None
+        self.last_number: int | None = None  # numbers must increase: the last one is enough
+        self.last_line = 0
         self.previous: CoupState | None = None
 
     def replay(self, coup, line: int = 0) -> CoupState:
         t = self.table
         n = coup.coup
-        if n in self.numbers:
-            raise ReplayError(f"coup number {n} repeats the coup at line {self.numbers[n]}")
-        if self.last_number is not None and n < self.last_number:
+        if self.last_number is not None and n <= self.last_number:
+            if n == self.last_number:
+                raise ReplayError(f"coup number {n} repeats the coup at line {self.last_line}")
             raise ReplayError(f"coup number {n} comes after coup {self.last_number}: coup numbers must increase")
         if coup.shoe not in t.decks:
             raise ReplayError(f"shoe {coup.shoe!r} is not among the header's shoes ({', '.join(t.decks)})")
-        self.numbers[n] = line
         self.last_number = n
+        self.last_line = line
 
         s = CoupState()
         s.number = n
