@@ -39,6 +39,7 @@ class TranscriptResult:
     sha256: str = ""
     findings: list[Finding] = field(default_factory=list)
     states: list[CoupState] | None = None  # kept only when a report needs the cards
+    coup_numbers: list[int] | None = None  # every readable coup's number, kept only for reports listing each coup
 
 
 class RulesetCache:
@@ -64,10 +65,11 @@ def _applies(rule: BoundRule, method: str | None) -> bool:
 class Checker:
     """Checks transcripts against rulesets."""
 
-    def __init__(self, ruleset: str | None = None, keep_states: bool = False):
+    def __init__(self, ruleset: str | None = None, keep_states: bool = False, keep_coups: bool = False):
         load_all()
         self.rulesets = RulesetCache(ruleset)
         self.keep_states = keep_states
+        self.keep_coups = keep_coups
 
     def check_file(self, path: str | Path, display: str | None = None,
                    on_coup: Callable[[int], None] | None = None) -> TranscriptResult:
@@ -82,12 +84,15 @@ class Checker:
         result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game, ruleset)
         if self.keep_states:
             result.states = []
+        numbers = result.coup_numbers = [] if self.keep_coups else None
         rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category != "transcript.unreadable"]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
         replayer = Replayer(table)
         findings = result.findings
         for record in source.records():
             result.coups += 1
+            if numbers is not None and record.number is not None:
+                numbers.append(record.number)
             if record.error is not None:
                 result.unreadable += 1
                 if unreadable_rule:
