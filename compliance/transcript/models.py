@@ -21,7 +21,8 @@ from compliance.cards import CANONICAL
 CardCode = Literal[tuple(sorted(CANONICAL))]  # type: ignore[valid-type]
 Hand = Literal["player", "banker"]
 Spot = Literal["player", "banker", "tie"]
-Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False)]
+# strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal
+Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False)]
 Seat = Annotated[int, Field(ge=0)]
 Points = Annotated[int, Field(ge=0, le=9)]
 
@@ -29,7 +30,8 @@ Points = Annotated[int, Field(ge=0, le=9)]
 class SpecModel(BaseModel):
     """Base of every transcript object: unknown keys are errors, ``x-`` keys are dropped."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: no "7" for 7, no 1.0 for 1, no 1 for true, exactly as the msgspec decoder of codec.py
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -60,7 +62,7 @@ class Table(SpecModel):
     dealing_method: str | None = None
     currency: str | None = None
     limits: Limits | None = None
-    commission: Annotated[Decimal, Field(ge=0, lt=1, allow_inf_nan=False)] | None = None
+    commission: Annotated[Decimal, Field(ge=0, lt=1, allow_inf_nan=False, strict=False)] | None = None
 
 
 class Shoe(SpecModel):

@@ -15,6 +15,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import msgspec
@@ -54,10 +55,14 @@ def _rebase(err: str, base: str) -> str:
     return err.replace("`$", "`" + base, 1)
 
 
+_exact_decoder = msgspec.json.Decoder(float_hook=Decimal)
+
+
 def _decode(data: bytes, decoder: msgspec.json.Decoder, target: type):
     """Decode with the struct decoder; vendor ``x-`` keys go through a slower path."""
     if _VENDOR in data:
-        return msgspec.convert(codec.strip_vendor_keys(msgspec.json.decode(data)), target)
+        # numbers as Decimal, never through a binary float: amounts stay exact
+        return msgspec.convert(codec.strip_vendor_keys(_exact_decoder.decode(data)), target)
     return decoder.decode(data)
 
 
@@ -74,10 +79,10 @@ def _coup_number(raw: bytes) -> int | None:
 def decode_coup(raw: bytes, line: int, column: int, path: str) -> CoupRecord:
     try:
         coup = _decode(raw, codec.coup_decoder, codec.Coup)
+    except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
+        return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e)), path), _coup_number(raw))
     except msgspec.DecodeError as e:
         return CoupRecord(None, line, column, raw, path, f"not valid JSON: {e}", _coup_number(raw))
-    except msgspec.ValidationError as e:
-        return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e)), path), _coup_number(raw))
     return CoupRecord(coup, line, column, raw, path, None, coup.coup)
 
 
@@ -98,10 +103,10 @@ class TranscriptFile:
     def _header_from(self, data: bytes, where: str):
         try:
             return _decode(data, codec.header_decoder, codec.Header)
+        except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
+            raise UserError(f"header: {_friendly(str(e))}", where) from None
         except msgspec.DecodeError as e:
             raise UserError(f"header is not valid JSON: {e}", where) from None
-        except msgspec.ValidationError as e:
-            raise UserError(f"header: {_friendly(str(e))}", where) from None
 
     def _read_header(self):
         if self.jsonl:
@@ -180,13 +185,17 @@ class TranscriptFile:
 def _position(data: bytes, err: Exception) -> str:
     """msgspec decode errors give a byte offset: turn it into line and column."""
     text = str(err)
-    m = re.search(r"\(byte (\d+)\)", text)
-    if not m:
+    m = re.search(r" \(byte (\d+)\)", text)
+    if m:
+        offset = int(m.group(1))
+        text = text[: m.start()]
+    elif "truncated" in text:  # the document ends before its value does: point at its end
+        offset = len(data.rstrip())
+    else:
         return text
-    offset = int(m.group(1))
     line = data.count(b"\n", 0, offset) + 1
     column = offset - data.rfind(b"\n", 0, offset)
-    return f"{text.split(' (byte')[0]} at line {line}, column {column}"
+    return f"{text} at line {line}, column {column}"
 
 
 def open_transcript(path: str | Path, display: str | None = None) -> TranscriptFile:
