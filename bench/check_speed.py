@@ -1,0 +1,95 @@
+"""Coups per second of ``check`` on one core, and its time against merely parsing the file with orjson.
+
+Generates (once, cached next to the system's temporary files) a clean
+``.jsonl`` transcript, then, in this one process and alternating so that a
+noisy machine slows both alike:
+
+* parses every line of it with ``orjson.loads`` (the floor: reading JSON);
+* checks it with the engine ``baccarat-audit check`` uses, every rule of the
+  jurisdiction enabled, on one core.
+
+Prints coups/s and the ratio check / orjson (best of ``--repeat`` runs each).
+Goals (issue 7): at least 60,000 coups/s and a ratio of at most 3.
+
+    .venv/bin/python bench/check_speed.py --coups 200000 --jurisdiction au-nsw
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from generate import generate  # noqa: E402
+
+from compliance.engine import Checker  # noqa: E402
+
+
+def transcript(coups: int, jurisdiction: str, method: str | None, breach_every: int) -> Path:
+    """The generated transcript for these parameters (made once, then reused)."""
+    name = f"baccarat-bench-{jurisdiction}-{method or 'none'}-{coups}-{breach_every}.jsonl"
+    path = Path(tempfile.gettempdir()) / name
+    if not path.exists():
+        print(f"generating {coups:,} coups -> {path}", file=sys.stderr)
+        tmp = path.with_suffix(".part")
+        generate(tmp, coups, jurisdiction, method=method, breach_every=breach_every)
+        tmp.replace(path)
+    return path
+
+
+def parse_only(path: Path) -> float:
+    start = time.perf_counter()
+    loads = orjson.loads
+    with path.open("rb") as f:
+        for line in f:
+            if line.strip():
+                loads(line)
+    return time.perf_counter() - start
+
+
+def check_once(path: Path) -> tuple[float, int, int]:
+    checker = Checker()
+    start = time.perf_counter()
+    result = checker.check_file(path)
+    return time.perf_counter() - start, result.coups, len(result.findings)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--coups", type=int, default=200_000)
+    ap.add_argument("--jurisdiction", default="au-nsw")
+    ap.add_argument("--method", default="C", help="dealing method of the generated coups ('' for none)")
+    ap.add_argument("--breach-every", type=int, default=1000, help="settle one wager wrong every N coups (0: never)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--profile", action="store_true", help="profile one check run with cProfile instead")
+    a = ap.parse_args(argv)
+    path = transcript(a.coups, a.jurisdiction, a.method or None, a.breach_every)
+    if a.profile:
+        import cProfile
+        import pstats
+
+        cProfile.runctx("check_once(path)", globals(), {"path": path, "check_once": check_once}, "/tmp/check.prof")
+        pstats.Stats("/tmp/check.prof").sort_stats("tottime").print_stats(30)
+        return 0
+    parse_times, check_times = [], []
+    coups = findings = 0
+    for _ in range(a.repeat):
+        parse_times.append(parse_only(path))
+        elapsed, coups, findings = check_once(path)
+        check_times.append(elapsed)
+    parse, check = min(parse_times), min(check_times)
+    size = path.stat().st_size
+    print(f"transcript      {path.name}: {coups:,} coups, {size / 1e6:,.0f} MB, {findings:,} findings")
+    print(f"orjson parse    {parse:7.2f} s   {coups / parse:>10,.0f} coups/s")
+    print(f"check (1 core)  {check:7.2f} s   {coups / check:>10,.0f} coups/s")
+    print(f"ratio check / orjson parse: {check / parse:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

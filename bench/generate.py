@@ -1,0 +1,164 @@
+"""Generate a large, clean ``.jsonl`` transcript: coups dealt by the rules, wagers settled right.
+
+Used by the bench scripts (and the parallel tests) to make recordings of any
+size.  Every coup follows the ruleset's tableau and payouts, the dealer makes
+the calls, shoes are changed when the cut card comes out, so a correct
+checker reports nothing; ``--breach-every N`` settles one wager wrong in every
+Nth coup to give the report something to carry.
+
+    python bench/generate.py /tmp/year.jsonl --coups 1000000 --jurisdiction au-nsw
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+from compliance.cards import DECK, POINTS
+from compliance.ruleset.loader import load_ruleset
+
+SEATS = (1, 2, 3, 5, 6, 7, 8)
+DECKS = 8
+CUT = 14  # cards left behind the cut card
+
+
+def _total(cards: list[str]) -> int:
+    return sum(POINTS[c] for c in cards) % 10
+
+
+def _money(x: Decimal):
+    """A JSON number for a Decimal amount (an int when whole)."""
+    return int(x) if x == x.to_integral_value() else float(x)
+
+
+class Table:
+    """Deals coups by the rules of one ruleset."""
+
+    def __init__(self, jurisdiction: str, seed: int, method: str | None):
+        rs = load_ruleset(jurisdiction)
+        self.tableau = rs.game.tableau
+        pay = rs.payouts_for("punto_banco")
+        self.commission = pay.banker.commission
+        self.tie_odds = pay.tie.odds
+        self.tie_pushes = pay.on_tie == "push"
+        self.jurisdiction = jurisdiction
+        self.method = method
+        self.rng = random.Random(seed)
+        self.shoe_no = 0
+        self.cards: list[str] = []
+        self.seated = {}
+
+    def new_shoe(self) -> str:
+        self.shoe_no += 1
+        self.cards = list(DECK) * DECKS
+        self.rng.shuffle(self.cards)
+        n = self.rng.randint(4, 40)
+        self.seated = {str(s): f"P-{n * 100 + s}" for s in self.rng.sample(SEATS, self.rng.randint(2, 6))}
+        return self.shoe_id(self.shoe_no)
+
+    @staticmethod
+    def shoe_id(n: int) -> str:
+        return f"S-{n:06d}"
+
+    def coup(self, number: int, shoe: str, breach: bool) -> dict:
+        rng = self.rng
+        events: list[dict] = []
+        if len(self.cards) == DECKS * 52:  # a fresh shoe: burn the first card
+            events.append({"type": "card", "card": self.cards.pop(), "to": "burn", "face": "down"})
+        seats = [int(s) for s in self.seated]
+        wagers = []
+        for seat in rng.sample(seats, rng.randint(1, len(seats))):
+            spot = rng.choices(("player", "banker", "tie"), (45, 45, 10))[0]
+            amount = Decimal(20 * rng.randint(1, 25))
+            wagers.append((seat, spot, amount))
+            events.append({"type": "wager", "seat": seat, "spot": spot, "amount": _money(amount)})
+        events.append({"type": "announce", "call": "no_more_bets"})
+        events.append({"type": "announce", "call": "cards"})
+        player, banker = [], []
+        for hand in (player, banker, player, banker):
+            hand.append(self.cards.pop())
+        for code, to in zip((player[0], banker[0], player[1], banker[1]), ("player", "banker", "player", "banker")):
+            events.append({"type": "card", "card": code, "to": to, "face": "up"})
+        t = self.tableau
+        p0, b0 = _total(player), _total(banker)
+        if p0 not in t.naturals and b0 not in t.naturals:
+            third = None
+            if p0 in t.player_draws:
+                player.append(self.cards.pop())
+                third = POINTS[player[2]]
+                events.append({"type": "card", "card": player[2], "to": "player", "face": "up"})
+            if t.banker_draws(b0, third):
+                banker.append(self.cards.pop())
+                events.append({"type": "card", "card": banker[2], "to": "banker", "face": "up"})
+        pt, bt = _total(player), _total(banker)
+        winner = "player" if pt > bt else "banker" if bt > pt else "tie"
+        events.append({"type": "result", "player_points": pt, "banker_points": bt, "winner": winner})
+        for k, (seat, spot, amount) in enumerate(wagers):
+            outcome, paid = self.settle(spot, amount, winner)
+            if breach and k == 0:
+                paid += 5
+            events.append({"type": "settle", "seat": seat, "spot": spot, "outcome": outcome, "amount": _money(paid)})
+        coup = {"coup": number, "shoe": shoe, "seated": self.seated, "events": events}
+        if self.method:
+            coup["dealing_method"] = self.method
+        return coup
+
+    def settle(self, spot: str, amount: Decimal, winner: str) -> tuple[str, Decimal]:
+        if winner == "tie" and spot != "tie":
+            return ("push", Decimal(0)) if self.tie_pushes else ("lose", amount)
+        if spot != winner:
+            return "lose", amount
+        if spot == "tie":
+            return "win", amount * self.tie_odds
+        if spot == "banker":
+            return "win", amount - amount * self.commission
+        return "win", amount
+
+
+def generate(path: str | Path, coups: int, jurisdiction: str = "au-nsw", seed: int = 1,
+             method: str | None = "C", breach_every: int = 0) -> Path:
+    """Write a transcript of ``coups`` coups to ``path`` (``.jsonl``) and return the path."""
+    table = Table(jurisdiction, seed, method)
+    # a shoe of 8 decks gives about 80 coups; list enough shoes in the header
+    shoes = max(1, coups // 60 + 2)
+    header = {
+        "format": "baccarat-transcript", "version": 1,
+        "table": {"id": "BAC-BENCH", "jurisdiction": jurisdiction, "game": "punto_banco", "seats": 8,
+                  "currency": "AUD", "limits": {"min_wager": 20, "max_wager": 5000, "table_differential": 20000}},
+        "shoes": [{"id": Table.shoe_id(n), "decks": DECKS} for n in range(1, shoes + 1)],
+    }
+    if method:
+        header["table"]["dealing_method"] = method
+    path = Path(path)
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    shoe = table.new_shoe()
+    with path.open("w", encoding="utf-8") as f:
+        f.write(dumps(header) + "\n")
+        for n in range(1, coups + 1):
+            if len(table.cards) < CUT:
+                shoe = table.new_shoe()
+                if table.shoe_no > shoes:
+                    raise RuntimeError("more shoes than the header lists")
+            f.write(dumps(table.coup(n, shoe, bool(breach_every) and n % breach_every == 0)) + "\n")
+    return path
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("path")
+    ap.add_argument("--coups", type=int, default=100_000)
+    ap.add_argument("--jurisdiction", default="au-nsw")
+    ap.add_argument("--method", default="C", help="dealing method written on every coup ('' for none)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--breach-every", type=int, default=0)
+    a = ap.parse_args(argv)
+    generate(a.path, a.coups, a.jurisdiction, a.seed, a.method or None, a.breach_every)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
