@@ -33,8 +33,13 @@ def bundled_dir() -> Path:
     return Path(str(resources.files("compliance.rulesets")))
 
 
+# YAML files bundled with the rulesets that are not rulesets
+NOT_RULESETS = frozenset({"coverage"})
+
+
 def bundled_ids() -> list[str]:
-    return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
+    """Ids of the bundled rulesets (abstract ones included)."""
+    return sorted(p.stem for p in bundled_dir().glob("*.yaml") if p.stem not in NOT_RULESETS)
 
 
 # ------------------------------------------------------------------ YAML
@@ -117,7 +122,15 @@ class _Doc:
 
 
 def _pydantic_error(doc: _Doc, base: tuple, err: ValidationError) -> UserError:
-    e = err.errors(include_url=False)[0]
+    return pydantic_errors(doc, base, err)[0]
+
+
+def pydantic_errors(doc: _Doc, base: tuple, err: ValidationError) -> list[UserError]:
+    """Every error of a validation, each with the file:line:column of its key."""
+    return [_one_error(doc, base, e) for e in err.errors(include_url=False)]
+
+
+def _one_error(doc: _Doc, base: tuple, e: dict) -> UserError:
     loc = tuple(base) + tuple(x for x in e["loc"] if not (isinstance(x, str) and x.startswith("function-")))
     # pydantic's loc for a tagged union / model-level error may include class names: keep data keys only
     data_loc = []
@@ -154,11 +167,38 @@ def deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
+SET_BY = "_set_by"  # internal: the ruleset that set a house parameter's value
+
+
+def is_house(value: Any) -> bool:
+    """``{house: X, note: ...}``: a parameter the regulation leaves to the house."""
+    return isinstance(value, dict) and "house" in value and set(value) <= {"house", "note", SET_BY}
+
+
+def merge_keeping_house(base: dict, over: dict, layer_id: str) -> dict:
+    """Merge ``over`` into ``base`` like :func:`deep_merge`, but a plain value
+    written over a house parameter stays a house parameter: the value changes,
+    its provenance ("left to the house", the note) is kept, and the ruleset
+    that set it is remembered.  This is how a casino's house ruleset sets its
+    house parameters without restating them."""
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        old = out.get(k)
+        if is_house(old) and not is_house(v):
+            out[k] = {**old, "house": copy.deepcopy(v), SET_BY: layer_id}
+        elif isinstance(v, dict) and not is_house(v) and isinstance(old, dict) and not is_house(old):
+            out[k] = merge_keeping_house(old, v, layer_id)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
 def unwrap_house(value: Any, path: str) -> tuple[Any, list[HouseNote]]:
     """Replace every ``{house: X, note: ...}`` by X and list where they were."""
     if isinstance(value, dict):
-        if "house" in value and set(value) <= {"house", "note"}:
-            return value["house"], [HouseNote(path=path, default=value["house"], note=value.get("note"))]
+        if is_house(value):
+            return value["house"], [HouseNote(path=path, default=value["house"], note=value.get("note"),
+                                              set_by=value.get(SET_BY))]
         out, notes = {}, []
         for k, v in value.items():
             out[k], n = unwrap_house(v, f"{path}.{k}" if path else str(k))
@@ -254,7 +294,7 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
         if m.dealing_methods is not None:
             methods = m.dealing_methods
         if m.game:
-            game_raw = deep_merge(game_raw, m.game)
+            game_raw = merge_keeping_house(game_raw, m.game, m.id)
         for oid, override in m.overrides.items():
             if oid not in rules:
                 raise UserError(
@@ -262,9 +302,9 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
                     layer.doc.where(("overrides", oid)),
                 )
             data, origin, at, params_at = rules[oid]
-            changes = override.model_dump(exclude_none=True)
+            changes = {k: v for k, v in override.model_dump(exclude_unset=True).items() if v is not None}
             if "params" in changes:
-                changes["params"] = deep_merge(data.get("params", {}), changes["params"])
+                changes["params"] = merge_keeping_house(data.get("params", {}), changes["params"], m.id)
                 params_at = (layer, ("overrides", oid, "params"))
             rules[oid] = ({**data, **changes}, origin, at, params_at)
         for i, rule in enumerate(m.rules):
@@ -292,6 +332,7 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
     disabled: list[str] = []
     skeleton = Ruleset(
         id=top.model.id, title=top.model.title, version=top.model.version, description=top.model.description,
+        casino=top.model.casino,
         lineage=[layer.model.id for layer in reversed(layers)], path=top.doc.display, abstract=abstract,
         sources=sources, dealing_methods=methods, game=game, game_house=game_house, rules=[],
     )

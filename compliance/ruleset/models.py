@@ -140,6 +140,11 @@ class RulesetFile(Strict):
     version: str
     extends: str | None = Field(default=None, description="id or relative path of the ruleset this one builds on")
     abstract: bool = Field(default=False, description="a base to extend, not to check transcripts with")
+    casino: str | None = Field(
+        default=None,
+        description="set in a casino's house ruleset: the casino whose house rules these are. A house ruleset "
+        "extends a jurisdiction and may only set parameters the regulation leaves to the house (`ruleset lint`)",
+    )
     description: str | None = None
     sources: dict[str, Source] = {}
     dealing_methods: dict[str, str] | None = Field(
@@ -164,8 +169,9 @@ class HouseNote(BaseModel):
     """Provenance of a parameter the regulation leaves to the house."""
 
     path: str
-    default: Any
+    default: Any  # the value in force (the house's choice)
     note: str | None = None
+    set_by: str | None = None  # the ruleset that changed the value, if not the one that declared it
 
 
 class BoundRule(BaseModel):
@@ -207,6 +213,7 @@ class Ruleset(BaseModel):
     lineage: list[str]  # this id, its parent's, ...
     path: str
     abstract: bool
+    casino: str | None = None
     sources: dict[str, Source]
     dealing_methods: dict[str, str] | None
     game: Game

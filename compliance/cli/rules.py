@@ -1,0 +1,464 @@
+"""Commands for rule authors and auditors: what the rules are, where they come from, whether they are tested.
+
+``rules list|show|kinds``, ``rulesets list``, ``ruleset lint``, ``test-rules``, ``coverage``.
+Everything here reads rulesets, the coverage map and rule tests; it formats,
+it does not check transcripts itself.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from decimal import Decimal
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+from compliance.categories import CATEGORIES
+from compliance.checks import REGISTRY, load_all
+from compliance.cli import app, fail
+from compliance.errors import UserError
+from compliance.ruleset.loader import bundled_ids, load_ruleset
+from compliance.ruleset.models import BoundRule, Ruleset
+
+rules_app = typer.Typer(help="The rules: list them, show one, list the check kinds.", no_args_is_help=True)
+rulesets_app = typer.Typer(help="The bundled rulesets (jurisdictions).", no_args_is_help=True)
+ruleset_app = typer.Typer(help="Work on a ruleset file: lint it.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+app.add_typer(rulesets_app, name="rulesets")
+app.add_typer(ruleset_app, name="ruleset")
+
+
+class ListFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    sys.stdout.flush()
+
+
+def _json(value) -> str:
+    return json.dumps(value, indent=2, sort_keys=True, default=_plain) + "\n"
+
+
+def _plain(v):
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    if isinstance(v, (set, frozenset)):
+        return sorted(v)
+    raise TypeError(type(v).__name__)
+
+
+def _rulesets(ref: str | None, include_abstract: bool = False) -> list[Ruleset]:
+    """The named ruleset, or every bundled concrete one (and the abstract ones if asked)."""
+    try:
+        if ref:
+            return [load_ruleset(ref, allow_abstract=True)]
+        out = [load_ruleset(rid, allow_abstract=True) for rid in bundled_ids()]
+        return [r for r in out if include_abstract or not r.abstract]
+    except UserError as e:
+        fail(e)
+        raise  # not reached
+
+
+def _value(v) -> str:
+    """A parameter value in YAML-like words: 0.05, [no_more_bets, cards], {a: 1}."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, Decimal):
+        text = f"{v:f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    if isinstance(v, (list, tuple, set, frozenset)):
+        items = sorted(v) if isinstance(v, (set, frozenset)) else v
+        return "[" + ", ".join(_value(x) for x in items) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_value(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def rule_params(rule: BoundRule) -> list[dict]:
+    """Each parameter with its value and provenance: the regulation, or the house (with its note)."""
+    values = rule.params.model_dump() if hasattr(rule.params, "model_dump") else {}
+    house = {h.path: h for h in rule.house}
+    out = []
+    for key, value in values.items():
+        h = house.get(f"params.{key}")
+        nested = [x for p, x in house.items() if p.startswith(f"params.{key}.") or p.startswith(f"params.{key}[")]
+        out.append({
+            "name": key, "value": value,
+            "provenance": "house" if h else ("regulation, in part house" if nested else "regulation"),
+            "note": h.note if h else ("; ".join(f"{x.path[7:]}: {x.note}" for x in nested if x.note) or None),
+            "set_by": h.set_by if h else None,
+        })
+    return out
+
+
+def rule_dict(rs: Ruleset, rule: BoundRule) -> dict:
+    return {
+        "ruleset": rs.id, "id": rule.id, "title": rule.title, "check": rule.check, "category": rule.category,
+        "severity": rule.severity, "enabled": True,
+        "citation": rule.citation.model_dump() if rule.citation else None, "citation_text": rule.citation_text,
+        "summary": rule.summary, "parameters": rule_params(rule),
+        "dealing_methods": sorted(rule.dealing_methods) if rule.dealing_methods else None,
+        "defined_in": rule.defined_in, "location": rule.location,
+    }
+
+
+def _param_words(rule: BoundRule) -> str:
+    parts = []
+    for p in rule_params(rule):
+        mark = " (house)" if p["provenance"] == "house" else ""
+        parts.append(f"{p['name']}: {_value(p['value'])}{mark}")
+    return "; ".join(parts)
+
+
+# ------------------------------------------------------------------ rules list
+
+
+def render_rules_text(rulesets: list[Ruleset]) -> str:
+    out = []
+    for rs in rulesets:
+        out.append(f"{rs.id} — {rs.title} (version {rs.version}, {len(rs.rules)} rules)")
+        if not rs.rules:
+            out.append("  (no rules)")
+        w = max((len(r.id) for r in rs.rules), default=0)
+        cw = max((len(r.category) for r in rs.rules), default=0)
+        for r in rs.rules:
+            methods = f" [methods {', '.join(sorted(r.dealing_methods))}]" if r.dealing_methods else ""
+            out.append(f"  {r.id:<{w}}  {r.category:<{cw}}  {r.severity:<7}  {r.title}{methods}")
+            if r.citation_text:
+                out.append(f"  {'':<{w}}  {r.citation_text}")
+        for d in rs.disabled:
+            out.append(f"  {d:<{w}}  (disabled)")
+        out.append("")
+    return "\n".join(out)
+
+
+def _md(s) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def render_rules_markdown(rulesets: list[Ruleset]) -> str:
+    out = ["# Rules", "",
+           "<!-- generated by `baccarat-audit rules list --format markdown` (make docs); do not edit -->", "",
+           "Every rule of every bundled jurisdiction: its id, finding category, severity, the regulation "
+           "paragraph it rests on and its parameters. A parameter marked *(house)* is one the regulation "
+           "leaves to the house; the others are the regulation's. `baccarat-audit rules show ID` explains a "
+           "rule with a compliant and a breaching example coup.", ""]
+    out += ["| ruleset | title | version | extends | rules | disabled |", "|---|---|---|---|---:|---:|"]
+    for rs in rulesets:
+        parent = rs.lineage[1] if len(rs.lineage) > 1 else "—"
+        out.append(f"| `{rs.id}` | {_md(rs.title)} | {rs.version} | {parent} | {len(rs.rules)} | {len(rs.disabled)} |")
+    out.append("")
+    for rs in rulesets:
+        out += [f"## {rs.id} — {_md(rs.title)}", ""]
+        if rs.description:
+            out += [" ".join(rs.description.split()), ""]
+        texts = [f"{s.title}" + (f" (`{s.text}`)" if s.text else " (not bundled)") for _, s in sorted(rs.sources.items())]
+        if texts:
+            out += ["Sources: " + "; ".join(_md(t) for t in texts) + ".", ""]
+        if rs.dealing_methods:
+            out += ["Dealing methods: " + "; ".join(f"**{k}** {_md(v)}" for k, v in rs.dealing_methods.items()) + ".", ""]
+        if rs.game_house:
+            out += ["House parameters of the game: " + "; ".join(
+                f"`{h.path}` = {_value(h.default)}" + (f" ({_md(h.note)})" if h.note else "")
+                + (f", set by `{h.set_by}`" if h.set_by else "") for h in rs.game_house) + ".", ""]
+        out += ["| id | title | category | severity | citation | parameters |", "|---|---|---|---|---|---|"]
+        for r in rs.rules:
+            methods = f" (methods {', '.join(sorted(r.dealing_methods))})" if r.dealing_methods else ""
+            out.append(f"| `{r.id}` | {_md(r.title)}{methods} | `{r.category}` | {r.severity} | "
+                       f"{_md(r.citation_text) or '—'} | {_md(_param_words(r)) or '—'} |")
+        out.append("")
+        if rs.disabled:
+            out += ["Disabled here: " + ", ".join(f"`{d}`" for d in rs.disabled) + ".", ""]
+    return "\n".join(out)
+
+
+@rules_app.command("list")
+def rules_list(
+    ruleset: str = typer.Option(None, "--ruleset", "-r", help="A ruleset id or YAML path; default: every jurisdiction."),
+    fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", help="Output format."),
+):
+    """List the rules of each jurisdiction: id, category, severity, citation."""
+    rulesets = _rulesets(ruleset)
+    if fmt == ListFormat.json:
+        _out(_json([rule_dict(rs, r) for rs in rulesets for r in rs.rules]))
+    elif fmt == ListFormat.markdown:
+        _out(render_rules_markdown(rulesets))
+    else:
+        _out(render_rules_text(rulesets))
+
+
+# ------------------------------------------------------------------ rules show
+
+
+def default_examples_dir() -> Path:
+    project = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
+    return project if project.is_dir() else Path("fixtures/rules")
+
+
+def _event_line(i: int, e: dict) -> str:
+    fields = " ".join(f"{k}={_value(v)}" for k, v in e.items() if k not in ("type", "at"))
+    return f"    {i:>3}  {e.get('type', '?'):<12} {fields}"
+
+
+def render_example(label: str, ex) -> list[str]:
+    if ex is None:
+        return [f"{label}: none (no rule test under the examples directory shows one)"]
+    out = [f"{label}: coup {ex.coup} of {ex.transcript}"]
+    seated = ex.raw.get("seated")
+    if seated:
+        out.append("    seated: " + ", ".join(f"{k}: {v}" for k, v in seated.items()))
+    for key in ("dealing_method", "no_bet"):
+        if key in ex.raw:
+            out.append(f"    {key}: {_value(ex.raw[key])}")
+    out += [_event_line(i, e) for i, e in enumerate(ex.raw.get("events", []))]
+    return out
+
+
+@rules_app.command("show")
+def rules_show(
+    rule_id: str = typer.Argument(..., help="The rule id, e.g. BAC-DRAW-BANKER-ILLEGAL."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Only this ruleset (id or path)."),
+    examples: Path = typer.Option(None, "--examples", help="Rule tests to take example coups from "
+                                  "(default: fixtures/rules of the project)."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+):
+    """Explain one rule: what it requires, its citation and parameters in each jurisdiction, and example coups."""
+    from compliance.ruletests import examples as find_examples
+
+    found = [(rs, r) for rs in _rulesets(ruleset, include_abstract=ruleset is not None) for r in rs.rules
+             if r.id == rule_id]
+    if not found:
+        known = sorted({r.id for rs in _rulesets(ruleset, include_abstract=True) for r in rs.rules})
+        import difflib
+
+        close = difflib.get_close_matches(rule_id, known, n=3)
+        fail(UserError(f"no rule {rule_id!r}" + (f"; did you mean {', '.join(close)}?" if close else
+                                                 " (see `baccarat-audit rules list`)")))
+    root = examples or default_examples_dir()
+    compliant = breaching = None
+    example_rs = None
+    for rs, _ in found:
+        c, b = find_examples(root, rs, rule_id)
+        if c or b:
+            compliant, breaching, example_rs = c, b, rs.id
+            if c and b:
+                break
+    if fmt == Format.json:
+        def ex(e):
+            return None if e is None else {"ruleset": example_rs, "transcript": str(e.transcript), "coup": e.coup,
+                                           "events": e.raw.get("events", [])}
+        _out(_json({"rule": rule_id, "in": [rule_dict(rs, r) for rs, r in found],
+                    "kind_doc": REGISTRY[found[0][1].check].doc,
+                    "category_meaning": CATEGORIES[found[0][1].category],
+                    "compliant_example": ex(compliant), "breaching_example": ex(breaching)}))
+        return
+    first = found[0][1]
+    kind = REGISTRY[first.check]
+    out = [f"{first.id} — {first.title}", "",
+           f"  category     {first.category}: {CATEGORIES[first.category]}",
+           f"  check kind   {first.check}",
+           f"  defined in   {first.defined_in} ({first.location})"]
+    if first.summary:
+        out += ["", "  " + " ".join(first.summary.split())]
+    if kind.doc and " ".join(kind.doc.split()) != " ".join((first.summary or "").split()):
+        out += ["", "  The check: " + " ".join(kind.doc.split())]
+    out.append("")
+    for rs, r in found:
+        out.append(f"  {rs.id}: severity {r.severity}; cites {r.citation_text or '(no citation)'}")
+        if r.summary != first.summary and r.summary:
+            out.append("      " + " ".join(r.summary.split()))
+        if r.dealing_methods:
+            out.append(f"      only under dealing method(s) {', '.join(sorted(r.dealing_methods))}")
+        for p in rule_params(r):
+            prov = p["provenance"] + (f" — {p['note']}" if p["note"] else "") + (
+                f" (set by {p['set_by']})" if p["set_by"] else "")
+            out.append(f"      {p['name']} = {_value(p['value'])}   [{prov}]")
+    disabled_in = [rs.id for rs in _rulesets(ruleset, include_abstract=ruleset is not None) if rule_id in rs.disabled]
+    if disabled_in:
+        out.append(f"  disabled in: {', '.join(disabled_in)}")
+    out.append("")
+    suffix = f" ({example_rs})" if example_rs else ""
+    out += render_example("Compliant example" + suffix, compliant)
+    out.append("")
+    out += render_example("Breaching example" + suffix, breaching)
+    _out("\n".join(out))
+
+
+# ------------------------------------------------------------------ rules kinds
+
+
+def _type_words(schema: dict) -> str:
+    if "enum" in schema:
+        return " | ".join(str(x) for x in schema["enum"])
+    if "anyOf" in schema:
+        return " or ".join(_type_words(s) for s in schema["anyOf"])
+    t = schema.get("type", "")
+    if t == "array":
+        return f"list of {_type_words(schema.get('items', {}))}"
+    return t or "value"
+
+
+def kinds_dict() -> list[dict]:
+    load_all()
+    out = []
+    for name in sorted(REGISTRY):
+        k = REGISTRY[name]
+        schema = k.params.model_json_schema()
+        params = []
+        for pname, ps in schema.get("properties", {}).items():
+            field = k.params.model_fields.get(pname)
+            default = field.get_default() if field and not field.is_required() else None
+            params.append({"name": pname, "type": _type_words(ps), "required": pname in schema.get("required", []),
+                           "default": default, "description": ps.get("description")})
+        out.append({"kind": name, "category": k.category, "doc": " ".join(k.doc.split()), "params": params})
+    return out
+
+
+@rules_app.command("kinds")
+def rules_kinds(fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format.")):
+    """List the check kinds a rule may name, with their category and parameters."""
+    kinds = kinds_dict()
+    if fmt == Format.json:
+        _out(_json(kinds))
+        return
+    out = []
+    for k in kinds:
+        out.append(f"{k['kind']}  [{k['category']}]")
+        if k["doc"]:
+            out.append(f"    {k['doc']}")
+        for p in k["params"]:
+            default = "" if p["required"] else f" (default {_value(p['default'])})"
+            desc = f": {p['description']}" if p["description"] else ""
+            out.append(f"    param {p['name']}: {p['type']}{default}{desc}")
+        out.append("")
+    _out("\n".join(out))
+
+
+# ------------------------------------------------------------------ rulesets list
+
+
+@rulesets_app.command("list")
+def rulesets_list(fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format.")):
+    """List the bundled rulesets: jurisdiction, version, what they extend, their regulation sources."""
+    rulesets = _rulesets(None, include_abstract=True)
+    if fmt == Format.json:
+        _out(_json([{
+            "id": rs.id, "title": rs.title, "version": rs.version, "abstract": rs.abstract,
+            "extends": rs.lineage[1] if len(rs.lineage) > 1 else None, "rules": len(rs.rules),
+            "disabled": rs.disabled, "dealing_methods": rs.dealing_methods,
+            "sources": {k: s.model_dump(exclude_none=True) for k, s in sorted(rs.sources.items())},
+        } for rs in rulesets]))
+        return
+    out = []
+    for rs in rulesets:
+        parent = f", extends {rs.lineage[1]}" if len(rs.lineage) > 1 else ""
+        kind = "abstract base" if rs.abstract else "jurisdiction"
+        out.append(f"{rs.id}  {rs.title}")
+        out.append(f"    version {rs.version}; {kind}{parent}; {len(rs.rules)} rules"
+                   + (f", {len(rs.disabled)} disabled" if rs.disabled else ""))
+        for key, s in sorted(rs.sources.items()):
+            where = f"text {s.text}" if s.text else (s.url or "not bundled")
+            out.append(f"    source {key}: {s.title} ({where})")
+        if rs.dealing_methods:
+            out.append(f"    dealing methods: {', '.join(rs.dealing_methods)}")
+        out.append("")
+    _out("\n".join(out))
+
+
+# ------------------------------------------------------------------ ruleset lint
+
+
+@ruleset_app.command("lint")
+def ruleset_lint(
+    files: list[Path] = typer.Argument(..., help="Ruleset YAML files.", show_default=False),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Leave out notes (info)."),
+):
+    """Validate rulesets without a transcript; exit 1 when one has an error."""
+    from compliance.ruleset.lint import lint_files
+
+    found = lint_files([str(f) for f in files])
+    if quiet:
+        found = [d for d in found if d.severity != "info"]
+    errors = sum(d.severity == "error" for d in found)
+    warnings = sum(d.severity == "warning" for d in found)
+    if fmt == Format.json:
+        _out(_json({"diagnostics": [d.as_dict() for d in found], "errors": errors, "warnings": warnings}))
+    else:
+        lines = [str(d) for d in found]
+        lines.append(f"{len(files)} ruleset file(s): {errors} error(s), {warnings} warning(s)")
+        _out("\n".join(lines))
+    raise typer.Exit(1 if errors or (strict and warnings) else 0)
+
+
+# ------------------------------------------------------------------ test-rules
+
+
+@app.command("test-rules")
+def test_rules(
+    directory: Path = typer.Argument(..., help="Directory of rule tests (transcript + .expected.yaml)."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when a rule has no firing or no non-firing test."),
+    ruleset: list[str] = typer.Option(None, "--ruleset", "-r", help="Report untested rules of these rulesets only "
+                                      "(default: every bundled jurisdiction and every ruleset a test uses)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing tests too."),
+):
+    """Run rule tests: each transcript's findings against its sidecar; exit 1 when one fails."""
+    from compliance import ruletests
+
+    try:
+        wanted = [load_ruleset(r, allow_abstract=True) for r in ruleset] if ruleset else None
+        suite = ruletests.run_dir(directory, wanted)
+    except UserError as e:
+        fail(e)
+    if wanted is not None:
+        ids = {r.id for r in wanted}
+        suite.untested = [u for u in suite.untested if u.ruleset in ids]
+    _out(ruletests.render_json(suite) if fmt == Format.json else ruletests.render_text(suite, verbose))
+    raise typer.Exit(0 if suite.ok and not (strict and suite.untested) else 1)
+
+
+# ------------------------------------------------------------------ coverage
+
+
+@app.command("coverage")
+def coverage_cmd(
+    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Only the texts this ruleset rests on (id or path)."),
+    fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", help="Output format."),
+    map_file: Path = typer.Option(None, "--map", help="Coverage map (default: the bundled rulesets/coverage.yaml)."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when a checkable paragraph is not covered "
+                                "or the map disagrees with the rulesets."),
+):
+    """Which paragraph of each regulation text is checked by which rule, and which cannot be checked."""
+    from compliance import coverage as cov_mod
+
+    try:
+        cmap = cov_mod.load_map(map_file)
+        rulesets = _rulesets(ruleset) if ruleset else None
+        if cov_mod.regulations_dir() is None:
+            raise UserError(f"regulation texts not found: set {cov_mod.ENV_DIR} to their directory")
+        cov = cov_mod.coverage(rulesets, cmap)
+    except UserError as e:
+        fail(e)
+    if fmt == ListFormat.json:
+        _out(_json(cov.as_dict()))
+    elif fmt == ListFormat.markdown:
+        _out(cov_mod.render_markdown(cov))
+    else:
+        _out(cov_mod.render_text(cov))
+    missing = any(t.missing for t in cov.texts)
+    raise typer.Exit(1 if strict and (missing or cov.problems) else 0)

@@ -1,0 +1,455 @@
+"""Regulation coverage: which paragraph of which regulation each rule checks, and which it cannot.
+
+Two things are read:
+
+* the regulation texts (``../shared/regulations/*.txt``, never copied into the
+  project), split into their numbered paragraphs by :func:`paragraphs`;
+* ``rulesets/coverage.yaml``, written by hand: for every paragraph of every
+  bundled text, in our own words what it is about, and either the rules that
+  check it (``rules``), why a transcript cannot show whether it was obeyed
+  (``not_checkable``), or what a rule would have to check that no rule does
+  yet (``gap``).
+
+The rulesets' citations are the other half of the map: a rule citing a
+paragraph of a bundled text checks it.  :func:`coverage` joins the two, per
+ruleset, and says for every paragraph: covered (by which rules), not
+checkable (why), or missing (what, and why it is missing).  It never counts a
+paragraph as covered because the map says so: only an enabled rule of the
+ruleset that the map or the citation names covers it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from compliance.errors import UserError
+from compliance.ruleset.loader import bundled_dir, bundled_ids, load_ruleset
+from compliance.ruleset.models import Ruleset
+
+MAP_FILE = "coverage.yaml"
+ENV_DIR = "BACCARAT_AUDIT_REGULATIONS"
+
+
+# ------------------------------------------------------------------ the texts
+
+
+def regulations_dir() -> Path | None:
+    """Where the regulation texts are: $BACCARAT_AUDIT_REGULATIONS, else ``../shared/regulations``
+    next to the project (or the working directory)."""
+    env = os.environ.get(ENV_DIR)
+    candidates = [Path(env)] if env else []
+    project = Path(__file__).resolve().parent.parent
+    candidates += [project.parent / "shared" / "regulations", Path.cwd().parent / "shared" / "regulations",
+                   Path.cwd() / "regulations"]
+    return next((c for c in candidates if c.is_dir()), None)
+
+
+_SEC = re.compile(r"^Sec\.\s+(\d+)\.\s*$")
+_SECTION = re.compile(r"^Section\s+[\w:]+-(\d+(?:\.\d+)*)\s+-")
+_LETTER = re.compile(r"^\(([a-z])\)\s")
+_NUMBER = re.compile(r"^(?:\((\d+)\)|(\d+)\.)\s")
+_DECIMAL = re.compile(r"^\s*(?:[•\-*]\s*)?(\d+(?:\.\d+)+)\s")
+
+
+def paragraphs(text: str) -> dict[str, int]:
+    """The numbered paragraphs of a regulation text, id -> line (1-based), in order.
+
+    Two numberings are understood.  Lettered sections (Indiana, New Jersey):
+    ``Sec. 12.`` or ``Section 13:69F-3.7 -`` names the section; ``(a)`` starts
+    a paragraph, ``(1)`` or ``1.`` a subparagraph of the last lettered one:
+    ids ``12(g)(5)``, ``3.7(d)(5)``.  Decimal rules (NSW, New Zealand):
+    ``8.8.1`` with or without a bullet; ``12.0`` is a heading.  A text that
+    begins in the middle of a paragraph (lower-case first line) holds the end
+    of the paragraph numbered one before its first.
+    """
+    lines = text.splitlines()
+    section = None
+    for line in lines:
+        m = _SEC.match(line.strip()) or _SECTION.match(line.strip())
+        if m:
+            section = m.group(1)
+            break
+    out: dict[str, int] = {}
+    if section is not None:
+        letter = None
+        for n, line in enumerate(lines, 1):
+            s = line.strip()
+            m = _LETTER.match(s)
+            if m:
+                letter = m.group(1)
+                out[f"{section}({letter})"] = n
+                continue
+            m = _NUMBER.match(s)
+            if m and letter is not None:
+                out[f"{section}({letter})({m.group(1) or m.group(2)})"] = n
+        return out
+    continuation = None
+    for n, line in enumerate(lines, 1):
+        m = _DECIMAL.match(line)
+        if m:
+            pid = m.group(1)
+            if pid.endswith(".0"):
+                continue
+            if not out and continuation is not None:
+                head, _, last = pid.rpartition(".")
+                if last.isdigit() and int(last) > 1:
+                    out[f"{head}.{int(last) - 1}"] = continuation
+            out.setdefault(pid, n)
+        elif not out and continuation is None and line[:1].islower():
+            continuation = n
+    return out
+
+
+@lru_cache(maxsize=32)
+def _paragraphs_of(path: str, mtime: float) -> dict[str, int]:
+    return paragraphs(Path(path).read_text(encoding="utf-8"))
+
+
+def text_paragraphs(name: str, directory: Path | None = None) -> dict[str, int] | None:
+    """Paragraphs of the bundled text ``name``; None when the texts are not at hand."""
+    directory = directory or regulations_dir()
+    if directory is None:
+        return None
+    p = directory / name
+    if not p.is_file():
+        return None
+    return _paragraphs_of(str(p), p.stat().st_mtime)
+
+
+# ------------------------------------------------------------------ the map
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What coverage.yaml says about one paragraph."""
+
+    paragraph: str
+    about: str
+    rules: tuple[str, ...] = ()
+    not_checkable: str | None = None
+    gap: str | None = None
+    line: int = 0
+
+
+@dataclass
+class CoverageMap:
+    path: str
+    texts: dict[str, dict[str, Entry]]  # text file -> paragraph -> entry
+
+
+_ENTRY_KEYS = {"about", "rules", "not_checkable", "gap"}
+
+
+def load_map(path: Path | None = None) -> CoverageMap:
+    """Read and validate coverage.yaml (default: the bundled one)."""
+    path = path or bundled_dir() / MAP_FILE
+    display = str(path)
+    yaml = YAML(typ="rt", pure=True)
+    yaml.allow_duplicate_keys = False
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("no coverage map", display) from None
+    except Exception as e:  # ruamel's errors carry their own position in the text
+        raise UserError(f"invalid YAML: {e}", display) from None
+    if not isinstance(data, dict) or not isinstance(data.get("texts"), dict):
+        raise UserError("the coverage map needs a `texts` mapping: text file -> paragraphs", f"{display}:1:1")
+    texts: dict[str, dict[str, Entry]] = {}
+    for name, body in data["texts"].items():
+        where = f"{display}:{data['texts'].lc.key(name)[0] + 1}"
+        if not isinstance(body, dict) or not isinstance(body.get("paragraphs"), dict):
+            raise UserError(f"text {name!r} needs a `paragraphs` mapping", where)
+        entries: dict[str, Entry] = {}
+        paras = body["paragraphs"]
+        for pid, e in paras.items():
+            line = paras.lc.key(pid)[0] + 1
+            at = f"{display}:{line}"
+            if not isinstance(e, dict):
+                raise UserError(f"paragraph {pid!r}: expected a mapping with `about` and one of rules, "
+                                "not_checkable, gap", at)
+            unknown = set(e) - _ENTRY_KEYS
+            if unknown:
+                raise UserError(f"paragraph {pid!r}: unknown key(s) {', '.join(sorted(unknown))}", at)
+            if not isinstance(e.get("about"), str) or not e["about"].strip():
+                raise UserError(f"paragraph {pid!r}: `about` (what it is about, in our words) is required", at)
+            kinds = [k for k in ("rules", "not_checkable", "gap") if e.get(k)]
+            if len(kinds) != 1:
+                raise UserError(f"paragraph {pid!r}: give exactly one of rules, not_checkable, gap", at)
+            rules = e.get("rules") or []
+            if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+                raise UserError(f"paragraph {pid!r}: `rules` is a list of rule ids", at)
+            entries[str(pid)] = Entry(str(pid), str(e["about"]).strip(), tuple(rules),
+                                      _text(e.get("not_checkable")), _text(e.get("gap")), line)
+        texts[str(name)] = entries
+    return CoverageMap(display, texts)
+
+
+def _text(v) -> str | None:
+    return " ".join(str(v).split()) if v else None
+
+
+# ------------------------------------------------------------------ joining map and rulesets
+
+
+@dataclass
+class Row:
+    paragraph: str
+    about: str
+    status: str  # covered, not-checkable, missing
+    rules: list[str]
+    reason: str = ""  # why not checkable, or what is missing
+
+
+@dataclass
+class TextCoverage:
+    text: str
+    title: str
+    ruleset: str | None
+    rows: list[Row]
+    found: bool = True  # the text file was at hand
+
+    @property
+    def checkable(self) -> int:
+        return sum(r.status != "not-checkable" for r in self.rows)
+
+    @property
+    def covered(self) -> int:
+        return sum(r.status == "covered" for r in self.rows)
+
+    @property
+    def missing(self) -> list[Row]:
+        return [r for r in self.rows if r.status == "missing"]
+
+
+@dataclass
+class Outside:
+    """A rule resting on a paragraph of a text that is not bundled."""
+
+    ruleset: str
+    rule: str
+    citation: str
+
+
+@dataclass
+class Coverage:
+    texts: list[TextCoverage]
+    outside: list[Outside] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # map and rulesets disagree
+
+    @property
+    def checkable(self) -> int:
+        return sum(t.checkable for t in self.texts)
+
+    @property
+    def covered(self) -> int:
+        return sum(t.covered for t in self.texts)
+
+    def as_dict(self) -> dict:
+        return {
+            "checkable": self.checkable,
+            "covered": self.covered,
+            "share": _share(self.covered, self.checkable),
+            "texts": [{
+                "text": t.text, "title": t.title, "ruleset": t.ruleset, "checkable": t.checkable,
+                "covered": t.covered, "share": _share(t.covered, t.checkable),
+                "paragraphs": [{"paragraph": r.paragraph, "about": r.about, "status": r.status, "rules": r.rules,
+                                "reason": r.reason} for r in t.rows],
+            } for t in self.texts],
+            "outside_bundled_texts": [{"ruleset": o.ruleset, "rule": o.rule, "citation": o.citation}
+                                      for o in self.outside],
+            "problems": self.problems,
+        }
+
+
+def _share(covered: int, checkable: int) -> str:
+    return f"{(covered / checkable * 100) if checkable else 100:.1f}%"
+
+
+def concrete_bundled() -> list[Ruleset]:
+    out = []
+    for rid in bundled_ids():
+        rs = load_ruleset(rid, allow_abstract=True)
+        if not rs.abstract:
+            out.append(rs)
+    return out
+
+
+def texts_of(ruleset: Ruleset) -> dict[str, str]:
+    """Bundled text file -> source key, for the sources of a ruleset that have one."""
+    return {s.text: key for key, s in sorted(ruleset.sources.items()) if s.text}
+
+
+def citing(ruleset: Ruleset, text: str) -> dict[str, list[str]]:
+    """paragraph -> ids of the enabled rules of ``ruleset`` whose citation names it in ``text``."""
+    out: dict[str, list[str]] = {}
+    for r in ruleset.rules:
+        if r.citation is None:
+            continue
+        src = ruleset.sources.get(r.citation.source)
+        if src is not None and src.text == text:
+            for p in r.citation.at:
+                out.setdefault(p, []).append(r.id)
+    return out
+
+
+def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = None,
+             directory: Path | None = None) -> Coverage:
+    """The coverage of every bundled text by the rulesets that rest on it (default: the bundled ones)."""
+    cmap = cmap or load_map()
+    all_rulesets = rulesets if rulesets is not None else concrete_bundled()
+    restricted = rulesets is not None
+    result = Coverage(texts=[])
+    by_text: dict[str, list[Ruleset]] = {}
+    for rs in all_rulesets:
+        for text in texts_of(rs):
+            by_text.setdefault(text, []).append(rs)
+    names = sorted(by_text) if restricted else sorted(set(cmap.texts) | set(by_text))
+    for text in names:
+        entries = cmap.texts.get(text)
+        if entries is None:
+            result.problems.append(f"{cmap.path}: no entry for {text}, which "
+                                   + ", ".join(r.id for r in by_text.get(text, [])) + " rest(s) on")
+            entries = {}
+        paras = text_paragraphs(text, directory)
+        for rs in by_text.get(text) or [None]:
+            result.texts.append(_text_coverage(text, entries, paras, rs, cmap, result.problems))
+    for rs in all_rulesets:
+        for r in rs.rules:
+            if r.citation is None:
+                continue
+            src = rs.sources.get(r.citation.source)
+            if src is not None and not src.text:
+                result.outside.append(Outside(rs.id, r.id, r.citation_text))
+    return result
+
+
+def _text_coverage(text: str, entries: dict[str, Entry], paras: dict[str, int] | None, rs: Ruleset | None,
+                   cmap: CoverageMap, problems: list[str]) -> TextCoverage:
+    title = ""
+    cited: dict[str, list[str]] = {}
+    enabled: set[str] = set()
+    disabled: set[str] = set()
+    if rs is not None:
+        key = texts_of(rs)[text]
+        title = rs.sources[key].title
+        cited = citing(rs, text)
+        enabled = {r.id for r in rs.rules}
+        disabled = set(rs.disabled)
+    order = list(paras) if paras is not None else list(entries)
+    order += [p for p in entries if p not in order]
+    rows = []
+    for pid in order:
+        e = entries.get(pid)
+        if paras is not None and pid not in paras:
+            problems.append(f"{cmap.path}:{e.line}: {text} has no paragraph {pid!r}")
+        if e is None:
+            problems.append(f"{cmap.path}: {text} paragraph {pid} is not in the map")
+            e = Entry(pid, "(not in the coverage map)", gap="the coverage map does not say what this paragraph needs")
+        by_citation = cited.get(pid, [])
+        listed_here = [r for r in e.rules if r in enabled]
+        rules = sorted(set(listed_here) | set(by_citation))
+        for r in by_citation:
+            if r not in e.rules:
+                problems.append(f"{cmap.path}:{e.line}: {rs.id} rule {r} cites {text} {pid}, "
+                                "but the map does not list it there")
+        if rs is not None:
+            for r in listed_here:
+                if r not in by_citation:
+                    problems.append(f"{cmap.path}:{e.line}: the map lists {r} for {pid}, "
+                                    f"but {rs.id} rule {r} does not cite {pid}")
+        if rules:
+            if e.not_checkable:
+                problems.append(f"{cmap.path}:{e.line}: {pid} is marked not checkable, yet {', '.join(rules)} check(s) it")
+            rows.append(Row(pid, e.about, "covered", rules))
+        elif e.not_checkable:
+            rows.append(Row(pid, e.about, "not-checkable", [], e.not_checkable))
+        else:
+            why = []
+            if rs is None:
+                why.append("no bundled ruleset rests on this text")
+            absent = [r for r in e.rules if r not in enabled]
+            for r in absent:
+                why.append(f"{r} is disabled in {rs.id}" if rs is not None and r in disabled
+                           else f"{r} is not a rule of {rs.id if rs else 'any bundled ruleset'}")
+            if e.gap:
+                why.append(e.gap)
+            rows.append(Row(pid, e.about, "missing", [], "; ".join(why)))
+    return TextCoverage(text, title, rs.id if rs else None, rows, found=paras is not None)
+
+
+# ------------------------------------------------------------------ rendering (formats only)
+
+
+def render_text(cov: Coverage) -> str:
+    out = []
+    for t in cov.texts:
+        head = f"{t.text}" + (f"  [{t.ruleset}]" if t.ruleset else "  [no ruleset]")
+        out.append(head)
+        if not t.found:
+            out.append("  (text not found: paragraph ids taken from the map)")
+        width = max((len(r.paragraph) for r in t.rows), default=4)
+        for r in t.rows:
+            mark = {"covered": "covered", "not-checkable": "n/a", "missing": "MISSING"}[r.status]
+            detail = ", ".join(r.rules) if r.rules else r.reason
+            out.append(f"  {r.paragraph:<{width}}  {mark:<8} {r.about}" + (f" — {detail}" if detail else ""))
+        out.append(f"  {t.covered} of {t.checkable} checkable paragraphs covered ({_share(t.covered, t.checkable)}); "
+                   f"{len(t.rows) - t.checkable} not checkable from a transcript")
+        out.append("")
+    missing = [(t, r) for t in cov.texts for r in t.missing]
+    if missing:
+        out.append(f"missing ({len(missing)}):")
+        for t, r in missing:
+            out.append(f"  {t.ruleset or '-'} {t.text} {r.paragraph}: {r.reason}")
+        out.append("")
+    if cov.outside:
+        out.append("rules resting on paragraphs outside the bundled texts (not verifiable here):")
+        for o in cov.outside:
+            out.append(f"  {o.ruleset} {o.rule}: {o.citation}")
+        out.append("")
+    for p in cov.problems:
+        out.append(f"map out of date: {p}")
+    out.append(f"total: {cov.covered} of {cov.checkable} checkable paragraphs covered "
+               f"({_share(cov.covered, cov.checkable)})")
+    return "\n".join(out) + "\n"
+
+
+def _md(s: str) -> str:
+    return s.replace("|", "\\|")
+
+
+def render_markdown(cov: Coverage) -> str:
+    out = ["# Regulation coverage", "",
+           "<!-- generated by `baccarat-audit coverage --format markdown` (make docs); do not edit -->", "",
+           "Every paragraph of the regulation texts the rulesets rest on, with the rules that check it, "
+           "or why a transcript cannot show whether it was obeyed. The map is `rulesets/coverage.yaml`; "
+           "a paragraph counts as covered only when an enabled rule of the ruleset checks it.", "",
+           f"**Total: {cov.covered} of {cov.checkable} checkable paragraphs covered "
+           f"({_share(cov.covered, cov.checkable)}).**", "",
+           "| text | ruleset | checkable | covered | share |", "|---|---|---:|---:|---:|"]
+    for t in cov.texts:
+        out.append(f"| {t.title or t.text} | {t.ruleset or '—'} | {t.checkable} | {t.covered} | "
+                   f"{_share(t.covered, t.checkable)} |")
+    out.append("")
+    for t in cov.texts:
+        out += [f"## {t.title or t.text}", "", f"`{t.text}` — ruleset `{t.ruleset or 'none'}`", "",
+                "| paragraph | about | status | rules / reason |", "|---|---|---|---|"]
+        for r in t.rows:
+            detail = ", ".join(f"`{x}`" for x in r.rules) if r.rules else _md(r.reason)
+            status = {"covered": "covered", "not-checkable": "not checkable", "missing": "**missing**"}[r.status]
+            out.append(f"| {r.paragraph} | {_md(r.about)} | {status} | {detail} |")
+        out.append("")
+    if cov.outside:
+        out += ["## Rules resting on texts that are not bundled", "",
+                "These rules cite paragraphs outside the bundled extracts; their paragraphs cannot be verified "
+                "against a text here.", "", "| ruleset | rule | citation |", "|---|---|---|"]
+        out += [f"| {o.ruleset} | `{o.rule}` | {_md(o.citation)} |" for o in cov.outside]
+        out.append("")
+    if cov.problems:
+        out += ["## Map out of date", ""] + [f"* {_md(p)}" for p in cov.problems] + [""]
+    return "\n".join(out)

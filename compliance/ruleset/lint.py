@@ -1,0 +1,562 @@
+"""``baccarat-audit ruleset lint``: everything wrong with a ruleset, without a transcript.
+
+The loader stops at the first problem; the linter goes on and reports every
+one it can find, each at ``file:line:column`` with a stable code, the way a
+compiler or Ruff does:
+
+``schema``                 a key, type or value the ruleset format does not allow
+``unknown-check``          a rule names a check kind that does not exist
+``bad-params``             a rule's parameters do not fit its check kind
+``duplicate-id``           two rules of one file share an id
+``missing-citation``       a rule of a jurisdiction cites no regulation paragraph
+``unknown-source``         a citation names a source the ruleset does not declare
+``citation-not-in-text``   a cited paragraph is not in the bundled regulation text
+``unreachable-override``   an override of a rule no parent defines (or of the file's own rule)
+``override-no-effect``     an override that sets what is already in force
+``extends-cycle``          the ``extends`` chain comes back to a ruleset already in it
+``extends-missing``        ``extends`` names a ruleset that cannot be loaded
+``unknown-dealing-method`` a rule is limited to a dealing method the ruleset does not define
+``house-sets-regulation``  a casino's house ruleset changes something the regulation fixes
+``tableau-incomplete``     the drawing tableau lacks a decision, or has two for one case
+``tableau-differs``        the drawing tableau differs from the standard punto banco tableau
+``tableau-standard``       the drawing tableau is the standard one (a note)
+``load``                   anything else the loader refuses
+
+Errors make the exit status 1; warnings and notes do not (``--strict``: warnings do).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from compliance.checks import REGISTRY, load_all
+from compliance.errors import UserError
+from compliance.ruleset.loader import (
+    _Doc,
+    _resolve_ref,
+    is_house,
+    load_ruleset,
+    merge_keeping_house,
+    pydantic_errors,
+    unwrap_house,
+)
+from compliance.ruleset.models import Game, Ruleset, RulesetFile
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+# The standard punto banco tableau (NSW Rules of Baccarat r 10.2-10.5, Tables 1 and 2;
+# the same in every bundled jurisdiction).  The reference a ruleset's tableau is
+# compared with; rulesets/punto-banco.yaml must equal it (tests/test_lint.py).
+STANDARD_TABLEAU: dict[str, Any] = {
+    "naturals": [8, 9],
+    "player_draws": [0, 1, 2, 3, 4, 5],
+    "banker_draws_when_player_stood": [0, 1, 2, 3, 4, 5],
+    "banker_draws_on_player_third_card": {
+        0: "DDDDDDDDDD",
+        1: "DDDDDDDDDD",
+        2: "DDDDDDDDDD",
+        3: "DDDDDDDDSD",
+        4: "SSDDDDDDSS",
+        5: "SSSSDDDDSS",
+        6: "SSSSSSDDSS",
+        7: "SSSSSSSSSS",
+    },
+}
+
+_WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?$")
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in a ruleset file."""
+
+    path: str
+    line: int
+    column: int
+    severity: str  # error, warning, info
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.severity} [{self.code}] {self.message}"
+
+    def sort_key(self):
+        return (self.path, self.line, self.column, SEVERITY_ORDER[self.severity], self.code, self.message)
+
+    def as_dict(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column, "severity": self.severity,
+                "code": self.code, "message": self.message}
+
+
+def _from_where(where: str | None, default_path: str) -> tuple[str, int, int]:
+    if where:
+        m = _WHERE.match(where)
+        if m:
+            return m["file"], int(m["line"]), int(m["col"] or 1)
+        return where, 1, 1
+    return default_path, 1, 1
+
+
+class _Linter:
+    def __init__(self, path: Path, display: str):
+        self.path = path
+        self.display = display
+        self.out: list[Diagnostic] = []
+        self.doc: _Doc | None = None
+
+    # -------------------------------------------------------------- reporting
+
+    def add(self, at: tuple, severity: str, code: str, message: str) -> None:
+        assert self.doc is not None
+        _, line, col = _from_where(self.doc.where(at), self.display)
+        self.out.append(Diagnostic(self.display, line, col, severity, code, message))
+
+    def add_user_error(self, e: UserError, code: str, prefix: str = "") -> None:
+        path, line, col = _from_where(e.where, self.display)
+        self.out.append(Diagnostic(path, line, col, "error", code, prefix + e.message))
+
+    def add_validation(self, base: tuple, err: ValidationError, code: str, skip=lambda e: False) -> None:
+        assert self.doc is not None
+        for e, ue in zip(err.errors(include_url=False), pydantic_errors(self.doc, base, err)):
+            if not skip(e):
+                self.add_user_error(ue, code)
+
+    # -------------------------------------------------------------- passes
+
+    def run(self) -> list[Diagnostic]:
+        load_all()
+        try:
+            self.doc = _Doc(self.path, self.display)
+        except UserError as e:
+            self.add_user_error(e, "schema")
+            return self.out
+        data = self.doc.data
+        try:
+            RulesetFile.model_validate(data)
+        except ValidationError as err:
+            self.add_validation((), err, "schema", skip=lambda e: "duplicate rule id" in str(e.get("msg", "")))
+        rules = data.get("rules") if isinstance(data.get("rules"), list) else []
+        overrides = data.get("overrides") if isinstance(data.get("overrides"), dict) else {}
+        abstract = data.get("abstract") is True
+        casino = data.get("casino")
+
+        parent = self._parent(data)
+        sources = dict(parent.sources) if parent else {}
+        if isinstance(data.get("sources"), dict):
+            sources.update({k: v for k, v in data["sources"].items()})
+        methods = data.get("dealing_methods") if isinstance(data.get("dealing_methods"), dict) else (
+            parent.dealing_methods if parent else None)
+        inherited = {r.id: r for r in parent.rules} if parent else {}
+        inherited_disabled = set(parent.disabled) if parent else set()
+
+        self._duplicates(rules)
+        own_ids = set()
+        for i, rule in enumerate(rules):
+            if not isinstance(rule, dict):
+                continue
+            rid = rule.get("id")
+            own_ids.add(rid)
+            at = ("rules", i)
+            if casino:
+                self.add(at + ("id",), "error", "house-sets-regulation",
+                         f"rule {rid!r}: a casino's house ruleset sets house parameters only; it defines no rules")
+            kind = self._kind(rule.get("check"), at + ("check",), rid)
+            if kind is not None:
+                self._params(kind, rule.get("params") or {}, at + ("params",), rid)
+            if rid in inherited or rid in inherited_disabled:
+                self.add(at + ("id",), "error", "duplicate-id",
+                         f"rule {rid!r} is already defined by a ruleset this one extends: change it under `overrides`")
+            cit = rule.get("citation")
+            if cit is None:
+                if not abstract:
+                    self.add(at, "error", "missing-citation",
+                             f"rule {rid!r} has no citation: every rule must cite its regulation paragraph")
+            else:
+                self._citation(cit, sources, at + ("citation",), rid)
+            self._methods(rule.get("dealing_methods"), methods, at + ("dealing_methods",), rid)
+
+        for oid, over in overrides.items():
+            at = ("overrides", oid)
+            if not isinstance(over, dict):
+                continue
+            if oid in own_ids:
+                self.add(at, "error", "unreachable-override",
+                         f"override of rule {oid!r}, which this file defines itself: change the rule instead")
+                continue
+            base = inherited.get(oid)
+            if base is None:
+                if oid in inherited_disabled:
+                    self._override_disabled(oid, over, at)
+                    continue
+                hint = _did_you_mean(oid, list(inherited))
+                self.add(at, "error", "unreachable-override",
+                         f"override of rule {oid!r}, which no ruleset it extends defines{hint}")
+                continue
+            self._override(oid, over, base, at, sources, methods, casino)
+
+        if not abstract:
+            for rid, r in inherited.items():
+                if r.citation is None and not (isinstance(overrides.get(rid), dict) and overrides[rid].get("citation")):
+                    if isinstance(overrides.get(rid), dict) and overrides[rid].get("enabled") is False:
+                        continue
+                    self.add(("overrides",) if "overrides" in data else ("extends",), "error", "missing-citation",
+                             f"rule {rid!r} (from {r.defined_in}) has no citation here: cite it under `overrides`")
+
+        self._game(data, parent, casino)
+        self._load_net()
+        return self.out
+
+    def _parent(self, data: dict) -> Ruleset | None:
+        ref = data.get("extends")
+        if not isinstance(ref, str) or not ref:
+            return None
+        # walk the chain of files first: a cycle is reported here, at this file's `extends`
+        seen = [self.path.resolve()]
+        names = [str(data.get("id"))]
+        path, cur = self.path, ref
+        while cur:
+            try:
+                nxt, _ = _resolve_ref(cur, path)
+            except UserError as e:
+                self.add(("extends",), "error", "extends-missing", f"`extends: {ref}`: {e.message}")
+                return None
+            names.append(cur)
+            if nxt.resolve() in seen:
+                self.add(("extends",), "error", "extends-cycle", "`extends` cycle: " + " -> ".join(names))
+                return None
+            if not nxt.exists():
+                self.add(("extends",), "error", "extends-missing",
+                         f"`extends` names {cur!r}, which does not exist" if cur == ref
+                         else f"`extends: {ref}` leads to {cur!r}, which does not exist")
+                return None
+            seen.append(nxt.resolve())
+            try:
+                parent_doc = _Doc(nxt, str(nxt))
+            except UserError:
+                break  # reported by loading the parent below
+            path, cur = nxt, parent_doc.data.get("extends")
+        target, _ = _resolve_ref(ref, self.path)
+        try:
+            return load_ruleset(str(target), allow_abstract=True)
+        except UserError as e:
+            self.add(("extends",), "error", "extends-missing", f"`extends: {ref}` cannot be loaded: {e}")
+            return None
+
+    def _duplicates(self, rules: list) -> None:
+        seen: dict[str, int] = {}
+        for i, rule in enumerate(rules):
+            if not isinstance(rule, dict) or not isinstance(rule.get("id"), str):
+                continue
+            rid = rule["id"]
+            if rid in seen:
+                first = self.doc.where(("rules", seen[rid], "id")).rsplit(":", 2)[-2]
+                self.add(("rules", i, "id"), "error", "duplicate-id", f"duplicate rule id {rid!r} (first at line {first})")
+            else:
+                seen[rid] = i
+
+    def _kind(self, name: Any, at: tuple, rid: Any):
+        if not isinstance(name, str):
+            return None
+        kind = REGISTRY.get(name)
+        if kind is None:
+            self.add(at, "error", "unknown-check",
+                     f"rule {rid!r}: unknown check kind {name!r}{_did_you_mean(name, list(REGISTRY))} "
+                     "(see `baccarat-audit rules kinds`)")
+        return kind
+
+    def _params(self, kind, params: Any, at: tuple, rid: Any) -> None:
+        if not isinstance(params, dict):
+            return  # a schema error already
+        plain, _ = unwrap_house(params, "params")
+        try:
+            kind.params.model_validate(plain)
+        except ValidationError as err:
+            self.add_validation(at, err, "bad-params")
+
+    def _citation(self, cit: Any, sources: dict, at: tuple, rid: Any) -> None:
+        if not isinstance(cit, dict):
+            return
+        src_name = cit.get("source")
+        if src_name not in sources:
+            known = ", ".join(sorted(sources)) or "none"
+            self.add(at + ("source",), "error", "unknown-source",
+                     f"rule {rid!r} cites source {src_name!r}, which the ruleset does not declare (declared: {known})")
+            return
+        src = sources[src_name]
+        text = src.get("text") if isinstance(src, dict) else getattr(src, "text", None)
+        if not text or not isinstance(cit.get("at"), list):
+            return
+        from compliance.coverage import text_paragraphs
+
+        paragraphs = text_paragraphs(text)
+        if paragraphs is None:
+            return  # the text is not at hand: nothing to compare with
+        for j, para in enumerate(cit["at"]):
+            if str(para) not in paragraphs:
+                self.add(at + ("at", j), "warning", "citation-not-in-text",
+                         f"rule {rid!r} cites {para!r}, which is not a paragraph of {text}"
+                         f"{_did_you_mean(str(para), list(paragraphs))}")
+
+    def _methods(self, wanted: Any, methods: dict | None, at: tuple, rid: Any) -> None:
+        if not isinstance(wanted, list):
+            return
+        for j, m in enumerate(wanted):
+            if methods is None or m not in methods:
+                known = ", ".join(methods) if methods else "none"
+                self.add(at + (j,), "warning", "unknown-dealing-method",
+                         f"rule {rid!r} applies only to dealing method {m!r}, which the ruleset does not define "
+                         f"(defined: {known}): the rule never runs")
+
+    def _override_disabled(self, oid: str, over: dict, at: tuple) -> None:
+        if over.get("enabled") is not True:
+            self.add(at, "warning", "unreachable-override",
+                     f"override of rule {oid!r}, which a parent disables: it has no effect unless it sets `enabled: true`")
+
+    def _override(self, oid, over: dict, base, at: tuple, sources, methods, casino) -> None:
+        if "citation" in over and over["citation"] is not None:
+            self._citation(over["citation"], sources, at + ("citation",), oid)
+        self._methods(over.get("dealing_methods"), methods, at + ("dealing_methods",), oid)
+        kind = REGISTRY.get(base.check)
+        params = over.get("params")
+        if isinstance(params, dict) and kind is not None:
+            merged = merge_keeping_house(_house_view(base), params, "")
+            self._params(kind, merged, at + ("params",), oid)
+        if casino:
+            for key in over:
+                if key != "params":
+                    self.add(at + (key,), "error", "house-sets-regulation",
+                             f"rule {oid!r}: a house ruleset sets house parameters only; `{key}` is the regulation's")
+            if isinstance(params, dict):
+                house_paths = {h.path for h in base.house}
+                for path, key_path in _leaves(params, "params", ()):
+                    if path not in house_paths:
+                        self.add(at + ("params",) + key_path, "error", "house-sets-regulation",
+                                 f"rule {oid!r}: {path} is fixed by the regulation, not left to the house")
+        same = []
+        for key, value in over.items():
+            current = {"severity": base.severity, "enabled": True, "title": base.title, "summary": base.summary,
+                       "dealing_methods": sorted(base.dealing_methods) if base.dealing_methods else None,
+                       "citation": base.citation.model_dump() if base.citation else None}.get(key, _MISSING)
+            if key == "params" and isinstance(value, dict):
+                plain, _ = unwrap_house(value, "params")
+                cur = base.params.model_dump() if hasattr(base.params, "model_dump") else {}
+                if all(k in cur and _same(cur[k], v) for k, v in plain.items()):
+                    same.append(key)
+            elif current is not _MISSING and _same(current, sorted(value) if key == "dealing_methods" and
+                                                   isinstance(value, list) else value):
+                same.append(key)
+        for key in same:
+            self.add(at + (key,), "info", "override-no-effect",
+                     f"override of rule {oid!r} sets `{key}` to what it already is")
+
+    def _game(self, data: dict, parent: Ruleset | None, casino) -> None:
+        own = data.get("game")
+        if own is not None and not isinstance(own, dict):
+            return  # schema error already
+        base = _game_view(parent) if parent else {}
+        if casino and own:
+            house_paths = {h.path for h in parent.game_house} if parent else set()
+            for path, key_path in _leaves(own, "game", ()):
+                if path not in house_paths:
+                    self.add(("game",) + key_path, "error", "house-sets-regulation",
+                             f"{path} is fixed by the regulation, not left to the house")
+        merged = merge_keeping_house(base, own or {}, str(data.get("id")))
+        plain, _ = unwrap_house(merged, "game")
+        if not plain:
+            return  # a base without a game: nothing to check (the loader says what is missing)
+        tableau = plain.get("tableau")
+        own_tableau = isinstance(own, dict) and "tableau" in own
+        tab_at = ("game", "tableau") if own_tableau else ("extends",) if "extends" in data else ()
+        problems = tableau_problems(tableau) if isinstance(tableau, dict) else ["the game has no drawing tableau"]
+        for where, message in problems:
+            self.add(tab_at + where if own_tableau else tab_at, "error", "tableau-incomplete", message)
+        try:
+            game = Game.model_validate(plain)
+        except ValidationError as err:
+            self.add_validation(("game",), err, "schema", skip=lambda e: bool(problems) and e["loc"][:1] == ("tableau",))
+            return
+        if problems:
+            return
+        differences = tableau_differences(game.tableau.model_dump())
+        source = "" if own_tableau else f" (inherited from {parent.lineage[0] if parent else '?'})"
+        if differences:
+            for where, message in differences:
+                self.add(tab_at + where if own_tableau else tab_at, "info", "tableau-differs",
+                         message + source)
+        elif data.get("abstract") is not True or own_tableau:
+            self.add(tab_at, "info", "tableau-standard",
+                     "the drawing tableau is the standard punto banco tableau" + source)
+
+    def _load_net(self) -> None:
+        """Whatever the loader refuses that no pass above found (never lint clean and fail to load)."""
+        if any(d.severity == "error" for d in self.out):
+            return
+        try:
+            load_ruleset(str(self.path), allow_abstract=True)
+        except UserError as e:
+            self.add_user_error(e, "load")
+
+
+_MISSING = object()
+
+
+def _same(a: Any, b: Any) -> bool:
+    from decimal import Decimal
+
+    if isinstance(a, (int, Decimal)) and isinstance(b, (int, Decimal)) and not isinstance(a, bool):
+        return Decimal(a) == Decimal(b)
+    return a == b
+
+
+def _did_you_mean(name: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(name, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _leaves(value: Any, prefix: str, key_path: tuple):
+    """(dotted path, key path) of every value set in a mapping; a house wrapper is one value."""
+    if isinstance(value, dict) and not is_house(value) and value:
+        for k, v in value.items():
+            yield from _leaves(v, f"{prefix}.{k}", key_path + (k,))
+    else:
+        yield prefix, key_path
+
+
+def _house_view(rule) -> dict:
+    """A bound rule's parameters, with its house parameters wrapped again (to merge overrides over)."""
+    params = rule.params.model_dump() if hasattr(rule.params, "model_dump") else {}
+    for h in rule.house:
+        keys = h.path.split(".")[1:]
+        node = params
+        for k in keys[:-1]:
+            node = node.setdefault(k, {})
+        if keys:
+            node[keys[-1]] = {"house": node.get(keys[-1], h.default), "note": h.note}
+    return params
+
+
+def _game_view(parent: Ruleset) -> dict:
+    game = parent.game.model_dump()
+    for h in parent.game_house:
+        keys = h.path.split(".")[1:]
+        node = game
+        for k in keys[:-1]:
+            node = node.setdefault(k, {}) if isinstance(node, dict) else {}
+        if keys and isinstance(node, dict):
+            node[keys[-1]] = {"house": node.get(keys[-1], h.default), "note": h.note}
+    return game
+
+
+# ------------------------------------------------------------------ the tableau
+
+
+def tableau_problems(tab: dict) -> list[tuple[tuple, str]]:
+    """Where the tableau does not give exactly one decision for every case.
+
+    Every Banker total that is not a natural needs one row of ten decisions,
+    D or S, one for each value of the Player's third card; a natural needs
+    none (no hand draws on a natural), so a row for it is a second decision.
+    """
+    out: list[tuple[tuple, str]] = []
+    naturals = tab.get("naturals")
+    if not isinstance(naturals, list) or not all(isinstance(t, int) and 0 <= t <= 9 for t in naturals):
+        return [(("naturals",), "naturals must list point counts 0 to 9")]
+    for name in ("player_draws", "banker_draws_when_player_stood"):
+        totals = tab.get(name)
+        if not isinstance(totals, list) or not all(isinstance(t, int) and 0 <= t <= 9 for t in totals):
+            out.append(((name,), f"{name} must list point counts 0 to 9"))
+            continue
+        twice = sorted({t for t in totals if totals.count(t) > 1})
+        if twice:
+            out.append(((name,), f"{name} lists {_totals(twice)} more than once"))
+        on_natural = sorted(set(totals) & set(naturals))
+        if on_natural:
+            out.append(((name,), f"{name} draws on {_totals(on_natural)}, a natural: no hand draws on a natural"))
+    rows = tab.get("banker_draws_on_player_third_card")
+    if not isinstance(rows, dict):
+        return out + [(("banker_draws_on_player_third_card",),
+                       "banker_draws_on_player_third_card must map each Banker total to ten decisions")]
+    for total in range(10):
+        row = rows.get(total)
+        if total in naturals:
+            if row is not None:
+                out.append((("banker_draws_on_player_third_card", total),
+                            f"Banker total {total} is a natural: it has no drawing decisions, remove its row"))
+            continue
+        if row is None:
+            out.append((("banker_draws_on_player_third_card",),
+                        f"no row for Banker total {total}: it needs a decision (D or S) for each Player third card 0-9"))
+            continue
+        if not isinstance(row, str):
+            out.append((("banker_draws_on_player_third_card", total), f"row for Banker total {total} must be a string"))
+            continue
+        bad = sorted({ch for ch in row if ch not in "DS"})
+        if bad:
+            out.append((("banker_draws_on_player_third_card", total),
+                        f"row for Banker total {total}: {''.join(bad)!r} is not a decision (D draws, S stands)"))
+        elif len(row) != 10:
+            missing = "missing the decision" + ("s" if len(row) < 9 else "") + " for Player third card " + \
+                ", ".join(str(v) for v in range(len(row), 10)) if len(row) < 10 else \
+                f"{len(row) - 10} decision(s) too many"
+            out.append((("banker_draws_on_player_third_card", total),
+                        f"row for Banker total {total} has {len(row)} decisions, needs 10: {missing}"))
+    for total in rows:
+        if not (isinstance(total, int) and 0 <= total <= 9):
+            out.append((("banker_draws_on_player_third_card", total), f"{total!r} is not a Banker point count (0-9)"))
+    return out
+
+
+def tableau_differences(tab: dict, standard: dict = STANDARD_TABLEAU) -> list[tuple[tuple, str]]:
+    """How a complete tableau differs from the standard one, case by case, in words."""
+    out: list[tuple[tuple, str]] = []
+    if sorted(tab["naturals"]) != sorted(standard["naturals"]):
+        out.append((("naturals",), f"naturals are {_totals(sorted(tab['naturals']))} "
+                                   f"(standard: {_totals(standard['naturals'])})"))
+    for name, who in (("player_draws", "the Player's Hand"),
+                      ("banker_draws_when_player_stood", "the Banker's Hand, when the Player's Hand stood,")):
+        mine, std = set(tab[name]), set(standard[name])
+        for t in sorted(mine - std):
+            out.append(((name,), f"{who} draws on {t} (standard: stands)"))
+        for t in sorted(std - mine - set(tab["naturals"])):
+            out.append(((name,), f"{who} stands on {t} (standard: draws)"))
+    rows, std_rows = tab["banker_draws_on_player_third_card"], standard["banker_draws_on_player_third_card"]
+    word = {"D": "draws", "S": "stands"}
+    for total in range(10):
+        row, std = rows.get(total), std_rows.get(total)
+        if row is None or std is None:
+            continue
+        for card in range(10):
+            if row[card] != std[card]:
+                out.append((("banker_draws_on_player_third_card", total),
+                            f"Banker total {total}, Player's third card {card}: {word[row[card]]} "
+                            f"(standard: {word[std[card]]})"))
+    return out
+
+
+def _totals(ts) -> str:
+    ts = list(ts)
+    return " and ".join(str(t) for t in ts) if len(ts) <= 2 else ", ".join(str(t) for t in ts[:-1]) + f" and {ts[-1]}"
+
+
+# ------------------------------------------------------------------ entry points
+
+
+def lint_file(path: str | Path, display: str | None = None) -> list[Diagnostic]:
+    """Every problem of one ruleset file, sorted by place."""
+    path = Path(path)
+    found = _Linter(path, display or str(path)).run()
+    unique = {(d.path, d.line, d.column, d.code, d.message): d for d in found}
+    return sorted(unique.values(), key=Diagnostic.sort_key)
+
+
+def lint_files(paths: list[str | Path]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for p in paths:
+        out.extend(lint_file(p))
+    return out

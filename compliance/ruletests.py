@@ -1,0 +1,459 @@
+"""``baccarat-audit test-rules DIR``: rule tests, the way Semgrep and OPA test their rules.
+
+A rule test is a transcript with a sidecar saying what the checker must find
+in it (the format is shared by every engineer writing fixtures; do not change
+it)::
+
+    fixtures/rules/<ruleset-id>/<breach-name>.json          (or .jsonl)
+    fixtures/rules/<ruleset-id>/<breach-name>.expected.yaml
+
+    ruleset: au-nsw            # optional; default: the transcript's table.jurisdiction
+    description: Banker drew on 7 when the Player stood
+    fires:                     # each must be reported (coup and event optional)
+      - {rule: BAC-DRAW-BANKER-ILLEGAL, coup: 3}
+    silent: [BAC-DRAW-BANKER-MISSING]   # rules that must report nothing here; or: all
+    known_gaps:                # expected findings not reported yet: listed, never failed
+      - {rule: SOME-RULE, coup: 2, reason: "why"}
+
+``silent: all`` means every rule of the ruleset not named under ``fires`` or
+``known_gaps`` reports nothing in the file.  A ``ruleset`` ending in ``.yaml``
+is a path relative to the sidecar (a house ruleset under test).
+
+A rule named under ``fires`` has a firing test; a rule that must be silent
+has a non-firing test.  :func:`run_dir` reports every rule of every bundled
+ruleset (and of every ruleset the tests use) that lacks either.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from compliance.engine import Checker
+from compliance.errors import UserError
+from compliance.findings import Finding
+from compliance.ruleset.loader import bundled_ids, load_ruleset
+from compliance.ruleset.models import Ruleset
+from compliance.transcript.reader import open_transcript
+
+SUFFIX = ".expected.yaml"
+TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One expected finding: a rule, and optionally the coup and event it is reported at."""
+
+    rule: str
+    coup: int | None = None
+    event: int | None = None
+    reason: str | None = None  # known gaps only
+
+    def matches(self, f: Finding) -> bool:
+        return f.rule == self.rule and (self.coup is None or f.coup == self.coup) and (
+            self.event is None or f.event == self.event)
+
+    def __str__(self) -> str:
+        where = "".join(f" {k} {v}" for k, v in (("coup", self.coup), ("event", self.event)) if v is not None)
+        return self.rule + where
+
+
+@dataclass
+class Sidecar:
+    path: Path
+    ruleset: str | None
+    description: str
+    fires: list[Expected]
+    silent: list[str] | str  # rule ids, or "all"
+    known_gaps: list[Expected]
+
+
+@dataclass
+class CaseResult:
+    """The outcome of one rule test."""
+
+    transcript: str
+    sidecar: str
+    description: str = ""
+    ruleset: str | None = None  # id of the ruleset the case ran under
+    status: str = "pass"  # pass, fail, error
+    failures: list[str] = field(default_factory=list)
+    gaps: list[tuple[Expected, bool]] = field(default_factory=list)  # (gap, now reported?)
+    fired: set[str] = field(default_factory=set)  # rules this case tests as firing
+    silenced: set[str] = field(default_factory=set)  # rules this case tests as silent
+    firing_coups: dict[str, int] = field(default_factory=dict)  # rule -> a coup where it fired
+
+    def fail(self, message: str) -> None:
+        self.status = "fail" if self.status != "error" else "error"
+        self.failures.append(message)
+
+    def error(self, message: str) -> None:
+        self.status = "error"
+        self.failures.append(message)
+
+
+@dataclass
+class Untested:
+    ruleset: str
+    rule: str
+    lacks: list[str]  # "firing", "non-firing"
+
+
+@dataclass
+class SuiteResult:
+    root: str
+    cases: list[CaseResult]
+    untested: list[Untested]
+    orphans: list[str] = field(default_factory=list)  # sidecars without a transcript
+
+    @property
+    def failed(self) -> list[CaseResult]:
+        return [c for c in self.cases if c.status != "pass"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and not self.orphans
+
+    def as_dict(self) -> dict:
+        return {
+            "root": self.root,
+            "cases": [{
+                "transcript": c.transcript, "sidecar": c.sidecar, "ruleset": c.ruleset, "status": c.status,
+                "description": c.description, "failures": c.failures,
+                "known_gaps": [{"rule": g.rule, "coup": g.coup, "event": g.event, "reason": g.reason,
+                                "now_reported": now} for g, now in c.gaps],
+                "fires": sorted(c.fired), "silent": sorted(c.silenced),
+            } for c in self.cases],
+            "orphan_sidecars": self.orphans,
+            "untested": [{"ruleset": u.ruleset, "rule": u.rule, "lacks": u.lacks} for u in self.untested],
+            "summary": self.summary(),
+        }
+
+    def summary(self) -> dict:
+        return {
+            "cases": len(self.cases),
+            "passed": sum(c.status == "pass" for c in self.cases),
+            "failed": sum(c.status == "fail" for c in self.cases),
+            "errors": sum(c.status == "error" for c in self.cases) + len(self.orphans),
+            "known_gaps": sum(len(c.gaps) for c in self.cases),
+            "without_firing_test": sum("firing" in u.lacks for u in self.untested),
+            "without_non_firing_test": sum("non-firing" in u.lacks for u in self.untested),
+        }
+
+
+# ------------------------------------------------------------------ the sidecar
+
+
+def _where(path: Path, node, key=None) -> str:
+    try:
+        if key is not None and isinstance(node, (CommentedMap, CommentedSeq)):
+            line, col = node.lc.key(key) if isinstance(node, CommentedMap) else node.lc.item(key)
+        else:
+            line, col = node.lc.line, node.lc.col
+        return f"{path}:{line + 1}:{col + 1}"
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return str(path)
+
+
+def read_sidecar(path: Path) -> Sidecar:
+    """Read and validate an ``.expected.yaml`` file (every problem names file:line:column)."""
+    yaml = YAML(typ="rt", pure=True)
+    yaml.allow_duplicate_keys = False
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"))
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
+    except (YAMLError, OSError, UnicodeDecodeError) as e:
+        raise UserError(f"cannot read sidecar: {e}", str(path)) from None
+    if not isinstance(data, CommentedMap):
+        raise UserError("an expected.yaml is a mapping with fires / silent / known_gaps", f"{path}:1:1")
+    allowed = {"ruleset", "description", "fires", "silent", "known_gaps"}
+    for k in data:
+        if k not in allowed:
+            raise UserError(f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})", _where(path, data, k))
+    ruleset = data.get("ruleset")
+    if ruleset is not None and not isinstance(ruleset, str):
+        raise UserError("`ruleset` is a ruleset id or a path", _where(path, data, "ruleset"))
+    description = data.get("description") or ""
+    if not isinstance(description, str):
+        raise UserError("`description` is one line of text", _where(path, data, "description"))
+    fires = _expectations(path, data, "fires", gap=False)
+    gaps = _expectations(path, data, "known_gaps", gap=True)
+    silent = data.get("silent", [])
+    if silent is None:
+        silent = []
+    if isinstance(silent, str):
+        if silent != "all":
+            raise UserError("`silent` is a list of rule ids or the word all", _where(path, data, "silent"))
+    elif not isinstance(silent, list) or not all(isinstance(s, str) for s in silent):
+        raise UserError("`silent` is a list of rule ids or the word all", _where(path, data, "silent"))
+    else:
+        silent = [str(s) for s in silent]
+    if not fires and not silent and not gaps:
+        raise UserError("the sidecar expects nothing: give fires, silent or known_gaps", f"{path}:1:1")
+    return Sidecar(path, ruleset, " ".join(description.split()), fires, silent, gaps)
+
+
+def _expectations(path: Path, data: CommentedMap, key: str, gap: bool) -> list[Expected]:
+    items = data.get(key)
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise UserError(f"`{key}` is a list of {{rule, coup, event}}", _where(path, data, key))
+    out = []
+    allowed = {"rule", "coup", "event", "reason"} if gap else {"rule", "coup", "event"}
+    for i, item in enumerate(items):
+        at = _where(path, items, i)
+        if isinstance(item, str):
+            item = {"rule": item}
+        if not isinstance(item, dict):
+            raise UserError(f"`{key}` entries are mappings like {{rule: ID, coup: 3}}", at)
+        unknown = set(item) - allowed
+        if unknown:
+            raise UserError(f"unknown key(s) {', '.join(sorted(unknown))} in `{key}` "
+                            f"(allowed: {', '.join(sorted(allowed))})", at)
+        if not isinstance(item.get("rule"), str):
+            raise UserError(f"every `{key}` entry names its `rule`", at)
+        for k in ("coup", "event"):
+            v = item.get(k)
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+                raise UserError(f"`{k}` is a number", at)
+        if gap and not isinstance(item.get("reason"), str):
+            raise UserError("a known gap says why: give `reason`", at)
+        out.append(Expected(item["rule"], item.get("coup"), item.get("event"), item.get("reason")))
+    return out
+
+
+# ------------------------------------------------------------------ running
+
+
+def discover(root: Path) -> tuple[list[tuple[Path, Path | None]], list[Path]]:
+    """(transcript, its sidecar or None) under ``root``, sorted; and sidecars without a transcript."""
+    transcripts = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in TRANSCRIPT_SUFFIXES)
+    pairs = []
+    used = set()
+    for t in transcripts:
+        side = t.with_name(t.name[: -len(t.suffix)] + SUFFIX)
+        pairs.append((t, side if side.is_file() else None))
+        used.add(side)
+    orphans = sorted(p for p in root.rglob("*" + SUFFIX) if p not in used)
+    return pairs, orphans
+
+
+class Runner:
+    """Runs rule tests; loads each ruleset and builds each checker once."""
+
+    def __init__(self):
+        self._checkers: dict[str, Checker] = {}
+        self.rulesets: dict[str, Ruleset] = {}  # ruleset id -> ruleset, for every ruleset a case ran under
+
+    def _ruleset_ref(self, transcript: Path, side: Sidecar | None) -> str:
+        if side is not None and side.ruleset:
+            ref = side.ruleset
+            if ref.endswith((".yaml", ".yml")):
+                return str((side.path.parent / ref))
+            return ref
+        header = open_transcript(transcript, str(transcript)).header
+        if not header.table.jurisdiction:
+            raise UserError("the transcript names no table.jurisdiction and the sidecar no ruleset", str(transcript))
+        return header.table.jurisdiction
+
+    def run_case(self, transcript: Path, sidecar: Path | None, display_root: Path | None = None) -> CaseResult:
+        shown = str(transcript.relative_to(display_root)) if display_root else str(transcript)
+        case = CaseResult(transcript=shown, sidecar=str(sidecar) if sidecar else "")
+        if sidecar is None:
+            case.error(f"no sidecar {transcript.name[: -len(transcript.suffix)]}{SUFFIX}: "
+                       "say what must fire and what must stay silent")
+            return case
+        try:
+            side = read_sidecar(sidecar)
+            case.description = side.description
+            ref = self._ruleset_ref(transcript, side)
+            checker = self._checkers.get(ref)
+            if checker is None:
+                checker = self._checkers[ref] = Checker(ref)
+            result = checker.check_file(transcript, shown)
+        except UserError as e:
+            case.error(str(e))
+            return case
+        rs = result.ruleset
+        case.ruleset = rs.id
+        self.rulesets.setdefault(rs.id, rs)
+        judge(case, side, rs, result.findings)
+        return case
+
+
+def judge(case: CaseResult, side: Sidecar, rs: Ruleset, findings: list[Finding]) -> None:
+    """Compare what the checker found with what the sidecar expects."""
+    enabled = {r.id for r in rs.rules}
+    known = enabled | set(rs.disabled)
+    named = [e.rule for e in side.fires] + [g.rule for g in side.known_gaps] + (
+        list(side.silent) if isinstance(side.silent, list) else [])
+    for rid in dict.fromkeys(named):
+        if rid not in known:
+            case.error(f"{rid} is not a rule of {rs.id}")
+    if case.status == "error":
+        return
+    for e in side.fires:
+        hits = [f for f in findings if e.matches(f)]
+        if hits:
+            case.firing_coups.setdefault(e.rule, hits[0].coup)
+        elif e.rule in rs.disabled:
+            case.fail(f"expected {e}: the rule is disabled in {rs.id}")
+        else:
+            same_rule = [f for f in findings if f.rule == e.rule]
+            seen = "; reported at " + ", ".join(_at(f) for f in same_rule[:5]) if same_rule else ""
+            case.fail(f"expected {e}: not reported{seen}")
+        case.fired.add(e.rule)
+    if side.silent == "all":
+        loud = {e.rule for e in side.fires} | {g.rule for g in side.known_gaps}
+        quiet = [r.id for r in rs.rules if r.id not in loud]
+    else:
+        quiet = list(side.silent)
+    quiet_set = set(quiet)
+    for f in findings:
+        if f.rule in quiet_set:
+            case.fail(f"{f.rule} must be silent, but reported {_at(f)}: {f.message}")
+    case.silenced |= {r for r in quiet if r in enabled}
+    for g in side.known_gaps:
+        case.gaps.append((g, any(g.matches(f) for f in findings)))
+
+
+def _at(f: Finding) -> str:
+    return "coup " + str(f.coup) + ("" if f.event is None else f" event {f.event}")
+
+
+def untested(cases: list[CaseResult], rulesets: list[Ruleset]) -> list[Untested]:
+    """Rules of ``rulesets`` without a firing test or without a non-firing test among ``cases``."""
+    fired: dict[str, set[str]] = {}
+    silenced: dict[str, set[str]] = {}
+    for c in cases:
+        if c.ruleset is None:
+            continue
+        fired.setdefault(c.ruleset, set()).update(c.fired)
+        silenced.setdefault(c.ruleset, set()).update(c.silenced)
+    out = []
+    for rs in sorted(rulesets, key=lambda r: r.id):
+        for r in rs.rules:
+            lacks = []
+            if r.id not in fired.get(rs.id, ()):
+                lacks.append("firing")
+            if r.id not in silenced.get(rs.id, ()):
+                lacks.append("non-firing")
+            if lacks:
+                out.append(Untested(rs.id, r.id, lacks))
+    return out
+
+
+def bundled_concrete() -> list[Ruleset]:
+    out = []
+    for rid in bundled_ids():
+        rs = load_ruleset(rid, allow_abstract=True)
+        if not rs.abstract:
+            out.append(rs)
+    return out
+
+
+def run_dir(root: str | Path, rulesets: list[Ruleset] | None = None) -> SuiteResult:
+    """Run every rule test under ``root``; report untested rules of ``rulesets``
+    (default: every bundled concrete ruleset) and of every ruleset a test ran under."""
+    root = Path(root)
+    if not root.is_dir():
+        raise UserError("no such directory", str(root))
+    pairs, orphans = discover(root)
+    runner = Runner()
+    cases = [runner.run_case(t, s, root) for t, s in pairs]
+    wanted = {rs.id: rs for rs in (rulesets if rulesets is not None else bundled_concrete())}
+    for rid, rs in runner.rulesets.items():
+        wanted.setdefault(rid, rs)
+    return SuiteResult(str(root), cases, untested(cases, list(wanted.values())), [str(p) for p in orphans])
+
+
+# ------------------------------------------------------------------ rendering (formats only)
+
+
+def render_text(suite: SuiteResult, verbose: bool = False) -> str:
+    out = []
+    for c in suite.cases:
+        if c.status == "pass":
+            if verbose:
+                out.append(f"PASS  {c.transcript}" + (f"  ({c.description})" if c.description else ""))
+        else:
+            out.append(f"{c.status.upper():<5} {c.transcript}" + (f"  ({c.description})" if c.description else ""))
+            out += [f"      {m}" for m in c.failures]
+        for g, now in c.gaps:
+            note = "  [now reported: move it to `fires`]" if now else ""
+            out.append(f"GAP   {c.transcript}: {g} — {g.reason}{note}")
+    for o in suite.orphans:
+        out.append(f"ERROR {o}: no transcript next to this sidecar")
+    if suite.untested:
+        out.append("")
+        out.append("rules without a firing or a non-firing test:")
+        width = max(len(u.rule) for u in suite.untested)
+        for u in suite.untested:
+            out.append(f"  {u.ruleset:<12} {u.rule:<{width}}  no {' and no '.join(u.lacks)} test")
+    s = suite.summary()
+    out.append("")
+    out.append(f"{s['cases']} rule tests: {s['passed']} passed, {s['failed']} failed, {s['errors']} errors; "
+               f"{s['known_gaps']} known gaps; {s['without_firing_test']} rules without a firing test, "
+               f"{s['without_non_firing_test']} without a non-firing test")
+    return "\n".join(out).lstrip("\n") + "\n"
+
+
+def render_json(suite: SuiteResult) -> str:
+    return json.dumps(suite.as_dict(), indent=2, sort_keys=True) + "\n"
+
+
+# ------------------------------------------------------------------ examples for `rules show`
+
+
+@dataclass
+class Example:
+    transcript: Path
+    coup: int
+    raw: dict
+
+
+def examples(root: Path, ruleset: Ruleset, rule: str) -> tuple[Example | None, Example | None]:
+    """A compliant and a breaching example coup for ``rule``, taken from the passing rule tests under ``root``."""
+    if not root.is_dir():
+        return None, None
+    pairs, _ = discover(root)
+    runner = Runner()
+    compliant = breaching = None
+    for t, s in pairs:
+        if s is None:
+            continue
+        try:
+            side = read_sidecar(s)
+        except UserError:
+            continue
+        want_breach = breaching is None and any(e.rule == rule for e in side.fires)
+        want_compliant = compliant is None and not any(e.rule == rule for e in side.fires) and (
+            side.silent == "all" or (isinstance(side.silent, list) and rule in side.silent))
+        if not (want_breach or want_compliant):
+            continue
+        case = runner.run_case(t, s)
+        if case.status != "pass" or case.ruleset != ruleset.id:
+            continue
+        if want_breach and rule in case.firing_coups:
+            breaching = _example(t, case.firing_coups[rule])
+        elif want_compliant and rule in case.silenced:
+            compliant = _example(t, None)
+        if compliant and breaching:
+            break
+    return compliant, breaching
+
+
+def _example(path: Path, coup: int | None) -> Example | None:
+    for record in open_transcript(path, str(path)).records():
+        if record.error is None and (coup is None or record.number == coup):
+            return Example(path, record.number, json.loads(record.raw))
+    return None
