@@ -1,0 +1,177 @@
+"""The simulator: plays shoes exactly as a ruleset prescribes, and breaks them on request.
+
+It is the checker's independent opponent.  It reads the same ruleset (the
+tableau, the payouts with their commission, the rules' parameters by check
+kind) and writes transcripts in the same format, but decides for itself what
+the rules require: nothing here calls a check function.  A transcript it plays
+cleanly must check without a finding; a breach it injects must be found,
+exactly once, in the coup it was injected in, under its category.
+
+    sim = Simulator(load_ruleset("au-nsw"), coups=10_000, seed=7, inject={"result.wrong": 0.01})
+    with open("shift.jsonl", "wb") as out:
+        write_transcript(sim, out, "jsonl")
+    sim.injected  # [Injection(coup, category, what), ...]
+
+The same arguments give the same bytes.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import BinaryIO
+
+import msgspec
+
+from compliance.errors import UserError
+from compliance.ruleset.models import Ruleset
+from compliance.simulate.play import CoupPlay, Game, Injection
+from compliance.simulate.procedure import Procedure
+from compliance.simulate.shoe import Shoe
+from compliance.simulate.table import Patrons, TableSetup
+
+__all__ = ["INJECTABLE", "Injection", "Simulator", "parse_inject", "write_transcript"]
+
+#: categories the simulator can break a coup with (``--inject``)
+INJECTABLE = (
+    "deal.initial-order", "deal.extra-card",
+    "third-card.player.illegal", "third-card.player.missing", "third-card.banker.illegal", "third-card.banker.missing",
+    "procedure.call-missing", "wager.late", "wager.limits", "wager.table-differential",
+    "result.wrong", "settlement.wrong-amount", "settlement.missing", "shoe.integrity", "transcript.unreadable",
+)
+DEFAULT_RATE = 0.01
+CUT_CARD_FROM_END = 16
+
+
+def parse_inject(spec: str) -> tuple[str, float]:
+    """``KIND[@RATE]`` -> (category, rate): a breach of KIND in about RATE of the coups (default 1%)."""
+    kind, _, rate = spec.partition("@")
+    if kind not in INJECTABLE:
+        raise UserError(f"--inject {kind!r}: the simulator can inject: {', '.join(INJECTABLE)}")
+    try:
+        value = float(rate) if rate else DEFAULT_RATE
+    except ValueError:
+        raise UserError(f"--inject {spec!r}: RATE must be a number between 0 and 1") from None
+    if not 0 < value <= 1:
+        raise UserError(f"--inject {spec!r}: RATE must be more than 0 and at most 1")
+    return kind, value
+
+
+class Simulator:
+    """Plays ``coups`` coups at one table under ``ruleset``."""
+
+    def __init__(self, ruleset: Ruleset, *, coups: int, seed: int = 0, decks: int = 8, game: str = "punto_banco",
+                 seats: int = 7, dealing_method: str | None = None, commission: Decimal | None = None,
+                 inject: dict[str, float] | None = None):
+        if game not in ruleset.game.variants:
+            raise UserError(f"ruleset {ruleset.id!r} has no game {game!r} (it has: {', '.join(ruleset.game.variants)})")
+        methods = ruleset.dealing_methods
+        if dealing_method is None and methods:
+            dealing_method = next(iter(methods))
+        if dealing_method is not None and methods is not None and dealing_method not in methods:
+            raise UserError(f"ruleset {ruleset.id!r} has no dealing method {dealing_method!r} "
+                            f"(it has: {', '.join(methods)})")
+        if not 1 <= decks <= 16:
+            raise UserError("--decks must be between 1 and 16")
+        self.ruleset = ruleset
+        self.coup_count = coups
+        self.seed = seed
+        self.procedure = Procedure.of(ruleset)
+        self.inject = dict(inject or {})
+        for category in self.inject:
+            if category not in INJECTABLE:
+                raise UserError(f"the simulator cannot inject {category!r}")
+            if not self.procedure.reports(category, dealing_method):
+                raise UserError(f"ruleset {ruleset.id!r} has no enabled rule of category {category!r} for "
+                                f"dealing method {dealing_method or '(none)'}: nothing would report that breach")
+        self.rng = random.Random(seed)
+        self.schedule = random.Random(f"inject:{seed}")
+        self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
+                                       dealing_method=dealing_method, commission=commission)
+        payouts = ruleset.payouts_for(game)
+        if commission is not None:
+            payouts = payouts.model_copy(update={"banker": payouts.banker.model_copy(update={"commission": commission})})
+        self.game = Game(self.table, self.procedure, payouts, ruleset.game.tableau)
+        self.patrons = Patrons(self.rng, self.table.seat_order, standing_allowed=self._standing_allowed())
+        self.shoes: list[str] = []
+        self.injected: list[Injection] = []
+        self.pending: list[str] = []
+
+    def _standing_allowed(self) -> bool:
+        """Standing patrons wager unless some rule judges who may wager."""
+        return not self.procedure.by_category.get("wager.not-eligible")
+
+    def coups(self) -> Iterator[dict]:
+        """The coups, in order, as transcript objects (plain dicts, amounts as Decimal)."""
+        shoe: Shoe | None = None
+        for number in range(1, self.coup_count + 1):
+            opening = False
+            if shoe is None or shoe.cut_card_out:
+                shoe = Shoe(f"S{len(self.shoes) + 1:04d}", self.table.decks, self.rng, CUT_CARD_FROM_END)
+                self.shoes.append(shoe.id)
+                opening = True
+            for category, rate in self.inject.items():
+                if self.schedule.random() < rate:
+                    self.pending.append(category)
+            seated, standing = self.patrons.next_coup()
+            play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, self.pending, opening)
+            coup = play.play()
+            if play.applied is not None:
+                self.injected.append(play.applied)
+                self.pending.remove(play.applied.category)
+            if play.unreadable:
+                for code in _recorded_cards(coup):  # the checker will not count this coup's cards
+                    shoe.dealt[code] -= 1
+            yield coup
+
+    def header(self) -> dict:
+        """The transcript header; complete once :meth:`coups` has run (it lists the shoes used)."""
+        return self.table.header(self.shoes)
+
+    def injected_report(self) -> dict:
+        return {
+            "ruleset": self.ruleset.id, "seed": self.seed, "coups": self.coup_count,
+            "injected": [i.as_dict() for i in self.injected],
+            "not_injected": sorted(self.pending),
+        }
+
+
+def _recorded_cards(coup: dict) -> list[str]:
+    return [ev["card"] for ev in coup["events"] if ev["type"] == "card"]
+
+
+_encoder = msgspec.json.Encoder(decimal_format="number")
+
+
+def encode(obj) -> bytes:
+    """Compact JSON, amounts as JSON numbers, keys in the order written: the same input, the same bytes."""
+    return _encoder.encode(obj)
+
+
+def write_transcript(sim: Simulator, out: BinaryIO, fmt: str = "json") -> None:
+    """Write the whole transcript: ``json`` (one document, one coup a line) or ``jsonl``.
+
+    Coups are spooled to a temporary file while they are played, so the header,
+    which lists the shoes used, can come first; memory stays constant.
+    """
+    with tempfile.TemporaryFile() as spool:
+        first = True
+        for coup in sim.coups():
+            if fmt == "json" and not first:
+                spool.write(b",\n")
+            spool.write(encode(coup))
+            if fmt == "jsonl":
+                spool.write(b"\n")
+            first = False
+        header = encode(sim.header())
+        if fmt == "jsonl":
+            out.write(header + b"\n")
+        else:
+            out.write(header[:-1] + b',"coups":[\n')
+        spool.seek(0)
+        shutil.copyfileobj(spool, out)
+        if fmt == "json":
+            out.write(b"\n]}\n" if not first else b"]}\n")

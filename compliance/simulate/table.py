@@ -1,0 +1,90 @@
+"""The simulated table: its seats, limits and patrons, and the transcript header they make."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """A table as its header describes it.
+
+    Seats are numbered from 1 (13 is skipped, as on many tables, once there are
+    thirteen or more), and the counter-clockwise order starts at a seat the
+    seed chooses, so that "nearest the dealer's right" and "lowest numbered
+    seat" are different seats.
+    """
+
+    id: str
+    game: str
+    jurisdiction: str
+    seat_order: tuple[int, ...]
+    dealing_method: str | None
+    min_wager: Decimal
+    max_wager: Decimal
+    table_differential: Decimal
+    unit: Decimal  # wagers are made in multiples of this
+    commission: Decimal | None  # the table's own commission rate; None: the ruleset's
+    decks: int
+
+    @classmethod
+    def choose(cls, rng: random.Random, *, jurisdiction: str, game: str, seats: int, decks: int,
+               dealing_method: str | None, commission: Decimal | None) -> TableSetup:
+        numbers = [n for n in range(1, seats + 2) if not (seats >= 13 and n == 13)][:seats]
+        start = rng.randrange(seats)
+        return cls(
+            id="SIM-01", game=game, jurisdiction=jurisdiction, seat_order=tuple(numbers[start:] + numbers[:start]),
+            dealing_method=dealing_method, min_wager=Decimal(25), max_wager=Decimal(5000),
+            table_differential=Decimal(5000), unit=Decimal(5), commission=commission, decks=decks,
+        )
+
+    def header(self, shoes: list[str]) -> dict:
+        table: dict = {
+            "id": self.id, "jurisdiction": self.jurisdiction, "game": self.game, "seats": len(self.seat_order),
+            "seat_order": list(self.seat_order),
+        }
+        if self.dealing_method is not None:
+            table["dealing_method"] = self.dealing_method
+        table["limits"] = {"min_wager": self.min_wager, "max_wager": self.max_wager,
+                           "table_differential": self.table_differential}
+        if self.commission is not None:
+            table["commission"] = self.commission
+        return {"format": "baccarat-transcript", "version": 1, "table": table,
+                "shoes": [{"id": s, "decks": self.decks} for s in shoes]}
+
+
+class Patrons:
+    """Who sits where, coup after coup: patrons come and go; some stand behind the seats."""
+
+    def __init__(self, rng: random.Random, seat_order: tuple[int, ...], standing_allowed: bool):
+        self.rng = rng
+        self.seat_order = seat_order
+        self.standing_allowed = standing_allowed
+        self.count = 0
+        self.seated: dict[int, str] = {}
+        self.standing: list[str] = []
+        for seat in seat_order:
+            if rng.random() < 0.6:
+                self.seated[seat] = self._new()
+
+    def _new(self) -> str:
+        self.count += 1
+        return f"P-{self.count:04d}"
+
+    def next_coup(self) -> tuple[dict[int, str], list[str]]:
+        """The patrons of the next coup: seated (seat -> patron, in seat order) and standing."""
+        rng = self.rng
+        for seat in self.seat_order:
+            if seat in self.seated:
+                if rng.random() < 0.03:
+                    del self.seated[seat]
+            elif rng.random() < 0.05:
+                self.seated[seat] = self._new()
+        if self.standing_allowed:
+            self.standing = [p for p in self.standing if rng.random() > 0.1]
+            if len(self.standing) < 3 and rng.random() < 0.05:
+                self.standing.append(self._new())
+        ordered = {s: self.seated[s] for s in self.seat_order if s in self.seated}
+        return ordered, list(self.standing)

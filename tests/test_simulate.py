@@ -1,0 +1,192 @@
+"""The simulator against the checker: clean play checks clean, every injected breach is found exactly.
+
+The simulator decides for itself what each rule requires (from the ruleset's
+parameters); the checker judges by its check functions.  Agreement on long
+runs under every bundled jurisdiction is the evidence that both read the
+rulesets the same way.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from compliance.cli import app
+from compliance.engine import Checker
+from compliance.errors import UserError
+from compliance.ruleset.loader import bundled_ids, load_ruleset
+from compliance.simulate import INJECTABLE, Simulator, parse_inject, write_transcript
+from compliance.simulate.procedure import Procedure
+from compliance.transcript.models import Coup, Header, Transcript
+
+JURISDICTIONS = [r for r in bundled_ids() if not load_ruleset(r, allow_abstract=True).abstract]
+
+
+@pytest.fixture(scope="module")
+def rulesets():
+    return {r: load_ruleset(r) for r in JURISDICTIONS}
+
+
+def simulate(ruleset, tmp_path: Path, fmt="jsonl", **kw) -> tuple[Path, Simulator]:
+    sim = Simulator(ruleset, **kw)
+    path = tmp_path / f"{ruleset.id}-{kw.get('seed', 0)}.{fmt}"
+    with open(path, "wb") as f:
+        write_transcript(sim, f, fmt)
+    return path, sim
+
+
+def findings(path: Path):
+    return Checker().check_file(path).findings
+
+
+def injectable(ruleset, method=None) -> list[str]:
+    proc = Procedure.of(ruleset)
+    method = method if method is not None else next(iter(ruleset.dealing_methods or {None: None}))
+    return [c for c in INJECTABLE if proc.reports(c, method)]
+
+
+def test_every_jurisdiction_is_simulated():
+    assert set(JURISDICTIONS) >= {"us-nj", "us-in", "au-nsw", "nz"}
+
+
+# ------------------------------------------------------------------ clean play
+
+
+@pytest.mark.parametrize("jurisdiction", JURISDICTIONS)
+def test_ten_thousand_compliant_coups_check_without_a_finding(rulesets, tmp_path, jurisdiction):
+    path, sim = simulate(rulesets[jurisdiction], tmp_path, coups=10_000, seed=1)
+    found = findings(path)
+    assert not found, f"{len(found)} findings, first: {found[0]}"
+    assert len(sim.shoes) > 10  # many shoes: cut card, new shoe, opening burn all exercised
+
+
+@pytest.mark.parametrize("jurisdiction", JURISDICTIONS)
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_other_seeds_and_games_check_without_a_finding(rulesets, tmp_path, jurisdiction, seed):
+    ruleset = rulesets[jurisdiction]
+    game = sorted(ruleset.game.variants)[seed % len(ruleset.game.variants)]
+    path, _ = simulate(ruleset, tmp_path, coups=1_500, seed=seed, decks=(8, 6, 1)[seed % 3], game=game,
+                       seats=(7, 14, 3)[seed % 3])
+    assert findings(path) == []
+
+
+@pytest.mark.parametrize("jurisdiction", JURISDICTIONS)
+def test_every_dealing_method_checks_without_a_finding(rulesets, tmp_path, jurisdiction):
+    ruleset = rulesets[jurisdiction]
+    for method in ruleset.dealing_methods or {}:
+        path, _ = simulate(ruleset, tmp_path, coups=1_000, seed=5, dealing_method=method)
+        found = findings(path)
+        assert not found, f"method {method}: {len(found)} findings, first: {found[0]}"
+
+
+# ------------------------------------------------------------------ injected breaches
+
+
+def pairs(found) -> Counter:
+    return Counter((f.coup, f.category) for f in found)
+
+
+@pytest.mark.parametrize("jurisdiction", JURISDICTIONS)
+def test_injected_breaches_are_found_exactly(rulesets, tmp_path, jurisdiction):
+    ruleset = rulesets[jurisdiction]
+    kinds = injectable(ruleset)
+    path, sim = simulate(ruleset, tmp_path, coups=4_000, seed=11, inject={k: 0.01 for k in kinds})
+    got, want = pairs(findings(path)), Counter((i.coup, i.category) for i in sim.injected)
+    assert got - want == Counter(), "reported but not injected"
+    assert want - got == Counter(), "injected but not reported"
+    assert {i.category for i in sim.injected} == set(kinds), "every injectable category was injected"
+    assert len({i.coup for i in sim.injected}) == len(sim.injected), "one breach a coup"
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), jurisdiction=st.sampled_from(JURISDICTIONS), data=st.data())
+def test_any_seed_and_any_choice_of_breaches(rulesets, tmp_path, seed, jurisdiction, data):
+    ruleset = rulesets[jurisdiction]
+    kinds = data.draw(st.sets(st.sampled_from(injectable(ruleset)), min_size=1, max_size=4))
+    rate = data.draw(st.sampled_from([0.02, 0.1, 0.5]))
+    path, sim = simulate(ruleset, tmp_path, coups=300, seed=seed, inject={k: rate for k in kinds})
+    assert pairs(findings(path)) == Counter((i.coup, i.category) for i in sim.injected)
+
+
+def test_a_category_no_rule_reports_cannot_be_injected(rulesets):
+    nz = rulesets["nz"]
+    assert "procedure.call-missing" not in injectable(nz)  # NZ's bundled rules prescribe no calls
+    with pytest.raises(UserError, match="no enabled rule of category 'procedure.call-missing'"):
+        Simulator(nz, coups=10, inject={"procedure.call-missing": 0.1})
+
+
+def test_inject_spec_names_a_category_and_a_rate():
+    assert parse_inject("result.wrong") == ("result.wrong", 0.01)
+    assert parse_inject("third-card.banker.missing@0.25") == ("third-card.banker.missing", 0.25)
+    for bad in ("result.wrongly", "result.wrong@2", "result.wrong@x", "result.wrong@0"):
+        with pytest.raises(UserError):
+            parse_inject(bad)
+
+
+# ------------------------------------------------------------------ the transcript written
+
+
+def test_same_seed_same_bytes_other_seed_other_bytes(rulesets):
+    def run(seed, fmt):
+        out = io.BytesIO()
+        write_transcript(Simulator(rulesets["au-nsw"], coups=200, seed=seed, inject={"result.wrong": 0.05}), out, fmt)
+        return out.getvalue()
+
+    for fmt in ("json", "jsonl"):
+        assert run(9, fmt) == run(9, fmt)
+        assert run(9, fmt) != run(10, fmt)
+
+
+def test_written_transcripts_are_valid_by_the_transcript_models(rulesets):
+    sim_args = dict(coups=150, seed=4, game="even_money")
+    out = io.BytesIO()
+    write_transcript(Simulator(rulesets["au-nsw"], **sim_args), out, "json")
+    doc = Transcript.model_validate_json(out.getvalue())
+    assert len(doc.coups) == 150 and {s.id for s in doc.shoes} == {c.shoe for c in doc.coups}
+    out = io.BytesIO()
+    write_transcript(Simulator(rulesets["au-nsw"], **sim_args), out, "jsonl")
+    header, *coups = out.getvalue().splitlines()
+    Header.model_validate_json(header)
+    assert [Coup.model_validate_json(c).coup for c in coups] == list(range(1, 151))
+
+
+def test_amounts_are_json_numbers_and_commission_is_exact(rulesets):
+    out = io.BytesIO()
+    write_transcript(Simulator(rulesets["us-nj"], coups=300, seed=2), out, "jsonl")
+    events = [e for line in out.getvalue().splitlines()[1:] for e in json.loads(line)["events"]]
+    settles = [e for e in events if e["type"] in ("settle", "commission", "wager")]
+    assert settles and all(isinstance(e["amount"], (int, float)) for e in settles)
+    assert any(e["type"] == "commission" for e in events)  # commission collected apart, sometimes
+    assert any(e["type"] == "settle" and e["spot"] == "banker" and e["outcome"] == "win"
+               and not float(e["amount"]).is_integer() for e in events)  # and sometimes deducted (19 to 20)
+
+
+def test_cli_simulate_then_check(tmp_path):
+    out = tmp_path / "shift.jsonl"
+    run = CliRunner().invoke(app, ["simulate", "--ruleset", "us-nj", "--coups", "500", "--seed", "3",
+                                   "--output", str(out), "--inject", "settlement.missing@0.02"])
+    assert run.exit_code == 0, run.output
+    listed = json.loads((tmp_path / "shift.jsonl.injected.json").read_text())
+    assert listed["injected"] and all(i["category"] == "settlement.missing" for i in listed["injected"])
+    report = CliRunner().invoke(app, ["check", str(out), "--format", "json"])
+    assert report.exit_code == 1
+    reported = sorted((f["coup"], f["category"]) for f in json.loads(report.output)["findings"])
+    assert reported == sorted((i["coup"], i["category"]) for i in listed["injected"])
+
+    clean = tmp_path / "clean.json"
+    assert CliRunner().invoke(app, ["simulate", "-r", "nz", "-n", "300", "-o", str(clean)]).exit_code == 0
+    assert CliRunner().invoke(app, ["check", str(clean)]).exit_code == 0
+
+
+def test_cli_inject_needs_an_output_and_a_known_category():
+    run = CliRunner().invoke(app, ["simulate", "-r", "us-nj", "-n", "5", "--inject", "result.wrong"])
+    assert run.exit_code == 2 and "--output" in run.output
+    run = CliRunner().invoke(app, ["simulate", "-r", "us-nj", "-n", "5", "-o", "x.json", "--inject", "nonsense"])
+    assert run.exit_code == 2
