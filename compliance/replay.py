@@ -100,6 +100,14 @@ class Move(NamedTuple):
     to: str
 
 
+def check_coup_number(n: int, last: int | None, last_line: int) -> None:
+    """Coup numbers increase within a transcript (every game): the last number is enough to tell."""
+    if last is not None and n <= last:
+        if n == last:
+            raise ReplayError(f"coup number {n} repeats the coup at line {last_line}")
+        raise ReplayError(f"coup number {n} comes after coup {last}: coup numbers must increase")
+
+
 def describe_bettor(bettor: int | str) -> str:
     return f"seat {bettor}" if isinstance(bettor, int) else f"patron {bettor.removeprefix('patron:')}"
 
@@ -117,6 +125,7 @@ class CoupState:
         "settlements", "commissions", "result", "result_at", "void", "void_at",
         "offers", "passes", "returns", "shoe_returns", "curator_at_start", "curator",
         "marker_at_start", "marker", "previous", "last_event",
+        "last_curator_at_start", "offered_before", "reconstructed", "carry_disclosed", "expected_carry_disclosed",
     )
 
     def __init__(self):
@@ -156,6 +165,11 @@ class CoupState:
         self.returns: list[tuple[int, str]] = []
         self.shoe_returns: list[int] = []
         self.previous: CoupState | None = None
+        self.last_curator_at_start: int | None = None  # the seat that last held the shoe, even if it went back
+        self.offered_before: frozenset[str] = frozenset()  # items offered in earlier coups of this shoe
+        self.reconstructed: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # the last reconstruct's hands
+        self.carry_disclosed: list[bool] = []  # parallel to carry_out: was the card set aside exposed
+        self.expected_carry_disclosed: list[bool] = []  # parallel to expected_carry
 
     # ------------------------------------------------------------ derived facts
     @property
@@ -187,6 +201,36 @@ class CoupState:
             totals[spot] += amount
         return totals
 
+    def stakes_before(self, index: int) -> dict[tuple, Decimal]:
+        """The wagers as they stood just before event ``index`` (rebuilt from the recorded changes)."""
+        stakes: dict[tuple, Decimal] = {}
+        for ch in self.changes:
+            if ch.at >= index:
+                break
+            if ch.after:
+                stakes[(ch.bettor, ch.spot)] = ch.after
+            else:
+                stakes.pop((ch.bettor, ch.spot), None)
+        return stakes
+
+    def holder_at(self, item: str, index: int) -> int | None:
+        """The seat holding the shoe (the curator) or the Banker marker just before event ``index``."""
+        holder = self.curator_at_start if item == "shoe" else self.marker_at_start
+        returns = iter(self.shoe_returns if item == "shoe" else ())
+        ret = next(returns, None)
+        for o in self.offers:
+            if o.at >= index:
+                break
+            while ret is not None and ret < o.at:
+                holder = None
+                ret = next(returns, None)
+            if o.accepted and o.item == item:
+                holder = o.seat
+        while ret is not None and ret < index:
+            holder = None
+            ret = next(returns, None)
+        return holder
+
     def seat_of(self, bettor) -> int | None:
         return bettor if isinstance(bettor, int) else None
 
@@ -204,7 +248,10 @@ class Replayer:
         self.current_shoe: str | None = None
         self.pending_carry: list[str] = []
         self.curator: int | None = None
+        self.last_curator: int | None = None
         self.marker: int | None = None
+        self.offered: set[str] = set()  # items offered in this shoe so far
+        self.pending_disclosed: list[bool] = []
         self.last_number: int | None = None  # numbers must increase: the last one is enough
         self.last_line = 0
         self.previous: CoupState | None = None
@@ -212,10 +259,7 @@ class Replayer:
     def replay(self, coup, line: int = 0) -> CoupState:
         t = self.table
         n = coup.coup
-        if self.last_number is not None and n <= self.last_number:
-            if n == self.last_number:
-                raise ReplayError(f"coup number {n} repeats the coup at line {self.last_line}")
-            raise ReplayError(f"coup number {n} comes after coup {self.last_number}: coup numbers must increase")
+        check_coup_number(n, self.last_number, self.last_line)
         if coup.shoe not in t.decks:
             raise ReplayError(f"shoe {coup.shoe!r} is not among the header's shoes ({', '.join(t.decks)})")
         self.last_number = n
@@ -237,12 +281,18 @@ class Replayer:
 
         if coup.shoe != self.current_shoe:
             self.pending_carry = []  # a new shoe: nothing carries over
+            self.pending_disclosed = []
+            self.offered = set()
             self.current_shoe = coup.shoe
         counts = self.shoe_counts.setdefault(coup.shoe, {})
         total = self.shoe_totals.get(coup.shoe, 0)
         capacity = 52 * s.decks
         s.expected_carry = self.pending_carry
+        s.expected_carry_disclosed = self.pending_disclosed
         self.pending_carry = []
+        self.pending_disclosed = []
+        s.last_curator_at_start = self.last_curator
+        s.offered_before = frozenset(self.offered)
         s.curator_at_start = s.curator = self.curator
         s.marker_at_start = s.marker = self.marker
         prev = self.previous
@@ -326,9 +376,10 @@ class Replayer:
                 s.returns.append((i, ev.hand))
             elif kind == "offer":
                 s.offers.append(Offer(i, ev.item, ev.seat, ev.accepted))
+                self.offered.add(ev.item)
                 if ev.accepted:
                     if ev.item == "shoe":
-                        s.curator = self.curator = ev.seat
+                        s.curator = self.curator = self.last_curator = ev.seat
                     else:
                         s.marker = self.marker = ev.seat
             elif kind == "shoe_return":
@@ -340,6 +391,7 @@ class Replayer:
                 self._move(s, ev, i)
             elif kind == "reconstruct":
                 s.reconstruct_at = i
+                s.reconstructed = (tuple(CANONICAL[c] for c in ev.player), tuple(CANONICAL[c] for c in ev.banker))
                 s.player[:] = [DealtCard(CANONICAL[c], POINTS[CANONICAL[c]], i) for c in ev.player]
                 s.banker[:] = [DealtCard(CANONICAL[c], POINTS[CANONICAL[c]], i) for c in ev.banker]
                 s.player_initial = min(2, len(ev.player))
@@ -352,6 +404,7 @@ class Replayer:
             s.stakes_at_first_card = dict(stakes)
         self.shoe_totals[coup.shoe] = total
         self.pending_carry = s.carry_out
+        self.pending_disclosed = s.carry_disclosed
         self.previous = s
         return s
 
@@ -382,6 +435,7 @@ class Replayer:
             s.banker.append(moved)
         elif ev.to == "next_coup":
             s.carry_out.append(code)
+            s.carry_disclosed.append(card.face == "up" or card.found_face_up)
         else:
             s.discards.append(moved)
 

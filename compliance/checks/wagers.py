@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from compliance.checks import Breach, check
-from compliance.replay import CoupState, describe_bettor
+from decimal import Decimal
+from typing import Literal
+
+from compliance.checks import Breach, Params, check
+from compliance.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
 
 
 @check("wager.late", "wager.late")
@@ -16,4 +19,173 @@ def late(c: CoupState, p, t):
         when = "after the first card" if ch.after_first_card else "after \"no more bets\""
         what = "placed" if ch.kind == "wager" else f"increased from {t.money(ch.before)} to"
         out.append(Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager {what} {t.money(ch.after)} {when}"))
+    return out
+
+
+# ------------------------------------------------------------------ who may wager
+
+
+class EligibleWagerParams(Params):
+    standing: bool = True
+    """a patron who is not seated may wager"""
+    no_bet_coup: bool = False
+    """wagers are allowed in a no bet coup"""
+
+
+@check("wager.not-eligible", "wager.not-eligible", EligibleWagerParams)
+def not_eligible(c: CoupState, p: EligibleWagerParams, t):
+    """No wager is placed where wagering is not allowed: by a patron who is not seated where only seated
+    patrons may wager, or in a no bet coup."""
+    out = []
+    wagers = [ch for ch in c.changes if ch.kind == "wager"]
+    if c.no_bet and not p.no_bet_coup:
+        if wagers:
+            out.append(Breach(wagers[0].at, f"{describe_bettor(wagers[0].bettor)} placed a {wagers[0].spot} wager "
+                                            "in a no bet coup, where no wager is allowed"))
+    if not p.standing:
+        seen = set()
+        for ch in wagers:
+            standing = isinstance(ch.bettor, str) or (c.seated and ch.bettor not in c.seated)
+            if standing and ch.bettor not in seen:
+                seen.add(ch.bettor)
+                where = "is not seated" if isinstance(ch.bettor, str) else "is not an occupied seat"
+                out.append(Breach(ch.at, f"{describe_bettor(ch.bettor)} {where}, and only seated patrons may wager"))
+    return out
+
+
+# ------------------------------------------------------------------ limits
+
+
+class LimitParams(Params):
+    spots: list[Literal["player", "banker", "tie"]] = ["player", "banker", "tie"]
+    """the spots the table's minimum and maximum apply to"""
+    unrejected_valid: bool = False
+    """a wager outside the limits that was not rejected before the first card stands as a valid wager:
+    it is reported (the rule's severity), but the coup is settled on it"""
+
+
+def _last_change(c: CoupState, key: tuple) -> int:
+    at = c.first_card_at
+    for ch in c.changes:
+        if (ch.bettor, ch.spot) == key and (c.first_card_at is None or ch.at < c.first_card_at):
+            at = ch.at
+    return at
+
+
+@check("wager.limits", "wager.limits", LimitParams)
+def limits(c: CoupState, p: LimitParams, t):
+    """Every wager, as it stands at the first card, is at least the table minimum and at most the
+    table maximum (the limits of the transcript's header)."""
+    if t.min_wager is None and t.max_wager is None:
+        return ()
+    out = []
+    valid = "; not rejected before the first card, it stands as a valid wager" if p.unrejected_valid else ""
+    for key in sorted(c.stakes_at_first_card, key=lambda k: _last_change(c, k) or 0):
+        bettor, spot = key
+        amount = c.stakes_at_first_card[key]
+        if spot not in p.spots:
+            continue
+        if t.min_wager is not None and amount < t.min_wager:
+            limit = f"below the table minimum of {t.money(t.min_wager)}"
+        elif t.max_wager is not None and amount > t.max_wager:
+            limit = f"above the table maximum of {t.money(t.max_wager)}"
+        else:
+            continue
+        out.append(Breach(_last_change(c, key), f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} is "
+                                                f"{limit}{valid}"))
+    return out
+
+
+# ------------------------------------------------------------------ table differential
+
+
+def _differential(staked: dict[str, Decimal]) -> Decimal:
+    return abs(staked[PLAYER] - staked[BANKER])
+
+
+def _side_totals(stakes: dict) -> dict[str, Decimal]:
+    totals = {PLAYER: ZERO, BANKER: ZERO, "tie": ZERO}
+    for (_, spot), amount in stakes.items():
+        totals[spot] += amount
+    return totals
+
+
+@check("wager.table-differential", "wager.table-differential")
+def table_differential(c: CoupState, p, t):
+    """At the first card, the totals wagered on the Player's Hand and on the Banker's Hand differ by no
+    more than the table differential."""
+    if t.table_differential is None or c.first_card_at is None:
+        return ()
+    staked = c.staked()
+    diff = _differential(staked)
+    if diff <= t.table_differential:
+        return ()
+    reduced = any(ch.reason == "table_differential" for ch in c.changes)
+    return (Breach(c.first_card_at, f"at the first card the Player's Hand had {t.money(staked[PLAYER])} and the "
+                                    f"Banker's Hand {t.money(staked[BANKER])}: a difference of {t.money(diff)}, over "
+                                    f"the table differential of {t.money(t.table_differential)}"
+                                    + ("; the reduction made did not bring it within the limit" if reduced else "")),)
+
+
+class ReductionParams(Params):
+    unit: Decimal = Decimal(1)
+    """the currency unit a reduced wager is rounded to"""
+
+
+def _unit_choices(exact: Decimal, unit: Decimal) -> tuple[Decimal, Decimal]:
+    down = (exact / unit).to_integral_value(rounding="ROUND_FLOOR") * unit
+    up = (exact / unit).to_integral_value(rounding="ROUND_CEILING") * unit
+    return down, up
+
+
+@check("wager.improper-reduction", "wager.improper-reduction", ReductionParams)
+def improper_reduction(c: CoupState, p: ReductionParams, t):
+    """Wagers reduced for the table differential are reduced before the first card, only on the side that
+    exceeded it, and pro rata: every wager on that side by the same proportion (to the currency unit),
+    just enough to bring the difference within the table differential."""
+    cuts = [ch for ch in c.changes if ch.kind == "wager_adjust" and ch.reason == "table_differential"]
+    if not cuts:
+        return ()
+    out = []
+    late = [ch for ch in cuts if ch.after_first_card]
+    if late:
+        out.append(Breach(late[0].at, f"{describe_bettor(late[0].bettor)} {late[0].spot} wager was reduced for the "
+                                      "table differential after the first card"))
+        cuts = [ch for ch in cuts if not ch.after_first_card]
+        if not cuts:
+            return out
+    before = c.stakes_before(cuts[0].at)
+    totals = _side_totals(before)
+    limit = t.table_differential
+    diff = _differential(totals)
+    if limit is None or diff <= limit:
+        why = "the table has no table differential" if limit is None else \
+            f"the difference of {t.money(diff)} was within the table differential of {t.money(limit)}"
+        out.append(Breach(cuts[0].at, f"wagers were reduced for the table differential, but {why}"))
+        return out
+    side = PLAYER if totals[PLAYER] > totals[BANKER] else BANKER
+    other = BANKER if side == PLAYER else PLAYER
+    wrong = [ch for ch in cuts if ch.spot != side]
+    if wrong:
+        out.append(Breach(wrong[0].at, f"{describe_bettor(wrong[0].bettor)} {wrong[0].spot} wager was reduced, but "
+                                       f"the {side.capitalize()}'s Hand exceeded the table differential "
+                                       f"({t.money(totals[side])} against {t.money(totals[other])})"))
+        return out
+    target = totals[other] + limit
+    ratio = target / totals[side]
+    now = c.stakes_before(cuts[-1].at + 1)
+    last_cut = {(ch.bettor, ch.spot): ch.at for ch in cuts}
+    for key in sorted((k for k in before if k[1] == side), key=lambda k: last_cut.get(k, cuts[0].at)):
+        old = before[key]
+        new = now.get(key, ZERO)
+        exact = old * ratio
+        choices = _unit_choices(exact, p.unit)
+        if new in choices:
+            continue
+        want = t.money(choices[0]) if choices[0] == choices[1] else f"{t.money(choices[0])} or {t.money(choices[1])}"
+        out.append(Breach(last_cut.get(key, cuts[0].at),
+                          f"{describe_bettor(key[0])} {side} wager of {t.money(old)} was "
+                          + (f"reduced to {t.money(new)}" if key in last_cut else "not reduced")
+                          + f"; pro rata it becomes {want} (the {side.capitalize()}'s total of "
+                            f"{t.money(totals[side])} comes down to {t.money(target)})"))
     return out

@@ -1,0 +1,408 @@
+"""The curator and the passing of the cards: who is offered the shoe or the Banker marker,
+who may hold them, who turns each hand's cards, and how the cards are handled.
+
+Seat geometry comes only from the table: ``seat_order`` lists the seats
+counter-clockwise from the one nearest the dealer's right, so "nearest the
+dealer's right", "next counter-clockwise" and "closest to the dealer moving
+counter-clockwise" are positions in that list; "lowest numbered seat" is the
+seat number itself.  A tie between equal wagers is broken by the rule's
+``tie_break``: ``seat_order`` or ``lowest_number``.
+
+Every check judges what the record shows: a transcript that records no offer
+or no passing of the cards is not reported for offers or passes it does not
+record, unless the rule says the cards must be passed (``must_pass``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+from compliance.checks import Breach, Params, check
+from compliance.replay import BANKER, PLAYER, ZERO, CoupState
+from compliance.table import TableContext
+
+TieBreak = Literal["seat_order", "lowest_number"]
+HAND = {PLAYER: "Player's Hand", BANKER: "Banker's Hand"}
+ITEM = {"shoe": "shoe", "banker_marker": "Banker marker"}
+
+
+# ------------------------------------------------------------------ shared helpers
+
+
+def tie_key(t: TableContext, tie_break: str):
+    """Sort key of a seat among equal wagers."""
+    return t.rank if tie_break == "seat_order" else (lambda seat: seat)
+
+
+def counter_clockwise_from(t: TableContext, seat: int, include: bool = True) -> list[int]:
+    """Every seat of the table counter-clockwise, starting at ``seat`` (or just after it)."""
+    order = list(t.seat_order)
+    if seat not in order:
+        later = [s for s in order if t.rank(s) > t.rank(seat)]
+        start = order.index(later[0]) if later else 0
+        return order[start:] + order[:start]
+    i = order.index(seat) + (0 if include else 1)
+    return order[i:] + order[:i]
+
+
+def seat_wagers(stakes: dict, spots) -> dict[int, Decimal]:
+    """The largest amount each seat has on one of ``spots`` (standing patrons have no seat)."""
+    out: dict[int, Decimal] = {}
+    for (bettor, spot), amount in stakes.items():
+        if isinstance(bettor, int) and spot in spots and amount > out.get(bettor, ZERO):
+            out[bettor] = amount
+    return out
+
+
+def ranked_by_wager(wagers: dict[int, Decimal], t: TableContext, tie_break: str) -> list[int]:
+    """Seats by wager, highest first; equal wagers by the tie-break."""
+    key = tie_key(t, tie_break)
+    return sorted(wagers, key=lambda s: (-wagers[s], key(s)))
+
+
+def occupied(c: CoupState, seat: int) -> bool:
+    """The seat is occupied (or the record does not say who is seated)."""
+    return not c.seated or seat in c.seated
+
+
+def _wager_text(t: TableContext, wagers: dict[int, Decimal], seat: int) -> str:
+    amount = wagers.get(seat)
+    return f"seat {seat} (wager {t.money(amount)})" if amount is not None else f"seat {seat} (no wager on it)"
+
+
+# ------------------------------------------------------------------ offers
+
+
+class OfferParams(Params):
+    item: Literal["shoe", "banker_marker"] = "shoe"
+    """what is offered"""
+    first: Literal["seat_number", "dealer_right", "lowest_numbered_wager", "highest_wager"] = "dealer_right"
+    """who is offered first: a fixed seat number (``first_seat``), the seat nearest the dealer's right, the
+    lowest-numbered seat with a wager, or the highest wager"""
+    first_seat: int | None = None
+    """for ``first: seat_number``"""
+    first_applies: Literal["always", "first_of_shoe"] = "always"
+    """``first_of_shoe``: the first offer is prescribed only when the item is first offered in a shoe
+    (the beginning of play); later offer rounds are judged only for going on counter-clockwise"""
+    after_holder: bool = False
+    """when someone held the item before, the offers start with the seat after the last holder"""
+    order: Literal["counter_clockwise", "highest_wager"] = "counter_clockwise"
+    """after a refusal: the next occupied seat counter-clockwise, or the next highest wager"""
+    candidates: Literal["seated", "seated_with_wager"] = "seated"
+    """who may be offered: every seated patron, or only seated patrons with a wager"""
+    wager_spots: list[Literal["player", "banker", "tie"]] = ["player", "banker", "tie"]
+    """the spots a wager counts on, for ``seated_with_wager`` and ``highest_wager``"""
+    tie_break: TieBreak = "lowest_number"
+    every_coup: bool = False
+    """the item is offered at the start of every coup"""
+    move_on_banker_loss: bool = False
+    """after a coup the Banker's Hand lost, the item is offered on"""
+
+
+def _offer_rounds(c: CoupState, item: str) -> list[list]:
+    """The offers of one item, in rounds: a round ends with the offer that was accepted."""
+    rounds, current = [], []
+    for o in c.offers:
+        if o.item != item:
+            continue
+        current.append(o)
+        if o.accepted:
+            rounds.append(current)
+            current = []
+    if current:
+        rounds.append(current)
+    return rounds
+
+
+def _expected_order(c: CoupState, p: OfferParams, t: TableContext, at: int, holder: int | None,
+                    prescribed_start: bool, first_offered: int) -> tuple[list[int], dict[int, Decimal]]:
+    """The seats in the order the rules offer them, for a round starting at event ``at``."""
+    wagers = seat_wagers(c.stakes_before(at), p.wager_spots)
+    seats = list(t.seat_order) + sorted(set(c.seated) - set(t.seat_order))
+    cands = [s for s in seats if occupied(c, s)]
+    if p.candidates == "seated_with_wager":
+        cands = [s for s in cands if s in wagers]
+    if p.order == "highest_wager":
+        return ranked_by_wager({s: wagers[s] for s in cands if s in wagers}, t, p.tie_break), wagers
+    if p.after_holder and holder is not None:
+        ring = counter_clockwise_from(t, holder, include=False)
+    elif not prescribed_start:
+        ring = counter_clockwise_from(t, first_offered)
+    elif p.first == "seat_number" and p.first_seat is not None:
+        ring = counter_clockwise_from(t, p.first_seat)
+    elif p.first == "lowest_numbered_wager":
+        with_wager = [s for s in cands if s in wagers]
+        ring = counter_clockwise_from(t, min(with_wager)) if with_wager else list(t.seat_order)
+    else:
+        ring = list(t.seat_order)
+    allowed = set(cands)
+    return [s for s in ring if s in allowed], wagers
+
+
+def _describe_first(p: OfferParams) -> str:
+    if p.order == "highest_wager":
+        return "the highest wager first, then the next highest" + (
+            " (equal wagers: lowest-numbered seat first)" if p.tie_break == "lowest_number"
+            else " (equal wagers: nearest the dealer's right first)")
+    start = {"seat_number": f"seat {p.first_seat}", "dealer_right": "the seat nearest the dealer's right",
+             "lowest_numbered_wager": "the lowest-numbered seat with a wager",
+             "highest_wager": "the highest wager"}[p.first]
+    return f"from {start}, then counter-clockwise"
+
+
+@check("curator.offer-order", "curator.offer-order", OfferParams)
+def offer_order(c: CoupState, p: OfferParams, t: TableContext):
+    """The shoe (or the Banker marker) is offered in the order the rules give, seat after seat until one
+    accepts: from the prescribed first seat, then counter-clockwise (or by wager), skipping no entitled
+    patron and offering no one else; a round that ends with every offer declined must have reached
+    every entitled patron."""
+    out = []
+    holder = c.marker_at_start if p.item == "banker_marker" else c.last_curator_at_start
+    what = ITEM[p.item]
+    rounds = _offer_rounds(c, p.item)
+    if p.move_on_banker_loss and not rounds and holder is not None and c.first_card_at is not None:
+        prev = c.previous
+        if prev is not None and prev.hands_complete and prev.void is None and prev.winner() == PLAYER \
+                and prev.marker == holder:
+            out.append(Breach(c.first_card_at, f"the Banker's Hand lost in coup {prev.number} while seat {holder} held "
+                                               f"the {what}, but the {what} was not offered on before this coup"))
+    if p.every_coup and not rounds and c.first_card_at is not None:
+        wagers = seat_wagers(c.stakes_at_first_card, p.wager_spots)
+        if any(occupied(c, s) for s in wagers):
+            out.append(Breach(c.first_card_at, f"the {what} was not offered at the start of the coup"))
+    for n, rnd in enumerate(rounds):
+        first_round_of_shoe = n == 0 and p.item not in c.offered_before
+        prescribed = p.first_applies == "always" or first_round_of_shoe
+        before = c.holder_at(p.item, rnd[0].at) if p.item == "banker_marker" else (
+            holder if n == 0 else rounds[n - 1][-1].seat)
+        order, wagers = _expected_order(c, p, t, rnd[0].at, before if p.after_holder else None,
+                                        prescribed, rnd[0].seat)
+        rule = _describe_first(p) if prescribed or p.order == "highest_wager" else "counter-clockwise"
+        for k, o in enumerate(rnd):
+            expected = order[k] if k < len(order) else None
+            if o.seat == expected:
+                continue
+            if expected is None:
+                why = f"every entitled patron ({', '.join(f'seat {s}' for s in order) or 'none'}) had been offered it"
+            else:
+                why = f"seat {expected} was next ({rule})"
+            out.append(Breach(o.at, f"the {what} was offered to seat {o.seat}; {why}"))
+            break
+        else:
+            if not rnd[-1].accepted and len(rnd) < len(order):
+                skipped = ", ".join(f"seat {s}" for s in order[len(rnd):])
+                out.append(Breach(rnd[-1].at, f"after seat {rnd[-1].seat} declined the {what}, it was not offered "
+                                              f"to {skipped} ({rule})"))
+    return out
+
+
+# ------------------------------------------------------------------ eligibility
+
+
+class EligibleParams(Params):
+    seated_only: bool = True
+    """only a seated patron may hold the shoe or the Banker marker"""
+    marker_holder_wagers_on: Literal["banker"] | None = None
+    """the holder of the Banker marker must have a wager on this hand in every coup it holds it"""
+    shoe_lost_when_wager_loses: bool = False
+    """a curator whose wager lost gives up the shoe before the next coup"""
+
+
+@check("curator.not-eligible", "curator.not-eligible", EligibleParams)
+def not_eligible(c: CoupState, p: EligibleParams, t: TableContext):
+    """Only a patron allowed to do so holds the shoe or the Banker marker: a seated patron, with the
+    wager the rules require of the holder, and not after the holder's wager lost where the rules take
+    the shoe away then."""
+    out = []
+    if p.seated_only and c.seated:
+        for o in c.offers:
+            if o.accepted and o.seat not in c.seated:
+                out.append(Breach(o.at, f"seat {o.seat} accepted the {ITEM[o.item]}, but no patron is seated there"))
+    if p.marker_holder_wagers_on and c.first_card_at is not None:
+        holder = c.holder_at("banker_marker", c.first_card_at)
+        if holder is not None and not c.stakes_at_first_card.get((holder, p.marker_holder_wagers_on)):
+            out.append(Breach(c.first_card_at, f"seat {holder} holds the Banker marker but has no wager on the "
+                                               f"{HAND[p.marker_holder_wagers_on]}"))
+    if p.shoe_lost_when_wager_loses and c.first_card_at is not None:
+        prev = c.previous
+        if prev is not None and prev.curator is not None and prev.hands_complete and prev.void is None:
+            seat = prev.curator
+            own = {spot: a for (b, spot), a in prev.stakes_at_first_card.items() if b == seat and spot != "tie"}
+            winner = prev.winner()
+            if own and winner != "tie" and winner not in own and c.holder_at("shoe", c.first_card_at) == seat:
+                out.append(Breach(c.first_card_at, f"seat {seat}'s wager lost in coup {prev.number}, "
+                                                   "yet it still holds the shoe"))
+    return out
+
+
+# ------------------------------------------------------------------ who turns the cards
+
+
+Recipient = Literal["highest_wager", "curator", "marker", "dealer"]
+
+
+class RecipientParams(Params):
+    player: Recipient = "highest_wager"
+    """who receives the Player's Hand: the highest wager on it, the curator, the Banker marker's holder,
+    or no one (the dealer keeps it)"""
+    banker: Recipient = "highest_wager"
+    """who receives the Banker's Hand (same choices)"""
+    tie_break: TieBreak = "seat_order"
+    """among equal highest wagers, who comes first"""
+    must_pass: bool = False
+    """the hand must be passed to the entitled patron (the dealer may keep it only when no one is entitled
+    or all refused)"""
+    no_wager: Literal["dealer", "other_hand_bettor", "unjudged"] = "dealer"
+    """with no wager on a hand: the dealer keeps it, or a patron with a wager on the other hand may turn it"""
+    third_card: Literal["same_as_initial", "unjudged"] = "same_as_initial"
+    """a third card goes to whoever accepted the hand's initial cards"""
+
+
+def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: TableContext,
+                      passes: list) -> tuple[Breach | None, int | None]:
+    """Judge the passes of a hand's initial cards; (breach or None, seat that accepted)."""
+    name = HAND[hand]
+    if who == "dealer":
+        if passes:
+            return Breach(passes[0].at, f"the {name} was passed to seat {passes[0].seat}; "
+                                        "under this dealing method the dealer keeps it"), None
+        return None, None
+    if who in ("curator", "marker"):
+        item = "shoe" if who == "curator" else "banker_marker"
+        for ps in passes:
+            holder = c.holder_at(item, ps.at)
+            if holder is None:
+                return None, ps.seat if ps.accepted else None
+            if ps.seat != holder:
+                return Breach(ps.at, f"the {name} was passed to seat {ps.seat}; the {ITEM[item]} is held by "
+                                     f"seat {holder}, who turns it"), None
+            if ps.accepted:
+                return None, ps.seat
+        return None, None
+    wagers = {s: a for s, a in seat_wagers(c.stakes_at_first_card, (hand,)).items() if occupied(c, s)}
+    if not wagers:
+        if not passes or p.no_wager == "unjudged":
+            return None, next((ps.seat for ps in passes if ps.accepted), None)
+        ps = passes[0]
+        if p.no_wager == "dealer":
+            return Breach(ps.at, f"no one has a wager on the {name}, so the dealer keeps it; "
+                                 f"it was passed to seat {ps.seat}"), None
+        other = BANKER if hand == PLAYER else PLAYER
+        if not c.stakes_at_first_card.get((ps.seat, other)):
+            return Breach(ps.at, f"no one has a wager on the {name}; it may go only to a patron with a wager on the "
+                                 f"{HAND[other]}, and seat {ps.seat} has none"), None
+        return None, next((x.seat for x in passes if x.accepted), None)
+    ranked = ranked_by_wager(wagers, t, p.tie_break)
+    refused: list[int] = []
+    for ps in passes:
+        expected = next((s for s in ranked if s not in refused), None)
+        if expected is None:
+            return Breach(ps.at, f"every patron with a wager on the {name} had refused it, so the dealer keeps it; "
+                                 f"it was passed to seat {ps.seat}"), None
+        if ps.seat != expected:
+            rank = "highest" if not refused else "next highest"
+            tie = [s for s in ranked if wagers[s] == wagers[expected] and s != expected and s not in refused]
+            why = f"{_wager_text(t, wagers, expected)} has the {rank} wager on it"
+            if tie:
+                why += (" and is nearest the dealer's right among the equal wagers" if p.tie_break == "seat_order"
+                        else " and has the lowest seat number among the equal wagers")
+            return Breach(ps.at, f"the {name} was passed to {_wager_text(t, wagers, ps.seat)}; {why}"), None
+        if ps.accepted:
+            return None, ps.seat
+        refused.append(ps.seat)
+    if p.must_pass:
+        expected = next((s for s in ranked if s not in refused), None)
+        if expected is not None:
+            at = passes[-1].at if passes else (c.initial[-1][1].at if c.initial else c.first_card_at)
+            return Breach(at, f"the dealer kept the {name}, but {_wager_text(t, wagers, expected)} was entitled "
+                              "to turn it and had not refused"), None
+    return None, None
+
+
+@check("curator.wrong-recipient", "curator.wrong-recipient", RecipientParams)
+def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
+    """Each hand's cards go to the patron entitled to turn them: the highest wager on that hand (equal
+    wagers by the tie-break; after a refusal, the next entitled patron), or the curator or the marker's
+    holder where the rules say so; with no wager on a hand, or after every refusal, the dealer keeps it
+    (or, where the rules allow, a patron betting on the other hand turns it).  A third card goes to whoever
+    accepted that hand's initial cards."""
+    if c.first_card_at is None:
+        return ()
+    out = []
+    for hand in (PLAYER, BANKER):
+        initial = [ps for ps in c.passes if ps.hand == hand and ps.cards == "initial"]
+        breach, holder = _first_wrong_pass(c, hand, getattr(p, hand), p, t, initial)
+        if breach is not None:
+            out.append(breach)
+            continue
+        if p.third_card == "unjudged":
+            continue
+        for ps in (x for x in c.passes if x.hand == hand and x.cards == "third"):
+            if ps.seat != holder:
+                who = f"seat {holder}, who turned its initial cards" if holder is not None else \
+                    "the dealer, who kept its initial cards"
+                out.append(Breach(ps.at, f"the {HAND[hand]}'s third card was passed to seat {ps.seat}; "
+                                         f"it goes to {who}"))
+                break
+    return out
+
+
+# ------------------------------------------------------------------ handling
+
+
+class HandlingParams(Params):
+    one_hand_at_a_time: bool = False
+    """only one hand's cards are out with the patrons at any time"""
+    players_handle_cards: bool = True
+    """false: no patron may be passed the cards (the dealer turns every card)"""
+    shoe_to_players: bool = True
+    """false: the dealer keeps the shoe; it is never offered to a patron"""
+    instruction_call: Literal["cards"] | None = None
+    """a curator deals only after this call of the dealer"""
+    no_bet_coup_method: str | None = None
+    """a no bet coup is dealt by this dealing method"""
+
+
+@check("curator.handling", "curator.handling", HandlingParams)
+def handling(c: CoupState, p: HandlingParams, t: TableContext):
+    """Cards are handled as the dealing method allows: one hand out at a time where the rules say so;
+    no patron touches the cards under a dealer-only method; the shoe stays with the dealer where the
+    method says so; a curator deals only on the dealer's instruction; a no bet coup is dealt by the
+    method the rules prescribe for it."""
+    out = []
+    if not p.players_handle_cards and c.passes:
+        ps = c.passes[0]
+        out.append(Breach(ps.at, f"the {HAND[ps.hand]} was passed to seat {ps.seat}; under dealing method "
+                                 f"{c.method} no patron handles the cards"))
+    shoe_offers = [o for o in c.offers if o.item == "shoe"]
+    if not p.shoe_to_players and shoe_offers:
+        o = shoe_offers[0]
+        out.append(Breach(o.at, f"the shoe was offered to seat {o.seat}; under dealing method {c.method} "
+                                "the dealer keeps the shoe"))
+    if p.one_hand_at_a_time and p.players_handle_cards:
+        out_with: dict[str, int] = {}
+        returns = sorted(c.returns)
+        ri = 0
+        for ps in c.passes:
+            while ri < len(returns) and returns[ri][0] < ps.at:
+                out_with.pop(returns[ri][1], None)
+                ri += 1
+            if not ps.accepted:
+                continue
+            other = BANKER if ps.hand == PLAYER else PLAYER
+            if other in out_with:
+                out.append(Breach(ps.at, f"the {HAND[ps.hand]} was passed to seat {ps.seat} while the "
+                                         f"{HAND[other]} was still out with seat {out_with[other]}"))
+                break
+            out_with[ps.hand] = ps.seat
+    if p.instruction_call and c.first_card_at is not None:
+        curator = c.holder_at("shoe", c.first_card_at)
+        if curator is not None and not any(call == p.instruction_call and at < c.first_card_at
+                                           for call, at in c.calls):
+            out.append(Breach(c.first_card_at, f"seat {curator}, holding the shoe, dealt the first card "
+                                               "before the dealer's instruction (\"Cards\")"))
+    if p.no_bet_coup_method and c.no_bet and c.method != p.no_bet_coup_method:
+        out.append(Breach(c.first_card_at, f"this no bet coup was dealt by method {c.method or '(none recorded)'}; "
+                                           f"a no bet coup is dealt by method {p.no_bet_coup_method}"))
+    return out

@@ -1,0 +1,239 @@
+"""Irregularities: an erroneous card, a card found face up, too few cards, a misdeal.
+
+Each jurisdiction prescribes its own remedy; the remedy is a parameter, so the
+same coup is right under one ruleset and wrong under another.  An
+irregularity handled as the rules require is reported as ``info`` (the record
+shows the irregularity and that it was put right); one handled otherwise is
+reported at the rule's severity.  Where the irregularity is left uncorrected
+altogether (the erroneous card stays in the Player's Hand, the deal is left out
+of order), the drawing and dealing rules report it, not these.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from compliance.checks import Breach, Params, check
+from compliance.replay import BANKER, PLAYER, CoupState, describe_bettor
+from compliance.table import TableContext
+
+INFO = "info"
+ORDER = (PLAYER, BANKER, PLAYER, BANKER)
+
+
+def _natural(c: CoupState, t: TableContext) -> bool:
+    return c.initial_total(PLAYER) in t.tableau.naturals or c.initial_total(BANKER) in t.tableau.naturals
+
+
+# ------------------------------------------------------------------ erroneous Player third card
+
+
+class ErroneousCardParams(Params):
+    when_disclosed: Literal["no_bet_coup", "discard"] = "discard"
+    """an erroneous card that was exposed, and that would have become the next coup's first card: it becomes
+    the first card of a no bet coup, or it is discarded"""
+    no_bet_method: str | None = None
+    """the dealing method of that no bet coup"""
+
+
+def _expected_destination(c: CoupState, p: ErroneousCardParams, t: TableContext, disclosed: bool) -> tuple[str, str]:
+    if not _natural(c, t) and t.tableau.banker_draws(c.initial_total(BANKER), None):
+        return BANKER, f"the Banker's Hand must draw on {c.initial_total(BANKER)}, so it becomes the Banker's third card"
+    if disclosed and p.when_disclosed == "discard":
+        return "discard", "the Banker's Hand stands and the card was exposed, so it is discarded"
+    if disclosed:
+        return "next_coup", "the Banker's Hand stands, so it becomes the first card of a no bet coup"
+    return "next_coup", "the Banker's Hand stands, so it becomes the first card of the next coup"
+
+
+def _carried_into_this_coup(c: CoupState, p: ErroneousCardParams):
+    """The card the previous coup set aside must be this coup's first card (of a no bet coup if exposed)."""
+    out = []
+    first = c.initial[0][1] if c.initial else None
+    for code, disclosed in zip(c.expected_carry, c.expected_carry_disclosed or [False] * len(c.expected_carry)):
+        at = c.first_card_at
+        if first is None or first.code != code:
+            got = f"the first card was {first.code}" if first is not None else "no card was dealt"
+            out.append(Breach(at, f"{code}, set aside by the previous coup, should be this coup's first card; {got}"))
+            continue
+        if disclosed and p.when_disclosed == "no_bet_coup":
+            wrong = []
+            if not c.no_bet:
+                wrong.append("the coup was not a no bet coup")
+            if p.no_bet_method and c.method != p.no_bet_method:
+                wrong.append(f"it was dealt by method {c.method or '(none recorded)'}, not {p.no_bet_method}")
+            if wrong:
+                out.append(Breach(at, f"{code} was exposed when it was set aside, so it is the first card of a no bet "
+                                      f"coup{' dealt by method ' + p.no_bet_method if p.no_bet_method else ''}; "
+                                      + " and ".join(wrong)))
+    return out
+
+
+@check("irregularity.erroneous-card", "irregularity.mishandled", ErroneousCardParams)
+def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
+    """A third card dealt to the Player's Hand when none was authorised becomes the Banker's third card if
+    the Banker's Hand must draw (as for a Player's Hand that stood); otherwise it becomes the next coup's
+    first card, or, if it was exposed, what the rules say of an exposed card (the first card of a no bet
+    coup, or the discard holder).  The next coup is judged for receiving it."""
+    out = _carried_into_this_coup(c, p)
+    if len(c.dealt_player) < 3 or not c.hands_complete or c.reconstruct_at is not None:
+        return out
+    if not _natural(c, t) and c.initial_total(PLAYER) in t.tableau.player_draws:
+        return out  # the Player's third card was authorised
+    card = c.dealt_player[2]
+    move = next((m for m in c.moves if m.code == card.code and m.source == PLAYER and m.at > card.at), None)
+    if move is None:
+        return out  # left in the Player's Hand: the drawing rules report it
+    disclosed = card.face == "up" or card.found_face_up
+    where, why = _expected_destination(c, p, t, disclosed)
+    banker_extra = c.extra_cards(BANKER)
+    if move.to != where:
+        out.append(Breach(move.at, f"the Player's Hand received {card.code} when no third card was authorised; "
+                                   f"{why}, but it was moved to {move.to.replace('_', ' ')}"))
+    elif where == BANKER and [x.code for x in banker_extra] != [card.code]:
+        out.append(Breach(move.at, f"{card.code}, dealt to the Player's Hand in error, is the Banker's only third card; "
+                                   f"the Banker's Hand received {', '.join(x.code for x in banker_extra)}"))
+    else:
+        out.append(Breach(move.at, f"the Player's Hand received {card.code} when no third card was authorised; "
+                                   f"handled as the rules require: {why}", INFO))
+    return out
+
+
+# ------------------------------------------------------------------ card found face up
+
+
+class FaceUpParams(Params):
+    after_first_card: Literal["play", "discard"] = "discard"
+    """a card found face up once the coup's first card is out: played as if face down, or discarded"""
+    before_first_card: Literal["no_bet_coup", "discard"] = "discard"
+    """a card found face up that would be the coup's first card: the first card of a no bet coup, or discarded"""
+    no_bet_method: str | None = None
+    """the dealing method of that no bet coup"""
+
+
+@check("irregularity.face-up-card", "irregularity.mishandled", FaceUpParams)
+def face_up_card(c: CoupState, p: FaceUpParams, t: TableContext):
+    """A card found face up in the shoe is handled as the rules say: discarded, played as if face down, or
+    made the first card of a no bet coup, according to the rules and to whether the coup's first card was
+    already dealt."""
+    out = []
+    for to, card in c.drawn:
+        if not card.found_face_up:
+            continue
+        first = c.first_card_at is None or card.at <= c.first_card_at
+        how = p.before_first_card if first else p.after_first_card
+        when = "before the coup's first card was dealt" if first else "after the coup's first card"
+        moved = next((m for m in c.moves if m.code == card.code and m.at > card.at), None)
+        final = moved.to if moved is not None else to
+        if how == "discard":
+            ok, want = final == "discard", "is discarded"
+        elif how == "play":
+            ok, want = final in (PLAYER, BANKER), "is played as if it were face down"
+        else:
+            ok = final in (PLAYER, BANKER) and card.at == c.first_card_at and c.no_bet and (
+                p.no_bet_method is None or c.method == p.no_bet_method)
+            want = "is the first card of a no bet coup" + (f" dealt by method {p.no_bet_method}"
+                                                          if p.no_bet_method else "")
+            if final == "next_coup":
+                continue  # set aside for the next coup; judged there by the erroneous-card rule
+        verdict = "handled as the rules require" if ok else f"it went to {final.replace('_', ' ')}" + (
+            "" if final != PLAYER or how != "no_bet_coup" else " in a coup that was not a no bet coup of that method")
+        msg = f"{card.code} was found face up in the shoe {when}; it {want}: {verdict}"
+        out.append(Breach(card.at, msg, INFO if ok else None))
+    return out
+
+
+# ------------------------------------------------------------------ too few cards
+
+
+class InsufficientParams(Params):
+    new_shoe_after: bool = False
+    """after such a void, play goes on only with the cards replaced or reshuffled (a new shoe)"""
+
+
+def _needs_cards(c: CoupState, t: TableContext) -> bool:
+    """The hands as they stand are not finished: an initial card or a required third card is missing."""
+    if not c.hands_complete:
+        return True
+    if _natural(c, t):
+        return False
+    player_extra = c.extra_cards(PLAYER)
+    if not player_extra and c.initial_total(PLAYER) in t.tableau.player_draws:
+        return True
+    third = player_extra[0].points if player_extra else None
+    return not c.extra_cards(BANKER) and t.tableau.banker_draws(c.initial_total(BANKER), third)
+
+
+@check("irregularity.insufficient-cards", "irregularity.mishandled", InsufficientParams)
+def insufficient_cards(c: CoupState, p: InsufficientParams, t: TableContext):
+    """When the shoe has too few cards to finish the coup, the coup is void (every wager returned); a coup
+    whose hands were already finished is not voided for it; where the rules say so, play resumes only
+    with a new shoe."""
+    out = []
+    prev = c.previous
+    if p.new_shoe_after and prev is not None and prev.void is not None \
+            and prev.void.reason == "insufficient_cards" and prev.shoe == c.shoe and c.first_card_at is not None:
+        out.append(Breach(c.first_card_at, f"coup {prev.number} was void for want of cards, yet this coup is dealt "
+                                           f"from the same shoe {c.shoe!r}; play resumes with the cards replaced "
+                                           "or reshuffled"))
+    if c.void is None or c.void.reason != "insufficient_cards":
+        return out
+    if _needs_cards(c, t):
+        out.append(Breach(c.void_at, "the shoe ran out before the hands were finished; the coup was declared void, "
+                                     "as the rules require", INFO))
+    else:
+        out.append(Breach(c.void_at, "the coup was declared void for want of cards, but its hands were already "
+                                     "finished"))
+    return out
+
+
+# ------------------------------------------------------------------ misdeal
+
+
+class MisdealParams(Params):
+    withdrawal_after_reconstruction: bool = False
+    """after a reconstruction a patron may take a wager down (whole, not in part); if every wager is taken
+    down the coup is void"""
+
+
+def _misdealt(c: CoupState) -> bool:
+    hands = tuple(h for h, _ in c.initial)
+    return hands != ORDER[: len(hands)]
+
+
+@check("irregularity.misdeal", "irregularity.mishandled", MisdealParams)
+def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
+    """Cards dealt out of the Player, Banker, Player, Banker order are reconstructed into that order (the
+    first and third cards the Player's, the second and fourth the Banker's), or, if they cannot be, the
+    coup is void.  Where the rules allow patrons to withdraw after a reconstruction, a wager may only be
+    taken down whole, and if every wager is taken down the coup is void."""
+    out = []
+    if c.reconstructed is not None:
+        dealt = [card.code for to, card in c.drawn if to in (PLAYER, BANKER)][:4]
+        want_p, want_b = tuple(dealt[0:4:2]), tuple(dealt[1:4:2])
+        got_p, got_b = c.reconstructed[0][:2], c.reconstructed[1][:2]
+        shown = f"Player {' '.join(got_p) or '-'}, Banker {' '.join(got_b) or '-'}"
+        if len(dealt) == 4 and (got_p, got_b) == (want_p, want_b):
+            if _misdealt(c):
+                out.append(Breach(c.reconstruct_at, f"misdeal reconstructed to the dealing order ({shown})", INFO))
+        else:
+            out.append(Breach(c.reconstruct_at, f"the reconstruction gives {shown}; dealt in order the cards give "
+                                                f"Player {' '.join(want_p)}, Banker {' '.join(want_b)}"))
+        if p.withdrawal_after_reconstruction:
+            out += _withdrawals(c)
+    elif c.void is not None and c.void.reason == "misdeal" and _misdealt(c):
+        out.append(Breach(c.void_at, "misdealt cards not reconstructed: the coup was declared void", INFO))
+    return out
+
+
+def _withdrawals(c: CoupState) -> list[Breach]:
+    out = []
+    for ch in c.changes:
+        if ch.at > c.reconstruct_at and ch.kind == "wager_adjust" and 0 < ch.after < ch.before:
+            out.append(Breach(ch.at, f"after the reconstruction a wager may only be withdrawn whole; "
+                                     f"{describe_bettor(ch.bettor)} {ch.spot} wager was reduced instead"))
+    withdrawn = [ch for ch in c.changes if ch.at > c.reconstruct_at and ch.kind == "wager_adjust" and not ch.after]
+    if withdrawn and not c.stakes and c.void is None:
+        out.append(Breach(withdrawn[-1].at, "every wager was withdrawn after the reconstruction, so the coup is void; "
+                                            "it was not declared void"))
+    return out
