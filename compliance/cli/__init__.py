@@ -41,8 +41,9 @@ def fail(err: UserError | str) -> None:
 
 from compliance.cli import check as _check  # noqa: E402,F401  (registers commands)
 from compliance.cli import schema as _schema  # noqa: E402,F401
-from compliance.cli import simulate as _simulate  # noqa: E402,F401
+from compliance.cli import config as _config  # noqa: E402,F401
 from compliance.cli import rules as _rules  # noqa: E402,F401
+from compliance.cli import simulate as _simulate  # noqa: E402,F401
 
 
 def main() -> None:

@@ -1,25 +1,41 @@
-"""``baccarat-audit check``: the auditor's command."""
+"""``baccarat-audit check``: the auditor's command.
+
+    settings (defaults < configuration file < flags)
+      -> inputs (files, directories, Markdown blocks)
+      -> Checker, one transcript at a time (progress bar on a terminal)
+      -> Report (waivers, baseline)
+      -> renderers: standard output and every --output file, written atomically
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import importlib
 import os
 import sys
+from contextlib import nullcontext
 from enum import Enum
 from pathlib import Path
 
 import typer
 
+from compliance import baseline as baseline_file
+from compliance import config
+from compliance import waivers as waivers_file
 from compliance.cli import app, fail
-from compliance.engine import check_paths
+from compliance.engine import Checker
 from compliance.errors import UserError
-from compliance.report import json as json_report
-from compliance.report import text as text_report
+from compliance.inputs import Input, collect
 from compliance.report.model import Report
 
 
 class Format(str, Enum):
     text = "text"
     json = "json"
+    sarif = "sarif"
+    junit = "junit"
+    markdown = "markdown"
+    html = "html"
 
 
 class Severity(str, Enum):
@@ -28,47 +44,196 @@ class Severity(str, Enum):
     info = "info"
 
 
+#: a report file's format, from its name, when --output gives none
+SUFFIX_FORMAT = {".json": "json", ".sarif": "sarif", ".xml": "junit", ".md": "markdown", ".html": "html",
+                 ".htm": "html", ".txt": "text"}
+
+
 def _use_rich() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def render(report: Report, fmt: str) -> str:
-    if fmt == "json":
-        return json_report.render(report)
-    return text_report.render_rich(report) if _use_rich() else text_report.render_plain(report)
+def render(report: Report, fmt: str, terminal: bool = False) -> str:
+    """The report in one format; ``terminal``: text for a colour terminal (rich)."""
+    renderer = importlib.import_module(f"compliance.report.{fmt}")  # one module a format
+    if fmt == "text":
+        return renderer.render_rich(report) if terminal else renderer.render_plain(report)
+    return renderer.render(report)
 
 
-@app.command()
-def check(
-    transcripts: list[Path] = typer.Argument(..., help="Transcript files (.json or .jsonl).", show_default=False),
-    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset id (us-nj, us-in, au-nsw, nz) or YAML path; "
-                                "default: each transcript's table.jurisdiction."),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Report format."),
-    output: Path = typer.Option(None, "--output", "-o", help="Write the report to this file instead of stdout."),
-    fail_on: Severity = typer.Option(Severity.error, "--fail-on", help="Exit 1 when a finding of this severity or above exists."),
-):
-    """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
-    errors: list[str] = []
-    results = check_paths(((str(p), str(p)) for p in transcripts), ruleset=ruleset,
-                          on_error=lambda e: errors.append(str(e)))
-    report = Report(results, fail_on=fail_on.value, errors=errors)
-    for e in errors:
-        typer.echo(f"baccarat-audit: {e}", err=True)
-    text = render(report, fmt.value)
-    if output:
-        write_atomic(output, text)
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    raise typer.Exit(report.exit_code)
+def parse_outputs(specs: list[str], default: str | None) -> list[tuple[str, Path]]:
+    """``FORMAT=FILE`` or ``FILE`` (format from --format, else from the file's suffix, else text)."""
+    out = []
+    for spec in specs:
+        fmt, sep, file = spec.partition("=")
+        if sep and fmt in Format.__members__:
+            out.append((fmt, Path(file)))
+        else:
+            out.append((default or SUFFIX_FORMAT.get(Path(spec).suffix.lower(), "text"), Path(spec)))
+    return out
+
+
+def run_date(timestamp: str | None) -> dt.datetime:
+    """The run's date and time: --timestamp, else SOURCE_DATE_EPOCH, else now (UTC).
+
+    It is the report's generation time and the day waivers are judged on;
+    fixing it makes reports byte-identical across runs.
+    """
+    value = timestamp or os.environ.get("SOURCE_DATE_EPOCH")
+    if not value:
+        return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    try:
+        if value.strip().lstrip("-").isdigit():
+            return dt.datetime.fromtimestamp(int(value), dt.timezone.utc)
+        when = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except (ValueError, OverflowError):
+        raise UserError(f"bad timestamp {value!r}: give ISO 8601 (2026-11-29T18:00:00Z) or seconds since 1970",
+                        "--timestamp" if timestamp else "SOURCE_DATE_EPOCH") from None
+    return (when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)).astimezone(dt.timezone.utc)
+
+
+class Progress:
+    """A rich progress bar on standard error, only on a terminal: transcripts, bytes and coups so far."""
+
+    def __init__(self, inputs: list[Input], enabled: bool):
+        self.bar = None
+        if not enabled or len(inputs) == 0:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as Bar
+
+        self.bar = Bar(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[coups]:,} coups"),
+                       TimeElapsedColumn(), console=Console(file=sys.stderr), transient=True)
+        self.total = sum(max(i.size, 1) for i in inputs)
+        self.task = self.bar.add_task("checking", total=self.total, coups=0)
+        self.done_bytes = self.coups = 0
+
+    def __enter__(self):
+        if self.bar:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar:
+            self.bar.__exit__(*exc)
+
+    def start(self, inp: Input):
+        if self.bar:
+            self.bar.update(self.task, description=inp.name)
+
+    def on_coup(self, n: int):
+        if n % 512 == 0:
+            self.bar.update(self.task, coups=self.coups + n)
+
+    def finished(self, inp: Input, coups: int):
+        if self.bar:
+            self.done_bytes += max(inp.size, 1)
+            self.coups += coups
+            self.bar.update(self.task, completed=self.done_bytes, coups=self.coups)
+
+
+def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
+                 on_error, progress: Progress):
+    """Check each input in order; one that cannot be read goes to ``on_error`` and the others still run."""
+    checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups)
+    results = []
+    for inp in inputs:
+        progress.start(inp)
+        try:
+            result = inp.check(checker, progress.on_coup if progress.bar else None)
+        except UserError as e:
+            on_error(e)
+            continue
+        results.append(result)
+        progress.finished(inp, result.coups)
+    return results
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Write through a temporary file and rename: never a half-written report."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except OSError as e:
         tmp.unlink(missing_ok=True)
         fail(UserError(f"cannot write report: {e.strerror}", str(path)))
+    except BaseException:  # interrupted: leave the old report (or none), never half of a new one
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+@app.command()
+def check(
+    transcripts: list[Path] = typer.Argument(None, help="Transcripts (.json, .jsonl), directories of them, or "
+                                             "Markdown documents with ```baccarat-transcript blocks.",
+                                             show_default=False),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset id (us-nj, us-in, au-nsw, nz) or YAML path; "
+                                "default: each transcript's table.jurisdiction."),
+    fmt: Format = typer.Option(None, "--format", "-f", help="Report format on standard output "
+                               "[default: text; rich on a terminal, plain otherwise or with NO_COLOR]."),
+    output: list[str] = typer.Option(None, "--output", "-o", help="Write a report to a file instead of standard "
+                                     "output: FILE, or FORMAT=FILE; repeat for several."),
+    fail_on: Severity = typer.Option(None, "--fail-on", help="Exit 1 when a reported finding of this severity or "
+                                     "above exists [default: error]."),
+    waivers: Path = typer.Option(None, "--waivers", help="YAML file of approved deviations (waived findings "
+                                 "do not fail the run)."),
+    baseline: Path = typer.Option(None, "--baseline", help="Report only findings not in this baseline."),
+    write_baseline: Path = typer.Option(None, "--write-baseline", help="Write every finding of this run to a "
+                                        "baseline file."),
+    config_file: Path = typer.Option(None, "--config", help="Configuration file to use instead of the one found "
+                                     "upward from here (.baccarat-audit.yaml or pyproject.toml)."),
+    timestamp: str = typer.Option(None, "--timestamp", help="The run's date and time (ISO 8601 or epoch seconds; "
+                                  "default SOURCE_DATE_EPOCH, else now): shown in reports, judges waiver expiry."),
+    progress: bool = typer.Option(None, "--progress/--no-progress", help="Progress bar on standard error "
+                                  "[default: on a terminal]."),
+):
+    """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
+    settings = config.apply_flags(config.load(config_file), {
+        "ruleset": ruleset, "format": fmt.value if fmt else None, "output": output,
+        "fail-on": fail_on.value if fail_on else None, "paths": [str(p) for p in transcripts or []],
+        "waivers": str(waivers) if waivers else None, "baseline": str(baseline) if baseline else None})
+    if not settings["paths"]:
+        fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
+             "in the configuration")
+    when = run_date(timestamp)
+    outputs = parse_outputs(settings["output"], settings["format"])
+    if not outputs:  # --output writes files instead of standard output (FORMAT=- for both)
+        outputs = [(settings["format"] or "text", Path("-"))]
+    formats = {f for f, _ in outputs}
+    waived = waivers_file.load(settings["waivers"], when.date()) if settings["waivers"] else None
+    known = baseline_file.load(settings["baseline"]) if settings["baseline"] else None
+
+    errors: list[str] = []
+
+    def on_error(e: UserError) -> None:
+        errors.append(str(e))
+        typer.echo(f"baccarat-audit: {e}", err=True)
+
+    inputs = collect(settings["paths"], on_error)
+    show_progress = sys.stderr.isatty() if progress is None else progress
+    with Progress(inputs, show_progress) as bar:
+        results = check_inputs(inputs, settings["ruleset"], keep_states="html" in formats,
+                               keep_coups=bool(formats & {"junit", "html"}), on_error=on_error, progress=bar)
+    report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
+                    baseline=known)
+
+    to_stdout = None
+    for out_format, path in outputs:
+        if str(path) == "-":
+            to_stdout = out_format
+            sys.stdout.write(render(report, out_format, terminal=out_format == "text" and _use_rich()))
+            sys.stdout.flush()
+        else:
+            write_atomic(path, render(report, out_format))
+    if write_baseline:
+        write_atomic(write_baseline, baseline_file.render(report.all_findings, report.tool_version))
+    if to_stdout != "text":  # the text report ends with them; elsewhere tell the person at the terminal
+        for notice in report.notices():
+            typer.echo(f"baccarat-audit: {notice}", err=True)
+        typer.echo(report.summary_line(), err=True)
+    raise typer.Exit(report.exit_code)

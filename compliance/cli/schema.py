@@ -13,6 +13,7 @@ from compliance.cli import app
 class Which(str, Enum):
     transcript = "transcript"
     ruleset = "ruleset"
+    report = "report"
 
 
 def schema_for(which: str) -> dict:
@@ -23,6 +24,10 @@ def schema_for(which: str) -> dict:
         doc["title"] = "baccarat transcript v1 (.json)"
         doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
                               "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a line.")
+    elif which == "report":
+        from compliance.report.json import schema as report_schema
+
+        return report_schema()
     else:
         from compliance.ruleset.models import RulesetFile
 
@@ -33,6 +38,6 @@ def schema_for(which: str) -> dict:
 
 
 @app.command()
-def schema(which: Which = typer.Argument(..., help="transcript or ruleset")):
+def schema(which: Which = typer.Argument(..., help="transcript, ruleset or report (the JSON report of check)")):
     """Print the JSON Schema of a format."""
     typer.echo(json.dumps(schema_for(which.value), indent=2, sort_keys=True))

@@ -1,43 +1,224 @@
-"""The JSON report: the spec's contract (``findings``) plus run metadata."""
+"""The JSON report: the spec's contract (``findings``) plus run metadata.
+
+The pydantic models below describe the report and are its published JSON
+Schema (``baccarat-audit schema report``, ``docs/report-schema.json``).  The
+renderer builds plain dicts for speed; the tests validate its output against
+the schema generated from these models, so the two cannot drift apart.
+The contract fields of a finding (``rule``, ``category``, ``severity``,
+``transcript``, ``coup``, ``event``, ``message``, ``citation``) are frozen by
+the transcript spec; everything else was added in schema 1.x.
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Literal
 
-from compliance.categories import SEVERITIES
+from pydantic import BaseModel, ConfigDict, Field
+
+from compliance.categories import CATEGORIES, SEVERITIES
+from compliance.findings import Finding
 from compliance.report.model import SCHEMA_VERSION, Report
+from compliance.waivers import Entry
+
+Severity = Literal["error", "warning", "info"]
+Category = Literal[tuple(CATEGORIES)]  # type: ignore[valid-type]
 
 
-def render(report: Report) -> str:
-    doc = {
+class _Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FindingOut(_Closed):
+    """One breach of one rule (spec contract: rule .. citation)."""
+
+    rule: str = Field(description="the ruleset's rule id")
+    category: Category = Field(description="the spec's finding category")
+    severity: Severity
+    transcript: str = Field(description="the transcript's path as checked (a Markdown document for embedded ones)")
+    coup: int | None = Field(description="the coup number; null when it could not be read")
+    event: int | None = Field(description="0-based index of the event in the coup's events; null for the whole coup")
+    message: str = Field(description="what happened and what the rule requires")
+    citation: str = Field(description="the regulation paragraph(s) the rule rests on")
+    line: int | None = Field(description="1-based line of the event (or coup) in the file")
+    column: int | None = Field(description="1-based column of the event (or coup) in the file")
+    fingerprint: str = Field(description="stable logical key (rule, category, transcript, table, coup, event); "
+                             "not the line, so it survives edits elsewhere in the file")
+
+
+class WaiverOut(_Closed):
+    id: str = Field(description="the waiver's id, or #<position> in the waivers file")
+    line: int = Field(description="line of the waiver in the waivers file")
+    justification: str
+    approved_by: str
+    expires: str = Field(description="last day the waiver applies (ISO 8601 date)")
+
+
+class WaivedFindingOut(FindingOut):
+    waiver: WaiverOut
+
+
+class RulesetOut(_Closed):
+    id: str
+    version: str
+
+
+class RulesetInfo(RulesetOut):
+    title: str
+
+
+class SeverityCounts(_Closed):
+    error: int
+    warning: int
+    info: int
+
+
+class TranscriptOut(_Closed):
+    transcript: str = Field(description="the transcript's name: its path, or document.md#L<line> for a Markdown block")
+    table: str
+    jurisdiction: str | None
+    game: str
+    ruleset: RulesetOut
+    sha256: str = Field(description="SHA-256 of the transcript's bytes (of the block, for a Markdown block)")
+    coups: int
+    unreadable_coups: int
+    findings: SeverityCounts = Field(description="reported findings by severity")
+    categories: dict[str, int] = Field(description="reported findings by category")
+    waived: int
+    baselined: int
+
+
+class Counts(_Closed):
+    transcripts: int
+    coups: int
+    findings: int = Field(description="reported findings (not waived, not in the baseline)")
+    severities: SeverityCounts
+    categories: dict[str, int]
+    waived: int
+    baselined: int
+
+
+class WaiverNotice(_Closed):
+    id: str
+    line: int
+    reason: str
+
+
+class WaiversOut(_Closed):
+    file: str
+    unused: list[WaiverNotice] = Field(description="waivers in force that matched no finding")
+    not_applied: list[WaiverNotice] = Field(description="expired or malformed waivers: they waive nothing")
+
+
+class StaleEntry(_Closed):
+    fingerprint: str
+    rule: str
+    transcript: str
+    coup: int | None
+    event: int | None
+    message: str
+
+
+class BaselineOut(_Closed):
+    file: str
+    baselined: int = Field(description="findings not reported because the baseline holds them")
+    stale: list[StaleEntry] = Field(description="baseline entries no finding matches any more")
+
+
+class JsonReport(_Closed):
+    """The report of one ``baccarat-audit check`` run."""
+
+    model_config = ConfigDict(extra="forbid", title="baccarat-audit JSON report")
+
+    schema_version: str = Field(description=f"version of this report format ({SCHEMA_VERSION})")
+    tool: Literal["baccarat-audit"]
+    tool_version: str
+    generated: str = Field(description="the run's date and time, UTC (--timestamp / SOURCE_DATE_EPOCH fix it)")
+    rulesets: list[RulesetInfo]
+    findings: list[FindingOut] = Field(description="the findings the run reports (spec contract)")
+    waived: list[WaivedFindingOut] = Field(description="findings covered by a waiver in force; they never fail a run")
+    transcripts: list[TranscriptOut]
+    counts: Counts
+    waivers: WaiversOut | None
+    baseline: BaselineOut | None
+    errors: list[str] = Field(description="inputs that could not be checked (exit status 2)")
+    fail_on: Severity
+    exit_code: Literal[0, 1, 2]
+
+
+def schema() -> dict:
+    doc = JsonReport.model_json_schema()
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    doc["$id"] = "https://baccarat-audit.invalid/report-schema.json"
+    return doc
+
+
+def _waiver(e: Entry) -> dict:
+    w = e.waiver
+    return {"id": e.key, "line": e.line, "justification": w.justification, "approved_by": w.approved_by,
+            "expires": w.expires.isoformat()}
+
+
+def _severities(counter) -> dict:
+    return {s: counter[s] for s in SEVERITIES}
+
+
+def _categories(counter) -> dict:
+    return {c: counter[c] for c in CATEGORIES if counter[c]}
+
+
+def document(report: Report) -> dict:
+    """The report as the dict the JSON Schema describes."""
+    return {
         "schema_version": SCHEMA_VERSION,
         "tool": "baccarat-audit",
         "tool_version": report.tool_version,
+        "generated": report.generated_iso,
+        "rulesets": [{"id": rs.id, "version": rs.version, "title": rs.title} for rs in report.rulesets],
         "findings": [f.as_dict() for f in report.findings],
+        "waived": [Finding.as_dict(f) | {"waiver": _waiver(e)} for f, e in report.waived],
         "transcripts": [
             {
-                "transcript": r.transcript,
-                "table": r.table,
-                "jurisdiction": r.jurisdiction,
-                "game": r.game,
-                "ruleset": {"id": r.ruleset.id, "version": r.ruleset.version},
-                "sha256": r.sha256,
-                "coups": r.coups,
-                "unreadable_coups": r.unreadable,
-                "findings": {s: sev[s] for s in SEVERITIES},
-                "categories": {c: n for c, n in sorted(cat.items())},
+                "transcript": t.result.transcript,
+                "table": t.result.table,
+                "jurisdiction": t.result.jurisdiction,
+                "game": t.result.game,
+                "ruleset": {"id": t.result.ruleset.id, "version": t.result.ruleset.version},
+                "sha256": t.result.sha256,
+                "coups": t.result.coups,
+                "unreadable_coups": t.result.unreadable,
+                "findings": _severities(t.by_severity),
+                "categories": _categories(t.by_category),
+                "waived": len(t.waived),
+                "baselined": t.baselined,
             }
-            for r, sev, cat in report.per_transcript
+            for t in report.transcripts
         ],
         "counts": {
             "transcripts": len(report.results),
             "coups": report.coups,
             "findings": len(report.findings),
-            "severities": {s: report.by_severity[s] for s in SEVERITIES},
+            "severities": _severities(report.by_severity),
             "categories": report.category_counts(),
+            "waived": len(report.waived),
+            "baselined": report.baselined,
+        },
+        "waivers": None if report.waivers is None else {
+            "file": report.waivers.path,
+            "unused": [{"id": e.key, "line": e.line, "reason": "matched no finding"} for e in report.unused_waivers],
+            "not_applied": [{"id": r.key, "line": r.line, "reason": r.reason} for r in report.rejected_waivers],
+        },
+        "baseline": None if report.baseline is None else {
+            "file": report.baseline.path,
+            "baselined": report.baselined,
+            "stale": [{"fingerprint": e.fingerprint, "rule": e.rule, "transcript": e.transcript, "coup": e.coup,
+                       "event": e.event, "message": e.message} for e in report.stale],
         },
         "errors": report.errors,
         "fail_on": report.fail_on,
         "exit_code": report.exit_code,
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render(report: Report) -> str:
+    return json.dumps(document(report), indent=2, ensure_ascii=False) + "\n"

@@ -1,16 +1,67 @@
-"""The report of a run: what every renderer formats (renderers compute nothing)."""
+"""The report of a run: what every renderer formats (renderers compute nothing).
+
+A run's findings fall in three groups:
+
+* **reported** (``Report.findings``): what the run reports and what can fail it;
+* **waived**: covered by a waiver in force (counted apart, never failing);
+* **in the baseline**: known before (``--baseline``), not reported again.
+
+Waivers are applied first, so a waiver covering a baselined finding still
+counts as used.  Everything a renderer shows (counts, groups by coup, the
+rules cited) is computed here once.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 
 from compliance import __version__
+from compliance.baseline import Baseline, BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES, SEVERITY_RANK
 from compliance.engine import TranscriptResult
 from compliance.findings import Finding
+from compliance.ruleset.models import BoundRule, Ruleset
+from compliance.waivers import Entry, Rejected, Waivers
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+@dataclass
+class TranscriptView:
+    """One transcript's share of the report."""
+
+    result: TranscriptResult
+    findings: list[Finding]  # reported
+    waived: list[tuple[Finding, Entry]]
+    baselined: int
+    by_severity: Counter
+    by_category: Counter
+
+    @property
+    def document(self) -> str:
+        """The file the transcript is in (a Markdown block's name carries ``#L<line>``)."""
+        return self.result.transcript.split("#L", 1)[0]
+
+
+@dataclass
+class CoupView:
+    """One coup's findings, for reports that go coup by coup (JUnit, HTML)."""
+
+    number: int | None
+    findings: list[Finding]  # reported
+    waived: list[tuple[Finding, Entry]]
+    line: int | None = None  # where an unreadable coup without a number was found
+    state: object | None = None  # replay.CoupState, when the run kept them
+
+    @property
+    def unreadable(self) -> bool:
+        return any(f.category == "transcript.unreadable" for f in self.findings)
 
 
 @dataclass
@@ -19,34 +70,161 @@ class Report:
     fail_on: str = "error"
     errors: list[str] = field(default_factory=list)  # files that could not be checked (exit 2)
     tool_version: str = __version__
+    generated: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0))
+    waivers: Waivers | None = None
+    baseline: Baseline | None = None
 
     def __post_init__(self):
-        self.findings: list[Finding] = [f for r in self.results for f in r.findings]
+        self.all_findings: list[Finding] = [f for r in self.results for f in r.findings]
+        self._waived: dict[int, Entry] = {}
+        used: set[str] = set()
+        seen_fingerprints: set[str] = set()
+        baselined: set[int] = set()
+        for f in self.all_findings:
+            entry = self.waivers.waiver_for(f) if self.waivers else None
+            if entry is not None:
+                self._waived[id(f)] = entry
+                used.add(entry.key)
+            if self.baseline is not None:
+                seen_fingerprints.add(f.fingerprint)
+                if entry is None and f in self.baseline:
+                    baselined.add(id(f))
+        self.findings: list[Finding] = [f for f in self.all_findings if id(f) not in self._waived
+                                        and id(f) not in baselined]
+        self.waived: list[tuple[Finding, Entry]] = [(f, self._waived[id(f)]) for f in self.all_findings
+                                                    if id(f) in self._waived]
+        self.baselined = len(baselined)
+        self.unused_waivers: list[Entry] = [e for e in self.waivers.active if e.key not in used] if self.waivers else []
+        self.rejected_waivers: list[Rejected] = self.waivers.rejected if self.waivers else []
+        self.stale: list[BaselineEntry] = ([e for fp, e in self.baseline.entries.items() if fp not in seen_fingerprints]
+                                           if self.baseline else [])
         self.by_severity = Counter(f.severity for f in self.findings)
         self.by_category = Counter(f.category for f in self.findings)
         self.coups = sum(r.coups for r in self.results)
-        self.per_transcript = [
-            (r, Counter(f.severity for f in r.findings), Counter(f.category for f in r.findings)) for r in self.results
-        ]
+        self.transcripts: list[TranscriptView] = []
+        for r in self.results:
+            mine = [f for f in r.findings if id(f) not in self._waived and id(f) not in baselined]
+            self.transcripts.append(TranscriptView(
+                r, mine, [(f, self._waived[id(f)]) for f in r.findings if id(f) in self._waived],
+                sum(1 for f in r.findings if id(f) in baselined),
+                Counter(f.severity for f in mine), Counter(f.category for f in mine)))
+        # kept for renderers written against the first model: (result, severities, categories)
+        self.per_transcript = [(t.result, t.by_severity, t.by_category) for t in self.transcripts]
         threshold = SEVERITY_RANK[self.fail_on]
         self.failing = sum(1 for f in self.findings if SEVERITY_RANK[f.severity] >= threshold)
 
+    # ------------------------------------------------------------------ status
     @property
     def exit_code(self) -> int:
+        """0 nothing at or above --fail-on, 1 findings, 2 something could not be checked."""
         if self.errors:
             return 2
         return 1 if self.failing else 0
 
+    def fails(self, f: Finding) -> bool:
+        return SEVERITY_RANK[f.severity] >= SEVERITY_RANK[self.fail_on]
+
+    def waiver_of(self, f: Finding) -> Entry | None:
+        return self._waived.get(id(f))
+
+    @property
+    def generated_iso(self) -> str:
+        return self.generated.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    # ------------------------------------------------------------------ counts
     def summary_line(self) -> str:
-        n = len(self.results)
-        parts = ", ".join(f"{self.by_severity[s]} {s}" for s in SEVERITIES if self.by_severity[s])
-        text = (f"checked {n} transcript{'s' if n != 1 else ''}, {self.coups:,} coup{'s' if self.coups != 1 else ''}, "
-                f"{len(self.findings):,} finding{'s' if len(self.findings) != 1 else ''}")
+        parts = ", ".join(f"{self.by_severity[s]:,} {s}" for s in SEVERITIES if self.by_severity[s])
+        text = (f"checked {_plural(len(self.results), 'transcript')}, {_plural(self.coups, 'coup')}, "
+                f"{_plural(len(self.findings), 'finding')}")
         if parts:
             text += f": {parts}"
+        extra = []
+        if self.waived:
+            extra.append(f"{len(self.waived):,} waived")
+        if self.baseline is not None:
+            extra.append(f"{self.baselined:,} in the baseline")
+        if self.unused_waivers:
+            extra.append(_plural(len(self.unused_waivers), "unused waiver"))
+        if self.rejected_waivers:
+            extra.append(f"{_plural(len(self.rejected_waivers), 'waiver')} not applied")
+        if self.stale:
+            extra.append(_plural(len(self.stale), "stale baseline entry").replace("entrys", "entries"))
         if self.errors:
-            text += f"; {len(self.errors)} file{'s' if len(self.errors) != 1 else ''} could not be checked"
+            extra.append(f"{_plural(len(self.errors), 'file')} could not be checked")
+        if extra:
+            text += "; " + ", ".join(extra)
         return text
 
     def category_counts(self) -> dict[str, int]:
         return {c: self.by_category[c] for c in CATEGORIES if self.by_category[c]}
+
+    def notices(self) -> list[str]:
+        """Things about the run itself an auditor must see: waivers not applied or unused, stale baseline."""
+        out = []
+        for r in self.rejected_waivers:
+            out.append(f"{self.waivers.path}:{r.line}: waiver {r.key} not applied: {r.reason}")
+        for e in self.unused_waivers:
+            out.append(f"{self.waivers.path}:{e.line}: waiver {e.key} matched no finding")
+        for e in self.stale:
+            coup = "?" if e.coup is None else e.coup
+            out.append(f"{self.baseline.path}: stale baseline entry {e.fingerprint[:12]}: {e.rule} in {e.transcript} "
+                       f"coup {coup} is no longer found")
+        return out
+
+    # ------------------------------------------------------------------ rules
+    @property
+    def rulesets(self) -> list[Ruleset]:
+        """The rulesets of the run, once each, in the order first used."""
+        seen: dict[tuple[str, str], Ruleset] = {}
+        for r in self.results:
+            seen.setdefault((r.ruleset.id, r.ruleset.version), r.ruleset)
+        return list(seen.values())
+
+    def rules(self) -> list[tuple[str, list[tuple[Ruleset, BoundRule]]]]:
+        """Every enabled rule of the run's rulesets, once per id (sorted), with each ruleset's version of it."""
+        by_id: dict[str, list[tuple[Ruleset, BoundRule]]] = {}
+        for rs in self.rulesets:
+            for rule in rs.rules:
+                by_id.setdefault(rule.id, []).append((rs, rule))
+        for f in self.all_findings:  # a finding's rule is always listed
+            by_id.setdefault(f.rule, [])
+        return sorted(by_id.items())
+
+    # ------------------------------------------------------------------ coups
+    def coups_of(self, view: TranscriptView, every_coup: bool = True) -> list[CoupView]:
+        """The transcript's coups in order, each with its findings.
+
+        With ``every_coup`` the coups without findings are listed too (when the
+        run kept the coup numbers); unreadable coups without a number come
+        last, one per line.
+        """
+        by_coup: dict[int | None, CoupView] = {}
+        order: list[CoupView] = []
+        numbers = view.result.coup_numbers if every_coup else None
+        if numbers is not None:
+            for n in numbers:
+                if n not in by_coup:
+                    by_coup[n] = CoupView(n, [], [])
+                    order.append(by_coup[n])
+        nameless: dict[int | None, CoupView] = {}
+        for f, entry in [(f, None) for f in view.findings] + view.waived:
+            if f.coup is None:
+                cv = nameless.get(f.line)
+                if cv is None:
+                    cv = nameless[f.line] = CoupView(None, [], [], line=f.line)
+            else:
+                cv = by_coup.get(f.coup)
+                if cv is None:
+                    cv = by_coup[f.coup] = CoupView(f.coup, [], [])
+                    order.append(cv)
+            (cv.findings.append(f) if entry is None else cv.waived.append((f, entry)))
+        if numbers is None:
+            order.sort(key=lambda c: c.number)
+        if view.result.states is not None:
+            states = {s.number: s for s in view.result.states}
+            for cv in order:
+                cv.state = states.get(cv.number)
+        for cv in order:
+            cv.findings.sort(key=Finding.sort_key)
+            cv.waived.sort(key=lambda fe: fe[0].sort_key())
+        return order + [nameless[k] for k in sorted(nameless, key=lambda x: -1 if x is None else x)]

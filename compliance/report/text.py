@@ -14,21 +14,31 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from compliance.findings import Finding
 from compliance.report.model import Report
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
+def plain_line(f: Finding, severity: str | None = None) -> str:
+    """``file:line:column: severity RULE [category] coup N event M: message (citation)``."""
+    where = f.transcript
+    if f.line is not None:
+        where += f":{f.line}:{f.column}"
+    coup = f"coup {f.coup}" if f.coup is not None else "coup ?"
+    event = f" event {f.event}" if f.event is not None else ""
+    text = f"{where}: {severity or f.severity} {f.rule} [{f.category}] {coup}{event}: {f.message}"
+    return text + (f" ({f.citation})" if f.citation else "")
+
+
 def render_plain(report: Report) -> str:
     out = io.StringIO()
     for f in report.findings:
-        where = f.transcript
-        if f.line is not None:
-            where += f":{f.line}:{f.column}"
-        coup = f"coup {f.coup}" if f.coup is not None else "coup ?"
-        event = f" event {f.event}" if f.event is not None else ""
-        out.write(f"{where}: {f.severity} {f.rule} [{f.category}] {coup}{event}: {f.message}")
-        out.write(f" ({f.citation})\n" if f.citation else "\n")
+        out.write(plain_line(f) + "\n")
+    for f, e in report.waived:
+        out.write(plain_line(f, f"waived {f.severity}") + f" [waiver {e.key}]\n")
+    for notice in report.notices():
+        out.write(f"note: {notice}\n")
     for e in report.errors:
         out.write(f"error: {e}\n")
     out.write(report.summary_line() + "\n")
@@ -37,11 +47,19 @@ def render_plain(report: Report) -> str:
 
 def rich_renderables(report: Report):
     parts = []
-    for r, sev, _ in report.per_transcript:
+    for view in report.transcripts:
+        r = view.result
         title = Text.assemble((r.transcript, "bold"), f"  table {r.table}  ruleset {r.ruleset.id} {r.ruleset.version}  ",
                               (f"{r.coups:,} coups", "dim"))
-        if not r.findings:
-            parts.append(Panel(Text("no findings", style="green"), title=title, title_align="left"))
+        hidden = []
+        if view.waived:
+            hidden.append(f"{len(view.waived):,} waived")
+        if view.baselined:
+            hidden.append(f"{view.baselined:,} in the baseline")
+        subtitle = Text(", ".join(hidden), style="dim") if hidden else None
+        if not view.findings:
+            parts.append(Panel(Text("no findings", style="green"), title=title, title_align="left",
+                               subtitle=subtitle, subtitle_align="left"))
             continue
         table = Table(show_lines=False, expand=True, pad_edge=False)
         table.add_column("coup", justify="right", no_wrap=True)
@@ -50,9 +68,9 @@ def rich_renderables(report: Report):
         table.add_column("severity", no_wrap=True)
         table.add_column("what happened / what the rule requires", ratio=3)
         table.add_column("citation", ratio=1)
-        last = object()
-        for f in r.findings:
-            if f.coup != last and last is not object:
+        start = last = object()
+        for f in view.findings:
+            if f.coup != last and last is not start:
                 table.add_section()
             coup = "" if f.coup == last else ("?" if f.coup is None else str(f.coup))
             last = f.coup
@@ -64,7 +82,9 @@ def rich_renderables(report: Report):
                 f.message,
                 Text(f.citation, style="dim"),
             )
-        parts.append(Panel(table, title=title, title_align="left"))
+        parts.append(Panel(table, title=title, title_align="left", subtitle=subtitle, subtitle_align="left"))
+    for notice in report.notices():
+        parts.append(Text(f"note: {notice}", style="yellow"))
     for e in report.errors:
         parts.append(Text(f"error: {e}", style="bold red"))
     parts.append(Text(report.summary_line(), style="bold"))

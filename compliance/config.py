@@ -1,0 +1,186 @@
+"""Project configuration: ``[tool.baccarat-audit]`` or ``.baccarat-audit.yaml``.
+
+The configuration is found by searching upward from the working directory:
+the first directory that holds ``.baccarat-audit.yaml``, or a
+``pyproject.toml`` with a ``[tool.baccarat-audit]`` table, gives it (in one
+directory the dedicated YAML file wins over ``pyproject.toml``).  A
+``pyproject.toml`` without that table does not stop the search.
+
+Settings on the command line win over the file; the file wins over the
+defaults.  Paths in the file (``waivers``, ``baseline``, ``paths``, report
+files) are relative to the file's directory.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from compliance.errors import UserError
+
+YAML_NAME = ".baccarat-audit.yaml"
+PYPROJECT = "pyproject.toml"
+TABLE = "tool.baccarat-audit"
+FORMATS = ("text", "json", "sarif", "junit", "markdown", "html")
+
+
+class ConfigFile(BaseModel):
+    """What a configuration file may set (keys in kebab-case, as in pyproject.toml)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    ruleset: str | None = Field(default=None, description="ruleset id or YAML path for every transcript")
+    format: Literal["text", "json", "sarif", "junit", "markdown", "html"] | None = Field(
+        default=None, description="report format on standard output")
+    output: list[str] = Field(default=[], description="reports to write: FILE or FORMAT=FILE")
+    fail_on: Literal["error", "warning", "info"] | None = Field(
+        default=None, alias="fail-on", description="lowest severity that makes the run fail (exit 1)")
+    waivers: str | None = Field(default=None, description="YAML file of approved deviations")
+    baseline: str | None = Field(default=None, description="baseline file: report only findings not in it")
+    paths: list[str] = Field(default=[], description="what to check when the command line names nothing")
+
+    @field_validator("output", "paths", mode="before")
+    @classmethod
+    def _listify(cls, v):
+        return [v] if isinstance(v, str) else v
+
+
+#: the settings `check` uses, with their defaults
+DEFAULTS: dict[str, Any] = {
+    "ruleset": None,
+    "format": None,  # text on a terminal
+    "output": [],
+    "fail-on": "error",
+    "waivers": None,
+    "baseline": None,
+    "paths": [],
+}
+_PATH_KEYS = ("waivers", "baseline")
+
+
+@dataclass
+class Settings:
+    """Effective settings and where each one came from."""
+
+    values: dict[str, Any] = field(default_factory=lambda: dict(DEFAULTS))
+    origin: dict[str, str] = field(default_factory=lambda: {k: "default" for k in DEFAULTS})
+    file: Path | None = None
+
+    def __getitem__(self, key: str):
+        return self.values[key]
+
+    def set(self, key: str, value, origin: str) -> None:
+        self.values[key] = value
+        self.origin[key] = origin
+
+
+def _pyproject_table(path: Path) -> dict | None:
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise UserError(f"cannot read: {e.strerror}", str(path)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"not valid TOML: {e}", str(path)) from None
+    table = doc.get("tool", {}).get("baccarat-audit")
+    if table is not None and not isinstance(table, dict):
+        raise UserError("[tool.baccarat-audit] must be a table", str(path))
+    return table
+
+
+def _yaml_mapping(path: Path) -> dict:
+    from ruamel.yaml import YAML, YAMLError
+
+    try:
+        doc = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise UserError(f"cannot read: {e.strerror}", str(path)) from None
+    except YAMLError as e:
+        raise UserError(f"not valid YAML: {e}", str(path)) from None
+    if doc is None:
+        return {}
+    if not isinstance(doc, dict):
+        raise UserError("the configuration must be a mapping of settings", str(path))
+    return doc
+
+
+def discover(start: Path | None = None) -> Path | None:
+    """The configuration file that applies in ``start`` (default: the working directory), if any."""
+    here = (start or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        candidate = d / YAML_NAME
+        if candidate.is_file():
+            return candidate
+        candidate = d / PYPROJECT
+        if candidate.is_file() and _pyproject_table(candidate) is not None:
+            return candidate
+    return None
+
+
+def read_file(path: Path) -> ConfigFile:
+    """Read and validate one configuration file; unknown keys are errors (they catch typos)."""
+    raw = _pyproject_table(path) if path.name == PYPROJECT else _yaml_mapping(path)
+    if raw is None:
+        raise UserError("has no [tool.baccarat-audit] table", str(path))
+    where = f"{path} [{TABLE}]" if path.name == PYPROJECT else str(path)
+    try:
+        return ConfigFile.model_validate(raw)
+    except ValidationError as e:
+        first = e.errors()[0]
+        key = ".".join(str(p) for p in first["loc"]) or "(top)"
+        raise UserError(f"setting {key}: {first['msg']}", where) from None
+
+
+def _relative(base: Path, value: str) -> str:
+    """A path written in a configuration file, as seen from the working directory."""
+    p = Path(value)
+    if not p.is_absolute():
+        p = base / p
+    try:
+        return os.path.relpath(p)
+    except ValueError:  # another drive (Windows)
+        return str(p)
+
+
+def _relative_output(base: Path, spec: str) -> str:
+    fmt, sep, file = spec.partition("=")
+    if sep and fmt in FORMATS:
+        return f"{fmt}={_relative(base, file)}"
+    return _relative(base, spec)
+
+
+def load(explicit: Path | None = None, start: Path | None = None) -> Settings:
+    """Defaults overlaid with the configuration file (``explicit``, or the one discovered)."""
+    settings = Settings()
+    path = explicit if explicit is not None else discover(start)
+    if path is None:
+        return settings
+    if not path.is_file():
+        raise UserError("no such configuration file", str(path))
+    cfg = read_file(path)
+    base = path.resolve().parent
+    origin = os.path.relpath(path)
+    settings.file = path
+    given = cfg.model_dump(by_alias=True, exclude_unset=True)
+    for key, value in given.items():
+        if key in _PATH_KEYS and value is not None:
+            value = _relative(base, value)
+        elif key == "paths":
+            value = [_relative(base, v) for v in value]
+        elif key == "output":
+            value = [_relative_output(base, v) for v in value]
+        settings.set(key, value, origin)
+    return settings
+
+
+def apply_flags(settings: Settings, flags: dict[str, Any]) -> Settings:
+    """Overlay the options given on the command line (``None`` or empty: not given)."""
+    for key, value in flags.items():
+        if value is None or value == [] or value == ():
+            continue
+        settings.set(key, value, "command line")
+    return settings

@@ -1,0 +1,135 @@
+"""SARIF 2.1.0, as GitHub code scanning reads it.
+
+* every rule of the run's rulesets once in ``tool.driver.rules``, its
+  regulation citation as the help text (per ruleset when they differ);
+* every result with a physical location: the transcript's path relative to
+  the working directory and the line and column of the event;
+* ``partialFingerprints`` from the finding's logical key (rule, category,
+  transcript, table, coup, event), never its line, so an alert survives edits
+  elsewhere in the file;
+* waived findings as results with an accepted external suppression;
+* no ``security-severity``: these are compliance findings, not vulnerabilities.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePosixPath
+from urllib.parse import quote
+
+from compliance.findings import Finding
+from compliance.report.model import Report
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+FINGERPRINT = "baccaratFinding/v1"
+
+
+def uri(path: str) -> str:
+    """A relative URI for a path relative to the working directory; ``file://`` for an absolute one."""
+    posix = path.replace("\\", "/")
+    if PurePosixPath(posix).is_absolute():
+        return "file://" + quote(posix)
+    return quote(posix.removeprefix("./"))
+
+
+def _rule(rule_id: str, versions) -> dict:
+    if not versions:
+        return {"id": rule_id, "shortDescription": {"text": rule_id}}
+    _, first = versions[0]
+    citations = []
+    for rs, rule in versions:
+        cite = rule.citation_text or "no citation"
+        line = f"{cite} ({rs.id} {rs.version})"
+        if line not in citations:
+            citations.append(line)
+    summary = first.summary or first.title
+    help_text = "Regulation: " + "; ".join(citations) + "\n\n" + summary
+    help_md = "**Regulation:** " + "; ".join(citations) + "\n\n" + summary + \
+              f"\n\nCategory: `{first.category}`"
+    return {
+        "id": rule_id,
+        "name": "".join(p.capitalize() for p in rule_id.replace("_", "-").replace(".", "-").split("-") if p),
+        "shortDescription": {"text": first.title},
+        "fullDescription": {"text": summary},
+        "help": {"text": help_text, "markdown": help_md},
+        "defaultConfiguration": {"level": LEVEL[first.severity]},
+        "properties": {"category": first.category, "tags": ["baccarat", "compliance", first.category],
+                       "citations": [rs_rule.citation_text for _, rs_rule in versions]},
+    }
+
+
+def _result(f: Finding, rule_index: dict[str, int], artifact_index: dict[str, int], table: str | None,
+            waiver=None) -> dict:
+    region = {}
+    if f.line is not None:
+        region = {"startLine": f.line}
+        if f.column is not None:
+            region["startColumn"] = f.column
+    physical = {"artifactLocation": {"uri": uri(f.transcript), "index": artifact_index[f.transcript]}}
+    if region:
+        physical["region"] = region
+    where = "/".join(x for x in (f.table or table or "", f"coup {'?' if f.coup is None else f.coup}",
+                                 None if f.event is None else f"event {f.event}") if x)
+    text = f.message + (f" ({f.citation})" if f.citation else "")
+    out = {
+        "ruleId": f.rule,
+        "ruleIndex": rule_index[f.rule],
+        "level": LEVEL[f.severity],
+        "message": {"text": text},
+        "locations": [{"physicalLocation": physical, "logicalLocations": [{"fullyQualifiedName": where}]}],
+        "partialFingerprints": {FINGERPRINT: f.fingerprint},
+        "properties": {"category": f.category, "severity": f.severity, "citation": f.citation, "coup": f.coup,
+                       "event": f.event},
+    }
+    if waiver is not None:
+        w = waiver.waiver
+        out["suppressions"] = [{"kind": "external", "status": "accepted",
+                                "justification": f"waiver {waiver.key}: {w.justification} (approved by "
+                                                 f"{w.approved_by}, until {w.expires.isoformat()})"}]
+    return out
+
+
+def _notifications(report: Report) -> list[dict]:
+    out = [{"level": "error", "message": {"text": e}} for e in report.errors]
+    out += [{"level": "warning", "message": {"text": n}} for n in report.notices()]
+    return out
+
+
+def document(report: Report) -> dict:
+    rules = report.rules()
+    rule_index = {rule_id: i for i, (rule_id, _) in enumerate(rules)}
+    artifacts: list[dict] = []
+    artifact_index: dict[str, int] = {}
+    for view in report.transcripts:
+        doc = view.document
+        if doc not in artifact_index:
+            artifact_index[doc] = len(artifacts)
+            entry = {"location": {"uri": uri(doc)}}
+            if doc == view.result.transcript:  # a whole file: its hash identifies what was checked
+                entry["hashes"] = {"sha-256": view.result.sha256}
+            artifacts.append(entry)
+    results = [_result(f, rule_index, artifact_index, None) for f in report.findings]
+    results += [_result(f, rule_index, artifact_index, None, e) for f, e in report.waived]
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "baccarat-audit",
+                "version": report.tool_version,
+                "semanticVersion": report.tool_version,
+                "rules": [_rule(rule_id, versions) for rule_id, versions in rules],
+            }},
+            "invocations": [{"executionSuccessful": not report.errors, "exitCode": report.exit_code,
+                             "toolExecutionNotifications": _notifications(report)}],
+            "artifacts": artifacts,
+            "results": results,
+            "properties": {"rulesets": [{"id": rs.id, "version": rs.version} for rs in report.rulesets],
+                           "failOn": report.fail_on},
+        }],
+    }
+
+
+def render(report: Report) -> str:
+    return json.dumps(document(report), indent=2, ensure_ascii=False) + "\n"

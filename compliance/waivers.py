@@ -1,0 +1,181 @@
+"""Waivers: approved deviations that do not fail a run.
+
+A waivers file (``--waivers``) is YAML::
+
+    waivers:
+      - id: W-2026-014                       # optional; default: its position, e.g. "#1"
+        rule: BAC-SETTLE-AMOUNT              # a rule id, or
+        category: settlement.wrong-amount    # a category (at least one of the two)
+        transcript: "recordings/*.json"     # optional glob on the transcript path; default any
+        coups: [5, 6]                        # optional; default every coup
+        justification: house pays even money on Banker wagers under promotion P-17
+        approved_by: J. Rivera, compliance officer
+        expires: 2027-03-31                  # the last day the waiver applies
+
+A waiver applies to a finding when every scope it gives matches.  A waiver
+whose ``expires`` date has passed (judged on the run's date) or that is
+malformed waives nothing; both are reported, each with its line in the file.
+A waiver that matched no finding is reported as unused.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePosixPath
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from compliance.categories import CATEGORIES
+from compliance.errors import UserError
+from compliance.findings import Finding
+
+
+class Waiver(BaseModel):
+    """One approved deviation, as written in the waivers file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str | None = None
+    rule: str | None = Field(default=None, description="rule id the waiver covers")
+    category: str | None = Field(default=None, description="finding category the waiver covers")
+    transcript: str | None = Field(default=None, description="glob on the transcript path (default: any)")
+    coups: list[int] | None = Field(default=None, description="coup numbers (default: every coup)")
+    justification: str = Field(min_length=1, description="why the deviation is acceptable")
+    approved_by: str = Field(min_length=1, description="who approved it")
+    expires: dt.date = Field(description="last day the waiver applies")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_coup(cls, data):
+        if isinstance(data, dict) and "coup" in data:
+            data = dict(data)
+            coup = data.pop("coup")
+            data.setdefault("coups", [coup])
+        return data
+
+    @model_validator(mode="after")
+    def _scope(self):
+        if not self.rule and not self.category:
+            raise ValueError("a waiver needs a rule or a category")
+        if self.category and self.category not in CATEGORIES:
+            raise ValueError(f"unknown category {self.category!r}")
+        if not self.justification.strip() or not self.approved_by.strip():
+            raise ValueError("justification and approved_by must not be blank")
+        return self
+
+    def matches(self, f: Finding) -> bool:
+        if self.rule and self.rule != f.rule:
+            return False
+        if self.category and self.category != f.category:
+            return False
+        if self.coups is not None and f.coup not in self.coups:
+            return False
+        return self.transcript is None or _path_matches(self.transcript, f.transcript)
+
+
+def _path_matches(pattern: str, path: str) -> bool:
+    """Glob on the transcript path as reported (``/`` separators); a pattern without ``/`` may match the name."""
+    path = PurePosixPath(path.replace("\\", "/")).as_posix()
+    pattern = pattern.replace("\\", "/").removeprefix("./")
+    if fnmatchcase(path, pattern) or fnmatchcase(path.removeprefix("./"), pattern):
+        return True
+    return "/" not in pattern and fnmatchcase(PurePosixPath(path).name, pattern)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A waiver with its place in the file."""
+
+    key: str  # its id, or "#<position>"
+    line: int
+    waiver: Waiver
+
+    def describe(self) -> str:
+        w = self.waiver
+        return f"waiver {self.key} ({w.approved_by}, until {w.expires.isoformat()}): {w.justification}"
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A waiver that waives nothing: expired or malformed."""
+
+    key: str
+    line: int
+    reason: str
+
+
+@dataclass
+class Waivers:
+    """The waivers of one file, split into those in force and those rejected."""
+
+    path: str
+    active: list[Entry] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+
+    def waiver_for(self, f: Finding) -> Entry | None:
+        for e in self.active:
+            if e.waiver.matches(f):
+                return e
+        return None
+
+
+def _line_of(node, index: int) -> int:
+    try:
+        return node.lc.item(index)[0] + 1
+    except Exception:  # plain lists (no position information)
+        return 0
+
+
+def load(path: str | Path, today: dt.date) -> Waivers:
+    """Read a waivers file; a file that cannot be read at all stops the run (exit 2)."""
+    from ruamel.yaml import YAML, YAMLError
+
+    p = Path(path)
+    shown = str(path)
+    try:
+        doc = YAML(typ="rt").load(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("no such waivers file", shown) from None
+    except OSError as e:
+        raise UserError(f"cannot read: {e.strerror}", shown) from None
+    except YAMLError as e:
+        raise UserError(f"not valid YAML: {e}", shown) from None
+    items = doc.get("waivers") if isinstance(doc, dict) else doc
+    if doc is None or items is None:
+        items = []
+    if not isinstance(items, list):
+        raise UserError("a waivers file holds a list `waivers:` of waivers", shown)
+    out = Waivers(shown)
+    for i, raw in enumerate(items):
+        line = _line_of(items, i)
+        key = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else f"#{i + 1}"
+        try:
+            w = Waiver.model_validate(_plain(raw))
+        except ValidationError as e:
+            out.rejected.append(Rejected(key, line, "malformed: " + _reason(e)))
+            continue
+        if w.expires < today:
+            out.rejected.append(Rejected(key, line, f"expired on {w.expires.isoformat()}"))
+            continue
+        out.active.append(Entry(key, line, w))
+    return out
+
+
+def _plain(node):
+    """ruamel's round-trip containers as plain dicts and lists (dates stay dates)."""
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
+def _reason(e: ValidationError) -> str:
+    parts = []
+    for err in e.errors():
+        loc = ".".join(str(x) for x in err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return "; ".join(parts)

@@ -1,0 +1,64 @@
+"""The terminal report: plain lines for logs and editors, rich tables on a terminal, one summary line."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from compliance.report import text
+from compliance.report.model import Report
+from reporting import STAMP, clean_doc, run, sample_into, write
+
+
+def test_plain_lines_point_at_file_line_and_column(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)
+    r = run("check", "night-shift.json")
+    lines = r.stdout.splitlines()
+    assert r.exit_code == 1
+    assert lines[0].startswith("night-shift.json:241:5: error BAC-DRAW-BANKER-ILLEGAL [third-card.banker.illegal] "
+                               "coup 3 event 9: Banker drew 8D on 7")
+    assert lines[0].endswith("(N.J.A.C. 13:69F-3.9)")
+    assert lines[-1] == "checked 1 transcript, 6 coups, 6 findings: 6 error"
+    assert "\x1b[" not in r.stdout  # NO_COLOR / not a terminal: no escape codes
+
+
+def test_a_clean_transcript_says_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "clean.json", clean_doc(3))
+    r = run("check", "clean.json")
+    assert r.exit_code == 0
+    assert r.stdout == "checked 1 transcript, 3 coups, 0 findings\n"
+
+
+def test_summary_line_counts_with_thousands_separators():
+    class Result:  # the summary reads only these
+        findings, coups = [], 0
+
+    report = Report([])
+    report.results = [Result()] * 3
+    report.coups = 1204
+    report.findings = [None] * 7
+    report.by_severity = Counter(error=5, warning=2)
+    assert report.summary_line() == "checked 3 transcripts, 1,204 coups, 7 findings: 5 error, 2 warning"
+
+
+def test_rich_report_on_a_terminal(tmp_path, monkeypatch):
+    from compliance.cli.check import check_inputs, Progress
+    from compliance.inputs import collect
+
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)
+    inputs = collect(["night-shift.json"], on_error=print)
+    results = check_inputs(inputs, None, False, False, print, Progress(inputs, False))
+    shown = text.render_rich(Report(results), width=160)
+    assert "\x1b[" in shown  # styled
+    assert "night-shift.json" in shown and "ruleset us-nj" in shown
+    assert "BAC-WAGER-LATE" in shown and "N.J.A.C. 13:69F-3.7(b)" in shown
+    assert "checked 1 transcript, 6 coups, 6 findings: 6 error" in shown
+
+
+def test_summary_goes_to_stderr_when_the_report_is_not_text(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)
+    r = run("check", "night-shift.json", "-f", "json", "--timestamp", STAMP)
+    assert r.stderr.strip().splitlines()[-1] == "checked 1 transcript, 6 coups, 6 findings: 6 error"
