@@ -359,7 +359,10 @@ class _Linter:
         own = data.get("game")
         if own is not None and not isinstance(own, dict):
             return  # schema error already
-        base = _game_view(parent) if parent else {}
+        game_kind = data.get("game_kind") or (getattr(parent, "game_kind", None) if parent else None) or "baccarat"
+        if game_kind != "baccarat":
+            return  # no tableau: the loader refuses a `game` section here (reported by the last pass)
+        base = _game_view(parent) if parent and parent.game is not None else {}
         if casino and own:
             house_paths = {h.path for h in parent.game_house} if parent else set()
             for path, key_path in _leaves(own, "game", ()):
@@ -490,7 +493,7 @@ def tableau_problems(tab: dict) -> list[tuple[tuple, str]]:
                             f"Banker total {total} is a natural: it has no drawing decisions, remove its row"))
             continue
         if row is None:
-            out.append((("banker_draws_on_player_third_card",),
+            out.append((("banker_draws_on_player_third_card",) + ((total,) if total in rows else ()),
                         f"no row for Banker total {total}: it needs a decision (D or S) for each Player third card 0-9"))
             continue
         if not isinstance(row, str):

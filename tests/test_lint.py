@@ -1,0 +1,122 @@
+"""`baccarat-audit ruleset lint`: every broken ruleset gives its message at its place.
+
+The table below is the contract: one file under fixtures/rulesets/broken/ per
+kind of mistake a rule author makes, the code and words of the message, and
+the line and column it points at.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from compliance.cli import app
+from compliance.ruleset.lint import STANDARD_TABLEAU, lint_file, tableau_differences, tableau_problems
+from compliance.ruleset.loader import bundled_dir, bundled_ids, load_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = ROOT / "fixtures" / "rulesets" / "broken"
+
+# file, code, words in the message, line, column
+CASES = [
+    ("bad-yaml.yaml", "schema", "invalid YAML", 7, 1),
+    ("unknown-key.yaml", "schema", "unknown key 'titel'", 2, 1),
+    ("unknown-key.yaml", "schema", "missing required key 'title'", 1, 1),
+    ("wrong-severity.yaml", "schema", "overrides.BAC-CALLS.severity", 7, 5),
+    ("unknown-check.yaml", "unknown-check", "did you mean 'third-card.banker.illegal'", 8, 5),
+    ("duplicate-id.yaml", "duplicate-id", "duplicate rule id 'NJ-CALLS-TWICE' (first at line 6)", 10, 5),
+    ("missing-citation.yaml", "missing-citation", "rule 'NJ-UNCITED' has no citation", 6, 5),
+    ("unreachable-override.yaml", "unreachable-override", "did you mean 'BAC-DRAW-BANKER-ILLEGAL'", 6, 3),
+    ("extends-cycle-a.yaml", "extends-cycle", "extends-cycle-a -> extends-cycle-b.yaml -> extends-cycle-a.yaml", 4, 1),
+    ("extends-missing.yaml", "extends-missing", "no ruleset 'us-ny'", 4, 1),
+    ("bad-params.yaml", "bad-params", "overrides.BAC-CALLS.params.calls.1", 8, 29),
+    ("unknown-source.yaml", "unknown-source", "source 'njac-3-8'", 7, 16),
+    ("tableau-incomplete.yaml", "tableau-incomplete", "missing the decision for Player third card 9", 8, 7),
+    ("tableau-incomplete.yaml", "tableau-incomplete", "no row for Banker total 6", 9, 7),
+    ("tableau-natural-row.yaml", "tableau-incomplete", "Banker total 8 is a natural", 8, 7),
+    ("house-sets-regulation.yaml", "house-sets-regulation", "game.payouts.player.odds is fixed by the regulation", 8, 14),
+    ("house-sets-regulation.yaml", "house-sets-regulation", "`severity` is the regulation's", 10, 15),
+    ("citation-not-in-text.yaml", "citation-not-in-text", "'3.7(e)', which is not a paragraph", 7, 35),
+]
+
+
+@pytest.mark.parametrize("name,code,words,line,column", CASES, ids=[f"{c[0]}:{c[1]}:{c[3]}" for c in CASES])
+def test_broken_ruleset_gives_its_message_at_its_place(name, code, words, line, column):
+    found = lint_file(BROKEN / name)
+    hits = [d for d in found if d.code == code and words in d.message]
+    assert hits, f"no {code} diagnostic with {words!r}; got:\n" + "\n".join(map(str, found))
+    assert (hits[0].line, hits[0].column) == (line, column), str(hits[0])
+    assert hits[0].path.endswith(name)
+
+
+def test_every_broken_fixture_is_in_the_table():
+    covered = {c[0] for c in CASES} | {"extends-cycle-b.yaml"}
+    assert {p.name for p in BROKEN.glob("*.yaml")} == covered
+
+
+def test_every_broken_error_fixture_fails_lint_through_the_cli():
+    runner = CliRunner()
+    for path in sorted(BROKEN.glob("*.yaml")):
+        result = runner.invoke(app, ["ruleset", "lint", str(path)])
+        want = 0 if path.name == "citation-not-in-text.yaml" else 1  # a warning does not fail without --strict
+        assert result.exit_code == want, f"{path.name}: {result.output}"
+    strict = runner.invoke(app, ["ruleset", "lint", "--strict", str(BROKEN / "citation-not-in-text.yaml")])
+    assert strict.exit_code == 1
+
+
+def test_diagnostic_reads_file_line_column_severity_code_message():
+    d = [d for d in lint_file(BROKEN / "duplicate-id.yaml") if d.code == "duplicate-id"][0]
+    assert str(d) == (f"{BROKEN / 'duplicate-id.yaml'}:10:5: error [duplicate-id] "
+                      "duplicate rule id 'NJ-CALLS-TWICE' (first at line 6)")
+
+
+def test_bundled_rulesets_have_no_lint_error():
+    for rid in bundled_ids():
+        errors = [d for d in lint_file(bundled_dir() / f"{rid}.yaml") if d.severity == "error"]
+        assert not errors, "\n".join(map(str, errors))
+
+
+def test_lint_never_passes_what_the_loader_refuses(tmp_path):
+    """A ruleset that lints without error loads (the loader is the last pass of lint)."""
+    p = tmp_path / "abstract-only.yaml"
+    p.write_text("id: x\ntitle: t\nversion: '1'\nextends: punto-banco\nabstract: true\n", encoding="utf-8")
+    assert not [d for d in lint_file(p) if d.severity == "error"]
+    load_ruleset(str(p), allow_abstract=True)
+
+
+def test_standard_tableau_is_the_one_punto_banco_carries():
+    base = load_ruleset("punto-banco", allow_abstract=True)
+    assert base.game.tableau.model_dump() == STANDARD_TABLEAU
+    notes = [d for d in lint_file(bundled_dir() / "punto-banco.yaml") if d.code.startswith("tableau")]
+    assert [d.code for d in notes] == ["tableau-standard"]
+
+
+def test_lint_names_each_case_a_variant_tableau_changes():
+    found = lint_file(ROOT / "fixtures" / "rulesets" / "banker-stands-on-six.yaml")
+    differs = [d.message for d in found if d.code == "tableau-differs"]
+    assert differs == ["Banker total 6, Player's third card 6: stands (standard: draws)",
+                       "Banker total 6, Player's third card 7: stands (standard: draws)"]
+    assert not [d for d in found if d.severity == "error"]
+
+
+def test_tableau_completeness_one_decision_per_total_and_third_card():
+    complete = {k: (dict(v) if isinstance(v, dict) else list(v)) for k, v in STANDARD_TABLEAU.items()}
+    assert tableau_problems(complete) == []
+    broken = {**complete, "banker_draws_on_player_third_card": {**complete["banker_draws_on_player_third_card"],
+                                                                3: "DDDDDDDDSDD", 4: "SSDXDDDDSS"}}
+    messages = [m for _, m in tableau_problems(broken)]
+    assert "row for Banker total 3 has 11 decisions, needs 10: 1 decision(s) too many" in messages
+    assert "row for Banker total 4: 'X' is not a decision (D draws, S stands)" in messages
+    on_natural = {**complete, "player_draws": [0, 1, 2, 3, 4, 5, 8]}
+    assert any("a natural" in m for _, m in tableau_problems(on_natural))
+
+
+def test_tableau_differences_in_player_and_stood_rules():
+    tab = {**STANDARD_TABLEAU, "player_draws": [0, 1, 2, 3, 4, 5, 6],
+           "banker_draws_when_player_stood": [0, 1, 2, 3, 4]}
+    assert [m for _, m in tableau_differences(tab)] == [
+        "the Player's Hand draws on 6 (standard: stands)",
+        "the Banker's Hand, when the Player's Hand stood, stands on 5 (standard: draws)",
+    ]
