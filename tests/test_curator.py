@@ -1,0 +1,246 @@
+"""The curator and the passing of the cards, as each jurisdiction's rules give them.
+
+Seat geometry is the table's: the tables here list their seats counter-clockwise
+from the dealer's right in an order that is not ascending, so that "nearest
+the dealer's right" and "lowest numbered seat" pick different patrons.
+"""
+
+from __future__ import annotations
+
+import pytest
+from builders import by_rule, check, header
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from procedure import hand_pass, offer, procedure_coup, run_fixture
+
+# counter-clockwise from the dealer's right: seat 5 first, seat 1 third
+SHUFFLED = [5, 3, 1, 7, 2, 6, 4]
+P, B = ["4H", "2C"], ["KS", "7D"]  # Player 6 stands, Banker 7 stands: no third cards
+
+
+def doc(jurisdiction, coups, **table):
+    return header(jurisdiction, **table) | {"coups": coups}
+
+
+def found(d, rule):
+    return [(f.coup, f.event, f.severity) for f in by_rule(check(d)).get(rule, [])]
+
+
+# ------------------------------------------------------------------ who turns the cards
+
+
+def test_nsw_method_a_equal_wagers_go_to_the_seat_nearest_the_dealers_right():
+    wagers = [(1, "player", 300), (5, "player", 300), (2, "banker", 100)]
+    right = procedure_coup(1, P, B, wagers, method="A", passes={"player": [(5, True)], "banker": [(2, True)]})
+    by_number = procedure_coup(2, P, B, wagers, method="A", passes={"player": [(1, True)], "banker": [(2, True)]})
+    d = doc("au-nsw", [right, by_number], dealing_method="A", seat_order=SHUFFLED)
+    assert [(c, sev) for c, _, sev in found(d, "NSW-A-RECIPIENT")] == [(2, "error")]
+
+
+def test_nsw_method_a_refusal_chain_passes_to_the_next_highest_then_the_dealer_keeps_it():
+    wagers = [(1, "player", 500), (5, "player", 300), (3, "player", 300), (2, "banker", 100)]
+    # 1 refuses, then the equal 300s: seat 5 before seat 3 (seat_order), both refuse: the dealer keeps it
+    chain = procedure_coup(1, P, B, wagers, method="A",
+                           passes={"player": [(1, False), (5, False), (3, False)], "banker": [(2, True)]})
+    skipped = procedure_coup(2, P, B, wagers, method="A",
+                             passes={"player": [(1, False), (3, True)], "banker": [(2, True)]})
+    unfinished = procedure_coup(3, P, B, wagers, method="A",
+                                passes={"player": [(1, False)], "banker": [(2, True)]})
+    after_all = procedure_coup(4, P, B, wagers, method="A",
+                               passes={"player": [(1, False), (5, False), (3, False), (2, True)],
+                                       "banker": [(2, True)]})
+    d = doc("au-nsw", [chain, skipped, unfinished, after_all], dealing_method="A", seat_order=SHUFFLED)
+    assert [c for c, _, _ in found(d, "NSW-A-RECIPIENT")] == [2, 3, 4]
+
+
+def test_nsw_method_a_no_wager_on_a_hand_the_dealer_keeps_it():
+    wagers = [(1, "banker", 300)]
+    kept = procedure_coup(1, P, B, wagers, method="A", passes={"banker": [(1, True)]})
+    passed = procedure_coup(2, P, B, wagers, method="A", passes={"player": [(1, True)], "banker": [(1, True)]})
+    d = doc("au-nsw", [kept, passed], dealing_method="A")
+    assert [c for c, _, _ in found(d, "NSW-A-RECIPIENT")] == [2]
+
+
+def test_nj_no_wager_on_a_hand_a_bettor_on_the_other_may_turn_it_but_no_one_else():
+    wagers = [(1, "banker", 300), (2, "tie", 50)]
+    other_side = procedure_coup(1, P, B, wagers, passes={"player": [(1, True)], "banker": [(1, True)]})
+    stranger = procedure_coup(2, P, B, wagers, passes={"player": [(2, True)], "banker": [(1, True)]})
+    d = doc("us-nj", [other_side, stranger])
+    assert [c for c, _, _ in found(d, "NJ-RECIPIENT")] == [2]
+
+
+def test_nj_equal_wagers_closest_to_the_dealer_counter_clockwise():
+    wagers = [(1, "banker", 300), (7, "banker", 300), (2, "player", 100)]
+    seven_first = [7, 6, 5, 4, 3, 2, 1]
+    right = procedure_coup(1, P, B, wagers, passes={"player": [(2, True)], "banker": [(7, True)]})
+    wrong = procedure_coup(2, P, B, wagers, passes={"player": [(2, True)], "banker": [(1, True)]})
+    d = doc("us-nj", [right, wrong], seat_order=seven_first)
+    assert [c for c, _, _ in found(d, "NJ-RECIPIENT")] == [2]
+
+
+def test_third_card_goes_to_whoever_turned_the_hand():
+    player, banker = ["2H", "3C", "4D"], ["KS", "7D"]  # Player 5 draws; Banker 7 stands
+    wagers = [(1, "player", 300), (2, "player", 100), (3, "banker", 100)]
+    right = procedure_coup(1, player, banker, wagers, passes={"player": [(1, True)], "banker": [(3, True)]})
+    wrong = procedure_coup(2, player, banker, wagers, passes={"player": [(1, True)], "banker": [(3, True)]},
+                           third_passes={"player": 2})
+    d = doc("us-nj", [right, wrong])
+    assert [c for c, _, _ in found(d, "NJ-RECIPIENT")] == [2]
+
+
+def test_indiana_the_curator_turns_the_bankers_cards():
+    wagers = [(1, "player", 300), (2, "banker", 500), (3, "banker", 100)]
+    start = [offer(1, False), offer(2, False), offer(3, True)]
+    by_curator = procedure_coup(1, P, B, wagers, before_calls=start,
+                                passes={"player": [(1, True)], "banker": [(3, True)]})
+    by_highest = procedure_coup(2, P, B, wagers, passes={"player": [(1, True)], "banker": [(2, True)]})
+    d = doc("us-in", [by_curator, by_highest])
+    assert [c for c, _, _ in found(d, "IN-RECIPIENT")] == [2]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations([1, 2, 3, 4, 5, 6, 7]), st.sets(st.sampled_from([1, 2, 3, 4, 5, 6, 7]), min_size=2, max_size=4))
+def test_equal_highest_wagers_the_first_in_seat_order_is_entitled(order, tied):
+    wagers = [(s, "player", 200) for s in sorted(tied)] + [(s, "banker", 50) for s in range(1, 8) if s not in tied]
+    first = next(s for s in order if s in tied)
+    banker_seat = next(s for s in order if s not in tied)
+    coups = [procedure_coup(1, P, B, wagers, method="A", passes={"player": [(first, True)],
+                                                                  "banker": [(banker_seat, True)]})]
+    others = [s for s in tied if s != first]
+    coups.append(procedure_coup(2, P, B, wagers, method="A", passes={"player": [(others[0], True)],
+                                                                      "banker": [(banker_seat, True)]}))
+    d = doc("au-nsw", coups, dealing_method="A", seat_order=list(order))
+    assert [c for c, _, _ in found(d, "NSW-A-RECIPIENT")] == [2]
+
+
+# ------------------------------------------------------------------ offers
+
+
+def test_indiana_shoe_offered_from_seat_1_then_counter_clockwise_over_seated_players():
+    wagers = [(1, "player", 100), (3, "banker", 100), (5, "banker", 100)]
+    ok = procedure_coup(1, P, B, wagers, before_calls=[offer(1, False), offer(3, True)],
+                        passes={"player": [(1, True)], "banker": [(3, True)]})
+    d = doc("us-in", [ok])
+    assert found(d, "IN-CURATOR-OFFER") == []
+    skipped = procedure_coup(1, P, B, wagers, before_calls=[offer(1, False), offer(5, True)],
+                             passes={"player": [(1, True)], "banker": [(5, True)]})
+    assert [c for c, _, _ in found(doc("us-in", [skipped]), "IN-CURATOR-OFFER")] == [1]
+    # seat 1 empty: counter-clockwise from where seat 1 is, on a table whose order starts elsewhere
+    no_one = procedure_coup(1, P, B, [(3, "player", 100), (7, "banker", 100)],
+                            before_calls=[offer(7, False), offer(3, True)],
+                            passes={"player": [(3, True)], "banker": [(3, True)]})
+    assert found(doc("us-in", [no_one], seat_order=SHUFFLED), "IN-CURATOR-OFFER") == []
+
+
+def test_indiana_curator_and_bettors_must_be_seated():
+    stand = procedure_coup(1, P, B, [(1, "player", 100), (2, "banker", 100)], seated=[1, 2],
+                           before_calls=[offer(1, False), offer(2, False), offer(4, True)])
+    stand["events"].insert(0, {"type": "wager", "patron": "P-STAND", "spot": "tie", "amount": 20})
+    stand["events"].append({"type": "settle", "patron": "P-STAND", "spot": "tie", "outcome": "lose", "amount": 20})
+    d = doc("us-in", [stand])
+    assert found(d, "IN-CURATOR-SEATED") and found(d, "IN-WAGER-SEATED")
+
+
+def test_nsw_method_e_highest_wager_first_equal_wagers_lowest_numbered_seat():
+    wagers = [(5, "banker", 400), (1, "player", 400), (3, "banker", 900), (2, "tie", 1000)]
+    right = procedure_coup(1, P, B, wagers, method="E", before_calls=[offer(3, False), offer(1, True)],
+                           passes={"player": [(1, True)], "banker": [(1, True)]})
+    by_seat_order = procedure_coup(2, P, B, wagers, method="E", before_calls=[offer(3, False), offer(5, True)],
+                                   passes={"player": [(5, True)], "banker": [(5, True)]})
+    not_offered = procedure_coup(3, P, B, wagers, method="E")
+    d = doc("au-nsw", [right, {**by_seat_order, "events": [{"type": "shoe_return"}] + by_seat_order["events"]},
+                       {**not_offered, "events": [{"type": "shoe_return"}] + not_offered["events"]}],
+            dealing_method="E", seat_order=SHUFFLED)
+    assert [c for c, _, _ in found(d, "NSW-E-SHOE-OFFER")] == [2, 3]
+
+
+def test_nsw_method_d_offered_from_lowest_numbered_seat_with_a_wager_and_lost_when_the_wager_loses():
+    wagers = [(6, "banker", 100), (2, "banker", 100), (4, "player", 100)]
+    lose = (["9H", "KC"], ["2S", "3D"])  # Player 9 beats Banker 5: the banker bettors lose
+    first = procedure_coup(1, *lose, wagers, method="D",
+                           before_calls=[offer(2, True)], passes={"banker": [(2, True)]})
+    keeps = procedure_coup(2, P, B, wagers, method="D", passes={"banker": [(2, True)]})
+    d = doc("au-nsw", [first, keeps], dealing_method="D", seat_order=SHUFFLED)
+    assert found(d, "NSW-D-SHOE-OFFER") == []
+    assert [c for c, _, _ in found(d, "NSW-D-SHOE-HOLDER")] == [2]
+    wrong_start = procedure_coup(1, *lose, wagers, method="D", before_calls=[offer(4, True)])
+    assert [c for c, _, _ in found(doc("au-nsw", [wrong_start], dealing_method="D"), "NSW-D-SHOE-OFFER")] == [1]
+
+
+def test_nsw_method_b_marker_moves_on_after_a_banker_loss():
+    wagers = [(2, "banker", 100), (3, "banker", 100), (1, "player", 50)]
+    lose = (["9H", "KC"], ["2S", "3D"])
+    first = procedure_coup(1, *lose, wagers, method="B", before_calls=[offer(1, False, "banker_marker"),
+                                                                       offer(2, True, "banker_marker")],
+                           passes={"banker": [(2, True)]})
+    stays = procedure_coup(2, P, B, wagers, method="B", passes={"banker": [(2, True)]})
+    d = doc("au-nsw", [first, stays], dealing_method="B")
+    assert [c for c, _, _ in found(d, "NSW-B-MARKER-OFFER")] == [2]
+    moved = procedure_coup(2, P, B, wagers, method="B", before_calls=[offer(3, True, "banker_marker")],
+                           passes={"banker": [(3, True)]})
+    d = doc("au-nsw", [first, moved], dealing_method="B")
+    assert found(d, "NSW-B-MARKER-OFFER") == [] and found(d, "NSW-B-RECIPIENT") == []
+
+
+def test_nsw_method_b_player_cards_stay_with_the_dealer_and_holder_wagers_on_banker():
+    wagers = [(2, "player", 100), (1, "player", 50)]
+    c1 = procedure_coup(1, P, B, wagers, method="B", before_calls=[offer(1, False, "banker_marker"),
+                                                                   offer(2, True, "banker_marker")],
+                        passes={"player": [(2, True)]})
+    d = doc("au-nsw", [c1], dealing_method="B")
+    assert found(d, "NSW-B-RECIPIENT") and found(d, "NSW-B-MARKER-HOLDER")
+
+
+# ------------------------------------------------------------------ handling
+
+
+def test_nsw_one_hand_out_at_a_time():
+    wagers = [(1, "player", 100), (2, "banker", 100)]
+    c = procedure_coup(1, P, B, wagers, method="A", passes={"player": [(1, True)], "banker": [(2, True)]})
+    ev = c["events"]
+    ret = next(i for i, e in enumerate(ev) if e["type"] == "hand_return")
+    ev.insert(ret + 1 + 1, ev.pop(ret))  # the Player's cards come back only after the Banker's went out
+    d = doc("au-nsw", [c], dealing_method="A")
+    assert [x for x, _, _ in found(d, "NSW-ONE-HAND-OUT")] == [1]
+
+
+def test_nsw_method_c_no_player_handles_the_cards_and_the_dealer_keeps_the_shoe():
+    c = procedure_coup(1, P, B, [(1, "player", 100)], method="C", before_calls=[offer(1, False)],
+                       passes={"player": [(1, True)]})
+    d = doc("au-nsw", [c])
+    assert found(d, "NSW-C-DEALER-ONLY") and found(d, "NSW-SHOE-KEPT-BY-DEALER")
+
+
+def test_curator_deals_only_on_the_dealers_instruction():
+    wagers = [(1, "player", 100), (2, "banker", 100)]
+    c = procedure_coup(1, P, B, wagers, method="E", calls=("no_more_bets",), before_calls=[offer(1, True)],
+                       passes={"player": [(1, True)], "banker": [(1, True)]})
+    d = doc("au-nsw", [c], dealing_method="E")
+    assert found(d, "NSW-DE-INSTRUCTION")
+    c = procedure_coup(1, P, B, wagers, calls=("no_more_bets",), before_calls=[offer(1, True)])
+    assert found(doc("us-in", [c]), "IN-CURATOR-INSTRUCTION")
+
+
+def test_hand_pass_helper_records_a_refusal_without_return():
+    assert [e["type"] for e in hand_pass("player", 1, False)] == ["hand_pass"]
+
+
+FIXTURES = [
+    "au-nsw/method-a-player-hand-to-lower-wager", "au-nsw/method-a-equal-wagers-by-seat-number",
+    "au-nsw/method-a-refused-hand-skipped-next-wager", "au-nsw/method-b-marker-kept-after-banker-loss",
+    "au-nsw/method-b-player-hand-passed", "au-nsw/method-b-holder-without-banker-wager",
+    "au-nsw/method-c-hand-passed-to-player", "au-nsw/method-a-shoe-offered",
+    "au-nsw/method-d-shoe-offered-out-of-order", "au-nsw/method-d-shoe-kept-after-loss",
+    "au-nsw/method-e-shoe-offered-by-seat-order", "au-nsw/method-e-shoe-to-empty-seat",
+    "au-nsw/both-hands-out-at-once", "au-nsw/curator-dealt-without-instruction",
+    "au-nsw/method-e-hand-passed-to-non-curator",
+    "us-in/shoe-offered-skipping-seat", "us-in/standing-curator", "us-in/banker-hand-not-to-curator",
+    "us-in/curator-dealt-without-cards-call",
+    "us-nj/hand-passed-to-lower-wager", "us-nj/hand-passed-to-non-bettor-no-wager",
+]
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_rule_fixture(name):
+    case = run_fixture(name)
+    assert case.status == "pass", case.failures
