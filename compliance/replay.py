@@ -411,7 +411,9 @@ class Replayer:
     def _move(self, s: CoupState, ev, i: int) -> None:
         code = CANONICAL[ev.card]
         source = None
-        for hand_name, hand in ((PLAYER, s.player), (BANKER, s.banker)):
+        # a card moved to a hand comes from the other one (with several decks both may hold the code)
+        hands = ((BANKER, s.banker), (PLAYER, s.player)) if ev.to == PLAYER else ((PLAYER, s.player), (BANKER, s.banker))
+        for hand_name, hand in hands:
             for j in range(len(hand) - 1, -1, -1):
                 if hand[j].code == code:
                     card = hand.pop(j)

@@ -14,16 +14,35 @@ def initial_order(c: CoupState, p, t):
 
     A deal out of that order is compliant only if it was reconstructed (a
     ``reconstruct`` event restores two cards a hand); whether the
-    reconstruction itself was right is an irregularity rule's concern.
+    reconstruction itself was right is an irregularity rule's concern.  A coup
+    that goes on without two initial cards a hand, and is not void, breaks the
+    rule too (the fourth card never came).
     """
+    if c.reconstruct_at is not None or (c.void is not None and c.void.reason == "misdeal"):
+        return ()  # put right by reconstruction or voided: the misdeal rule judges how
     hands = tuple(h for h, _ in c.initial)
-    if hands == ORDER[: len(hands)] or c.reconstruct_at is not None:
-        return ()
+    if hands == ORDER[: len(hands)]:
+        return _incomplete(c)
     wrong = next(i for i, h in enumerate(hands) if h != ORDER[i])
     card = c.initial[wrong][1]
     dealt = ", ".join(f"{h.capitalize()} {d.code}" for h, d in c.initial)
     return (Breach(card.at, f"initial deal went {dealt}; card {wrong + 1} should have gone to the {ORDER[wrong].capitalize()}'s Hand "
                    "(order: Player, Banker, Player, Banker)"),)
+
+
+def _incomplete(c: CoupState):
+    """A coup that went on (cards dealt, or a result announced) without two initial cards a hand,
+    and was not declared void: the initial deal was never completed."""
+    if c.hands_complete or c.void is not None or (not c.initial and c.result is None):
+        return ()
+    taken = next((m for m in c.moves if m.source is not None), None)
+    if len(c.initial) == 4 and taken is not None:
+        at, how = taken.at, f"after {taken.code} was moved out of the {taken.source.capitalize()}'s Hand"
+    else:
+        at = c.initial[-1][1].at if c.initial else c.result_at
+        how = f"after {len(c.initial)} initial card{'s' if len(c.initial) != 1 else ''}"
+    return (Breach(at, f"the initial deal is incomplete {how}: the Player's Hand holds {c.player_initial} "
+                       f"and the Banker's Hand {c.banker_initial} initial card(s); each hand gets two"),)
 
 
 @check("deal.extra-card", "deal.extra-card")

@@ -68,17 +68,27 @@ def _banker_should_draw(c: CoupState, t) -> tuple[bool, str]:
     third = player_extra[0]
     draws = t.tableau.banker_draws(total, third.points)
     return draws, (f"the Player's third card was {third.points} ({third.code}); "
-                   f"the Banker {'draws' if draws else 'stands'} on {total} against a {third.points}")
+                   f"the Banker {'draws' if draws else 'stands'} on {total} against {_a(third.points)}")
+
+
+def _a(points: int) -> str:
+    """'a 3', 'an 8'."""
+    return f"an {points}" if points == 8 else f"a {points}"
 
 
 @check("third-card.banker.illegal", "third-card.banker.illegal")
 def banker_drew(c: CoupState, p, t):
-    """The Banker's Hand draws only where the tableau says draw, given the Player's actual third card (or none)."""
+    """The Banker's Hand draws only where the tableau says draw, given the Player's actual third card (or none),
+    and only once the Player's Hand is complete: a Banker card dealt before the Player's third card is a breach."""
     if not c.hands_complete:
         return ()
     extra = c.extra_cards(BANKER)
     if not extra:
         return ()
+    player_extra = c.extra_cards(PLAYER)
+    if player_extra and player_extra[0].at > extra[0].at:
+        return (Breach(extra[0].at, f"Banker drew {extra[0].code} before the Player's third card ({player_extra[0].code}) "
+                                    "was dealt; the Player's Hand is completed first"),)
     draws, why = _banker_should_draw(c, t)
     if draws:
         return ()
