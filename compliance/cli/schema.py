@@ -29,10 +29,9 @@ def schema_for(which: str) -> dict:
 
         return report_schema()
     else:
-        from compliance.ruleset.models import RulesetFile
+        from compliance.ruleset.models import ruleset_json_schema
 
-        doc = RulesetFile.model_json_schema()
-        doc["title"] = "baccarat-audit ruleset"
+        doc = ruleset_json_schema()
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return doc
 

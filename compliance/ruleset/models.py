@@ -232,3 +232,49 @@ class Ruleset(BaseModel):
         from compliance.ruleset.loader import deep_merge
 
         return Payouts.model_validate(deep_merge(self.game.payouts.model_dump(), self.game.variants[game]))
+
+
+HOUSE_VALUE_SCHEMA = {
+    "type": "object",
+    "description": "a value the regulation leaves to the house: the default, and why it is the house's",
+    "properties": {"house": {"description": "the default value"}, "note": {"type": "string"}},
+    "required": ["house"],
+    "additionalProperties": False,
+}
+
+
+def ruleset_json_schema() -> dict:
+    """The JSON Schema of a ruleset file, for editors (yaml-language-server) and validators.
+
+    Generated from :class:`RulesetFile`, with what the models alone cannot say:
+    a rule's ``check`` is one of the registered check kinds, and its ``params``
+    are that kind's parameters, each of which may be written as a house value
+    ``{house: X, note: ...}``.
+    """
+    from compliance.checks import REGISTRY, load_all
+
+    load_all()
+    doc = RulesetFile.model_json_schema()
+    defs = doc.setdefault("$defs", {})
+    defs["HouseValue"] = HOUSE_VALUE_SCHEMA
+    rule = defs["Rule"]
+    rule["properties"]["check"]["enum"] = sorted(REGISTRY)
+    branches = []
+    for name in sorted(REGISTRY):
+        ps = REGISTRY[name].params.model_json_schema(ref_template="#/$defs/{model}")
+        for k, v in ps.pop("$defs", {}).items():
+            defs.setdefault(k, v)
+        props = {
+            key: {"anyOf": [value, {"$ref": "#/$defs/HouseValue"}], **(
+                {"description": value["description"]} if "description" in value else {})}
+            for key, value in ps.get("properties", {}).items()
+        }
+        params = {"type": "object", "properties": props, "additionalProperties": False}
+        if ps.get("required"):
+            params["required"] = ps["required"]
+        branches.append({"if": {"properties": {"check": {"const": name}}, "required": ["check"]},
+                         "then": {"properties": {"params": params}}})
+    rule["allOf"] = branches
+    doc["title"] = "baccarat-audit ruleset"
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return doc

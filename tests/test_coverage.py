@@ -1,0 +1,137 @@
+"""Regulation coverage: the map in rulesets/coverage.yaml against the texts and the rulesets.
+
+Every paragraph id of the map is a paragraph of its regulation text and every
+paragraph of every bundled text is in the map; every rule cites a paragraph
+that is in the map (or a text that is not bundled); a paragraph counts as
+covered only when an enabled rule checks it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from compliance.cli import app
+from compliance.coverage import (
+    citing,
+    concrete_bundled,
+    coverage,
+    load_map,
+    paragraphs,
+    regulations_dir,
+    text_paragraphs,
+    texts_of,
+)
+from compliance.ruleset.loader import load_ruleset
+
+REGULATIONS = regulations_dir()
+pytestmark = pytest.mark.skipif(REGULATIONS is None, reason="the regulation texts (../shared/regulations) are not here")
+
+NSW = "rules-of-baccarat-casino-control-act-1992.txt"
+
+
+def test_every_bundled_text_is_in_the_map():
+    assert set(load_map().texts) == {p.name for p in REGULATIONS.glob("*.txt")}
+
+
+@pytest.mark.parametrize("text", sorted(load_map().texts))
+def test_map_has_exactly_the_paragraphs_of_its_text(text):
+    in_text = text_paragraphs(text)
+    in_map = load_map().texts[text]
+    assert sorted(set(in_map) - set(in_text)) == [], "paragraph ids in the map that the text does not have"
+    assert sorted(set(in_text) - set(in_map)) == [], "paragraphs of the text missing from the map"
+
+
+def test_every_rule_cites_a_paragraph_in_the_map_or_a_text_not_bundled():
+    cmap = load_map()
+    for rs in concrete_bundled():
+        for r in rs.rules:
+            assert r.citation is not None, f"{rs.id} {r.id} cites nothing"
+            src = rs.sources[r.citation.source]
+            if src.text is None:
+                continue  # rests on a text outside the bundle: listed by `coverage`, not verifiable here
+            missing = [p for p in r.citation.at if p not in cmap.texts[src.text]]
+            assert not missing, f"{rs.id} {r.id} cites {missing}, not paragraphs of {src.text} in the map"
+
+
+def test_map_lists_every_rule_that_cites_a_paragraph():
+    assert coverage().problems == []
+
+
+def test_every_rule_the_map_names_is_a_rule_of_a_ruleset_resting_on_the_text():
+    rulesets = concrete_bundled()
+    for text, entries in load_map().texts.items():
+        ids = {r.id for rs in rulesets if text in texts_of(rs) for r in rs.rules}
+        for e in entries.values():
+            unknown = [r for r in e.rules if r not in ids]
+            assert not unknown, f"{text} {e.paragraph}: {unknown} are not rules (write a `gap` for a rule not built)"
+
+
+def test_every_not_checkable_paragraph_says_why():
+    for entries in load_map().texts.values():
+        for e in entries.values():
+            assert e.about and (e.rules or (e.not_checkable or e.gap)), e.paragraph
+    civil_commotion = load_map().texts[NSW]["14.4.1"]
+    assert "not recorded" in civil_commotion.not_checkable
+
+
+# ------------------------------------------------------------------ how paragraphs are read
+
+
+def test_decimal_rules_with_bullets_headings_and_sub_sub_paragraphs():
+    text = "13. Irregularities\n\n• 13.1 First.\n  • 13.1.1 Sub.\n12.0 Heading\n• 8.15 offered counter\n• clockwise on.\n"
+    assert list(paragraphs(text)) == ["13.1", "13.1.1", "8.15"]
+
+
+def test_text_that_begins_mid_paragraph_holds_the_end_of_the_one_before():
+    assert list(paragraphs("Heading\ntable. The end of it.\n11.2 Next.\n12.1 Later.\n")) == ["11.1", "11.2", "12.1"]
+
+
+def test_lettered_sections_indiana_and_new_jersey():
+    indiana = "Sec. 12.\n\n(a) One.\n\n(g) Deal:\n\n(1) First.\n\n(5) Fifth.\n\n(h) Last.\n"
+    assert list(paragraphs(indiana)) == ["12(a)", "12(g)", "12(g)(1)", "12(g)(5)", "12(h)"]
+    nj = "Section 13:69F-3.7 - Hands\n\n(d) In lieu:\n\n5. If two or more.\n"
+    assert list(paragraphs(nj)) == ["3.7(d)", "3.7(d)(5)"]
+
+
+def test_the_bundled_texts_read_as_expected():
+    assert "8.8.2" in text_paragraphs(NSW) and "10.6.1.1" in text_paragraphs(NSW)
+    assert "12(g)(5)" in text_paragraphs("indiana-68-iac-10-12-deal-and-play-of-baccarat.txt")
+    assert "3.7(d)(6)" in text_paragraphs("new-jersey-njac-13-69f-3-7.txt")
+    assert list(text_paragraphs("new-zealand-gazette-1994-no-112-baccarat-rules-11-12.txt"))[:2] == ["11.1", "11.2"]
+
+
+# ------------------------------------------------------------------ the matrix
+
+
+def test_covered_only_by_an_enabled_rule(tmp_path):
+    nsw = load_ruleset("au-nsw")
+    rule = citing(nsw, NSW)["10.7"][0]
+    p = tmp_path / "off.yaml"
+    p.write_text(f"id: off\ntitle: off\nversion: '1'\nextends: au-nsw\noverrides:\n  {rule}: {{enabled: false}}\n",
+                 encoding="utf-8")
+    row = {r.paragraph: r for r in coverage([load_ruleset(str(p))]).texts[0].rows}["10.7"]
+    assert row.status == "missing" and f"{rule} is disabled in off" in row.reason
+    before = {r.paragraph: r for r in coverage([nsw]).texts[0].rows}["10.7"]
+    assert before.status == "covered" and rule in before.rules
+
+
+def test_coverage_command_prints_the_matrix_and_the_share():
+    result = CliRunner().invoke(app, ["coverage", "--ruleset", "au-nsw"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"{NSW}  [au-nsw]\n")
+    assert "14.4.1" in result.output and "n/a" in result.output
+    assert "checkable paragraphs covered (" in result.output.splitlines()[-1]
+    assert "indiana" not in result.output
+
+
+def test_coverage_names_what_is_missing():
+    cov = coverage()
+    missing = [(t.text, r.paragraph, r.reason) for t in cov.texts for r in t.missing]
+    out = CliRunner().invoke(app, ["coverage"]).output
+    for text, para, reason in missing:
+        assert reason, f"{text} {para} is missing without a reason"
+        assert f"{text} {para}: {reason}" in out
+    assert cov.covered + len(missing) == cov.checkable
