@@ -87,7 +87,7 @@ class Checker:
         numbers = result.coup_numbers = [] if self.keep_coups else None
         rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category != "transcript.unreadable"]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
-        replayer = Replayer(table)
+        replayer = self.replayer(table)
         findings = result.findings
         for record in source.records():
             result.coups += 1
@@ -115,6 +115,10 @@ class Checker:
         result.sha256 = source.sha256()
         findings.sort(key=Finding.sort_key)
         return result
+
+    def replayer(self, table: TableContext) -> Replayer:
+        """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see parallel)."""
+        return Replayer(table)
 
     def _run_rules(self, rules, state: CoupState, table: TableContext, source, record: CoupRecord, unreadable_rule):
         out = None

@@ -191,6 +191,11 @@ def check(
                                   "default SOURCE_DATE_EPOCH, else now): shown in reports, judges waiver expiry."),
     progress: bool = typer.Option(None, "--progress/--no-progress", help="Progress bar on standard error "
                                   "[default: on a terminal]."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes that check transcripts, and chunks of a "
+                             "large .jsonl, in parallel; the report is the same as with -j 1 [default: 0, every core]."),
+    dask: str = typer.Option(None, "--dask", metavar="ADDRESS", help="Check on a Dask distributed cluster "
+                             "(scheduler address, e.g. tcp://10.0.0.5:8786); the workers must read the transcripts "
+                             "at the same paths. Needs: pip install 'baccarat-audit[dask]'."),
 ):
     """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
     settings = config.apply_flags(config.load(config_file), {
@@ -217,8 +222,15 @@ def check(
     inputs = collect(settings["paths"], on_error)
     show_progress = sys.stderr.isatty() if progress is None else progress
     with Progress(inputs, show_progress) as bar:
-        results = check_inputs(inputs, settings["ruleset"], keep_states="html" in formats,
-                               keep_coups=bool(formats & {"junit", "html"}), on_error=on_error, progress=bar)
+        keep_states, keep_coups = "html" in formats, bool(formats & {"junit", "html"})
+        if jobs == 1 and not dask:
+            results = check_inputs(inputs, settings["ruleset"], keep_states=keep_states, keep_coups=keep_coups,
+                                   on_error=on_error, progress=bar)
+        else:  # same report, made on several processes (compliance.parallel)
+            from compliance import parallel
+
+            results = parallel.check_parallel(inputs, parallel.Settings(settings["ruleset"], keep_states, keep_coups),
+                                              jobs or parallel.default_jobs(), on_error, bar, dask)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=known)
 

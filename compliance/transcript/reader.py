@@ -24,6 +24,7 @@ from compliance.errors import UserError
 from compliance.transcript import codec
 
 BOM = b"\xef\xbb\xbf"
+MAX_LINE = 16 << 20  # bytes: a coup is a few kilobytes; a longer line is refused, never loaded whole
 _VENDOR = b'"x-'
 
 
@@ -111,11 +112,16 @@ class TranscriptFile:
     def _read_header(self):
         if self.jsonl:
             with self.path.open("rb") as f:
-                for n, line in enumerate(f, 1):
+                offset = 0
+                for n, line in enumerate(iter(lambda: f.readline(MAX_LINE), b""), 1):
+                    offset += len(line)
+                    if len(line) >= MAX_LINE and not line.endswith(b"\n"):
+                        raise UserError(f"header line is longer than {MAX_LINE:,} bytes", f"{self.display}:{n}")
                     if n == 1:
                         line = line.removeprefix(BOM)
                     if line.strip():
                         self._header_line = n
+                        self._body_offset = offset  # where the first coup's line starts
                         return self._header_from(line, f"{self.display}:{n}")
             raise UserError("empty transcript: line 1 must be the header", self.display)
         try:
@@ -152,19 +158,40 @@ class TranscriptFile:
         else:
             yield from self._json_records()
 
-    def _jsonl_records(self) -> Iterator[CoupRecord]:
+    def _jsonl_records(self, start: int | None = None, end: int | None = None,
+                       line: int | None = None) -> Iterator[CoupRecord]:
+        """The coups of the lines from byte ``start`` (line number ``line``) to byte ``end``.
+
+        By default every line after the header.  A range is one chunk of a
+        large file for :mod:`compliance.parallel`; it starts at a line start.
+        A line longer than ``MAX_LINE`` is an unreadable coup, never loaded whole.
+        """
         try:
-            f = self.path.open("rb")
+            f = self.path.open("rb", buffering=1 << 20) if isinstance(self.path, Path) else self.path.open("rb")
         except OSError as e:
             raise UserError(f"cannot read: {e.strerror}", self.display) from None
+        if start is None:
+            start, line = self._body_offset, self._header_line + 1
         with f:
-            for n, line in enumerate(f, 1):
-                if n <= self._header_line:
+            f.seek(start)
+            readline = f.readline
+            pos = start
+            n = line - 1
+            while end is None or pos < end:
+                raw = readline(MAX_LINE)
+                if not raw:
+                    break
+                n += 1
+                pos += len(raw)
+                if len(raw) >= MAX_LINE and raw[-1:] != b"\n":
+                    pos += _skip_line(f)
+                    yield CoupRecord(None, n, 1, b"", "$", f"line is longer than {MAX_LINE:,} bytes: not a coup",
+                                     _coup_number(raw[:200]))
                     continue
-                stripped = line.strip()
+                stripped = raw.strip()
                 if not stripped:
                     continue
-                yield decode_coup(stripped, n, 1 + len(line) - len(line.lstrip()), "$")
+                yield decode_coup(stripped, n, 1 + len(raw) - len(raw.lstrip()), "$")
 
     def _json_records(self) -> Iterator[CoupRecord]:
         data = self._data
@@ -180,6 +207,16 @@ class TranscriptFile:
             counted, search = at, at + len(raw)
             yield decode_coup(raw, line, column, f"$.coups[{i}]")
         self._data = b""  # the document is no longer needed
+
+
+def _skip_line(f) -> int:
+    """Read past the rest of an overlong line without keeping it; the bytes skipped."""
+    skipped = 0
+    while True:
+        part = f.readline(1 << 20)
+        skipped += len(part)
+        if not part or part[-1:] == b"\n":
+            return skipped
 
 
 def _position(data: bytes, err: Exception) -> str:

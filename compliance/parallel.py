@@ -1,0 +1,476 @@
+"""``check -j N`` and ``check --dask ADDRESS``: the same check, on every core or on a cluster.
+
+The output is byte for byte the output of ``-j 1``: the work is cut into
+units, the units run anywhere, and their results are put back together in
+the order ``-j 1`` would have produced them.
+
+Units
+-----
+* every transcript is a unit of its own;
+* a large ``.jsonl`` is cut into chunks of lines.  A coup's state depends on
+  the coups before it (the shoe's cards so far, the curator, the Banker
+  marker, a card set aside, the previous coup: :class:`~compliance.replay.Replayer`),
+  so a chunk must start its replay from the state the coups before it left.
+
+Chunks, exactly
+---------------
+A chunk starts where a shoe changes: the line of the first coup of a new
+shoe.  Almost everything the replay carries is then reset or belongs to the
+shoe that just ended, so the worker rebuilds it by replaying that previous
+shoe (its *lookback*, checked but not reported) before it checks its own
+lines.  The start state so rebuilt is a guess that is checked, not trusted:
+each chunk reports a fingerprint of the replay state it started from and of
+the state it ended in, and the shoes it used.  The chunks are accepted, in
+order, only if each one started from exactly the state the one before it
+ended in and used no shoe already used before it (other than the shoe its
+lookback replayed).  Anything else — a shoe brought back after another, a
+curator or Banker marker set before the previous shoe and still held, coup
+numbers that go back across a boundary — makes the file be checked again
+from the start in one piece.  So the chunks are a way to go faster, never a
+way to get a different answer.
+
+Line numbers in findings are absolute: the newlines before each chunk are
+counted first (in parallel) so every chunk knows the number of its first line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+import msgspec
+
+from compliance.engine import Checker, TranscriptResult
+from compliance.errors import UserError
+from compliance.findings import Finding
+from compliance.replay import CoupState, Replayer
+from compliance.table import TableContext
+
+#: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
+CHUNK_BYTES = 8 << 20
+#: inputs smaller than this in all are checked in this process: a pool costs more than it saves
+POOL_BYTES = 4 << 20
+#: how far past a chunk's nominal start to look for two shoe changes before giving up on that cut
+SCAN_BYTES = 16 << 20
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every worker needs to check as ``-j 1`` would."""
+
+    ruleset: str | None = None
+    keep_states: bool = False
+    keep_coups: bool = False
+
+
+# ------------------------------------------------------------------ worker side
+
+_CHECKERS: dict[Settings, Checker] = {}
+
+
+def _checker(settings: Settings) -> Checker:
+    """One checker per worker process and settings (it caches the loaded rulesets)."""
+    if settings not in _CHECKERS:
+        _CHECKERS[settings] = Checker(settings.ruleset, keep_states=settings.keep_states,
+                                      keep_coups=settings.keep_coups)
+    return _CHECKERS[settings]
+
+
+def _worker_init() -> None:
+    """Ctrl-C goes to the whole process group: the parent handles it and stops the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def check_input(inp, settings: Settings) -> TranscriptResult | UserError:
+    """Check one whole transcript (an :class:`compliance.inputs.Input`); a UserError is returned, not raised."""
+    try:
+        return inp.check(_checker(settings))
+    except UserError as e:
+        return e
+
+
+class _Chunk:
+    """The lines ``start`` to ``end`` of a ``.jsonl`` transcript, seen by the engine as a transcript."""
+
+    def __init__(self, source, start: int, end: int | None, line: int):
+        self.source, self.start, self.end, self.line = source, start, end, line
+        self.header, self.display = source.header, source.display
+        self.shoes: set[str] = set()
+
+    def __getattr__(self, name):  # everything else is the transcript's
+        return getattr(self.source, name)
+
+    def records(self):
+        shoes = self.shoes
+        for record in self.source._jsonl_records(self.start, self.end, self.line):
+            if record.coup is not None:
+                shoes.add(getattr(record.coup, "shoe", None))
+            yield record
+
+    def sha256(self) -> str:
+        return ""  # the file's digest is taken once, by the parent
+
+
+class _ChunkChecker(Checker):
+    """A checker whose replayer can continue from a warmed-up one."""
+
+    carry: Replayer | None = None
+    current: Replayer | None = None
+
+    def replayer(self, table: TableContext) -> Replayer:
+        r, self.carry = self.carry or super().replayer(table), None
+        self.current = r
+        return r
+
+
+@dataclass
+class ChunkResult:
+    findings: list[Finding]
+    coups: int
+    unreadable: int
+    coup_numbers: list[int] | None
+    start_key: str | None  # fingerprint of the replay state the chunk started from (None: the file's start)
+    end_key: str
+    start_shoe: str | None  # the shoe the lookback replayed
+    shoes: set[str]
+    result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
+
+
+def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
+                region: tuple[int, int | None, int]) -> ChunkResult | UserError:
+    """Check the lines of ``region`` (start, end, first line) after replaying ``lookback`` unreported."""
+    try:
+        base = _checker(settings)
+        checker = _ChunkChecker(settings.ruleset, keep_states=False, keep_coups=settings.keep_coups)
+        checker.rulesets = base.rulesets
+        source = inp.open()
+        start_key = start_shoe = None
+        if lookback is not None:
+            checker.check_source(_Chunk(source, *lookback))
+            checker.carry = checker.current
+            start_key, start_shoe = carry_key(checker.carry), getattr(checker.carry, "current_shoe", None)
+        chunk = _Chunk(source, *region)
+        result = checker.check_source(chunk)
+        result.transcript = inp.name
+        out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers,
+                          start_key, carry_key(checker.current), start_shoe, chunk.shoes)
+        if lookback is None:
+            out.result = result
+        return out
+    except UserError as e:
+        return e
+
+
+def count_newlines(path: str, start: int, end: int) -> int:
+    n = 0
+    with open(path, "rb") as f:
+        f.seek(start)
+        left = end - start
+        while left > 0:
+            block = f.read(min(left, 1 << 22))
+            if not block:
+                break
+            n += block.count(b"\n")
+            left -= len(block)
+    return n
+
+
+# ------------------------------------------------------------------ the replay state, fingerprinted
+
+_SKIP = ("table", "shoe_counts", "shoe_totals")
+
+
+def carry_key(r: Replayer) -> str:
+    """A fingerprint of everything the replayer carries to the next coup.
+
+    The shoe counts are those of the current shoe only: :func:`_accept`
+    makes sure no other shoe used before a chunk is used in it.
+    """
+    names = list(vars(r)) if hasattr(r, "__dict__") else []
+    names += [n for n in getattr(type(r), "__slots__", ()) if n not in names]
+    state = [(n, _canon(getattr(r, n, None))) for n in sorted(names) if n not in _SKIP]
+    shoe = getattr(r, "current_shoe", None)
+    counts, totals = getattr(r, "shoe_counts", {}), getattr(r, "shoe_totals", {})
+    state.append(("shoe", _canon((counts.get(shoe), totals.get(shoe)))))
+    return hashlib.sha256(repr(state).encode()).hexdigest()
+
+
+def _canon(x):
+    """A repr-able, process-independent form of a replay value (sets sorted, dict order kept)."""
+    if x is None or isinstance(x, (bool, int, float, str, bytes, Decimal)):
+        return x
+    if isinstance(x, CoupState):
+        return ("CoupState",) + tuple(_canon(getattr(x, n, None)) for n in CoupState.__slots__)
+    if isinstance(x, dict):
+        return ("dict",) + tuple((_canon(k), _canon(v)) for k, v in x.items())
+    if isinstance(x, (set, frozenset)):
+        return ("set",) + tuple(sorted((_canon(v) for v in x), key=repr))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__,) + tuple(_canon(v) for v in x)
+    if isinstance(x, msgspec.Struct):
+        return (type(x).__name__,) + tuple(_canon(getattr(x, f)) for f in x.__struct_fields__)
+    return repr(x)
+
+
+# ------------------------------------------------------------------ planning (parent side)
+
+
+@dataclass
+class Plan:
+    """How one input is checked: whole, or as chunks of lines."""
+
+    inp: object
+    chunks: list[tuple[tuple[int, int, int] | None, tuple[int, int | None, int]]] = field(default_factory=list)
+
+
+_ShoeOnly = msgspec.json.Decoder(dict)
+
+
+def _shoe_of(line: bytes) -> str | None:
+    try:
+        obj = _ShoeOnly.decode(line)
+    except msgspec.DecodeError:
+        return None
+    shoe = obj.get("shoe")
+    return shoe if isinstance(shoe, str) else None
+
+
+def _next_cut(f, at: int, limit: int) -> tuple[int, int] | None:
+    """From byte ``at``: the start of the next shoe (lookback) and of the shoe after it (the cut)."""
+    f.seek(at)
+    pos = at
+    if at:
+        pos += len(f.readline())  # to the start of a line
+    previous = lookback = None
+    while pos < limit:
+        line = f.readline()
+        if not line:
+            return None
+        shoe = _shoe_of(line) if line.strip() else None
+        if shoe is not None:
+            if previous is not None and shoe != previous:
+                if lookback is None:
+                    lookback = pos
+                else:
+                    return lookback, pos
+            previous = shoe
+        pos += len(line)
+    return None
+
+
+def plan_chunks(inp, parts: int, chunk_bytes: int = CHUNK_BYTES) -> list[tuple[int, int]] | None:
+    """Byte offsets (lookback, cut) of the cuts of a ``.jsonl`` input into at most ``parts`` chunks."""
+    if inp.block is not None or not inp.path.lower().endswith(".jsonl") or parts < 2:
+        return None
+    source = inp.open()  # reads only the header; UserError if the file is unusable
+    size = os.path.getsize(inp.path)
+    body = source._body_offset
+    parts = min(parts, (size - body) // max(chunk_bytes, 1))
+    if parts < 2:
+        return None
+    cuts: list[tuple[int, int]] = []
+    floor = body
+    with open(inp.path, "rb") as f:
+        for k in range(1, parts):
+            target = max(body + (size - body) * k // parts, floor)
+            cut = _next_cut(f, target, min(size, target + SCAN_BYTES))
+            if cut is None:
+                continue
+            cuts.append(cut)
+            floor = cut[1] + 1
+    return cuts or None
+
+
+def _line_numbers(submit, inp, body: int, first_line: int, marks: list[int]) -> list[int]:
+    """The line number at each byte offset of ``marks`` (sorted), counting newlines in parallel."""
+    edges = [body] + marks
+    counts = [submit(count_newlines, inp.path, a, b) for a, b in zip(edges, edges[1:])]
+    lines, n = [], first_line
+    for fut in counts:
+        n += fut.result()
+        lines.append(n)
+    return lines
+
+
+def _accept(chunks: list[ChunkResult]) -> bool:
+    """Did every chunk start from exactly the state the chunks before it left?"""
+    seen = set(chunks[0].shoes)
+    for before, chunk in zip(chunks, chunks[1:]):
+        if chunk.start_key != before.end_key:
+            return False
+        if (chunk.shoes & seen) - {chunk.start_shoe}:
+            return False
+        seen |= chunk.shoes
+    return True
+
+
+def _merge(chunks: list[ChunkResult], sha256: str) -> TranscriptResult:
+    result = chunks[0].result
+    for c in chunks[1:]:
+        result.findings.extend(c.findings)
+        result.coups += c.coups
+        result.unreadable += c.unreadable
+        if result.coup_numbers is not None:
+            result.coup_numbers.extend(c.coup_numbers or ())
+    result.findings.sort(key=Finding.sort_key)  # as one pass would have: chunks are in coup order
+    result.sha256 = sha256
+    return result
+
+
+# ------------------------------------------------------------------ running
+
+
+class _Whole:
+    def __init__(self, future):
+        self.future = future
+
+    def result(self, settings: Settings):
+        return self.future.result()
+
+
+class _Chunked:
+    def __init__(self, inp, futures, sha256_future):
+        self.inp, self.futures, self.sha256 = inp, futures, sha256_future
+
+    def result(self, settings: Settings):
+        chunks = [f.result() for f in self.futures]
+        error = next((c for c in chunks if isinstance(c, UserError)), None)
+        if error is not None:
+            return error
+        if not _accept(chunks):  # the guessed start of a chunk was wrong: check the file in one piece
+            return check_input(self.inp, settings)
+        return _merge(chunks, self.sha256.result())
+
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _schedule(submit, inputs, settings: Settings, jobs: int, chunk_bytes: int):
+    """Submit every unit of work; yield, per input, something whose ``result()`` is its outcome."""
+    pending = []
+    for inp in inputs:
+        cuts = None
+        if not settings.keep_states:
+            try:
+                cuts = plan_chunks(inp, jobs * 2, chunk_bytes)
+            except UserError:
+                cuts = None  # the whole-file unit reports it, exactly as -j 1 would
+        if not cuts:
+            pending.append(_Whole(submit(check_input, inp, settings)))
+            continue
+        source = inp.open()
+        marks = [m for cut in cuts for m in cut]
+        lines = _line_numbers(submit, inp, source._body_offset, source._header_line + 1, marks)
+        at = dict(zip(marks, lines))
+        starts = [(source._body_offset, source._header_line + 1)] + [(cut[1], at[cut[1]]) for cut in cuts]
+        ends = [cut[1] for cut in cuts] + [None]
+        futures = []
+        for k, ((start, line), end) in enumerate(zip(starts, ends)):
+            lookback = None if k == 0 else (cuts[k - 1][0], cuts[k - 1][1], at[cuts[k - 1][0]])
+            futures.append(submit(check_chunk, inp, settings, lookback, (start, end, line)))
+        pending.append(_Chunked(inp, futures, submit(_sha256, inp.path)))
+    return pending
+
+
+def check_parallel(inputs: list, settings: Settings, jobs: int, on_error: Callable[[UserError], None],
+                   progress=None, dask: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> list[TranscriptResult]:
+    """Check ``inputs`` on ``jobs`` processes (or a Dask cluster); results and errors in input order."""
+    if dask:
+        return _run_dask(dask, inputs, settings, on_error, progress, chunk_bytes)
+    total = sum(getattr(i, "size", 0) for i in inputs)
+    if jobs <= 1 or total < POOL_BYTES:
+        return _collect(inputs, [_Local(check_input, inp, settings) for inp in inputs], settings, on_error, progress)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork: workers start at once with everything imported (spawn would re-import the program)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
+                               initializer=_worker_init)
+    try:
+        pending = _schedule(pool.submit, inputs, settings, jobs, chunk_bytes)
+        results = _collect(inputs, pending, settings, on_error, progress)
+    except BaseException:  # Ctrl-C, SIGTERM: stop the workers now, not when they finish
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return results
+
+
+class _Local:
+    """A unit run in this process when asked for its result."""
+
+    def __init__(self, fn, *args):
+        self.fn, self.args = fn, args
+
+    def result(self, settings: Settings):
+        return self.fn(*self.args)
+
+
+def _collect(inputs, pending, settings: Settings, on_error, progress) -> list[TranscriptResult]:
+    results = []
+    for inp, unit in zip(inputs, pending):
+        if progress is not None:
+            progress.start(inp)
+        outcome = unit.result(settings)
+        if isinstance(outcome, UserError):
+            on_error(outcome)
+            continue
+        results.append(outcome)
+        if progress is not None:
+            progress.finished(inp, outcome.coups)
+    return results
+
+
+def _stop(pool) -> None:
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            p.terminate()
+        except Exception:
+            pass
+
+
+# ------------------------------------------------------------------ Dask
+
+
+def _run_dask(address: str, inputs, settings: Settings, on_error, progress, chunk_bytes: int):
+    """The same units on a Dask distributed cluster (the transcripts must be readable at the same paths there)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UserError("--dask needs the optional extra: pip install 'baccarat-audit[dask]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as e:
+        raise UserError(f"cannot reach the Dask scheduler: {e}", address) from None
+    try:
+        workers = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()) or 1
+
+        def submit(fn, *args):
+            return client.submit(fn, *args, pure=False)
+
+        pending = _schedule(submit, inputs, settings, max(2, workers), chunk_bytes)
+        return _collect(inputs, pending, settings, on_error, progress)
+    finally:
+        client.close()
+
+
+__all__ = ["Settings", "check_parallel", "default_jobs", "plan_chunks", "carry_key", "CHUNK_BYTES"]
