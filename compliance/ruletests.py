@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -87,6 +88,7 @@ class CaseResult:
     fired: set[str] = field(default_factory=set)  # rules this case tests as firing
     silenced: set[str] = field(default_factory=set)  # rules this case tests as silent
     firing_coups: dict[str, int] = field(default_factory=dict)  # rule -> a coup where it fired
+    firing: dict[str, Finding] = field(default_factory=dict)  # rule -> the first expected finding reported
 
     def fail(self, message: str) -> None:
         self.status = "fail" if self.status != "error" else "error"
@@ -305,6 +307,7 @@ def judge(case: CaseResult, side: Sidecar, rs: Ruleset, findings: list[Finding])
         hits = [f for f in findings if e.matches(f)]
         if hits:
             case.firing_coups.setdefault(e.rule, hits[0].coup)
+            case.firing.setdefault(e.rule, hits[0])
         elif e.rule in rs.disabled:
             case.fail(f"expected {e}: the rule is disabled in {rs.id}")
         else:
@@ -419,6 +422,7 @@ class Example:
     transcript: Path
     coup: int
     raw: dict
+    finding: Finding | None = None  # for a breaching example: what the rule reported
 
 
 def examples(root: Path, ruleset: Ruleset, rule: str) -> tuple[Example | None, Example | None]:
@@ -428,13 +432,17 @@ def examples(root: Path, ruleset: Ruleset, rule: str) -> tuple[Example | None, E
     pairs, _ = discover(root)
     runner = Runner()
     compliant = breaching = None
+    sides = []
     for t, s in pairs:
         if s is None:
             continue
         try:
-            side = read_sidecar(s)
+            sides.append((t, s, read_sidecar(s)))
         except UserError:
             continue
+    # a clean transcript (nothing fires) is the best compliant example: look at those first
+    sides.sort(key=lambda x: (bool(x[2].fires), str(x[0])))
+    for t, s, side in sides:
         want_breach = breaching is None and any(e.rule == rule for e in side.fires)
         want_compliant = compliant is None and not any(e.rule == rule for e in side.fires) and (
             side.silent == "all" or (isinstance(side.silent, list) and rule in side.silent))
@@ -445,6 +453,8 @@ def examples(root: Path, ruleset: Ruleset, rule: str) -> tuple[Example | None, E
             continue
         if want_breach and rule in case.firing_coups:
             breaching = _example(t, case.firing_coups[rule])
+            if breaching is not None:
+                breaching.finding = case.firing[rule]
         elif want_compliant and rule in case.silenced:
             compliant = _example(t, None)
         if compliant and breaching:
@@ -455,5 +465,5 @@ def examples(root: Path, ruleset: Ruleset, rule: str) -> tuple[Example | None, E
 def _example(path: Path, coup: int | None) -> Example | None:
     for record in open_transcript(path, str(path)).records():
         if record.error is None and (coup is None or record.number == coup):
-            return Example(path, record.number, json.loads(record.raw))
+            return Example(path, record.number, json.loads(record.raw, parse_float=Decimal))
     return None

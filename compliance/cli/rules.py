@@ -216,7 +216,11 @@ def _event_line(i: int, e: dict) -> str:
 def render_example(label: str, ex) -> list[str]:
     if ex is None:
         return [f"{label}: none (no rule test under the examples directory shows one)"]
-    out = [f"{label}: coup {ex.coup} of {ex.transcript}"]
+    try:
+        shown = ex.transcript.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        shown = ex.transcript
+    out = [f"{label}: coup {ex.coup} of {shown}"]
     seated = ex.raw.get("seated")
     if seated:
         out.append("    seated: " + ", ".join(f"{k}: {v}" for k, v in seated.items()))
@@ -224,6 +228,9 @@ def render_example(label: str, ex) -> list[str]:
         if key in ex.raw:
             out.append(f"    {key}: {_value(ex.raw[key])}")
     out += [_event_line(i, e) for i, e in enumerate(ex.raw.get("events", []))]
+    if ex.finding is not None:
+        at = "" if ex.finding.event is None else f" at event {ex.finding.event}"
+        out.append(f"    reported{at}: {ex.finding.message}")
     return out
 
 
