@@ -39,7 +39,7 @@ import hashlib
 import os
 import signal
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 import msgspec
@@ -225,14 +225,6 @@ def _canon(x):
 
 
 # ------------------------------------------------------------------ planning (parent side)
-
-
-@dataclass
-class Plan:
-    """How one input is checked: whole, or as chunks of lines."""
-
-    inp: object
-    chunks: list[tuple[tuple[int, int, int] | None, tuple[int, int | None, int]]] = field(default_factory=list)
 
 
 _ShoeOnly = msgspec.json.Decoder(dict)
