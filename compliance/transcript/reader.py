@@ -130,10 +130,10 @@ class TranscriptFile:
             raise UserError(f"cannot read: {e.strerror}", self.display) from None
         try:
             top = msgspec.json.decode(self._data, type=dict[str, msgspec.Raw])
+        except msgspec.ValidationError:  # a subclass of DecodeError: catch it first
+            raise UserError("a transcript must be a JSON object", self.display) from None
         except msgspec.DecodeError as e:
             raise UserError(f"not valid JSON: {_position(self._data, e)}", self.display) from None
-        except msgspec.ValidationError:
-            raise UserError("a transcript must be a JSON object", self.display) from None
         if "coups" not in top:
             raise UserError("object missing required field `coups` - at `$`", self.display)
         header = b"{" + b",".join(msgspec.json.encode(k) + b":" + bytes(v) for k, v in top.items() if k != "coups") + b"}"

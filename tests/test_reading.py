@@ -1,0 +1,175 @@
+"""Bad input (spec: "Vendor extensions", "How a coup is read"; category transcript.unreadable).
+
+Each broken input gives one clear message naming the file and the line or the
+JSON path, and the right exit status, never a traceback.  A broken coup
+becomes a transcript.unreadable finding and never hides the coups after it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from builders import coup, dumps, jsonl, transcript
+
+# Coup 3 always carries a real breach: the Banker drew on 6 against a 3.
+BANKER_DREW_ON_SIX = (["KD", "4D", "3S"], ["KS", "6C", "8D"])
+
+
+def _doc() -> dict:
+    return transcript([
+        coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)]),
+        coup(2, ["9H", "KH"], ["2C", "3C"], [(1, "player", 100)]),
+        coup(3, *BANKER_DREW_ON_SIX, [(1, "player", 100)]),
+    ])
+
+
+def run(tmp_path, text: str, name: str = "night.json", *args: str):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "compliance", "check", name, "--format", "json", *args],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in r.stderr and "Traceback" not in r.stdout, r.stderr
+    return r
+
+
+def findings(r) -> list[dict]:
+    return json.loads(r.stdout)["findings"]
+
+
+def altered(change) -> dict:
+    doc = copy.deepcopy(_doc())
+    change(doc)
+    return doc
+
+
+def _set(path: str, value):
+    """A change that sets doc[...path...] = value (path: dotted keys and indexes)."""
+    def change(doc):
+        keys = [int(k) if k.isdigit() else k for k in path.split(".")]
+        target = doc
+        for k in keys[:-1]:
+            target = target[k]
+        target[keys[-1]] = value
+    return change
+
+
+# --------------------------------------------------------------- one coup broken: a finding, the rest still checked
+
+COUP_CASES = {
+    "wrong type": (_set("coups.1.events.0.seat", "1"), "got `str` - at `$.coups[1].events[0].seat`"),
+    "unknown key": (_set("coups.1.events.0.amout", 5), "unknown field `amout` - at `$.coups[1].events[0]`"),
+    "bad card code": (_set("coups.1.events.4.card", "1H"),
+                      "bad card code '1H': expected rank (A 2-9 T J Q K) then suit (S H D C) - at `$.coups[1].events[4].card`"),
+    "unknown event type": (_set("coups.1.events.3.type", "shuffle"), "Invalid value 'shuffle' - at `$.coups[1].events[3].type`"),
+    "missing field": (lambda d: d["coups"][1]["events"][4].pop("to"), "missing required field `to` - at `$.coups[1].events[4]`"),
+    "unknown shoe": (_set("coups.1.shoe", "S9"), "shoe 'S9' is not among the header's shoes (S1)"),
+    "duplicate coup number": (_set("coups.1.coup", 1), "coup number 1 repeats the coup at line"),
+    "decreasing coup number": (_set("coups.1.coup", 0), "coup number 0 comes after coup 1"),
+    "negative amount": (_set("coups.1.events.0.amount", -100), "`amount` must be >= 0"),
+}
+
+
+@pytest.mark.parametrize("case", COUP_CASES)
+def test_a_broken_coup_is_one_finding_and_the_others_are_still_checked(tmp_path, case):
+    change, message = COUP_CASES[case]
+    r = run(tmp_path, dumps(altered(change)))
+    assert r.returncode == 1, r.stderr
+    found = findings(r)
+    unreadable = [f for f in found if f["category"] == "transcript.unreadable"]
+    assert len(unreadable) == 1
+    (f,) = unreadable
+    assert message in f["message"]
+    assert f["message"].startswith("coup cannot be read (night.json:")
+    assert f["transcript"] == "night.json" and f["line"] > 1
+    expected_number = 1 if case == "duplicate coup number" else 0 if case == "decreasing coup number" else 2
+    assert f["coup"] == expected_number
+    # the coup after it is still checked
+    assert [(g["coup"], g["rule"]) for g in found if g is not f] == [(3, "BAC-DRAW-BANKER-ILLEGAL")]
+
+
+def test_vendor_keys_are_ignored_everywhere(tmp_path):
+    def vendor(doc):
+        doc["x-exported-by"] = "TMS 4.2"
+        doc["table"]["x-pit"] = {"boss": "R. Chan"}
+        doc["shoes"][0]["x-seal"] = "A-1"
+        doc["coups"][0]["x-camera"] = [1, 2]
+        doc["coups"][0]["events"][0]["x-chip-colour"] = "purple"
+        doc["coups"][0]["events"][0]["amount"] = 100.10  # exact through the vendor path too
+        doc["coups"][0]["events"][-2]["amount"] = 100.10
+    r = run(tmp_path, dumps(altered(vendor)))
+    assert [(f["coup"], f["rule"]) for f in findings(r)] == [(3, "BAC-DRAW-BANKER-ILLEGAL")]
+    assert r.returncode == 1
+
+
+def test_a_broken_line_in_the_middle_of_a_jsonl_file(tmp_path):
+    lines = jsonl(_doc()).splitlines(keepends=True)
+    lines[2] = lines[2][:40] + "\n"  # coup 2, cut short
+    r = run(tmp_path, "".join(lines), "night.jsonl")
+    assert r.returncode == 1
+    found = findings(r)
+    assert [(f["coup"], f["category"], f["line"]) for f in found] == [
+        (2, "transcript.unreadable", 3), (3, "third-card.banker.illegal", 4)]
+    assert "coup cannot be read (night.jsonl:3): not valid JSON" in found[0]["message"]
+
+
+def test_jsonl_blank_lines_and_a_bom_are_accepted(tmp_path):
+    lines = jsonl(_doc()).splitlines(keepends=True)
+    text = "\ufeff" + lines[0] + "\n" + "".join(lines[1:3]) + "   \n" + lines[3]
+    r = run(tmp_path, text, "night.jsonl")
+    assert [(f["coup"], f["rule"], f["line"]) for f in findings(r)] == [(3, "BAC-DRAW-BANKER-ILLEGAL", 6)]
+
+
+# --------------------------------------------------------------- the file as a whole: one message, exit 2
+
+FILE_CASES = {
+    "truncated JSON": (lambda: dumps(_doc())[:700], "night.json", "night.json: not valid JSON: Input data was truncated at line"),
+    "not JSON at all": (lambda: "coup 1: banker wins\n", "night.json", "night.json: not valid JSON: "),
+    "a JSON array": (lambda: "[]", "night.json", "night.json: a transcript must be a JSON object"),
+    "no coups": (lambda: json.dumps({k: v for k, v in _doc().items() if k != "coups"}), "night.json",
+                 "night.json: object missing required field `coups` - at `$`"),
+    "wrong type in the header": (lambda: dumps(altered(_set("table.seats", "7"))), "night.json",
+                                 "night.json: header: Expected `int`, got `str` - at `$.table.seats`"),
+    "unknown key in the header": (lambda: dumps(altered(_set("table.jurisdicton", "nz"))), "night.json",
+                                  "night.json: header: Object contains unknown field `jurisdicton` - at `$.table`"),
+    "wrong format": (lambda: dumps(altered(_set("version", 2))), "night.json", "night.json: header: Invalid enum value 2 - at `$.version`"),
+    "bad jsonl header": (lambda: '{"format": "baccarat-transcript", "version": 1,\n', "night.jsonl",
+                         "night.jsonl:1: header is not valid JSON: "),
+    "empty jsonl": (lambda: "\n\n", "night.jsonl", "night.jsonl: empty transcript: line 1 must be the header"),
+    "not a transcript's extension": (lambda: "{}", "night.txt", "night.txt: a transcript must be a .json or .jsonl file"),
+    "unknown ruleset": (lambda: dumps(altered(_set("table.jurisdiction", "mars"))), "night.json", "mars"),
+}
+
+
+@pytest.mark.parametrize("case", FILE_CASES)
+def test_a_file_that_cannot_be_checked_gives_one_message_and_exit_2(tmp_path, case):
+    text, name, message = FILE_CASES[case]
+    r = run(tmp_path, text(), name)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    (line,) = [x for x in r.stderr.splitlines() if x.startswith("baccarat-audit: ")]
+    assert message in line
+    assert json.loads(r.stdout)["errors"] == [line.removeprefix("baccarat-audit: ")]
+
+
+def test_no_such_file(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "compliance", "check", "absent.json"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.strip() == "baccarat-audit: absent.json: no such file"
+    assert "Traceback" not in r.stderr
+
+
+def test_a_broken_file_does_not_stop_the_others(tmp_path):
+    (tmp_path / "good.json").write_text(dumps(_doc()))
+    (tmp_path / "bad.json").write_text("{")
+    r = subprocess.run([sys.executable, "-m", "compliance", "check", "bad.json", "good.json", "--format", "json"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2  # the run could not be done in full
+    report = json.loads(r.stdout)
+    assert [(f["transcript"], f["coup"], f["rule"]) for f in report["findings"]] == [
+        ("good.json", 3, "BAC-DRAW-BANKER-ILLEGAL")]
+    assert "bad.json: not valid JSON" in r.stderr
