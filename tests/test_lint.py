@@ -120,3 +120,21 @@ def test_tableau_differences_in_player_and_stood_rules():
         "the Player's Hand draws on 6 (standard: stands)",
         "the Banker's Hand, when the Player's Hand stood, stands on 5 (standard: draws)",
     ]
+
+
+def test_coverage_map_is_linted_against_the_texts_and_rulesets(tmp_path):
+    from compliance.coverage import regulations_dir
+
+    assert not lint_file(bundled_dir() / "coverage.yaml")
+    broken = tmp_path / "coverage.yaml"
+    broken.write_text("texts:\n  new-jersey-njac-13-69f-3-7.txt:\n    paragraphs:\n"
+                      "      \"3.7(a)\": {about: two hands}\n", encoding="utf-8")
+    (d,) = lint_file(broken)
+    assert (d.code, d.line, d.message) == ("coverage-map", 4, "paragraph '3.7(a)': give exactly one of rules, "
+                                                              "not_checkable, gap")
+    if regulations_dir() is not None:
+        broken.write_text("texts:\n  new-jersey-njac-13-69f-3-7.txt:\n    paragraphs:\n"
+                          "      \"3.7(z)\": {about: nothing, not_checkable: made up}\n", encoding="utf-8")
+        messages = [d.message for d in lint_file(broken)]
+        assert "new-jersey-njac-13-69f-3-7.txt has no paragraph '3.7(z)'" in messages
+        assert "new-jersey-njac-13-69f-3-7.txt paragraph 3.7(b) is not in the map" in messages

@@ -21,6 +21,7 @@ compiler or Ruff does:
 ``tableau-differs``        the drawing tableau differs from the standard punto banco tableau
 ``tableau-standard``       the drawing tableau is the standard one (a note)
 ``load``                   anything else the loader refuses
+``coverage-map``           rulesets/coverage.yaml is malformed or disagrees with the texts and rulesets
 
 Errors make the exit status 1; warnings and notes do not (``--strict``: warnings do).
 """
@@ -550,9 +551,38 @@ def _totals(ts) -> str:
 # ------------------------------------------------------------------ entry points
 
 
+def _is_coverage_map(path: Path) -> bool:
+    from compliance.coverage import MAP_FILE
+
+    return path.name == MAP_FILE
+
+
+def lint_coverage_map(path: Path, display: str) -> list[Diagnostic]:
+    """The coverage map (rulesets/coverage.yaml) is linted too: its form, and whether it agrees
+    with the texts and the bundled rulesets (paragraph ids, rules citing a paragraph the map
+    does not list them under)."""
+    from compliance import coverage as cov
+
+    try:
+        cmap = cov.load_map(path)
+    except UserError as e:
+        p, line, col = _from_where(e.where, display)
+        return [Diagnostic(display, line, col, "error", "coverage-map", e.message)]
+    out = []
+    if cov.regulations_dir() is None:
+        return out
+    for problem in cov.coverage(cmap=cmap).problems:
+        m = re.match(r"^(?P<file>.*?):(?P<line>\d+): (?P<msg>.*)$", problem)
+        line, msg = (int(m["line"]), m["msg"]) if m else (1, problem.split(": ", 1)[-1])
+        out.append(Diagnostic(display, line, 1, "error", "coverage-map", msg))
+    return out
+
+
 def lint_file(path: str | Path, display: str | None = None) -> list[Diagnostic]:
     """Every problem of one ruleset file, sorted by place."""
     path = Path(path)
+    if _is_coverage_map(path):
+        return sorted(lint_coverage_map(path, display or str(path)), key=Diagnostic.sort_key)
     found = _Linter(path, display or str(path)).run()
     unique = {(d.path, d.line, d.column, d.code, d.message): d for d in found}
     return sorted(unique.values(), key=Diagnostic.sort_key)
