@@ -423,6 +423,8 @@ def test_rules(
     ruleset: list[str] = typer.Option(None, "--ruleset", "-r", help="Report untested rules of these rulesets only "
                                       "(default: every bundled jurisdiction and every ruleset a test uses)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing tests too."),
+    list_untested: bool = typer.Option(False, "--list-untested", help="Print only the untested rules, one "
+                                       "`ruleset rule firing|non-firing` a line (the form of tests/untested_rules.txt)."),
 ):
     """Run rule tests: each transcript's findings against its sidecar; exit 1 when one fails."""
     from compliance import ruletests
@@ -435,6 +437,9 @@ def test_rules(
     if wanted is not None:
         ids = {r.id for r in wanted}
         suite.untested = [u for u in suite.untested if u.ruleset in ids]
+    if list_untested:
+        sys.stdout.write("".join(f"{u.ruleset} {u.rule} {lack}\n" for u in suite.untested for lack in u.lacks))
+        raise typer.Exit(0 if suite.ok else 1)
     _out(ruletests.render_json(suite) if fmt == Format.json else ruletests.render_text(suite, verbose))
     raise typer.Exit(0 if suite.ok and not (strict and suite.untested) else 1)
 
