@@ -7,11 +7,12 @@ of the rulesets' YAML and of :mod:`compliance.checks`, so a test that deals
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from pathlib import Path
+
+import msgspec
 
 from compliance.cards import POINTS
 from compliance.engine import Checker
@@ -146,19 +147,16 @@ def transcript(coups: list[dict], jurisdiction: str = "us-nj", **head) -> dict:
     return header(jurisdiction, **head) | {"coups": coups}
 
 
+_encoder = msgspec.json.Encoder(decimal_format="number")  # Decimal amounts as exact JSON numbers
+
+
 def dumps(doc) -> str:
-    return json.dumps(doc, indent=1, default=_exact) + "\n"
-
-
-def _exact(value):
-    if isinstance(value, Decimal):
-        return json.loads(str(value))  # the shortest JSON number: "950.00" -> 950.0, "95" -> 95
-    raise TypeError(repr(value))
+    return msgspec.json.format(_encoder.encode(doc), indent=1).decode() + "\n"
 
 
 def jsonl(doc: dict) -> str:
     head = {k: v for k, v in doc.items() if k != "coups"}
-    return "".join(json.dumps(x, default=_exact) + "\n" for x in [head, *doc["coups"]])
+    return "".join(_encoder.encode(x).decode() + "\n" for x in [head, *doc["coups"]])
 
 
 # ------------------------------------------------------------------ checking

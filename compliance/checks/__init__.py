@@ -36,9 +36,12 @@ class NoParams(BaseModel):
 
 
 class Params(BaseModel):
-    """Base of check parameter models: unknown parameters are errors."""
+    """Base of check parameter models: unknown parameters are errors.
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    The docstring under a parameter is its description (`rules kinds`, the ruleset JSON Schema).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 @dataclass(frozen=True)
