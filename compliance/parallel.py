@@ -89,8 +89,9 @@ def _checker(settings: Settings) -> Checker:
 
 
 def _worker_init() -> None:
-    """Ctrl-C goes to the whole process group: the parent handles it and stops the workers."""
+    """Ctrl-C goes to the whole process group: the parent handles it and stops the workers (with SIGTERM)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def check_input(inp, settings: Settings) -> TranscriptResult | UserError:
@@ -432,12 +433,14 @@ def _collect(inputs, pending, settings: Settings, on_error, progress) -> list[Tr
 
 
 def _stop(pool) -> None:
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in list((getattr(pool, "_processes", None) or {}).values()):
+    """Terminate the workers now (shutdown forgets them, so take them first), then drop what is queued."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for p in workers:
         try:
             p.terminate()
-        except Exception:
+        except Exception:  # already gone
             pass
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 # ------------------------------------------------------------------ Dask

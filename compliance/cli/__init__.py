@@ -5,6 +5,7 @@ Each command group lives in its own module and registers itself on ``app``.
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import typer
@@ -46,7 +47,22 @@ from compliance.cli import rules as _rules  # noqa: E402,F401
 from compliance.cli import simulate as _simulate  # noqa: E402,F401
 
 
+def _interrupted(signum, frame) -> None:
+    """Ctrl-C or SIGTERM: stop at once with 128 + the signal's number.
+
+    Raised as SystemExit so that click does not turn it into "Aborted!": the
+    ``finally`` and ``except BaseException`` blocks on the way out stop the
+    worker processes and remove a report file not yet complete.  A second
+    signal kills the process outright.
+    """
+    signal.signal(signum, signal.SIG_DFL)
+    sys.stderr.write(f"baccarat-audit: interrupted ({signal.Signals(signum).name})\n")
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
+    signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGTERM, _interrupted)
     try:
         app()
     except UserError as e:
