@@ -321,9 +321,9 @@ class Replayer:
                     counts[code] = c
                     total += 1
                     if c > s.decks:
-                        s.integrity.append((i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {s.decks} deck(s)"))
+                        s.integrity.append((i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {_decks(s.decks)}"))
                     if total == capacity + 1:
-                        s.integrity.append((i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({s.decks} decks)"))
+                        s.integrity.append((i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({_decks(s.decks)})"))
                 if card.found_face_up:
                     s.found_face_up.append(card)
                 s.drawn.append((to, card))
@@ -440,6 +440,10 @@ class Replayer:
             s.carry_disclosed.append(card.face == "up" or card.found_face_up)
         else:
             s.discards.append(moved)
+
+
+def _decks(n: int) -> str:
+    return "1 deck" if n == 1 else f"{n} decks"
 
 
 def _bettor(ev, patrons: dict[str, int], i: int) -> int | str:
