@@ -38,7 +38,7 @@ class TranscriptResult:
     unreadable: int = 0
     sha256: str = ""
     findings: list[Finding] = field(default_factory=list)
-    states: list[CoupState] | None = None  # kept only when a report needs the cards
+    states: list[CoupState] | None = None  # of the coups with findings, kept only when a report needs the cards
     coup_numbers: list[int] | None = None  # every readable coup's number, kept only for reports listing each coup
 
 
@@ -108,8 +108,8 @@ class Checker:
             found = self._run_rules(rules, state, table, source, record, unreadable_rule)
             if found:
                 findings.extend(found)
-            if result.states is not None:
-                result.states.append(state)
+                if result.states is not None:  # kept for the reports that draw the coups with findings
+                    result.states.append(state)
             if on_coup is not None:
                 on_coup(result.coups)
         result.sha256 = source.sha256()

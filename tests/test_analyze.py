@@ -88,7 +88,7 @@ def test_a_tableau_that_differs_moves_the_edge_and_the_standard_one_does_not(nj)
 def test_cli_prints_exact_counts_and_states_how_ties_count():
     result = CliRunner().invoke(app, ["analyze", "--ruleset", "us-nj", "--decks", "8", "--format", "json"])
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
+    doc = json.loads(result.stdout)
     assert doc["counts"] == {k: v for k, v in PUBLISHED[8].items()}
     banker = next(w for w in doc["wagers"] if w["spot"] == "banker")
     assert banker["house_edge_ties_as_pushes"].startswith("0.010579")

@@ -22,7 +22,7 @@ from compliance.cli import app
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_ids, load_ruleset
-from compliance.simulate import INJECTABLE, Simulator, parse_inject, write_transcript
+from compliance.simulate import INJECTABLE, Simulator, injectable as can_inject, parse_inject, write_transcript
 from compliance.simulate.procedure import Procedure
 from compliance.transcript.models import Coup, Header, Transcript
 
@@ -47,9 +47,8 @@ def findings(path: Path):
 
 
 def injectable(ruleset, method=None) -> list[str]:
-    proc = Procedure.of(ruleset)
     method = method if method is not None else next(iter(ruleset.dealing_methods or {None: None}))
-    return [c for c in INJECTABLE if proc.reports(c, method)]
+    return can_inject(Procedure.of(ruleset), method)
 
 
 def test_every_jurisdiction_is_simulated():
@@ -177,7 +176,7 @@ def test_cli_simulate_then_check(tmp_path):
     assert listed["injected"] and all(i["category"] == "settlement.missing" for i in listed["injected"])
     report = CliRunner().invoke(app, ["check", str(out), "--format", "json"])
     assert report.exit_code == 1
-    reported = sorted((f["coup"], f["category"]) for f in json.loads(report.output)["findings"])
+    reported = sorted((f["coup"], f["category"]) for f in json.loads(report.stdout)["findings"])
     assert reported == sorted((i["coup"], i["category"]) for i in listed["injected"])
 
     clean = tmp_path / "clean.json"

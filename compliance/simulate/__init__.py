@@ -28,21 +28,59 @@ import msgspec
 
 from compliance.errors import UserError
 from compliance.ruleset.models import Ruleset
+from compliance.simulate.curator import Holders
 from compliance.simulate.play import CoupPlay, Game, Injection
 from compliance.simulate.procedure import Procedure
 from compliance.simulate.shoe import Shoe
 from compliance.simulate.table import Patrons, TableSetup
 
-__all__ = ["INJECTABLE", "Injection", "Simulator", "parse_inject", "write_transcript"]
+__all__ = ["INJECTABLE", "Injection", "Simulator", "injectable", "parse_inject", "write_transcript"]
 
 #: categories the simulator can break a coup with (``--inject``)
 INJECTABLE = (
     "deal.initial-order", "deal.extra-card",
     "third-card.player.illegal", "third-card.player.missing", "third-card.banker.illegal", "third-card.banker.missing",
-    "procedure.call-missing", "wager.late", "wager.limits", "wager.table-differential",
+    "curator.offer-order", "curator.not-eligible", "curator.wrong-recipient", "curator.handling",
+    "procedure.call-missing", "wager.late", "wager.not-eligible", "wager.limits", "wager.table-differential",
+    "wager.improper-reduction", "irregularity.mishandled",
     "result.wrong", "settlement.wrong-amount", "settlement.missing", "shoe.integrity", "transcript.unreadable",
 )
 DEFAULT_RATE = 0.01
+
+
+def injectable(procedure: Procedure, method: str | None) -> list[str]:
+    """The categories the simulator can break a coup with, under these rules and dealing method, such that
+    a rule of the ruleset would see it: a rule of the category must apply, and for some categories the
+    rule's parameters must forbid something the simulator knows how to do wrong."""
+    return [c for c in INJECTABLE if procedure.reports(c, method) and _has_a_way(procedure, c, method)]
+
+
+def _has_a_way(proc: Procedure, category: str, method: str | None) -> bool:
+    if category == "wager.not-eligible":  # a standing patron wagers
+        return not all(p.standing for p in proc.all_params("wager.not-eligible", method))
+    if category == "curator.not-eligible":  # the marker's holder without its wager, or a curator keeping a lost shoe
+        return any(p.marker_holder_wagers_on or p.shoe_lost_when_wager_loses
+                   for p in proc.all_params("curator.not-eligible", method))
+    if category == "curator.handling":
+        h = proc.handling(method)
+        shoe_offered = any(p.item == "shoe" for p in proc.offers(method))
+        recipient = proc.recipient(method) is not None
+        return ((not h.players_handle_cards and not recipient)
+                or (h.one_hand_at_a_time and h.players_handle_cards and recipient)
+                or (h.instruction_call is not None and h.instruction_call not in proc.required_calls(method)
+                    and shoe_offered)
+                or (not h.shoe_to_players and not shoe_offered))
+    if category == "curator.wrong-recipient":
+        return proc.handling(method).players_handle_cards
+    if category == "curator.offer-order":
+        return bool(proc.offers(method))
+    if category == "procedure.call-missing":
+        return bool(proc.required_calls(method))
+    if category == "wager.limits":  # a tie wager under the minimum
+        return "tie" in proc.params("wager.limits", method).spots
+    if category == "irregularity.mishandled":  # an erroneous Player third card put in the wrong place
+        return proc.params("irregularity.erroneous-card", method) is not None
+    return True
 CUT_CARD_FROM_END = 16
 
 
@@ -81,12 +119,17 @@ class Simulator:
         self.seed = seed
         self.procedure = Procedure.of(ruleset)
         self.inject = dict(inject or {})
+        possible = injectable(self.procedure, dealing_method)
         for category in self.inject:
             if category not in INJECTABLE:
                 raise UserError(f"the simulator cannot inject {category!r}")
             if not self.procedure.reports(category, dealing_method):
                 raise UserError(f"ruleset {ruleset.id!r} has no enabled rule of category {category!r} for "
                                 f"dealing method {dealing_method or '(none)'}: nothing would report that breach")
+            if category not in possible:
+                raise UserError(f"the rules of category {category!r} in ruleset {ruleset.id!r} (dealing method "
+                                f"{dealing_method or '(none)'}) forbid nothing the simulator knows how to break; "
+                                f"it can inject here: {', '.join(possible)}")
         self.rng = random.Random(seed)
         self.schedule = random.Random(f"inject:{seed}")
         self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
@@ -95,14 +138,11 @@ class Simulator:
         if commission is not None:
             payouts = payouts.model_copy(update={"banker": payouts.banker.model_copy(update={"commission": commission})})
         self.game = Game(self.table, self.procedure, payouts, ruleset.game.tableau)
-        self.patrons = Patrons(self.rng, self.table.seat_order, standing_allowed=self._standing_allowed())
+        self.patrons = Patrons(self.rng, self.table.seat_order, standing_allowed=self.procedure.standing_may_wager())
+        self.holders = Holders()
         self.shoes: list[str] = []
         self.injected: list[Injection] = []
         self.pending: list[str] = []
-
-    def _standing_allowed(self) -> bool:
-        """Standing patrons wager unless some rule judges who may wager."""
-        return not self.procedure.by_category.get("wager.not-eligible")
 
     def coups(self) -> Iterator[dict]:
         """The coups, in order, as transcript objects (plain dicts, amounts as Decimal)."""
@@ -116,8 +156,10 @@ class Simulator:
             for category, rate in self.inject.items():
                 if self.schedule.random() < rate:
                     self.pending.append(category)
-            seated, standing = self.patrons.next_coup()
-            play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, self.pending, opening)
+            if opening:
+                self.holders.offered = set()
+            seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker})
+            play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, self.pending, opening, self.holders)
             coup = play.play()
             if play.applied is not None:
                 self.injected.append(play.applied)

@@ -19,15 +19,11 @@ from decimal import Decimal
 from compliance.cards import POINTS
 from compliance.replay import describe_bettor
 from compliance.ruleset.models import Payouts, Tableau
+from compliance.simulate.curator import CuratorSteps, Holders
 from compliance.simulate.procedure import Procedure
 from compliance.simulate.shoe import Shoe
 from compliance.simulate.table import TableSetup
-
-ZERO = Decimal(0)
-PLAYER, BANKER, TIE = "player", "banker", "tie"
-SPOTS = (PLAYER, BANKER, TIE)
-#: wager sizes, in table minimums: small numbers repeat, so equal highest wagers are common
-STAKE_MULTIPLES = (1, 1, 2, 2, 4, 4, 10, 20, 40, 200)
+from compliance.simulate.wagers import BANKER, PLAYER, SPOTS, TIE, ZERO, WagerSteps, plain, who
 
 
 @dataclass(frozen=True)
@@ -42,13 +38,6 @@ class Injection:
         return {"coup": self.coup, "category": self.category, "what": self.what}
 
 
-def plain(amount: Decimal) -> Decimal:
-    """An amount without trailing zeros or exponent (25, 23.75), so transcripts read as a dealer writes."""
-    if amount == amount.to_integral_value():
-        return amount.quantize(Decimal(1))
-    return amount.normalize()
-
-
 class Game:
     """What fixes every coup of the run: table, rules, payouts, tableau."""
 
@@ -59,11 +48,11 @@ class Game:
         self.tableau = tableau
 
 
-class CoupPlay:
+class CoupPlay(WagerSteps, CuratorSteps):
     """Plays one coup into its transcript events."""
 
     def __init__(self, game: Game, rng: random.Random, number: int, shoe: Shoe, seated: dict[int, str],
-                 standing: list[str], pending: list[str], opening_burn: bool):
+                 standing: list[str], pending: list[str], opening_burn: bool, holders: Holders):
         self.g = game
         self.rng = rng
         self.number = number
@@ -72,11 +61,16 @@ class CoupPlay:
         self.standing = standing
         self.pending = pending
         self.opening_burn = opening_burn
+        self.holders = holders
         self.method = game.table.dealing_method
         self.events: list[dict] = []
         self.stakes: dict[tuple, Decimal] = {}  # (bettor, spot) -> amount; bettor: seat or "patron:<id>"
+        self.stakes_at_first_card: dict[tuple, Decimal] = {}
         self.player: list[str] = []
         self.banker: list[str] = []
+        self.turned_by: dict[str, int] = {}  # hand -> seat that accepted its initial cards
+        self.barred: int | None = None  # a seat that just lost the shoe
+        self.held: set[str] = set()  # items no offer may move in this coup
         self.applied: Injection | None = None
         self.unreadable = False
 
@@ -91,90 +85,28 @@ class CoupPlay:
 
     # ------------------------------------------------------------ the coup
     def play(self) -> dict:
+        before = self.holders.snapshot()
         if self.opening_burn:
-            for code in self.shoe.burn():
-                self.events.append({"type": "card", "card": code, "to": "burn", "face": "up"})
+            for i, code in enumerate(self.shoe.burn()):
+                self.events.append({"type": "card", "card": code, "to": "burn", "face": "up" if i == 0 else "down"})
+        self.offers_before_wagers()
         self.place_wagers()
+        self.offers_after_wagers()
         self.make_calls()
         self.deal_initial()
+        self.pass_initial_cards()
         self.draw_third_cards()
-        self.announce_result()
+        winner = self.announce_result()
         self.settle()
-        if self.can("transcript.unreadable"):
+        self.end_offers(winner)
+        if self.can("transcript.unreadable") and not any(e["type"] in ("offer", "shoe_return") for e in self.events):
             self.garble()
+            self.holders.restore(before)
         coup: dict = {"coup": self.number, "shoe": self.shoe.id}
         if self.seated:
             coup["seated"] = {str(s): p for s, p in self.seated.items()}
         coup["events"] = self.events
         return coup
-
-    # ------------------------------------------------------------ wagers
-    def bettors(self) -> list[int | str]:
-        return list(self.seated) + ["patron:" + p for p in self.standing]
-
-    def wager_event(self, bettor: int | str, spot: str, amount: Decimal) -> dict:
-        ev: dict = {"type": "wager"}
-        ev.update(who(bettor))
-        ev["spot"] = spot
-        ev["amount"] = plain(amount)
-        return ev
-
-    def add_wager(self, bettor: int | str, spot: str, amount: Decimal) -> None:
-        key = (bettor, spot)
-        self.stakes[key] = self.stakes.get(key, ZERO) + amount
-        self.events.append(self.wager_event(bettor, spot, amount))
-
-    def differential(self, stakes: dict | None = None) -> Decimal:
-        stakes = self.stakes if stakes is None else stakes
-        p = sum((a for (_, s), a in stakes.items() if s == PLAYER), ZERO)
-        b = sum((a for (_, s), a in stakes.items() if s == BANKER), ZERO)
-        return abs(p - b)
-
-    def place_wagers(self) -> None:
-        """Patrons wager within the table's limits; a wager that would take the Player/Banker
-        difference past the table differential is not made."""
-        t, rng = self.g.table, self.rng
-        for bettor in self.bettors():
-            if rng.random() > 0.75:
-                continue
-            spot = rng.choices(SPOTS, (45, 45, 10))[0]
-            amount = min(t.min_wager * rng.choice(STAKE_MULTIPLES), t.max_wager)
-            if spot != TIE:
-                trial = dict(self.stakes)
-                trial[(bettor, spot)] = trial.get((bettor, spot), ZERO) + amount
-                if self.differential(trial) > t.table_differential:
-                    continue
-            if amount >= 2 * t.min_wager and rng.random() < 0.1:  # two chips pushed out one after the other
-                first = t.min_wager
-                self.add_wager(bettor, spot, first)
-                self.add_wager(bettor, spot, amount - first)
-            else:
-                self.add_wager(bettor, spot, amount)
-        self.breach_wagers()
-
-    def breach_wagers(self) -> None:
-        t = self.g.table
-        seated = list(self.seated)
-        if self.can("wager.limits") and seated:
-            seat = next((s for s in seated if (s, TIE) not in self.stakes), None)
-            if seat is not None:
-                amount = t.min_wager - t.unit
-                self.take("wager.limits", f"seat {seat} wagered {amount} on tie, below the minimum {t.min_wager}")
-                self.add_wager(seat, TIE, amount)
-                return
-        if self.can("wager.table-differential") and seated:
-            p = sum((a for (_, s), a in self.stakes.items() if s == PLAYER), ZERO)
-            b = sum((a for (_, s), a in self.stakes.items() if s == BANKER), ZERO)
-            heavy = PLAYER if p >= b else BANKER
-            gap = abs(p - b)
-            for seat in seated:
-                room = t.max_wager - self.stakes.get((seat, heavy), ZERO)
-                fresh = (seat, heavy) not in self.stakes
-                if gap + room > t.table_differential and (not fresh or room >= t.min_wager):
-                    self.take("wager.table-differential",
-                              f"seat {seat} added {room} on {heavy}: difference {gap + room} over {t.table_differential}")
-                    self.add_wager(seat, heavy, room)
-                    return
 
     # ------------------------------------------------------------ calls
     def make_calls(self) -> None:
@@ -183,23 +115,20 @@ class CoupPlay:
         if required and self.can("procedure.call-missing"):
             self.take("procedure.call-missing", f"the call {required[0]!r} was not made")
             calls.remove(required[0])
+        instruction = self.g.procedure.handling(self.method).instruction_call
+        if instruction and instruction not in required and self.holders.shoe is not None \
+                and self.can("curator.handling"):
+            self.take("curator.handling", f"seat {self.holders.shoe} dealt without the dealer's call {instruction!r}")
+            calls.remove(instruction)
         for call in calls:
             self.events.append({"type": "announce", "call": call})
             if call == "no_more_bets":
                 self.breach_late()
 
-    def breach_late(self) -> None:
-        if not self.can("wager.late"):
-            return
-        t = self.g.table
-        seat = next((s for s in self.seated if (s, TIE) not in self.stakes), None)
-        if seat is None:
-            return
-        self.take("wager.late", f"seat {seat} wagered {t.min_wager} on tie after \"no more bets\"")
-        self.add_wager(seat, TIE, t.min_wager)
-
     # ------------------------------------------------------------ cards
     def deal(self, hand: str, face: str = "down") -> str:
+        if not self.player and not self.banker:
+            self.stakes_at_first_card = dict(self.stakes)
         code = self.shoe.draw()
         if self.can("shoe.integrity"):
             seen_all = [c for c in self.shoe.exhausted(POINTS[code]) if c != code]
@@ -224,7 +153,8 @@ class CoupPlay:
 
     def draw_third_cards(self) -> None:
         """The tableau: no draw on a natural; Player by its total; Banker by its total and the
-        Player's third card (or by its total alone when the Player stood)."""
+        Player's third card (or by its total alone when the Player stood).  Each third card goes to
+        whoever turned that hand's initial cards."""
         tab = self.g.tableau
         player, banker = total(self.player), total(self.banker)
         natural = player in tab.naturals or banker in tab.naturals
@@ -236,9 +166,13 @@ class CoupPlay:
         elif not must and self.can("third-card.player.illegal"):
             self.take("third-card.player.illegal", f"Player drew on {player}" + (" with a natural on the table" if natural else ""))
             draws = True
+        elif not must and not natural and banker in tab.banker_draws_when_player_stood \
+                and self.can("irregularity.mishandled"):
+            self.erroneous_card_discarded()
         third = None
         if draws:
             third = POINTS[self.deal(PLAYER)]
+            self.pass_third_card(PLAYER)
             self.breach_extra(PLAYER)
         if natural:
             must = False
@@ -255,7 +189,17 @@ class CoupPlay:
             draws = True
         if draws:
             self.deal(BANKER)
+            self.pass_third_card(BANKER)
             self.breach_extra(BANKER)
+
+    def erroneous_card_discarded(self) -> None:
+        """An unauthorised Player third card, while the Banker's Hand must draw: the rules make it the
+        Banker's third card; here it is put in the discard holder instead (and the Banker draws anew)."""
+        self.take("irregularity.mishandled", "a Player third card dealt in error was discarded "
+                                             "instead of becoming the Banker's third card")
+        code = self.deal(PLAYER)
+        self.player.pop()
+        self.events.append({"type": "card_move", "card": code, "to": "discard"})
 
     def breach_extra(self, hand: str) -> None:
         if self.can("deal.extra-card"):
@@ -263,13 +207,18 @@ class CoupPlay:
             self.deal(hand)
 
     # ------------------------------------------------------------ result and settlement
-    def announce_result(self) -> None:
+    def announce_result(self) -> str:
         p, b = total(self.player), total(self.banker)
         if self.can("result.wrong"):
             self.take("result.wrong", f"announced Player {(p + 1) % 10} for Player {p}")
             p = (p + 1) % 10
         winner = PLAYER if p > b else BANKER if b > p else TIE
         self.events.append({"type": "result", "player_points": p, "banker_points": b, "winner": winner})
+        return self.winner()
+
+    def winner(self) -> str:
+        p, b = total(self.player), total(self.banker)
+        return PLAYER if p > b else BANKER if b > p else TIE
 
     def settle(self) -> None:
         """Each wager once: winners paid at the ruleset's odds (a Banker win less commission,
@@ -277,7 +226,7 @@ class CoupPlay:
         t = self.g.table
         order = {b: i for i, b in enumerate(self.bettors())}
         entries = []
-        for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order[kv[0][0]], SPOTS.index(kv[0][1]))):
+        for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order.get(kv[0][0], len(order)), str(kv[0][0]), SPOTS.index(kv[0][1]))):
             outcome, gross, rate = self.due(spot, stake)
             apart = outcome == "win" and rate and self.rng.random() < 0.5
             if outcome == "win":
@@ -339,7 +288,3 @@ class CoupPlay:
 
 def total(cards: list[str]) -> int:
     return sum(POINTS[c] for c in cards) % 10
-
-
-def who(bettor: int | str) -> dict:
-    return {"seat": bettor} if isinstance(bettor, int) else {"patron": bettor.removeprefix("patron:")}

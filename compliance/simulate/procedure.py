@@ -14,6 +14,21 @@ from compliance.ruleset.models import BoundRule, Ruleset
 DEFAULT_CALLS = ("no_more_bets", "cards")
 
 
+def _memo(fn):
+    """Cache a question about the rules by its arguments (the rules do not change during a run)."""
+
+    def ask(self, *args):
+        key = (fn.__name__,) + args
+        try:
+            return self.memo[key]
+        except KeyError:
+            answer = self.memo[key] = fn(self, *args)
+            return answer
+
+    ask.__doc__ = fn.__doc__
+    return ask
+
+
 @dataclass(frozen=True)
 class Procedure:
     """The ruleset's enabled rules, indexed the way the simulator needs them."""
@@ -21,6 +36,7 @@ class Procedure:
     ruleset: Ruleset
     by_kind: dict[str, list[BoundRule]] = field(default_factory=dict)
     by_category: dict[str, list[BoundRule]] = field(default_factory=dict)
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> Procedure:
@@ -31,17 +47,20 @@ class Procedure:
             by_category.setdefault(rule.category, []).append(rule)
         return cls(ruleset, by_kind, by_category)
 
-    def params(self, kind: str, method: str | None = None):
+    @_memo
+    def params(self, kind: str, method: str | None):
         """Parameters of the first rule of ``kind`` that applies to coups dealt by ``method`` (None if none)."""
         for rule in self.by_kind.get(kind, ()):
             if applies(rule, method):
                 return rule.params
         return None
 
+    @_memo
     def reports(self, category: str, method: str | None) -> bool:
         """Whether some enabled rule of ``category`` judges a coup dealt by ``method``."""
         return any(applies(r, method) for r in self.by_category.get(category, ()))
 
+    @_memo
     def calls(self, method: str | None) -> tuple[str, ...]:
         """The calls to make before the first card: those a rule requires, in its order.
 
@@ -53,9 +72,48 @@ class Procedure:
         required = tuple(p.calls)
         return required + tuple(c for c in DEFAULT_CALLS if c not in required)
 
+    @_memo
     def required_calls(self, method: str | None) -> tuple[str, ...]:
         p = self.params("procedure.calls", method)
         return tuple(p.calls) if p is not None else ()
+
+    @_memo
+    def all_params(self, kind: str, method: str | None) -> list:
+        """Parameters of every rule of ``kind`` that applies to coups dealt by ``method``."""
+        return [r.params for r in self.by_kind.get(kind, ()) if applies(r, method)]
+
+    @_memo
+    def handling(self, method: str | None) -> Handling:
+        """How the cards may be handled, every handling rule that applies taken together."""
+        rules = self.all_params("curator.handling", method)
+        calls = [p.instruction_call for p in rules if p.instruction_call]
+        return Handling(
+            players_handle_cards=all(p.players_handle_cards for p in rules),
+            shoe_to_players=all(p.shoe_to_players for p in rules),
+            one_hand_at_a_time=any(p.one_hand_at_a_time for p in rules),
+            instruction_call=calls[0] if calls else None,
+        )
+
+    def standing_may_wager(self) -> bool:
+        """Patrons who are not seated may wager unless a rule of who-may-wager says otherwise."""
+        return all(r.params.standing for r in self.by_kind.get("wager.not-eligible", ()))
+
+    @_memo
+    def offers(self, method: str | None) -> list:
+        """The offer rules (shoe, Banker marker) that apply to ``method``."""
+        return self.all_params("curator.offer-order", method)
+
+    @_memo
+    def recipient(self, method: str | None):
+        return self.params("curator.wrong-recipient", method)
+
+
+@dataclass(frozen=True)
+class Handling:
+    players_handle_cards: bool
+    shoe_to_players: bool
+    one_hand_at_a_time: bool
+    instruction_call: str | None
 
 
 def applies(rule: BoundRule, method: str | None) -> bool:

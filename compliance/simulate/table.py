@@ -73,12 +73,13 @@ class Patrons:
         self.count += 1
         return f"P-{self.count:04d}"
 
-    def next_coup(self) -> tuple[dict[int, str], list[str]]:
-        """The patrons of the next coup: seated (seat -> patron, in seat order) and standing."""
+    def next_coup(self, keep: set = frozenset()) -> tuple[dict[int, str], list[str]]:
+        """The patrons of the next coup: seated (seat -> patron, in seat order) and standing.
+        The patrons in the ``keep`` seats (holding the shoe or the marker) stay."""
         rng = self.rng
         for seat in self.seat_order:
             if seat in self.seated:
-                if rng.random() < 0.03:
+                if seat not in keep and rng.random() < 0.03:
                     del self.seated[seat]
             elif rng.random() < 0.05:
                 self.seated[seat] = self._new()

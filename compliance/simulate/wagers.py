@@ -1,0 +1,197 @@
+"""Wagers at the simulated table: within the limits, within the table differential, by those allowed.
+
+A wager that would take the difference between the Player and Banker totals
+past the table differential is either not made, or, where the ruleset has a
+reduction rule, made and then cut back: every wager on the side that exceeds,
+by the same proportion, rounded down to the rule's currency unit, never below
+the table minimum.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_FLOOR, Decimal
+
+from compliance.replay import describe_bettor
+
+ZERO = Decimal(0)
+PLAYER, BANKER, TIE = "player", "banker", "tie"
+SPOTS = (PLAYER, BANKER, TIE)
+#: wager sizes, in table minimums: small numbers repeat, so equal highest wagers are common
+STAKE_MULTIPLES = (1, 1, 2, 2, 4, 4, 10, 20, 40, 200)
+
+
+def side_totals(stakes: dict) -> dict[str, Decimal]:
+    totals = {PLAYER: ZERO, BANKER: ZERO, TIE: ZERO}
+    for (_, spot), amount in stakes.items():
+        totals[spot] += amount
+    return totals
+
+
+def difference(stakes: dict) -> Decimal:
+    """The table differential as the regulations define it: |Player total - Banker total|."""
+    t = side_totals(stakes)
+    return abs(t[PLAYER] - t[BANKER])
+
+
+def pro_rata(stakes: dict, limit: Decimal, unit: Decimal) -> dict[tuple, Decimal]:
+    """The reduced wagers of the side over the differential: each by the same proportion, just enough
+    to bring the difference within ``limit``, rounded down to ``unit``.  Only the changed wagers."""
+    t = side_totals(stakes)
+    side = PLAYER if t[PLAYER] > t[BANKER] else BANKER
+    other = BANKER if side == PLAYER else PLAYER
+    ratio = (t[other] + limit) / t[side]
+    out = {}
+    for key, amount in stakes.items():
+        if key[1] == side:
+            cut = (amount * ratio / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
+            if cut != amount:
+                out[key] = cut
+    return out
+
+
+class WagerSteps:
+    """The wagering part of a coup (mixed into :class:`~compliance.simulate.play.CoupPlay`)."""
+
+    def bettors(self) -> list[int | str]:
+        return list(self.seated) + ["patron:" + p for p in self.standing]
+
+    def add_wager(self, bettor: int | str, spot: str, amount: Decimal) -> None:
+        key = (bettor, spot)
+        self.stakes[key] = self.stakes.get(key, ZERO) + amount
+        ev: dict = {"type": "wager"}
+        ev.update(who(bettor))
+        ev.update({"spot": spot, "amount": plain(amount)})
+        self.events.append(ev)
+
+    def adjust_wager(self, bettor: int | str, spot: str, amount: Decimal, reason: str) -> None:
+        if amount:
+            self.stakes[(bettor, spot)] = amount
+        else:
+            self.stakes.pop((bettor, spot), None)
+        ev: dict = {"type": "wager_adjust"}
+        ev.update(who(bettor))
+        ev.update({"spot": spot, "amount": plain(amount), "reason": reason})
+        self.events.append(ev)
+
+    def place_wagers(self) -> None:
+        """Patrons wager within the table's limits; the Banker marker's holder wagers on the hand the
+        rules require of it first."""
+        t, rng = self.g.table, self.rng
+        holder_spot = self.marker_wager_spot()
+        barred = None  # (bettor, spot) that must stay without a wager
+        if holder_spot is not None:
+            if self.can("curator.not-eligible"):
+                self.take("curator.not-eligible", f"seat {self.holders.marker} held the Banker marker "
+                                                  f"without a wager on the {holder_spot}")
+                barred = (self.holders.marker, holder_spot)
+            else:
+                self.add_wager(self.holders.marker, holder_spot, t.min_wager * rng.choice((1, 2, 4)))
+        reduced = False
+        for bettor in self.bettors():
+            if rng.random() > 0.75:
+                continue
+            spot = rng.choices(SPOTS, (45, 45, 10))[0]
+            if (bettor, spot) == barred:
+                continue
+            amount = min(t.min_wager * rng.choice(STAKE_MULTIPLES), t.max_wager - self.stakes.get((bettor, spot), ZERO))
+            if amount < t.min_wager:
+                continue
+            if spot != TIE:
+                trial = dict(self.stakes)
+                trial[(bettor, spot)] = trial.get((bettor, spot), ZERO) + amount
+                if difference(trial) > t.table_differential:
+                    unit = self.reduction_unit()
+                    if reduced or unit is None or rng.random() < 0.5:
+                        continue
+                    cuts = pro_rata(trial, t.table_differential, unit)
+                    if any(a < t.min_wager for a in cuts.values()):
+                        continue
+                    self.add_wager(bettor, spot, amount)
+                    for (b, s), a in cuts.items():
+                        self.adjust_wager(b, s, a, "table_differential")
+                    reduced = True
+                    continue
+            if amount >= 2 * t.min_wager and rng.random() < 0.1:  # two chips pushed out one after the other
+                self.add_wager(bettor, spot, t.min_wager)
+                self.add_wager(bettor, spot, amount - t.min_wager)
+            else:
+                self.add_wager(bettor, spot, amount)
+        if not reduced:
+            self.breach_wagers()
+
+    def reduction_unit(self) -> Decimal | None:
+        p = self.g.procedure.params("wager.improper-reduction", self.method)
+        return p.unit if p is not None else None
+
+    def marker_wager_spot(self) -> str | None:
+        """The hand the Banker marker's holder must wager on, if it holds the marker and a rule says so."""
+        if self.holders.marker is None:
+            return None
+        for p in self.g.procedure.all_params("curator.not-eligible", self.method):
+            if p.marker_holder_wagers_on:
+                return p.marker_holder_wagers_on
+        return None
+
+    # ------------------------------------------------------------ breaches of the wagering rules
+    def free_seat_for(self, spot: str) -> int | None:
+        """A seated patron with no wager on ``spot`` yet."""
+        return next((s for s in self.seated if (s, spot) not in self.stakes), None)
+
+    def breach_wagers(self) -> None:
+        t = self.g.table
+        if self.can("wager.limits"):
+            spots = self.g.procedure.params("wager.limits", self.method).spots
+            spot = TIE if TIE in spots else spots[0]
+            seat = self.free_seat_for(spot)
+            if seat is not None and spot == TIE:
+                amount = t.min_wager - t.unit
+                self.take("wager.limits", f"seat {seat} wagered {amount} on tie, below the minimum {t.min_wager}")
+                self.add_wager(seat, TIE, amount)
+                return
+        if self.can("wager.not-eligible") and not self.g.procedure.standing_may_wager():
+            patron = f"P-S{self.number}"
+            self.take("wager.not-eligible", f"patron {patron}, not seated, wagered {t.min_wager} on tie")
+            self.add_wager("patron:" + patron, TIE, t.min_wager)
+            return
+        if self.can("wager.table-differential") and self.seated:
+            totals = side_totals(self.stakes)
+            heavy = PLAYER if totals[PLAYER] >= totals[BANKER] else BANKER
+            gap = abs(totals[PLAYER] - totals[BANKER])
+            for seat in self.seated:
+                room = t.max_wager - self.stakes.get((seat, heavy), ZERO)
+                fresh = (seat, heavy) not in self.stakes
+                if gap + room > t.table_differential and (not fresh or room >= t.min_wager):
+                    self.take("wager.table-differential",
+                              f"seat {seat} added {room} on {heavy}: difference {gap + room} over {t.table_differential}")
+                    self.add_wager(seat, heavy, room)
+                    return
+        if self.can("wager.improper-reduction"):
+            totals = side_totals(self.stakes)
+            heavy = PLAYER if totals[PLAYER] >= totals[BANKER] else BANKER
+            within = [(k, a) for k, a in self.stakes.items() if k[1] == heavy and a >= t.min_wager + t.unit]
+            if within:
+                (bettor, spot), amount = within[0]
+                self.take("wager.improper-reduction", f"{describe_bettor(bettor)} {spot} wager cut for the table "
+                                                      f"differential although the difference was within it")
+                self.adjust_wager(bettor, spot, amount - t.unit, "table_differential")
+
+    def breach_late(self) -> None:
+        if not self.can("wager.late"):
+            return
+        t = self.g.table
+        seat = self.free_seat_for(TIE)
+        if seat is None:
+            return
+        self.take("wager.late", f"seat {seat} wagered {t.min_wager} on tie after \"no more bets\"")
+        self.add_wager(seat, TIE, t.min_wager)
+
+
+def who(bettor: int | str) -> dict:
+    return {"seat": bettor} if isinstance(bettor, int) else {"patron": bettor.removeprefix("patron:")}
+
+
+def plain(amount: Decimal) -> Decimal:
+    """An amount without trailing zeros or exponent (25, 23.75), as a dealer writes it."""
+    if amount == amount.to_integral_value():
+        return amount.quantize(Decimal(1))
+    return amount.normalize()
