@@ -88,31 +88,29 @@ def card(code: str, third: bool = False) -> str:
             f'<span class="corner">{_e(shown)}</span></span>')
 
 
-def _hand(name: str, cards, initial: int, total: int) -> str:
-    drawn = "".join(card(c.code, third=i >= initial) for i, c in enumerate(cards))
+def _hand(name: str, cards: tuple[str, ...], initial: int, total: int) -> str:
+    drawn = "".join(card(c, third=i >= initial) for i, c in enumerate(cards))
     body = drawn or '<span class="no-cards">no cards</span>'
     return (f'<div class="hand {name.lower()}"><h4>{name} <span class="total">{total} point'
             f'{"" if total == 1 else "s"}</span></h4><div class="cards">{body}</div></div>')
 
 
 def _hands(cv: CoupView) -> str:
-    s = cv.state
-    if s is None or not hasattr(s, "player") or not hasattr(s, "banker"):
-        return '<div class="table-felt"><span class="no-cards">the cards of this coup could not be replayed</span></div>'
-    from compliance.replay import BANKER, PLAYER
-
-    felt = ('<div class="table-felt">' + _hand("Player", s.player, s.player_initial, s.final_total(PLAYER))
-            + _hand("Banker", s.banker, s.banker_initial, s.final_total(BANKER)) + "</div>")
-    if s.void is not None:
-        said = f"declared void ({_e(s.void.reason)})"
-    elif s.result is not None:
-        r = s.result
-        said = f"announced: {_e(r.winner)} wins, Player {r.player_points}, Banker {r.banker_points}"
-        if r.winner == "tie":
-            said = f"announced: tie, Player {r.player_points}, Banker {r.banker_points}"
+    c = cv.cards
+    if c is None:
+        why = "this coup could not be read" if cv.unreadable else "the cards of this coup were not kept"
+        return f'<div class="table-felt"><span class="no-cards">{why}</span></div>'
+    felt = ('<div class="table-felt">' + _hand("Player", c.player, c.player_initial, c.player_total)
+            + _hand("Banker", c.banker, c.banker_initial, c.banker_total) + "</div>")
+    if c.void is not None:
+        said = f"declared void ({_e(c.void)})"
+    elif c.result is not None:
+        winner, p, b = c.result
+        said = (f"announced: tie, Player {p}, Banker {b}" if winner == "tie"
+                else f"announced: {_e(winner)} wins, Player {p}, Banker {b}")
     else:
         said = "no result announced"
-    shoe = f"shoe {_e(s.shoe)}" + (f", dealing method {_e(s.method)}" if s.method else "")
+    shoe = f"shoe {_e(c.shoe)}" + (f", dealing method {_e(c.method)}" if c.method else "")
     return felt + f'<p class="result">{shoe}; {said}</p>'
 
 

@@ -1,0 +1,39 @@
+"""What the README and docs promise about reports holds: the committed HTML report is the sample's,
+the pre-commit hook and the CI example run `check` as documented."""
+
+from __future__ import annotations
+
+import hashlib
+
+from ruamel.yaml import YAML
+
+from reporting import ROOT, SAMPLE
+
+
+def test_the_committed_html_report_is_generated_from_the_current_sample():
+    page = (ROOT / "docs" / "night-shift-report.html").read_text()
+    assert hashlib.sha256(SAMPLE.read_bytes()).hexdigest() in page, "regenerate it: make docs"
+    assert "fixtures/samples/night-shift.json" in page
+    assert "(docs/night-shift-report.html)" in (ROOT / "README.md").read_text()
+
+
+def test_the_pre_commit_hook_checks_transcripts_and_procedure_documents():
+    hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    check = next(h for h in hooks if h["id"] == "baccarat-audit-check")
+    assert check["entry"].startswith("baccarat-audit check")
+    assert check["language"] == "python"
+    import re
+
+    pattern = re.compile(check["files"])
+    assert all(pattern.search(p) for p in ("a/night.json", "b.jsonl", "procedures/dealing.md"))
+    assert not pattern.search("notes.txt")
+
+
+def test_the_ci_example_uploads_sarif_written_by_check():
+    flow = YAML(typ="safe").load((ROOT / "docs" / "ci-example" / "baccarat-audit.yml").read_text())
+    steps = flow["jobs"]["audit"]["steps"]
+    check = next(s for s in steps if s.get("id") == "check")
+    assert "baccarat-audit check" in check["run"] and "sarif=baccarat-audit.sarif" in check["run"]
+    upload = next(s for s in steps if "upload-sarif" in s.get("uses", ""))
+    assert upload["with"]["sarif_file"] == "baccarat-audit.sarif"
+    assert flow["permissions"]["security-events"] == "write"
