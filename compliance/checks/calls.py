@@ -17,19 +17,24 @@ class CallParams(Params):
 
 @check("procedure.calls", "procedure.call-missing", CallParams)
 def calls(c: CoupState, p: CallParams, t):
-    """Each required call is made before the first card of the coup, in the required order."""
+    """Each required call is made before the first card of the coup, in the required order
+    (one finding names every call that is missing)."""
     if c.first_card_at is None:
         return ()
     made = {}
     for call, at in c.calls:
         made.setdefault(call, at)
     out = []
+    missing = [WORDS[call] for call in p.calls if made.get(call) is None or made[call] > c.first_card_at]
+    if missing:
+        were = "was" if len(missing) == 1 else "were"
+        out.append(Breach(c.first_card_at, f"{' and '.join(missing)} {were} not called before the first card"))
     last = -1
     for call in p.calls:
         at = made.get(call)
         if at is None or at > c.first_card_at:
-            out.append(Breach(c.first_card_at, f"{WORDS[call]} was not called before the first card"))
-        elif at < last:
+            continue
+        if at < last:
             out.append(Breach(at, f"{WORDS[call]} was called out of order (required order: "
                                   + ", then ".join(WORDS[x] for x in p.calls) + ")"))
         else:

@@ -1,0 +1,168 @@
+"""Irregularities: NSW rule 13 and NZ rule 12 put the same mistakes right in different ways.
+
+Each scenario is one transcript replayed under both rulesets: handled the NSW
+way it is an ``info`` finding under au-nsw and a breach under nz, and the
+other way round.
+"""
+
+from __future__ import annotations
+
+import pytest
+from builders import check, header
+from procedure import card, procedure_coup, run_fixture
+
+W = [(1, "player", 100), (2, "banker", 100)]
+
+
+def verdicts(doc, ruleset):
+    """(coup, severity) of every irregularity finding under ``ruleset``."""
+    return sorted((f.coup, f.severity) for f in check(doc, ruleset) if f.category == "irregularity.mishandled")
+
+
+def breaches(doc, ruleset):
+    return [(f.coup, f.rule) for f in check(doc, ruleset) if f.severity != "info"]
+
+
+def erroneous_player_card(to, banker=("KS", "7D")):
+    """Player 7 stands, yet gets 5S face up; the card is then moved ``to`` (the coup settled on the hands as moved)."""
+    final_banker = list(banker) + (["5S"] if to == "banker" else [])
+    c = procedure_coup(1, ["4H", "3C"], final_banker, W, method="C", face="up")
+    ev = c["events"]
+    at = next(i for i, e in enumerate(ev) if e["type"] == "result" or e.get("card") == "5S")
+    if ev[at]["type"] == "card":
+        del ev[at]
+    ev[at:at] = [card("5S", "player", "up"), {"type": "card_move", "card": "5S", "to": to}]
+    return c
+
+
+def no_bet_coup_from(code, number=2):
+    c = procedure_coup(number, [code, "2D"], ["9C", "9H"], [], seated=[1, 2], method="C", face="up", no_bet=True)
+    first = next(e for e in c["events"] if e["type"] == "card")
+    first["carried_over"] = True  # the first card is the card set aside
+    return c
+
+
+def doc(coups):
+    return header("au-nsw") | {"coups": coups}
+
+
+NSW_WAY = doc([erroneous_player_card("next_coup"), no_bet_coup_from("5S"),
+               procedure_coup(3, ["6H", "AC"], ["QS", "8D"], W, method="C", face="up")])
+NZ_WAY = doc([erroneous_player_card("discard"), procedure_coup(2, ["6H", "AC"], ["QS", "8D"], W, method="C", face="up")])
+
+
+def test_exposed_erroneous_card_nsw_makes_it_the_first_card_of_a_no_bet_coup():
+    assert verdicts(NSW_WAY, "au-nsw") == [(1, "info")]
+    assert breaches(NSW_WAY, "au-nsw") == []
+    assert verdicts(NSW_WAY, "nz") == [(1, "error")]
+
+
+def test_exposed_erroneous_card_nz_discards_it():
+    assert verdicts(NZ_WAY, "nz") == [(1, "info")]
+    assert breaches(NZ_WAY, "nz") == []
+    assert verdicts(NZ_WAY, "au-nsw") == [(1, "error")]
+
+
+@pytest.mark.parametrize("ruleset", ["au-nsw", "nz"])
+def test_erroneous_card_becomes_the_bankers_third_card_when_the_banker_must_draw(ruleset):
+    right = doc([erroneous_player_card("banker", banker=("KS", "4D"))])  # Banker 4 draws as if the Player stood
+    assert verdicts(right, ruleset) == [(1, "info")] and breaches(right, ruleset) == []
+    wrong = doc([erroneous_player_card("discard", banker=("KS", "4D"))])
+    assert (1, "error") in verdicts(wrong, ruleset)
+
+
+def test_the_no_bet_coup_must_follow_and_take_no_wagers():
+    wagered = no_bet_coup_from("5S")
+    wagered.pop("no_bet")
+    d = doc([erroneous_player_card("next_coup"), wagered])
+    assert verdicts(d, "au-nsw") == [(1, "info"), (2, "error")]
+    missing = doc([erroneous_player_card("next_coup"),
+                   procedure_coup(2, ["6H", "AC"], ["QS", "8D"], W, method="C", face="up")])
+    assert (2, "error") in verdicts(missing, "au-nsw")
+
+
+def face_up_third_card(handling):
+    """The Player's third card comes out of the shoe face up: played, or discarded and replaced."""
+    c = procedure_coup(1, ["4H", "AC", "3D"], ["KS", "7D"], W, method="C", face="up")
+    ev = c["events"]
+    third = next(i for i, e in enumerate(ev) if e["type"] == "card" and e["card"] == "3D")
+    if handling == "played":
+        ev[third]["found_face_up"] = True
+    else:
+        ev.insert(third, card("5D", "discard", "up", found_face_up=True))
+    return doc([c])
+
+
+def test_card_found_face_up_after_the_first_card_nsw_plays_it_nz_discards_it():
+    played, discarded = face_up_third_card("played"), face_up_third_card("discarded")
+    assert verdicts(played, "au-nsw") == [(1, "info")] and verdicts(played, "nz") == [(1, "error")]
+    assert verdicts(discarded, "nz") == [(1, "info")] and verdicts(discarded, "au-nsw") == [(1, "error")]
+
+
+def test_card_found_face_up_as_the_first_card_nsw_no_bet_coup_nz_discard():
+    first = procedure_coup(1, ["5S", "2D"], ["9C", "9H"], [], seated=[1, 2], method="C", face="up", no_bet=True)
+    first["events"][2]["found_face_up"] = True  # the first card, after both calls
+    d = doc([first])
+    assert verdicts(d, "au-nsw") == [(1, "info")] and verdicts(d, "nz") == [(1, "error")]
+
+
+def misdealt(reconstruction):
+    c = procedure_coup(1, ["4H", "2C"], ["KS", "7D"], W, method="C", face="up")
+    ev = c["events"]
+    for k in range(4, 8):  # dealt Banker, Player, Banker, Player
+        ev[k]["to"] = "banker" if ev[k]["to"] == "player" else "player"
+    if reconstruction:
+        ev.insert(8, {"type": "reconstruct", "player": reconstruction[0], "banker": reconstruction[1]})
+    return c
+
+
+@pytest.mark.parametrize("ruleset", ["au-nsw", "nz"])
+def test_misdeal_reconstructed_into_dealing_order_or_void(ruleset):
+    right = doc([misdealt((["4H", "2C"], ["KS", "7D"]))])
+    assert verdicts(right, ruleset) == [(1, "info")] and breaches(right, ruleset) == []
+    swapped = doc([misdealt((["KS", "7D"], ["4H", "2C"]))])
+    assert verdicts(swapped, ruleset) == [(1, "error")]
+    void = misdealt(None)
+    void["events"] = [e for e in void["events"] if e["type"] not in ("result", "settle")]
+    void["events"] += [{"type": "void", "reason": "misdeal"}] + [
+        {"type": "settle", "seat": s, "spot": sp, "outcome": "push", "amount": 0} for s, sp, _ in W]
+    assert verdicts(doc([void]), ruleset) == [(1, "info")]
+    assert breaches(doc([void]), ruleset) == []
+
+
+def test_nsw_withdrawal_after_reconstruction_whole_only_and_all_withdrawn_voids():
+    c = misdealt((["4H", "2C"], ["KS", "7D"]))
+    ev = c["events"]
+    ev[9:9] = [{"type": "wager_adjust", "seat": s, "spot": sp, "amount": 0, "reason": "withdrawn"} for s, sp, _ in W]
+    c["events"] = [e for e in ev if e["type"] != "settle"]
+    assert verdicts(doc([c]), "au-nsw") == [(1, "error"), (1, "info")]
+
+
+def test_insufficient_cards_void_and_nz_requires_new_cards():
+    short = procedure_coup(1, ["4H", "2C"], ["KS", "3D"], W, settle=False, method="C", face="up")
+    short["events"] = [e for e in short["events"] if e["type"] != "result"]  # Banker 3 had to draw: no card left
+    short["events"] += [{"type": "void", "reason": "insufficient_cards"}] + [
+        {"type": "settle", "seat": s, "spot": sp, "outcome": "push", "amount": 0} for s, sp, _ in W]
+    same_shoe = doc([short, procedure_coup(2, ["6H", "AC"], ["QS", "8D"], W, method="C", face="up")])
+    assert verdicts(same_shoe, "au-nsw") == [(1, "info")]
+    assert verdicts(same_shoe, "nz") == [(1, "info"), (2, "error")]
+    new_shoe = header("au-nsw") | {"shoes": [{"id": "S1", "decks": 8}, {"id": "S2", "decks": 8}],
+                                   "coups": [short, procedure_coup(2, ["6H", "AC"], ["QS", "8D"], W, method="C",
+                                                                   face="up", shoe="S2")]}
+    assert verdicts(new_shoe, "nz") == [(1, "info")]
+
+
+FIXTURES = [
+    "au-nsw/erroneous-card-exposed-discarded", "au-nsw/erroneous-card-next-coup-not-no-bet",
+    "au-nsw/erroneous-card-not-given-to-banker", "nz/erroneous-card-kept-for-no-bet-coup",
+    "au-nsw/face-up-card-discarded-after-first-card", "nz/face-up-card-played",
+    "au-nsw/finished-coup-voided-for-want-of-cards", "nz/play-resumed-from-exhausted-shoe",
+    "au-nsw/misdeal-reconstructed-wrongly", "nz/misdeal-reconstructed-wrongly",
+    "au-nsw/wager-reduced-after-reconstruction",
+]
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_rule_fixture(name):
+    case = run_fixture(name)
+    assert case.status == "pass", case.failures

@@ -1,0 +1,127 @@
+"""Wagers: when, by whom and how much; the table differential and how wagers are cut to meet it."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from builders import by_rule, check, header
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from procedure import procedure_coup, run_fixture
+
+P, B = ["4H", "2C"], ["KS", "7D"]  # Player 6, Banker 7: no third cards
+
+
+def nsw(coups, **table):
+    return header("au-nsw", **table) | {"coups": coups}
+
+
+def dealer_only(n, wagers, **kw):
+    return procedure_coup(n, P, B, wagers, method="C", face="up", **kw)
+
+
+def cut(seat, spot, amount, reason="table_differential"):
+    return {"type": "wager_adjust", "seat": seat, "spot": spot, "amount": amount, "reason": reason}
+
+
+def found(d, rule):
+    return [(f.coup, f.severity) for f in by_rule(check(d)).get(rule, [])]
+
+
+BIG = [(1, "banker", 3000), (2, "banker", 2000), (3, "player", 200)]  # 4,800 apart; the differential is 4,000
+
+
+def test_differential_over_the_limit_at_the_first_card():
+    d = nsw([dealer_only(1, [(1, "banker", 4200), (2, "player", 200)]), dealer_only(2, BIG)])
+    assert found(d, "NSW-TABLE-DIFFERENTIAL") == [(2, "error")]
+
+
+def test_pro_rata_reduction_right():
+    right = dealer_only(1, BIG, before_calls=[cut(1, "banker", 2520), cut(2, "banker", 1680)])
+    d = nsw([right])
+    assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == [] and found(d, "NSW-TABLE-DIFFERENTIAL") == []
+
+
+def test_pro_rata_reduction_wrong_one_wager_cut_for_all():
+    wrong = dealer_only(1, BIG, before_calls=[cut(1, "banker", 2200)])
+    d = nsw([wrong])
+    assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == [(1, "warning"), (1, "warning")]
+    assert found(d, "NSW-TABLE-DIFFERENTIAL") == []  # the cut did bring it within the limit
+
+
+def test_reduction_on_the_side_that_did_not_exceed():
+    d = nsw([dealer_only(1, [(1, "banker", 4500), (2, "player", 400)], before_calls=[cut(2, "player", 0)])])
+    assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == [(1, "warning")]
+    assert found(d, "NSW-TABLE-DIFFERENTIAL") == [(1, "error")]
+
+
+def test_reduction_that_was_not_needed():
+    d = nsw([dealer_only(1, [(1, "banker", 500), (2, "player", 400)], before_calls=[cut(1, "banker", 400)])])
+    assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == [(1, "warning")]
+
+
+def test_reduction_rounded_to_the_house_unit():
+    # 3 wagers of 1,000 on the Banker, 100 on the Player, differential 2,000: each becomes 700
+    wagers = [(1, "banker", 1000), (2, "banker", 1000), (4, "banker", 1000), (3, "player", 100)]
+    target = [cut(1, "banker", 700), cut(2, "banker", 700), cut(4, "banker", 700)]
+    d = nsw([dealer_only(1, wagers, before_calls=target)], limits={"table_differential": 2000})
+    assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(min_value=5, max_value=300), min_size=1, max_size=4), st.integers(min_value=1, max_value=40))
+def test_any_exact_pro_rata_cut_down_to_the_unit_is_right(tens, player_tens):
+    wagers = [(i + 1, "banker", Decimal(t * 10)) for i, t in enumerate(tens)] + [(7, "player", Decimal(player_tens * 10))]
+    banker = sum(a for _, s, a in wagers if s == "banker")
+    limit = Decimal(10)
+    total_player = Decimal(player_tens * 10)
+    if banker - total_player <= limit:
+        return
+    ratio = (total_player + limit) / banker
+    cuts = [cut(s, "banker", (a * ratio).to_integral_value(rounding="ROUND_FLOOR")) for s, sp, a in wagers if sp == "banker"]
+    d = nsw([dealer_only(1, wagers, before_calls=cuts)], limits={"table_differential": limit})
+    assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == []
+    assert found(d, "NSW-TABLE-DIFFERENTIAL") == []
+
+
+def test_nsw_unrejected_wager_outside_limits_is_a_warning_not_a_breach():
+    d = nsw([dealer_only(1, [(1, "player", 10), (2, "banker", 5001)])])
+    assert found(d, "NSW-WAGER-LIMITS") == [(1, "warning"), (1, "warning")]
+    rejected = dealer_only(1, [(1, "player", 6000), (2, "banker", 5000)], before_calls=[cut(1, "player", 5000, "limit")])
+    assert found(nsw([rejected]), "NSW-WAGER-LIMITS") == []
+
+
+def test_no_wager_in_a_no_bet_coup():
+    d = nsw([procedure_coup(1, P, B, [(1, "player", 100)], method="C", face="up", no_bet=True)])
+    assert found(d, "NSW-WAGER-NO-BET-COUP") == [(1, "error")]
+
+
+def test_indiana_standing_patron_may_not_wager_but_nsw_standing_patron_may():
+    for rs, expect in (("us-in", 1), ("au-nsw", 0)):
+        c = procedure_coup(1, P, B, [(1, "player", 100)], method="C" if rs == "au-nsw" else None, face="up")
+        c["events"].insert(0, {"type": "wager", "patron": "P-STAND", "spot": "banker", "amount": 100})
+        c["events"].append({"type": "settle", "patron": "P-STAND", "spot": "banker", "outcome": "win", "amount": 95})
+        findings = [f for f in check(header(rs) | {"coups": [c]}) if f.category == "wager.not-eligible"]
+        assert len(findings) == expect, rs
+
+
+def test_late_wager_after_no_more_bets():
+    c = procedure_coup(1, P, B, [(1, "player", 100)], method="C", face="up")
+    c["events"].insert(2, {"type": "wager", "seat": 2, "spot": "tie", "amount": 20})
+    c["events"].append({"type": "settle", "seat": 2, "spot": "tie", "outcome": "lose", "amount": 20})
+    c["seated"]["2"] = "P-2"
+    assert found(nsw([c]), "BAC-WAGER-LATE") == [(1, "error")]
+
+
+FIXTURES = [
+    "au-nsw/table-differential-exceeded", "au-nsw/reduction-not-pro-rata", "au-nsw/reduction-on-wrong-side",
+    "au-nsw/wager-over-maximum-not-rejected", "au-nsw/wager-in-no-bet-coup", "au-nsw/no-bet-coup-dealt-by-method-a",
+    "us-in/standing-patron-wager",
+]
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_rule_fixture(name):
+    case = run_fixture(name)
+    assert case.status == "pass", case.failures
