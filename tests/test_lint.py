@@ -42,6 +42,7 @@ CASES = [
     ("unknown-dealing-method.yaml", "unknown-dealing-method", "dealing method 'F', which the ruleset does not define",
      7, 26),
     ("override-of-own-rule.yaml", "unreachable-override", "which this file defines itself", 11, 3),
+    ("inherits-uncited.yaml", "missing-citation", "rule 'BAC-CALLS' (from punto-banco) has no citation here", 7, 1),
 ]
 WARNINGS_ONLY = {"citation-not-in-text.yaml", "unknown-dealing-method.yaml"}
 
