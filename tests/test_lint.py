@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from compliance.cli import app
@@ -143,3 +145,16 @@ def test_coverage_map_is_linted_against_the_texts_and_rulesets(tmp_path):
         messages = [d.message for d in lint_file(broken)]
         assert "new-jersey-njac-13-69f-3-7.txt has no paragraph '3.7(z)'" in messages
         assert "new-jersey-njac-13-69f-3-7.txt paragraph 3.7(b) is not in the map" in messages
+
+
+@given(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 9)), max_size=12))
+def test_a_tableau_with_any_cells_flipped_is_complete_and_differs_in_exactly_those_cells(flips):
+    rows = dict(STANDARD_TABLEAU["banker_draws_on_player_third_card"])
+    for total, card in flips:
+        row = rows[total]
+        rows[total] = row[:card] + ("S" if row[card] == "D" else "D") + row[card + 1:]
+    tab = {**STANDARD_TABLEAU, "banker_draws_on_player_third_card": rows}
+    assert tableau_problems(tab) == []
+    named = {(int(m.split()[2].rstrip(",")), int(m.split("card ")[1].split(":")[0]))
+             for _, m in tableau_differences(tab)}
+    assert named == flips
