@@ -65,6 +65,7 @@ class CoupPlay(WagerSteps, CuratorSteps):
         self.method = game.table.dealing_method
         self.events: list[dict] = []
         self.stakes: dict[tuple, Decimal] = {}  # (bettor, spot) -> amount; bettor: seat or "patron:<id>"
+        self.totals: dict[str, Decimal] = {PLAYER: ZERO, BANKER: ZERO, TIE: ZERO}  # staked on each spot
         self.stakes_at_first_card: dict[tuple, Decimal] = {}
         self.player: list[str] = []
         self.banker: list[str] = []
@@ -225,9 +226,10 @@ class CoupPlay(WagerSteps, CuratorSteps):
         deducted or collected apart), losers collected, Player and Banker returned on a tie."""
         t = self.g.table
         order = {b: i for i, b in enumerate(self.bettors())}
+        p, b = total(self.player), total(self.banker)
         entries = []
         for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order.get(kv[0][0], len(order)), str(kv[0][0]), SPOTS.index(kv[0][1]))):
-            outcome, gross, rate = self.due(spot, stake)
+            outcome, gross, rate = self.due(spot, stake, p, b)
             apart = outcome == "win" and rate and self.rng.random() < 0.5
             if outcome == "win":
                 amount = gross if apart else gross - gross * rate
@@ -255,10 +257,9 @@ class CoupPlay(WagerSteps, CuratorSteps):
                 cm["amount"] = plain(commission)
                 self.events.append(cm)
 
-    def due(self, spot: str, stake: Decimal) -> tuple[str, Decimal, Decimal]:
-        """(outcome, winnings before commission, commission rate) of a wager, by the cards."""
+    def due(self, spot: str, stake: Decimal, p: int, b: int) -> tuple[str, Decimal, Decimal]:
+        """(outcome, winnings before commission, commission rate) of a wager, by the final point counts."""
         pay = self.g.payouts
-        p, b = total(self.player), total(self.banker)
         winner = PLAYER if p > b else BANKER if b > p else TIE
         if winner == TIE and spot != TIE:
             return ("push", ZERO, ZERO) if pay.on_tie == "push" else ("lose", ZERO, ZERO)

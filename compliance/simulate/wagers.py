@@ -27,12 +27,6 @@ def side_totals(stakes: dict) -> dict[str, Decimal]:
     return totals
 
 
-def difference(stakes: dict) -> Decimal:
-    """The table differential as the regulations define it: |Player total - Banker total|."""
-    t = side_totals(stakes)
-    return abs(t[PLAYER] - t[BANKER])
-
-
 def pro_rata(stakes: dict, limit: Decimal, unit: Decimal) -> dict[tuple, Decimal]:
     """The reduced wagers of the side over the differential: each by the same proportion, just enough
     to bring the difference within ``limit``, rounded down to ``unit``.  Only the changed wagers."""
@@ -58,12 +52,14 @@ class WagerSteps:
     def add_wager(self, bettor: int | str, spot: str, amount: Decimal) -> None:
         key = (bettor, spot)
         self.stakes[key] = self.stakes.get(key, ZERO) + amount
+        self.totals[spot] += amount
         ev: dict = {"type": "wager"}
         ev.update(who(bettor))
         ev.update({"spot": spot, "amount": plain(amount)})
         self.events.append(ev)
 
     def adjust_wager(self, bettor: int | str, spot: str, amount: Decimal, reason: str) -> None:
+        self.totals[spot] += amount - self.stakes.get((bettor, spot), ZERO)
         if amount:
             self.stakes[(bettor, spot)] = amount
         else:
@@ -97,12 +93,14 @@ class WagerSteps:
             if amount < t.min_wager:
                 continue
             if spot != TIE:
-                trial = dict(self.stakes)
-                trial[(bettor, spot)] = trial.get((bettor, spot), ZERO) + amount
-                if difference(trial) > t.table_differential:
+                player = self.totals[PLAYER] + (amount if spot == PLAYER else ZERO)
+                banker = self.totals[BANKER] + (amount if spot == BANKER else ZERO)
+                if abs(player - banker) > t.table_differential:
                     unit = self.reduction_unit()
                     if reduced or unit is None or rng.random() < 0.5:
                         continue
+                    trial = dict(self.stakes)
+                    trial[(bettor, spot)] = trial.get((bettor, spot), ZERO) + amount
                     cuts = pro_rata(trial, t.table_differential, unit)
                     if any(a < t.min_wager for a in cuts.values()):
                         continue
@@ -154,7 +152,7 @@ class WagerSteps:
             self.add_wager("patron:" + patron, TIE, t.min_wager)
             return
         if self.can("wager.table-differential") and self.seated:
-            totals = side_totals(self.stakes)
+            totals = self.totals
             heavy = PLAYER if totals[PLAYER] >= totals[BANKER] else BANKER
             gap = abs(totals[PLAYER] - totals[BANKER])
             for seat in self.seated:
@@ -166,7 +164,7 @@ class WagerSteps:
                     self.add_wager(seat, heavy, room)
                     return
         if self.can("wager.improper-reduction"):
-            totals = side_totals(self.stakes)
+            totals = self.totals
             heavy = PLAYER if totals[PLAYER] >= totals[BANKER] else BANKER
             within = [(k, a) for k, a in self.stakes.items() if k[1] == heavy and a >= t.min_wager + t.unit]
             if within:
