@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compliance import games
 from compliance.checks import REGISTRY, load_all
 from compliance.errors import UserError
 from compliance.findings import Finding
@@ -80,7 +81,7 @@ class Checker:
     def check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
         header = source.header
         ruleset = self.rulesets.for_header(header, source.display)
-        table = TableContext.build(header, ruleset, source.display)
+        table = games.of_header(header).table_context(header, ruleset, source.display)  # table.game picks the game
         result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game, ruleset)
         if self.keep_states:
             result.states = []
@@ -118,7 +119,7 @@ class Checker:
 
     def replayer(self, table: TableContext) -> Replayer:
         """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see parallel)."""
-        return Replayer(table)
+        return games.for_table_game(table.game).replayer(table)
 
     def _run_rules(self, rules, state: CoupState, table: TableContext, source, record: CoupRecord, unreadable_rule):
         out = None

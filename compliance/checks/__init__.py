@@ -50,6 +50,7 @@ class CheckKind:
     category: str
     params: type[BaseModel]
     fn: Callable[..., Iterable[Breach]]
+    game: str | None = "baccarat"  # the ruleset game_kind whose coup state it reads; None: every game
 
     @property
     def doc(self) -> str:
@@ -59,15 +60,15 @@ class CheckKind:
 REGISTRY: dict[str, CheckKind] = {}
 
 
-def check(name: str, category: str, params: type[BaseModel] = NoParams):
-    """Register a check kind."""
+def check(name: str, category: str, params: type[BaseModel] = NoParams, game: str | None = "baccarat"):
+    """Register a check kind (for the coups of ``game``; ``None`` for every game)."""
     if category not in CATEGORIES:
         raise ValueError(f"{name}: unknown category {category!r}")
 
     def register(fn):
         if name in REGISTRY:
             raise ValueError(f"check kind {name!r} registered twice")
-        REGISTRY[name] = CheckKind(name, category, params, fn)
+        REGISTRY[name] = CheckKind(name, category, params, fn, game)
         return fn
 
     return register
@@ -78,6 +79,9 @@ def load_all() -> dict[str, CheckKind]:
     import importlib
     import pkgutil
 
+    from compliance import games
+
     for mod in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{mod.name}")
+    games.load_checks()  # the check kinds of the other games register in the same registry
     return REGISTRY

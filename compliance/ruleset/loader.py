@@ -320,9 +320,15 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
     if abstract and not allow_abstract:
         raise UserError(f"ruleset {top.model.id!r} is abstract: extend it, or name a jurisdiction", top.doc.display)
 
+    # the game the rules check (table.game of the transcripts): only baccarat has a `game` section
+    game_kind = next((layer.model.game_kind for layer in reversed(layers) if layer.model.game_kind), "baccarat")
+    if game_kind != "baccarat" and game_raw:
+        layer = next(layer for layer in reversed(layers) if layer.model.game)
+        raise UserError(f"`game` (the baccarat tableau and payouts) has no place in a {game_kind} ruleset: "
+                        "its payouts are its rules' parameters", layer.doc.where(("game",)))
     game_plain, game_house = unwrap_house(game_raw, "game")
     try:
-        game = Game.model_validate(game_plain)
+        game = Game.model_validate(game_plain) if game_kind == "baccarat" else None
     except ValidationError as e:
         # point at the file of the top layer that defines `game`
         layer = next(layer for layer in reversed(layers) if layer.model.game)
@@ -334,7 +340,7 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
         id=top.model.id, title=top.model.title, version=top.model.version, description=top.model.description,
         casino=top.model.casino,
         lineage=[layer.model.id for layer in reversed(layers)], path=top.doc.display, abstract=abstract,
-        sources=sources, dealing_methods=methods, game=game, game_house=game_house, rules=[],
+        sources=sources, dealing_methods=methods, game_kind=game_kind, game=game, game_house=game_house, rules=[],
     )
     for rid in order:
         data, layer, at, (params_layer, params_at) = rules[rid]
@@ -347,6 +353,9 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
                 f"rule {rid!r}: unknown check kind {data['check']!r} (see `baccarat-audit rules kinds`)",
                 layer.doc.where(at + ("check",)),
             )
+        if kind.game is not None and kind.game != game_kind:
+            raise UserError(f"rule {rid!r}: check kind {kind.name!r} judges {kind.game} coups, but the ruleset's "
+                            f"game_kind is {game_kind}", layer.doc.where(at + ("check",)))
         plain, house = unwrap_house(data.get("params", {}), "params")
         try:
             params = kind.params.model_validate(plain)

@@ -150,6 +150,9 @@ class RulesetFile(Strict):
     dealing_methods: dict[str, str] | None = Field(
         default=None, description="dealing methods this jurisdiction allows, name -> what it is"
     )
+    game_kind: Literal["baccarat", "pai_gow_poker"] | None = Field(
+        default=None, description="the game whose transcripts the rules check (default: the parent's, else baccarat); "
+        "only a baccarat ruleset has a `game` section")
     game: dict[str, Any] | None = Field(default=None, description="the game: tableau and payouts (merged over the parent's)")
     rules: list[Rule] = []
     overrides: dict[str, RuleOverride] = {}
@@ -216,7 +219,8 @@ class Ruleset(BaseModel):
     casino: str | None = None
     sources: dict[str, Source]
     dealing_methods: dict[str, str] | None
-    game: Game
+    game_kind: str = "baccarat"
+    game: Game | None  # the baccarat tableau and payouts; None for another game_kind
     game_house: list[HouseNote] = []
     rules: list[BoundRule]
     disabled: list[str] = []

@@ -157,13 +157,29 @@ def _struct(model: type[BaseModel]) -> type:
     return struct
 
 
-Header = _struct(models.Header)
-Coup = _struct(models.Coup)
-Table = _struct(models.Table)
-EVENT_TYPES: dict[str, type] = {
-    typing.get_args(m.model_fields["type"].annotation)[0]: _struct(m)
-    for m in typing.get_args(typing.get_args(models.Event)[0])
-}
+class Codec:
+    """The msgspec structs and decoders of one transcript format, derived from its pydantic models.
+
+    ``header`` and ``coup`` are the models of a header and of one coup;
+    ``event`` is the tagged union of its events.  Every game's format is
+    derived by this one walk, so each stays identical to its models.
+    """
+
+    def __init__(self, header: type[BaseModel], coup: type[BaseModel], event):
+        self.Header = _struct(header)
+        self.Coup = _struct(coup)
+        self.Table = _struct(header.model_fields["table"].annotation)
+        self.event_types: dict[str, type] = {
+            typing.get_args(m.model_fields["type"].annotation)[0]: _struct(m)
+            for m in typing.get_args(typing.get_args(event)[0])
+        }
+        self.header_decoder = msgspec.json.Decoder(self.Header)
+        self.coup_decoder = msgspec.json.Decoder(self.Coup)
+
+
+#: the baccarat transcript format v1
+BACCARAT = Codec(models.Header, models.Coup, models.Event)
+Header, Coup, Table, EVENT_TYPES = BACCARAT.Header, BACCARAT.Coup, BACCARAT.Table, BACCARAT.event_types
 
 
 class TranscriptDoc(msgspec.Struct, forbid_unknown_fields=False):
@@ -172,8 +188,7 @@ class TranscriptDoc(msgspec.Struct, forbid_unknown_fields=False):
     coups: list[msgspec.Raw] = []
 
 
-header_decoder = msgspec.json.Decoder(Header)
-coup_decoder = msgspec.json.Decoder(Coup)
+header_decoder, coup_decoder = BACCARAT.header_decoder, BACCARAT.coup_decoder
 doc_decoder = msgspec.json.Decoder(TranscriptDoc)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import msgspec
 
+from compliance import games
 from compliance.errors import UserError
 from compliance.transcript import codec
 
@@ -77,9 +78,10 @@ def _coup_number(raw: bytes) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) else None
 
 
-def decode_coup(raw: bytes, line: int, column: int, path: str) -> CoupRecord:
+def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec = codec.BACCARAT) -> CoupRecord:
+    """One coup decoded with the codec of its transcript's game (``fmt``)."""
     try:
-        coup = _decode(raw, codec.coup_decoder, codec.Coup)
+        coup = _decode(raw, fmt.coup_decoder, fmt.Coup)
     except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
         return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e)), path), _coup_number(raw))
     except msgspec.DecodeError as e:
@@ -102,8 +104,9 @@ class TranscriptFile:
 
     # -- header ---------------------------------------------------------
     def _header_from(self, data: bytes, where: str):
+        self.game = games.of_document(data)  # table.game picks the format of the header and the coups
         try:
-            return _decode(data, codec.header_decoder, codec.Header)
+            return _decode(data, self.game.codec.header_decoder, self.game.codec.Header)
         except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
             raise UserError(f"header: {_friendly(str(e))}", where) from None
         except msgspec.DecodeError as e:
@@ -191,7 +194,7 @@ class TranscriptFile:
                 stripped = raw.strip()
                 if not stripped:
                     continue
-                yield decode_coup(stripped, n, 1 + len(raw) - len(raw.lstrip()), "$")
+                yield decode_coup(stripped, n, 1 + len(raw) - len(raw.lstrip()), "$", self.game.codec)
 
     def _json_records(self) -> Iterator[CoupRecord]:
         data = self._data
@@ -205,7 +208,7 @@ class TranscriptFile:
             line += data.count(b"\n", counted, at)
             column = at - data.rfind(b"\n", 0, at)
             counted, search = at, at + len(raw)
-            yield decode_coup(raw, line, column, f"$.coups[{i}]")
+            yield decode_coup(raw, line, column, f"$.coups[{i}]", self.game.codec)
         self._data = b""  # the document is no longer needed
 
 

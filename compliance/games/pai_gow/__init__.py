@@ -1,0 +1,27 @@
+"""Pai gow poker (68 IAC 10-9): the second game on the shared engine.
+
+What is pai gow's own lives here: its hands (:mod:`.hands`), its transcript
+format (:mod:`.models`, decoded by a :class:`~compliance.transcript.codec.Codec`
+derived from them), its table context, its replay and its check kinds.
+Reading, the replay driver, findings, reports, waivers and baselines are the
+engine's, shared with baccarat.
+"""
+
+from __future__ import annotations
+
+from compliance.games import Game
+from compliance.games.pai_gow import models
+from compliance.games.pai_gow.replay import PaiGowReplayer
+from compliance.games.pai_gow.table import PaiGowTable
+from compliance.transcript.codec import Codec
+
+GAME = Game(
+    kind="pai_gow_poker",
+    title="pai gow poker",
+    table_games=("pai_gow_poker",),
+    format=models.FORMAT,
+    codec=Codec(models.Header, models.Round, models.Event),
+    transcript_model=models.Transcript,
+    build_table=PaiGowTable.build,
+    replayer=PaiGowReplayer,
+)

@@ -1,0 +1,254 @@
+"""Pai gow poker check kinds (68 IAC 10-9-4): wagers, hands, settlement, the deck.
+
+Each is a small pure function of one replayed round
+(:class:`~compliance.games.pai_gow.replay.RoundState`), its rule's parameters
+and the :class:`~compliance.games.pai_gow.table.PaiGowTable`, registered in
+the one registry of check kinds with ``game="pai_gow_poker"``.  What the
+regulation leaves to the licensee (the payout of section 6, the commission,
+surrender, multiple play, where the ace-to-five straight ranks) is a
+parameter the ruleset marks as the house's.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated
+
+from pydantic import Field
+
+from compliance.checks import Breach, Params, check
+from compliance.checks.settlement import Due
+from compliance.games.pai_gow.hands import Wheel, describe, fouled, outcome
+from compliance.games.pai_gow.replay import DEALER, RoundState, describe_position
+from compliance.replay import ZERO
+
+GAME = "pai_gow_poker"
+
+Rate = Annotated[Decimal, Field(ge=0, lt=1)]
+
+
+# ------------------------------------------------------------------ wagers: 10-9-4(a), (c), (e)
+
+
+@check("pai-gow.wager.late", "wager.late", game=GAME)
+def late(c: RoundState, p, t):
+    """Wagers are made before the first card of the round is dealt: none is placed or increased after it."""
+    out = []
+    for ch in c.changes:
+        if ch.late:
+            what = "placed: " if ch.kind == "wager" else f"increased from {t.money(ch.before)} to "
+            out.append(Breach(ch.at, f"{c.describe_box(ch.box)} wager {what}{t.money(ch.after)} after the first card"))
+    return out
+
+
+class AlteredParams(Params):
+    surrender_offered: bool = True  # the house offers the surrender option
+
+
+@check("pai-gow.wager.altered", "wager.improper-reduction", AlteredParams, game=GAME)
+def altered(c: RoundState, p: AlteredParams, t):
+    """After the first card no wager is removed or reduced until the round is complete, except by the surrender
+    option, and only where the house offers it."""
+    out = []
+    for ch in c.changes:
+        if ch.reduced:
+            what = "removed" if not ch.after else f"reduced from {t.money(ch.before)} to {t.money(ch.after)}"
+            out.append(Breach(ch.at, f"{c.describe_box(ch.box)} wager {what} after the first card ({ch.reason})"))
+    if not p.surrender_offered:
+        for s in c.surrenders:
+            if s.after_first_card:
+                out.append(Breach(s.at, f"{c.describe_box(s.box)} surrendered, but this house offers no surrender"))
+    return out
+
+
+@check("pai-gow.wager.limits", "wager.limits", game=GAME)
+def limits(c: RoundState, p, t):
+    """Each box's wager, as it stands at the first card, is within the table's minimum and maximum."""
+    out = []
+    for box, stake in sorted(c.stakes_at_first_card.items()):
+        at = max((ch.at for ch in c.changes if ch.box == box and not ch.after_first_card), default=None)
+        if t.min_wager is not None and stake < t.min_wager:
+            out.append(Breach(at, f"{c.describe_box(box)} wager of {t.money(stake)} is below the table minimum "
+                                  f"of {t.money(t.min_wager)}"))
+        elif t.max_wager is not None and stake > t.max_wager:
+            out.append(Breach(at, f"{c.describe_box(box)} wager of {t.money(stake)} is above the table maximum "
+                                  f"of {t.money(t.max_wager)}"))
+    return out
+
+
+@check("pai-gow.wager.box", "wager.not-eligible", game=GAME)
+def not_a_box(c: RoundState, p, t):
+    """Wagers are made in the betting boxes of the layout: a box the table does not have takes no wager."""
+    return [Breach(ch.at, f"wager in box {ch.box}, which the table does not have (its boxes are 1 to {t.boxes})")
+            for ch in c.changes if ch.kind == "wager" and not t.is_box(ch.box)]
+
+
+class MultipleBoxesParams(Params):
+    boxes_per_patron: Annotated[int, Field(ge=1)] | None = 1  # None: no limit
+
+
+@check("pai-gow.wager.multiple-boxes", "wager.not-eligible", MultipleBoxesParams, game=GAME)
+def multiple_boxes(c: RoundState, p: MultipleBoxesParams, t):
+    """A patron plays more than one box only as far as the licensee permits (the table's ``boxes_per_patron``,
+    else the house default)."""
+    limit = t.boxes_per_patron if t.boxes_per_patron is not None else p.boxes_per_patron
+    if limit is None:
+        return ()
+    played: dict[str, list[int]] = {}
+    out = []
+    for ch in c.changes:
+        if ch.kind != "wager" or ch.patron is None:
+            continue
+        boxes = played.setdefault(ch.patron, [])
+        if ch.box in boxes:
+            continue
+        boxes.append(ch.box)
+        if len(boxes) > limit:
+            listed = ", ".join(str(b) for b in boxes)
+            out.append(Breach(ch.at, f"{ch.patron} wagers in box {ch.box}, a {len(boxes)}th box (boxes {listed}); "
+                                     f"the licensee permits {limit} a patron"))
+    return out
+
+
+# ------------------------------------------------------------------ hands
+
+
+@check("pai-gow.hands.foul", "irregularity.mishandled", game=GAME)
+def foul(c: RoundState, p, t):
+    """The five-card hand must outrank the two-card hand.  A player's foul is reported as handled (info): the
+    hands are set again, or the fouled hand loses (the settlement rule judges that).  The dealer sets the
+    dealer's hands by the house way: a dealer's hand left fouled is an error, and no wager of the round can
+    be settled by comparing hands."""
+    out = []
+    for position, settings in c.settings.items():
+        for st in settings:
+            high, low = st.values()
+            if not fouled(high, low):
+                continue
+            what = (f"{describe_position(position)}'s two-card hand ({describe(low)}) outranks its five-card hand "
+                    f"({describe(high)}): a foul")
+            if st is not settings[-1]:
+                out.append(Breach(st.at, what + "; the hands were set again", "info"))
+            elif position == DEALER:
+                out.append(Breach(st.at, what + ", left standing"))
+            else:
+                out.append(Breach(st.at, what + "; a fouled hand loses", "info"))
+    return out
+
+
+# ------------------------------------------------------------------ settlement: 10-9-4(b), section 6
+
+
+class SettlementParams(Params):
+    odds: Annotated[Decimal, Field(gt=0)] = Decimal(1)  # paid to 1 on a winning wager (section 6)
+    commission: Rate = Decimal("0.05")  # share of the winnings the house keeps
+    wheel: Wheel = "second_highest"  # where the ace-to-five straight ranks
+    surrender_keeps: Rate = Decimal("0.5")  # share of a surrendered wager the house keeps
+
+
+def _judgeable(c: RoundState, box: int) -> bool:
+    """The outcome can be told from the cards: the round is void, or both sides' hands are set (the dealer's
+    without a foul)."""
+    if c.void is not None:
+        return True
+    dealer = c.setting(DEALER)
+    return dealer is not None and not dealer.fouled and c.setting(box) is not None
+
+
+def due(c: RoundState, box: int, stake: Decimal, p: SettlementParams, t) -> Due:
+    """What a box's wager is owed by 10-9-4(b) and the house's payout."""
+    if c.void is not None:
+        return Due("push", ZERO, ZERO, "the round is void: every wager is returned")
+    ph, pl = c.setting(box).values(p.wheel)
+    dh, dl = c.setting(DEALER).values(p.wheel)
+    if fouled(ph, pl):
+        return Due("lose", stake, ZERO, f"the box's hands are fouled ({describe(pl)} over {describe(ph)})")
+    result = outcome(ph, pl, dh, dl)
+    why = f"{describe(ph)} against {describe(dh)}, {describe(pl)} against {describe(dl)}"
+    if result != "win":
+        return Due(result, stake if result == "lose" else ZERO, ZERO, why)
+    rate = t.commission if t.commission is not None else p.commission
+    why += f": pays {t.money(p.odds)} to 1" + (f" less {t.money(rate * 100)}% commission" if rate else "")
+    return Due("win", stake * p.odds, rate, why)
+
+
+def _basis(c: RoundState) -> dict[int, Decimal]:
+    return c.stakes_at_settlement if c.stakes_at_settlement is not None else c.stakes
+
+
+@check("pai-gow.settlement.amount", "settlement.wrong-amount", SettlementParams, game=GAME)
+def wrong_amount(c: RoundState, p: SettlementParams, t):
+    """Each wager is settled as 10-9-4(b) says: both hands higher than the dealer's wins the house's payout
+    (section 6), one hand each is a push with the wager returned, otherwise the wager loses; a copy hand goes
+    to the dealer.  Commission is kept from the winnings or collected apart; a surrender keeps the house's
+    share of the wager."""
+    basis = _basis(c)
+    commission_by: dict[int, list] = {}
+    for cm in c.commissions:
+        commission_by.setdefault(cm.box, []).append(cm)
+    owed_by: dict[int, tuple[Due | None, bool]] = {}
+    out = []
+    seen = set()
+    for s in c.settlements:
+        if s.box in seen:
+            continue  # settled twice: settlement.missing's finding
+        seen.add(s.box)
+        who = f"{c.describe_box(s.box)} wager"
+        stake = basis.get(s.box)
+        if stake is None:
+            out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no wager stands in it"))
+            continue
+        if not _judgeable(c, s.box):
+            continue
+        d = due(c, s.box, stake, p, t)
+        expect = d.net if d.outcome == "win" else d.gross
+        gross_paid = s.outcome == d.outcome == "win" and bool(d.rate) and s.amount == d.gross
+        owed_by[s.box] = (d, gross_paid)
+        if gross_paid and commission_by.get(s.box):
+            continue  # paid in full, commission collected apart (judged below)
+        if s.outcome != d.outcome or s.amount != expect:
+            out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {d.outcome} {t.money(expect)} ({d.why}); "
+                                    f"it was settled {s.outcome} {t.money(s.amount)}"))
+    for box, paid in commission_by.items():
+        d, gross_paid = owed_by.get(box, (None, False))
+        owed = d.gross * d.rate if d is not None and d.outcome == "win" else ZERO
+        for cm in paid:
+            if not owed:
+                out.append(Breach(cm.at, f"commission of {t.money(cm.amount)} collected from {c.describe_box(box)}, "
+                                         "which has no winning wager that owes commission"))
+            elif cm.amount != owed or not gross_paid:
+                out.append(Breach(cm.at, f"commission collected from {c.describe_box(box)} is {t.money(cm.amount)}; "
+                                         f"{t.money(owed)} is due on winnings of {t.money(d.gross)} paid in full"))
+    for s in c.surrenders:
+        if not s.stake:
+            out.append(Breach(s.at, f"{c.describe_box(s.box)} surrenders, but no wager stands in it"))
+        elif s.amount != s.stake * p.surrender_keeps:
+            out.append(Breach(s.at, f"{c.describe_box(s.box)} surrendered a wager of {t.money(s.stake)}: the house "
+                                    f"keeps {t.money(s.stake * p.surrender_keeps)}, it kept {t.money(s.amount)}"))
+    return out
+
+
+@check("pai-gow.settlement.missing", "settlement.missing", game=GAME)
+def missing(c: RoundState, p, t):
+    """Every wager standing when the round is settled is settled exactly once (a surrendered wager is ended)."""
+    counts: dict[int, list] = {}
+    for s in c.settlements:
+        counts.setdefault(s.box, []).append(s)
+    out = []
+    for box, stake in sorted(_basis(c).items()):
+        if box not in counts:
+            out.append(Breach(c.last_event, f"{c.describe_box(box)} wager of {t.money(stake)} was never settled"))
+    for box, settled in counts.items():
+        if len(settled) > 1:
+            out.append(Breach(settled[1].at, f"{c.describe_box(box)} wager is settled {len(settled)} times"))
+    return out
+
+
+# ------------------------------------------------------------------ the deck
+
+
+@check("pai-gow.deck.integrity", "shoe.integrity", game=GAME)
+def deck_integrity(c: RoundState, p, t):
+    """The round's cards fit its one deck of 52 cards and a joker: no card twice, seven cards a position, and
+    each position's hands made of exactly the cards it was dealt."""
+    return [Breach(at, message) for at, message in c.integrity]
