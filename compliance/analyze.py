@@ -220,19 +220,26 @@ def standard_tableau() -> Tableau:
     return load_ruleset("punto-banco", allow_abstract=True).game.tableau
 
 
-def edge_shift(tableau: Tableau, payouts: Payouts, decks: int = 8) -> dict[str, Fraction]:
-    """How far ``tableau`` moves each wager's house edge (per coup) from the standard tableau's,
-    under the same payouts and deck count: positive means the house keeps more.
+def edge_shift(tableau: Tableau, payouts: Payouts, decks: int = 8, standard: Tableau | None = None) -> dict[str, Fraction]:
+    """How far ``tableau`` moves each wager's house edge (per coup, ties as pushes) from the standard
+    tableau's, under the same payouts and deck count: positive means the house keeps more.
 
     For ``ruleset lint``: a tableau that differs from the standard one changes the game, and this
-    says by how much.  Returns an empty mapping when the tableau is the standard one.
+    says by how much (:func:`describe_edge_shift` puts it in words).  ``standard`` defaults to the
+    tableau of the ``punto-banco`` base ruleset.  Empty when the tableau is the standard one.
     """
-    standard = standard_tableau()
+    standard = standard or standard_tableau()
     if _tableau_key(tableau) == _tableau_key(standard):
         return {}
     mine = analyze(tableau, payouts, decks)
     base = analyze(standard, payouts, decks)
     return {a.spot: a.per_coup - b.per_coup for a, b in zip(mine.edges, base.edges)}
+
+
+def describe_edge_shift(shift: dict[str, Fraction], decks: int = 8) -> str:
+    """The shift in words: 'house edge, 8 decks, ties as pushes: banker +0.4321%, player -0.1234%, tie +0.0012%'."""
+    parts = [f"{spot} {'+' if shift[spot] >= 0 else ''}{decimal(shift[spot] * 100, 4)}%" for spot in SPOTS if spot in shift]
+    return f"house edge against the standard tableau, {decks} decks, ties as pushes: " + ", ".join(parts)
 
 
 def decimal(x: Fraction, places: int) -> Decimal:

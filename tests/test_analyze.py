@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from compliance.analyze import analyze, decimal, edge_shift, enumerate_shoe, standard_tableau
+from compliance.analyze import analyze, decimal, describe_edge_shift, edge_shift, enumerate_shoe, standard_tableau
 from compliance.cli import app
 from compliance.ruleset.loader import load_ruleset
 
@@ -83,6 +83,8 @@ def test_a_tableau_that_differs_moves_the_edge_and_the_standard_one_does_not(nj)
     shift = edge_shift(greedy, payouts, decks=8)
     assert set(shift) == {"banker", "player", "tie"}
     assert shift["banker"] != 0 and shift["player"] != 0
+    words = describe_edge_shift(shift)
+    assert "8 decks, ties as pushes" in words and "banker " in words and "%" in words
 
 
 def test_cli_prints_exact_counts_and_states_how_ties_count():
