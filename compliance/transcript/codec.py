@@ -192,10 +192,4 @@ header_decoder, coup_decoder = BACCARAT.header_decoder, BACCARAT.coup_decoder
 doc_decoder = msgspec.json.Decoder(TranscriptDoc)
 
 
-def strip_vendor_keys(obj):
-    """Drop ``x-`` keys at every depth of a decoded JSON value."""
-    if isinstance(obj, dict):
-        return {k: strip_vendor_keys(v) for k, v in obj.items() if not k.startswith("x-")}
-    if isinstance(obj, list):
-        return [strip_vendor_keys(v) for v in obj]
-    return obj
+strip_vendor_keys = models.strip_vendor_keys  # one definition for both decoders

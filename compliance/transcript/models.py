@@ -14,7 +14,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from compliance.cards import CANONICAL
 
@@ -36,9 +36,16 @@ class SpecModel(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _drop_vendor_extensions(cls, data):
-        if isinstance(data, dict) and any(isinstance(k, str) and k.startswith("x-") for k in data):
-            return {k: v for k, v in data.items() if not (isinstance(k, str) and k.startswith("x-"))}
-        return data
+        return strip_vendor_keys(data) if isinstance(data, dict) else data
+
+
+def strip_vendor_keys(obj):
+    """Drop ``x-`` keys at every depth of a decoded JSON value (also inside maps such as ``seated``)."""
+    if isinstance(obj, dict):
+        return {k: strip_vendor_keys(v) for k, v in obj.items() if not (isinstance(k, str) and k.startswith("x-"))}
+    if isinstance(obj, list):
+        return [strip_vendor_keys(v) for v in obj]
+    return obj
 
 
 # ---------------------------------------------------------------- header
@@ -77,6 +84,13 @@ class Header(SpecModel):
     version: Literal[1]
     table: Table
     shoes: Annotated[list[Shoe], Field(min_length=1)]
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _the_integer_one(cls, v):
+        if isinstance(v, (bool, float)):  # true == 1.0 == 1 in Python; the format says the integer 1
+            raise ValueError("version must be the integer 1")
+        return v
 
 
 # ---------------------------------------------------------------- events
