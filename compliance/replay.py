@@ -126,6 +126,7 @@ class CoupState:
         "offers", "passes", "returns", "shoe_returns", "curator_at_start", "curator",
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed", "carry_disclosed", "expected_carry_disclosed",
+        "points",
     )
 
     def __init__(self):
@@ -170,6 +171,7 @@ class CoupState:
         self.reconstructed: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # the last reconstruct's hands
         self.carry_disclosed: list[bool] = []  # parallel to carry_out: was the card set aside exposed
         self.expected_carry_disclosed: list[bool] = []  # parallel to expected_carry
+        self.points: tuple[int, int, int, int] | None = None  # initial and final totals, once the replay is done
 
     # ------------------------------------------------------------ derived facts
     @property
@@ -178,11 +180,15 @@ class CoupState:
         return self.player_initial == 2 and self.banker_initial == 2
 
     def initial_total(self, hand: str) -> int:
+        if self.points is not None:
+            return self.points[0 if hand == PLAYER else 1]
         cards = self.player if hand == PLAYER else self.banker
         n = self.player_initial if hand == PLAYER else self.banker_initial
         return sum(c.points for c in cards[:n]) % 10
 
     def final_total(self, hand: str) -> int:
+        if self.points is not None:
+            return self.points[2 if hand == PLAYER else 3]
         cards = self.player if hand == PLAYER else self.banker
         return sum(c.points for c in cards) % 10
 
@@ -292,7 +298,8 @@ class Replayer:
         self.pending_carry = []
         self.pending_disclosed = []
         s.last_curator_at_start = self.last_curator
-        s.offered_before = frozenset(self.offered)
+        if self.offered:
+            s.offered_before = frozenset(self.offered)
         s.curator_at_start = s.curator = self.curator
         s.marker_at_start = s.marker = self.marker
         prev = self.previous
@@ -309,8 +316,8 @@ class Replayer:
         for i, ev in enumerate(coup.events):
             kind = ev.type
             if kind == "card":
-                code = CANONICAL[ev.card]
-                card = DealtCard(code, POINTS[code], i, ev.face, bool(ev.found_face_up), bool(ev.carried_over))
+                code, value = _CARDS[ev.card]
+                card = DealtCard(code, value, i, ev.face, ev.found_face_up is True, ev.carried_over is True)
                 to = ev.to
                 if card.carried_over:
                     s.carried_in.append(card)
@@ -400,6 +407,7 @@ class Replayer:
                 s.void = ev
                 s.void_at = i
         s.last_event = i
+        s.points = _points(player, s.player_initial, banker, s.banker_initial)  # the hands are final now
         if not first_card:
             s.stakes_at_first_card = dict(stakes)
         self.shoe_totals[coup.shoe] = total
@@ -444,6 +452,17 @@ class Replayer:
 
 def _decks(n: int) -> str:
     return "1 deck" if n == 1 else f"{n} decks"
+
+
+#: every accepted spelling of a card -> (canonical code, point value)
+_CARDS = {spelling: (code, POINTS[code]) for spelling, code in CANONICAL.items()}
+
+
+def _points(player: list[DealtCard], player_initial: int, banker: list[DealtCard], banker_initial: int):
+    """Initial and final point counts of both hands, in one pass (checks read them many times)."""
+    p = [c.points for c in player]
+    b = [c.points for c in banker]
+    return sum(p[:player_initial]) % 10, sum(b[:banker_initial]) % 10, sum(p) % 10, sum(b) % 10
 
 
 def _bettor(ev, patrons: dict[str, int], i: int) -> int | str:

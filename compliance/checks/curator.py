@@ -327,7 +327,7 @@ def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
     holder where the rules say so; with no wager on a hand, or after every refusal, the dealer keeps it
     (or, where the rules allow, a patron betting on the other hand turns it).  A third card goes to whoever
     accepted that hand's initial cards."""
-    if c.first_card_at is None:
+    if c.first_card_at is None or not (c.passes or p.must_pass):
         return ()
     out = []
     for hand in (PLAYER, BANKER):
@@ -370,6 +370,8 @@ def handling(c: CoupState, p: HandlingParams, t: TableContext):
     no patron touches the cards under a dealer-only method; the shoe stays with the dealer where the
     method says so; a curator deals only on the dealer's instruction; a no bet coup is dealt by the
     method the rules prescribe for it."""
+    if not c.passes and not c.offers and not c.no_bet and c.curator_at_start is None:
+        return ()
     out = []
     if not p.players_handle_cards and c.passes:
         ps = c.passes[0]

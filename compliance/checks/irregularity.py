@@ -48,6 +48,8 @@ def _expected_destination(c: CoupState, p: ErroneousCardParams, t: TableContext,
 
 def _carried_into_this_coup(c: CoupState, p: ErroneousCardParams):
     """The card the previous coup set aside must be this coup's first card (of a no bet coup if exposed)."""
+    if not c.expected_carry:
+        return []
     out = []
     first = c.initial[0][1] if c.initial else None
     for code, disclosed in zip(c.expected_carry, c.expected_carry_disclosed or [False] * len(c.expected_carry)):
@@ -75,6 +77,8 @@ def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
     the Banker's Hand must draw (as for a Player's Hand that stood); otherwise it becomes the next coup's
     first card, or, if it was exposed, what the rules say of an exposed card (the first card of a no bet
     coup, or the discard holder).  The next coup is judged for receiving it."""
+    if not c.moves and not c.expected_carry:
+        return ()
     out = _carried_into_this_coup(c, p)
     if len(c.dealt_player) < 3 or not c.hands_complete or c.reconstruct_at is not None:
         return out
@@ -116,6 +120,8 @@ def face_up_card(c: CoupState, p: FaceUpParams, t: TableContext):
     """A card found face up in the shoe is handled as the rules say: discarded, played as if face down, or
     made the first card of a no bet coup, according to the rules and to whether the coup's first card was
     already dealt."""
+    if not c.found_face_up:
+        return ()
     out = []
     for to, card in c.drawn:
         if not card.found_face_up:

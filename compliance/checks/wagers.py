@@ -36,6 +36,8 @@ class EligibleWagerParams(Params):
 def not_eligible(c: CoupState, p: EligibleWagerParams, t):
     """No wager is placed where wagering is not allowed: by a patron who is not seated where only seated
     patrons may wager, or in a no bet coup."""
+    if p.standing and (p.no_bet_coup or not c.no_bet):
+        return ()
     out = []
     wagers = [ch for ch in c.changes if ch.kind == "wager"]
     if c.no_bet and not p.no_bet_coup:
@@ -76,7 +78,13 @@ def _last_change(c: CoupState, key: tuple) -> int:
 def limits(c: CoupState, p: LimitParams, t):
     """Every wager, as it stands at the first card, is at least the table minimum and at most the
     table maximum (the limits of the transcript's header)."""
-    if t.min_wager is None and t.max_wager is None:
+    low, high = t.min_wager, t.max_wager
+    if low is None and high is None:
+        return ()
+    for a in c.stakes_at_first_card.values():
+        if (low is not None and a < low) or (high is not None and a > high):
+            break
+    else:
         return ()
     out = []
     valid = "; not rejected before the first card, it stands as a valid wager" if p.unrejected_valid else ""
