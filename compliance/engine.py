@@ -89,6 +89,7 @@ class Checker:
         rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category != "transcript.unreadable"]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
         replayer = self.replayer(table)
+        by_method: dict[str | None, list] = {}  # dealing method -> (rule, check, params) of the rules that apply
         findings = result.findings
         for record in source.records():
             result.coups += 1
@@ -106,7 +107,10 @@ class Checker:
                 if unreadable_rule:
                     findings.append(self._unreadable(unreadable_rule, source, record, str(e), e.event))
                 continue
-            found = self._run_rules(rules, state, table, source, record, unreadable_rule)
+            applicable = by_method.get(state.method)
+            if applicable is None:
+                applicable = by_method[state.method] = [(r, fn, r.params) for r, fn in rules if _applies(r, state.method)]
+            found = self._run_rules(applicable, state, table, source, record, unreadable_rule)
             if found:
                 findings.extend(found)
                 if result.states is not None:  # kept for the reports that draw the coups with findings
@@ -123,12 +127,9 @@ class Checker:
 
     def _run_rules(self, rules, state: CoupState, table: TableContext, source, record: CoupRecord, unreadable_rule):
         out = None
-        method = state.method
-        for rule, fn in rules:
-            if rule.dealing_methods is not None and not _applies(rule, method):
-                continue
+        for rule, fn, params in rules:
             try:
-                breaches = fn(state, rule.params, table)
+                breaches = fn(state, params, table)
             except Exception as e:  # a bug must not hide the other coups: report it on this coup
                 if unreadable_rule is None:
                     continue
@@ -136,6 +137,8 @@ class Checker:
                 out = out or []
                 out.append(self._unreadable(unreadable_rule, source, record,
                                             f"rule {rule.id} could not judge this coup ({type(e).__name__}: {e})", None))
+            if not breaches:
+                continue
             for b in breaches:
                 out = out or []
                 out.append(self._finding(rule, b.severity or rule.severity, source, record, b.event, b.message))
