@@ -105,7 +105,7 @@ def multiple_boxes(c: RoundState, p: MultipleBoxesParams, t):
         boxes.append(ch.box)
         if len(boxes) > limit:
             listed = ", ".join(str(b) for b in boxes)
-            out.append(Breach(ch.at, f"{ch.patron} wagers in box {ch.box}, a {len(boxes)}th box (boxes {listed}); "
+            out.append(Breach(ch.at, f"{ch.patron} wagers in box {ch.box} and so plays {len(boxes)} boxes ({listed}); "
                                      f"the licensee permits {limit} a patron"))
     return out
 
@@ -147,12 +147,13 @@ class SettlementParams(Params):
 
 
 def _judgeable(c: RoundState, box: int) -> bool:
-    """The outcome can be told from the cards: the round is void, or both sides' hands are set (the dealer's
-    without a foul)."""
+    """The outcome can be told from the cards: the round is void, or both sides' hands are set from the cards
+    they were dealt (the dealer's without a foul).  Otherwise the foul or deck finding is the one finding."""
     if c.void is not None:
         return True
     dealer = c.setting(DEALER)
-    return dealer is not None and not dealer.fouled and c.setting(box) is not None
+    return (dealer is not None and not dealer.fouled and c.setting(box) is not None
+            and DEALER not in c.miscounted and box not in c.miscounted)
 
 
 def due(c: RoundState, box: int, stake: Decimal, p: SettlementParams, t) -> Due:

@@ -93,7 +93,7 @@ class RoundState:
     __slots__ = (
         "number", "seated", "events", "method", "first_card_at", "dealt", "settings",
         "stakes", "stakes_at_first_card", "stakes_at_settlement", "players", "changes", "surrenders",
-        "settlements", "commissions", "void", "void_at", "integrity", "last_event",
+        "settlements", "commissions", "void", "void_at", "integrity", "miscounted", "last_event",
     )
 
     def __init__(self, number: int, seated: dict[int, str], events):
@@ -115,6 +115,7 @@ class RoundState:
         self.void = None
         self.void_at: int | None = None
         self.integrity: list[tuple[int, str]] = []  # cards that do not fit the round's deck
+        self.miscounted: set[int | str] = set()  # positions whose final hands are not the cards they were dealt
         self.last_event = -1
 
     def setting(self, position: int | str) -> Setting | None:
@@ -200,6 +201,8 @@ class PaiGowReplayer:
             dealt = Counter(s.dealt.get(position, ()))
             for st in settings:
                 held = Counter(st.high + st.low)
+                if held != dealt and st is settings[-1]:
+                    s.miscounted.add(position)
                 if held != dealt:
                     extra = sorted((held - dealt).elements())
                     missing = sorted((dealt - held).elements())
