@@ -230,8 +230,8 @@ class CoupState:
             while ret is not None and ret < o.at:
                 holder = None
                 ret = next(returns, None)
-            if o.accepted and o.item == item:
-                holder = o.seat
+            if o.item == item:
+                holder = o.seat if o.accepted else None  # on offer: with no patron until accepted
         while ret is not None and ret < index:
             holder = None
             ret = next(returns, None)
@@ -384,11 +384,14 @@ class Replayer:
             elif kind == "offer":
                 s.offers.append(Offer(i, ev.item, ev.seat, ev.accepted))
                 self.offered.add(ev.item)
-                if ev.accepted:
-                    if ev.item == "shoe":
-                        s.curator = self.curator = self.last_curator = ev.seat
-                    else:
-                        s.marker = self.marker = ev.seat
+                # an item on offer is with no patron until one accepts it
+                holder = ev.seat if ev.accepted else None
+                if ev.item == "shoe":
+                    s.curator = self.curator = holder
+                    if ev.accepted:
+                        self.last_curator = ev.seat
+                else:
+                    s.marker = self.marker = holder
             elif kind == "shoe_return":
                 s.shoe_returns.append(i)
                 s.curator = self.curator = None

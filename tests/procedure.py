@@ -8,14 +8,8 @@ thing and the rest of the coup is correct.
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
-from builders import payout, result_event, total
-
-from compliance.ruletests import Runner
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
-
+from builders import payout, result_event
 
 def wager(seat: int, spot: str, amount) -> dict:
     return {"type": "wager", "seat": seat, "spot": spot, "amount": Decimal(str(amount))}
@@ -86,14 +80,3 @@ def procedure_coup(number: int, player: list[str], banker: list[str], wagers=(),
     if no_bet:
         out["no_bet"] = True
     return out
-
-
-def points(cards: list[str]) -> int:
-    return total(cards)
-
-
-def run_fixture(name: str):
-    """Run one rule test of ``fixtures/rules`` (``<ruleset>/<breach-name>``) with the shared runner."""
-    path = FIXTURES / f"{name}.json"
-    side = path.with_name(path.stem + ".expected.yaml")
-    return Runner().run_case(path, side if side.is_file() else None, FIXTURES)

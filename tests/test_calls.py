@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from builders import by_rule, check, header
-from procedure import procedure_coup, run_fixture
+from procedure import procedure_coup
 
 P, B = ["4H", "2C"], ["KS", "7D"]
 W = [(1, "player", 100), (2, "banker", 100)]
@@ -42,13 +42,3 @@ def test_a_call_after_the_first_card_is_missing_before_it():
     ev.insert(first + 1, {"type": "announce", "call": "cards"})
     (f,) = check(d)
     assert f.rule == "BAC-CALLS" and f.event == first
-
-
-FIXTURES = ["us-in/cards-not-called", "us-nj/no-more-bets-not-called", "us-nj/calls-out-of-order",
-            "au-nsw/no-more-bets-not-called"]
-
-
-@pytest.mark.parametrize("name", FIXTURES)
-def test_rule_fixture(name):
-    case = run_fixture(name)
-    assert case.status == "pass", case.failures

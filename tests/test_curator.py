@@ -7,11 +7,10 @@ the dealer's right" and "lowest numbered seat" pick different patrons.
 
 from __future__ import annotations
 
-import pytest
 from builders import by_rule, check, header
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from procedure import hand_pass, offer, procedure_coup, run_fixture
+from procedure import hand_pass, offer, procedure_coup
 
 # counter-clockwise from the dealer's right: seat 5 first, seat 1 third
 SHUFFLED = [5, 3, 1, 7, 2, 6, 4]
@@ -223,24 +222,3 @@ def test_curator_deals_only_on_the_dealers_instruction():
 
 def test_hand_pass_helper_records_a_refusal_without_return():
     assert [e["type"] for e in hand_pass("player", 1, False)] == ["hand_pass"]
-
-
-FIXTURES = [
-    "au-nsw/method-a-player-hand-to-lower-wager", "au-nsw/method-a-equal-wagers-by-seat-number",
-    "au-nsw/method-a-refused-hand-skipped-next-wager", "au-nsw/method-b-marker-kept-after-banker-loss",
-    "au-nsw/method-b-player-hand-passed", "au-nsw/method-b-holder-without-banker-wager",
-    "au-nsw/method-c-hand-passed-to-player", "au-nsw/method-a-shoe-offered",
-    "au-nsw/method-d-shoe-offered-out-of-order", "au-nsw/method-d-shoe-kept-after-loss",
-    "au-nsw/method-e-shoe-offered-by-seat-order", "au-nsw/method-e-shoe-to-empty-seat",
-    "au-nsw/both-hands-out-at-once", "au-nsw/curator-dealt-without-instruction",
-    "au-nsw/method-e-hand-passed-to-non-curator",
-    "us-in/shoe-offered-skipping-seat", "us-in/standing-curator", "us-in/banker-hand-not-to-curator",
-    "us-in/curator-dealt-without-cards-call",
-    "us-nj/hand-passed-to-lower-wager", "us-nj/hand-passed-to-non-bettor-no-wager",
-]
-
-
-@pytest.mark.parametrize("name", FIXTURES)
-def test_rule_fixture(name):
-    case = run_fixture(name)
-    assert case.status == "pass", case.failures

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from builders import check, header
-from procedure import card, procedure_coup, run_fixture
+from procedure import card, procedure_coup
 
 W = [(1, "player", 100), (2, "banker", 100)]
 
@@ -150,19 +150,3 @@ def test_insufficient_cards_void_and_nz_requires_new_cards():
                                    "coups": [short, procedure_coup(2, ["6H", "AC"], ["QS", "8D"], W, method="C",
                                                                    face="up", shoe="S2")]}
     assert verdicts(new_shoe, "nz") == [(1, "info")]
-
-
-FIXTURES = [
-    "au-nsw/erroneous-card-exposed-discarded", "au-nsw/erroneous-card-next-coup-not-no-bet",
-    "au-nsw/erroneous-card-not-given-to-banker", "nz/erroneous-card-kept-for-no-bet-coup",
-    "au-nsw/face-up-card-discarded-after-first-card", "nz/face-up-card-played",
-    "au-nsw/finished-coup-voided-for-want-of-cards", "nz/play-resumed-from-exhausted-shoe",
-    "au-nsw/misdeal-reconstructed-wrongly", "nz/misdeal-reconstructed-wrongly",
-    "au-nsw/wager-reduced-after-reconstruction",
-]
-
-
-@pytest.mark.parametrize("name", FIXTURES)
-def test_rule_fixture(name):
-    case = run_fixture(name)
-    assert case.status == "pass", case.failures

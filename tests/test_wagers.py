@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 from builders import by_rule, check, header
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from procedure import procedure_coup, run_fixture
+from procedure import procedure_coup
 
 P, B = ["4H", "2C"], ["KS", "7D"]  # Player 6, Banker 7: no third cards
 
@@ -112,16 +111,3 @@ def test_late_wager_after_no_more_bets():
     c["events"].append({"type": "settle", "seat": 2, "spot": "tie", "outcome": "lose", "amount": 20})
     c["seated"]["2"] = "P-2"
     assert found(nsw([c]), "BAC-WAGER-LATE") == [(1, "error")]
-
-
-FIXTURES = [
-    "au-nsw/table-differential-exceeded", "au-nsw/reduction-not-pro-rata", "au-nsw/reduction-on-wrong-side",
-    "au-nsw/wager-over-maximum-not-rejected", "au-nsw/wager-in-no-bet-coup", "au-nsw/no-bet-coup-dealt-by-method-a",
-    "us-in/standing-patron-wager",
-]
-
-
-@pytest.mark.parametrize("name", FIXTURES)
-def test_rule_fixture(name):
-    case = run_fixture(name)
-    assert case.status == "pass", case.failures
