@@ -76,3 +76,21 @@ def test_an_explicit_config_file_replaces_discovery(tmp_path, monkeypatch):
     (tmp_path / ".baccarat-audit.yaml").write_text("ruleset: us-in\n")
     (tmp_path / "ci.yaml").write_text("ruleset: nz\n")
     assert json.loads(run("config", "show", "--json", "--config", "ci.yaml").stdout)["settings"]["ruleset"]["value"] == "nz"
+
+
+def test_configured_reports_are_written_and_a_format_flag_still_prints(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)
+    (tmp_path / ".baccarat-audit.yaml").write_text("output: [sarif=reports/r.sarif]\n")
+    (tmp_path / "reports").mkdir()
+    quiet = run("check", "night-shift.json")
+    assert quiet.stdout == "" and (tmp_path / "reports" / "r.sarif").exists()
+    (tmp_path / "reports" / "r.sarif").unlink()
+    loud = run("check", "night-shift.json", "--format", "json")
+    assert json.loads(loud.stdout)["counts"]["findings"] == 6 and (tmp_path / "reports" / "r.sarif").exists()
+
+
+def test_nothing_to_check_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("check")
+    assert r.exit_code == 2 and "name the transcripts to check" in r.stderr

@@ -207,8 +207,8 @@ def check(
              "in the configuration")
     when = run_date(timestamp)
     outputs = parse_outputs(settings["output"], settings["format"])
-    if not outputs:  # --output writes files instead of standard output (FORMAT=- for both)
-        outputs = [(settings["format"] or "text", Path("-"))]
+    if not outputs or (fmt and not output):  # --output replaces standard output (FORMAT=- for both); a
+        outputs.append((settings["format"] or "text", Path("-")))  # --format flag still prints beside configured files
     formats = {f for f, _ in outputs}
     waived = waivers_file.load(settings["waivers"], when.date()) if settings["waivers"] else None
     known = baseline_file.load(settings["baseline"]) if settings["baseline"] else None
