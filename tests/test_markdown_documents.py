@@ -91,3 +91,20 @@ def test_a_directory_stands_for_every_transcript_inside(tmp_path, monkeypatch):
     assert r.exit_code == 1
     (tmp_path / "empty").mkdir()
     assert run("check", "empty").exit_code == 2
+
+
+def test_sarif_and_junit_point_at_the_manual(tmp_path, monkeypatch):
+    from lxml import etree
+
+    from reporting import junit_schema, sarif_validator
+
+    monkeypatch.chdir(tmp_path)
+    manual(tmp_path, "# Example", "", fenced(SAMPLE.read_text()))
+    sarif = json.loads(run("check", "dealing-procedures.md", "-f", "sarif").stdout)
+    assert not list(sarif_validator().iter_errors(sarif))
+    where = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"]["uri"] == "dealing-procedures.md"
+    assert where["region"]["startLine"] == 4 + 241 - 1
+    root = etree.fromstring(run("check", "dealing-procedures.md", "-f", "junit", "--timestamp", STAMP).stdout.encode())
+    assert junit_schema().validate(root)
+    assert root.find("testsuite").get("name") == "dealing-procedures.md#L4"

@@ -137,8 +137,6 @@ class Report:
                 r, mine, [(f, self._waived[id(f)]) for f in r.findings if id(f) in self._waived],
                 sum(1 for f in r.findings if id(f) in baselined),
                 Counter(f.severity for f in mine), Counter(f.category for f in mine)))
-        # kept for renderers written against the first model: (result, severities, categories)
-        self.per_transcript = [(t.result, t.by_severity, t.by_category) for t in self.transcripts]
         threshold = SEVERITY_RANK[self.fail_on]
         self.failing = sum(1 for f in self.findings if SEVERITY_RANK[f.severity] >= threshold)
 
