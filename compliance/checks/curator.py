@@ -257,6 +257,9 @@ class RecipientParams(Params):
     """with no wager on a hand: the dealer keeps it, or a patron with a wager on the other hand may turn it"""
     third_card: Literal["same_as_initial", "unjudged"] = "same_as_initial"
     """a third card goes to whoever accepted the hand's initial cards"""
+    without_holder: Literal["dealer", "unjudged"] = "unjudged"
+    """for a hand that goes to the curator or the marker's holder, when no one holds the shoe or marker:
+    the dealer keeps the hand, or the record is not judged"""
 
 
 def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: TableContext,
@@ -273,6 +276,9 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
         for ps in passes:
             holder = c.holder_at(item, ps.at)
             if holder is None:
+                if p.without_holder == "dealer":
+                    return Breach(ps.at, f"the {name} was passed to seat {ps.seat}, but no one holds the "
+                                         f"{ITEM[item]}, so the dealer keeps it"), None
                 return None, ps.seat if ps.accepted else None
             if ps.seat != holder:
                 return Breach(ps.at, f"the {name} was passed to seat {ps.seat}; the {ITEM[item]} is held by "
@@ -362,17 +368,25 @@ class HandlingParams(Params):
     """a curator deals only after this call of the dealer"""
     no_bet_coup_method: str | None = None
     """a no bet coup is dealt by this dealing method"""
+    allowed_methods: list[str] | None = None
+    """the dealing methods a coup may be dealt by (a coup that records none is not judged)"""
+    player_hand_first: bool = False
+    """where both hands are passed, the Player's Hand goes out before the Banker's"""
 
 
 @check("curator.handling", "curator.handling", HandlingParams)
 def handling(c: CoupState, p: HandlingParams, t: TableContext):
     """Cards are handled as the dealing method allows: one hand out at a time where the rules say so;
     no patron touches the cards under a dealer-only method; the shoe stays with the dealer where the
-    method says so; a curator deals only on the dealer's instruction; a no bet coup is dealt by the
-    method the rules prescribe for it."""
-    if not c.passes and not c.offers and not c.no_bet and c.curator_at_start is None:
-        return ()
+    method says so; a curator deals only on the dealer's instruction; the Player's Hand goes out before
+    the Banker's where the rules order them; a coup is dealt only by a method the rules allow, and a no
+    bet coup by the method the rules prescribe for it."""
     out = []
+    if p.allowed_methods is not None and c.method is not None and c.method not in p.allowed_methods:
+        out.append(Breach(c.first_card_at, f"the coup was dealt by method {c.method}; the rules allow "
+                                           f"{', '.join(p.allowed_methods)}"))
+    if not c.passes and not c.offers and not c.no_bet and c.curator_at_start is None:
+        return out
     if not p.players_handle_cards and c.passes:
         ps = c.passes[0]
         out.append(Breach(ps.at, f"the {HAND[ps.hand]} was passed to seat {ps.seat}; under dealing method "
@@ -398,6 +412,15 @@ def handling(c: CoupState, p: HandlingParams, t: TableContext):
                                          f"{HAND[other]} was still out with seat {out_with[other]}"))
                 break
             out_with[ps.hand] = ps.seat
+    if p.player_hand_first and c.passes:
+        first = {}
+        for ps in c.passes:
+            if ps.cards == "initial":
+                first.setdefault(ps.hand, ps)
+        if PLAYER in first and BANKER in first and first[BANKER].at < first[PLAYER].at:
+            ps = first[BANKER]
+            out.append(Breach(ps.at, f"the Banker's Hand was passed to seat {ps.seat} before the Player's Hand; "
+                                     "the Player's Hand goes out first"))
     if p.instruction_call and c.first_card_at is not None:
         curator = c.holder_at("shoe", c.first_card_at)
         if curator is not None and not any(call == p.instruction_call and at < c.first_card_at
