@@ -44,7 +44,7 @@ def main() -> None:
                     help="all: every injectable category at 1%% of the coups")
     args = ap.parse_args()
     ids = [args.jurisdiction] if args.jurisdiction else [
-        i for i in bundled_ids() if not load_ruleset(i, allow_abstract=True).abstract]
+        i for i in bundled_ids() if not (r := load_ruleset(i, allow_abstract=True)).abstract and r.game is not None]
     for rid in ids:
         ruleset = load_ruleset(rid)
         best, cpu, injected = min(simulate_once(ruleset, args.coups, args.method, args.inject == "all")

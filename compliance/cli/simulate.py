@@ -111,6 +111,8 @@ def analyze_command(
     """Exact Banker/Player/Tie odds of a full shoe by the ruleset's tableau, and every wager's house edge."""
     try:
         rules = load_ruleset(ruleset)
+        if rules.game is None:
+            raise UserError(f"ruleset {rules.id!r} is not baccarat: analyze counts the baccarat shoe")
         if game not in rules.game.variants:
             raise UserError(f"ruleset {rules.id!r} has no game {game!r} (it has: {', '.join(rules.game.variants)})")
     except UserError as e:

@@ -104,6 +104,9 @@ class Simulator:
     def __init__(self, ruleset: Ruleset, *, coups: int, seed: int = 0, decks: int = 8, game: str = "punto_banco",
                  seats: int = 7, dealing_method: str | None = None, commission: Decimal | None = None,
                  inject: dict[str, float] | None = None):
+        if ruleset.game is None:
+            raise UserError(f"ruleset {ruleset.id!r} is not baccarat ({getattr(ruleset, 'game_kind', '?')}): "
+                            "the simulator plays baccarat")
         if game not in ruleset.game.variants:
             raise UserError(f"ruleset {ruleset.id!r} has no game {game!r} (it has: {', '.join(ruleset.game.variants)})")
         methods = ruleset.dealing_methods

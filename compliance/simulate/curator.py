@@ -135,11 +135,14 @@ class CuratorSteps:
         for seat in ring:
             accepted = seat == forced if forced is not None else seat != self.barred and self.rng.random() < 0.7
             self.events.append({"type": "offer", "item": p.item, "seat": seat, "accepted": accepted})
+            # on offer, the item is with no patron until one accepts it
+            if p.item == "shoe":
+                self.holders.shoe = seat if accepted else None
+                if accepted:
+                    self.holders.last_shoe = seat
+            else:
+                self.holders.marker = seat if accepted else None
             if accepted:
-                if p.item == "shoe":
-                    self.holders.shoe = self.holders.last_shoe = seat
-                else:
-                    self.holders.marker = seat
                 return
 
     def seat_wagers(self, spots) -> dict[int, Decimal]:
