@@ -206,9 +206,7 @@ def check(
         fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
              "in the configuration")
     when = run_date(timestamp)
-    outputs = parse_outputs(settings["output"], settings["format"])
-    if not outputs or (fmt and not output):  # --output replaces standard output (FORMAT=- for both); a
-        outputs.append((settings["format"] or "text", Path("-")))  # --format flag still prints beside configured files
+    outputs = plan_outputs(settings, format_flag=fmt is not None, output_flag=bool(output))
     formats = {f for f, _ in outputs}
     waived = waivers_file.load(settings["waivers"], when.date()) if settings["waivers"] else None
     known = baseline_file.load(settings["baseline"]) if settings["baseline"] else None
@@ -233,7 +231,24 @@ def check(
                                               jobs or parallel.default_jobs(), on_error, bar, dask)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=known)
+    write_reports(report, outputs, write_baseline)
+    raise typer.Exit(report.exit_code)
 
+
+def plan_outputs(settings: config.Settings, format_flag: bool, output_flag: bool) -> list[tuple[str, Path]]:
+    """Every report to write, as (format, path); path ``-`` is standard output.
+
+    ``--output`` replaces standard output (``FORMAT=-`` asks for it too); a
+    ``--format`` flag still prints beside the reports the configuration writes.
+    """
+    outputs = parse_outputs(settings["output"], settings["format"])
+    if not outputs or (format_flag and not output_flag):
+        outputs.append((settings["format"] or "text", Path("-")))
+    return outputs
+
+
+def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Path | None) -> None:
+    """Render each report once, files atomically; the summary on standard error unless the text report has it."""
     to_stdout = None
     for out_format, path in outputs:
         if str(path) == "-":
@@ -242,10 +257,9 @@ def check(
             sys.stdout.flush()
         else:
             write_atomic(path, render(report, out_format))
-    if write_baseline:
-        write_atomic(write_baseline, baseline_file.render(report.all_findings, report.tool_version))
+    if baseline:
+        write_atomic(baseline, baseline_file.render(report.all_findings, report.tool_version))
     if to_stdout != "text":  # the text report ends with them; elsewhere tell the person at the terminal
         for notice in report.notices():
             typer.echo(f"baccarat-audit: {notice}", err=True)
         typer.echo(report.summary_line(), err=True)
-    raise typer.Exit(report.exit_code)
