@@ -65,7 +65,8 @@ def test_nj_no_wager_on_a_hand_a_bettor_on_the_other_may_turn_it_but_no_one_else
     other_side = procedure_coup(1, P, B, wagers, passes={"player": [(1, True)], "banker": [(1, True)]})
     stranger = procedure_coup(2, P, B, wagers, passes={"player": [(2, True)], "banker": [(1, True)]})
     d = doc("us-nj", [other_side, stranger])
-    assert [c for c, _, _ in found(d, "NJ-RECIPIENT")] == [2]
+    # the casino's choice to let a player turn a hand nobody bet on was made wrongly: a warning
+    assert [(c, sev) for c, _, sev in found(d, "NJ-RECIPIENT")] == [(2, "warning")]
 
 
 def test_nj_equal_wagers_closest_to_the_dealer_counter_clockwise():

@@ -252,7 +252,7 @@ class RecipientParams(Params):
     """among equal highest wagers, who comes first"""
     must_pass: bool = False
     """the hand must be passed to the entitled patron (the dealer may keep it only when no one is entitled
-    or all refused)"""
+    or all refused); judged in coups that record passing the cards at all and are not void"""
     no_wager: Literal["dealer", "other_hand_bettor", "unjudged"] = "dealer"
     """with no wager on a hand: the dealer keeps it, or a patron with a wager on the other hand may turn it"""
     third_card: Literal["same_as_initial", "unjudged"] = "same_as_initial"
@@ -296,8 +296,9 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
                                  f"it was passed to seat {ps.seat}"), None
         other = BANKER if hand == PLAYER else PLAYER
         if not c.stakes_at_first_card.get((ps.seat, other)):
-            return Breach(ps.at, f"no one has a wager on the {name}; it may go only to a patron with a wager on the "
-                                 f"{HAND[other]}, and seat {ps.seat} has none"), None
+            # the house may let a bettor on the other hand turn it: a choice made wrongly is a warning
+            return Breach(ps.at, f"no one has a wager on the {name}; the house may let only a patron with a wager "
+                                 f"on the {HAND[other]} turn it, and seat {ps.seat} has none", "warning"), None
         return None, next((x.seat for x in passes if x.accepted), None)
     ranked = ranked_by_wager(wagers, t, p.tie_break)
     refused: list[int] = []
@@ -317,7 +318,7 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
         if ps.accepted:
             return None, ps.seat
         refused.append(ps.seat)
-    if p.must_pass:
+    if p.must_pass and c.passes and c.void is None:
         expected = next((s for s in ranked if s not in refused), None)
         if expected is not None:
             at = passes[-1].at if passes else (c.initial[-1][1].at if c.initial else c.first_card_at)
@@ -333,7 +334,7 @@ def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
     holder where the rules say so; with no wager on a hand, or after every refusal, the dealer keeps it
     (or, where the rules allow, a patron betting on the other hand turns it).  A third card goes to whoever
     accepted that hand's initial cards."""
-    if c.first_card_at is None or not (c.passes or p.must_pass):
+    if c.first_card_at is None or not c.passes:
         return ()
     out = []
     for hand in (PLAYER, BANKER):
