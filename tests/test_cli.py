@@ -1,0 +1,194 @@
+"""The command line (spec: "The JSON report", exit status 0/1/2, --fail-on; issue 2: several files, same bytes).
+
+Every test runs the real program in a subprocess, as an auditor or a CI job would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from builders import coup, dumps, transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "fixtures" / "samples" / "night-shift.json"
+CLEAN = transcript([coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)])])
+BREACH = transcript([coup(1, ["KD", "4D", "3S"], ["KS", "6C", "8D"], [(1, "player", 100)])])
+
+
+def audit(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    r = subprocess.run([sys.executable, "-m", "compliance", *args], cwd=cwd, capture_output=True, text=True,
+                       timeout=120, env=env)
+    assert "Traceback" not in r.stderr, r.stderr
+    return r
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "clean.json").write_text(dumps(CLEAN))
+    (tmp_path / "breach.json").write_text(dumps(BREACH))
+    return tmp_path
+
+
+def report(r) -> dict:
+    return json.loads(r.stdout)
+
+
+# ------------------------------------------------------------------ exit status
+
+
+def test_exit_0_when_clean(files):
+    r = audit("check", "clean.json", cwd=files)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_exit_1_when_a_rule_is_broken(files):
+    r = audit("check", "breach.json", "--format", "json", cwd=files)
+    assert r.returncode == 1
+    (f,) = report(r)["findings"]
+    assert {k: f[k] for k in ("rule", "category", "severity", "transcript", "coup", "event", "citation")} == {
+        "rule": "BAC-DRAW-BANKER-ILLEGAL", "category": "third-card.banker.illegal", "severity": "error",
+        "transcript": "breach.json", "coup": 1, "event": 8, "citation": "N.J.A.C. 13:69F-3.9"}
+    assert f["message"] == ("Banker drew 8D on 6 although the Player's third card was 3 (3S); "
+                            "the Banker stands on 6 against a 3")
+    assert len(f["fingerprint"]) >= 16
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "missing.json"],
+    ["check", "clean.json", "--ruleset", "atlantis"],
+    ["check", "clean.json", "--format", "pdf"],
+    ["check"],
+])
+def test_exit_2_when_the_run_cannot_be_done(files, args):
+    r = audit(*args, cwd=files)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stderr.strip()
+
+
+def test_fail_on_sets_the_failing_severity(files):
+    """A warning fails the run only with --fail-on warning or info."""
+    doc = transcript([coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100)])])
+    (tmp := files / "warn.json").write_text(dumps(doc))
+    ruleset = files / "strict.yaml"
+    ruleset.write_text("id: house-nj\ntitle: House rules\nversion: '1'\nextends: us-nj\n"
+                       "overrides:\n  BAC-DRAW-BANKER-ILLEGAL: {severity: warning}\n")
+    breach = audit("check", "breach.json", "--ruleset", str(ruleset), "--format", "json", cwd=files)
+    assert [f["severity"] for f in report(breach)["findings"]] == ["warning"]
+    assert breach.returncode == 0
+    assert audit("check", "breach.json", "--ruleset", str(ruleset), "--fail-on", "warning", cwd=files).returncode == 1
+    assert audit("check", "breach.json", "--ruleset", str(ruleset), "--fail-on", "info", cwd=files).returncode == 1
+    assert audit("check", "breach.json", "--fail-on", "error", cwd=files).returncode == 1
+    assert audit("check", tmp.name, "--fail-on", "info", cwd=files).returncode == 0
+
+
+# ------------------------------------------------------------------ several files, deterministic output
+
+
+def test_several_transcripts_in_one_call(files):
+    r = audit("check", "clean.json", "breach.json", "--format", "json", cwd=files)
+    assert r.returncode == 1
+    doc = report(r)
+    assert [t["transcript"] for t in doc["transcripts"]] == ["clean.json", "breach.json"]
+    assert [(f["transcript"], f["rule"]) for f in doc["findings"]] == [("breach.json", "BAC-DRAW-BANKER-ILLEGAL")]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_same_input_same_bytes(files, fmt):
+    shutil.copy(SAMPLE, files / "night-shift.json")
+    env = os.environ | {"SOURCE_DATE_EPOCH": "1764432000"}
+    runs = [audit("check", "night-shift.json", "breach.json", "--format", fmt, cwd=files, env=env) for _ in range(2)]
+    assert runs[0].stdout == runs[1].stdout
+    assert runs[0].stdout.strip()
+
+
+def test_the_bundled_sample_has_breaches(tmp_path):
+    r = audit("check", str(SAMPLE), "--format", "json", cwd=tmp_path)
+    assert r.returncode == 1
+    assert len(report(r)["findings"]) >= 5
+
+
+def test_the_text_report_names_rule_coup_and_citation(files):
+    r = audit("check", "breach.json", "--format", "text", cwd=files, env=os.environ | {"NO_COLOR": "1"})
+    assert "BAC-DRAW-BANKER-ILLEGAL" in r.stdout
+    assert "N.J.A.C. 13:69F-3.9" in r.stdout
+    assert "Banker drew 8D on 6" in r.stdout
+
+
+# ------------------------------------------------------------------ entry points
+
+
+def test_python_dash_m_compliance_and_version(tmp_path):
+    r = audit("--version", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith("baccarat-audit ")
+
+
+def test_schema_transcript_is_the_models_json_schema(tmp_path):
+    r = audit("schema", "transcript", cwd=tmp_path)
+    assert r.returncode == 0
+    schema = json.loads(r.stdout)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    import jsonschema
+
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    assert not list(validator.iter_errors(json.loads(SAMPLE.read_text())))
+    broken = json.loads(SAMPLE.read_text())
+    broken["coups"][0]["events"][0]["amout"] = 5
+    assert list(validator.iter_errors(broken))
+
+
+# ------------------------------------------------------------------ installed from a wheel, away from the source
+
+
+@pytest.mark.install
+def test_pip_install_then_check_from_anywhere(tmp_path):
+    """``pip install .`` into a fresh venv, then ``baccarat-audit check`` without the source tree.
+
+    Offline: the new venv sees this environment's packages (the dependencies and
+    the build backend) through a .pth file, so pip resolves every dependency
+    without the index; the rulesets must come from the installed package data.
+    """
+    src = tmp_path / "src"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info")
+    for part in ("compliance", "rulesets"):
+        shutil.copytree(ROOT / part, src / part, ignore=ignore)
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / part, src / part)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
+    python = venv / "bin" / "python"
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    pip = subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-build-isolation", "--quiet", str(src)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert pip.returncode == 0, pip.stdout + pip.stderr
+    shutil.rmtree(src)  # no source tree left behind
+
+    elsewhere = tmp_path / "audit-room"
+    elsewhere.mkdir()
+    shutil.copy(SAMPLE, elsewhere / "night-shift.json")
+    where = subprocess.run([python, "-c", "import compliance; print(compliance.__file__)"], cwd=elsewhere,
+                           capture_output=True, text=True, check=True).stdout
+    assert where.startswith(str(venv)), where
+    installed = Path(where).parent
+    packages = {p.parent.relative_to(ROOT / "compliance") for p in (ROOT / "compliance").rglob("__init__.py")}
+    assert {p for p in packages if not (installed / p / "__init__.py").exists()} == set(), "packages not shipped"
+    shipped = {p.name for p in (installed / "rulesets").glob("*.yaml")}
+    assert {p.name for p in (ROOT / "rulesets").glob("*.yaml")} <= shipped
+    r = subprocess.run([venv / "bin" / "baccarat-audit", "check", "night-shift.json", "--format", "json"],
+                       cwd=elsewhere, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert {f["transcript"] for f in json.loads(r.stdout)["findings"]} == {"night-shift.json"}
+    for ruleset in ("us-nj", "us-in", "au-nsw", "nz"):
+        r = subprocess.run([venv / "bin" / "baccarat-audit", "check", "night-shift.json", "--ruleset", ruleset,
+                            "--format", "json"], cwd=elsewhere, capture_output=True, text=True, timeout=120)
+        assert r.returncode in (0, 1), r.stderr
