@@ -11,6 +11,7 @@ announcement is ``result.wrong``'s finding).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 
 from compliance.checks import Breach, check
@@ -18,12 +19,20 @@ from compliance.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
 
 
 class Due:
-    """What a wager is owed: outcome, winnings (net), and commission if collected apart."""
+    """What a wager is owed: outcome, winnings (net), and commission if collected apart.
 
-    __slots__ = ("outcome", "gross", "rate", "why")
+    ``why`` may be given as a function that words it: most wagers are settled
+    right, and the reason is only worded for a finding.
+    """
 
-    def __init__(self, outcome: str, gross: Decimal, rate: Decimal, why: str):
-        self.outcome, self.gross, self.rate, self.why = outcome, gross, rate, why
+    __slots__ = ("outcome", "gross", "rate", "_why")
+
+    def __init__(self, outcome: str, gross: Decimal, rate: Decimal, why: str | Callable[[], str]):
+        self.outcome, self.gross, self.rate, self._why = outcome, gross, rate, why
+
+    @property
+    def why(self) -> str:
+        return self._why if isinstance(self._why, str) else self._why()
 
     @property
     def net(self) -> Decimal:
@@ -40,22 +49,29 @@ def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
             return Due("push", ZERO, ZERO, "a tie returns Player and Banker wagers")
         return Due("lose", stake, ZERO, "Player and Banker wagers lose on a tie")
     if spot != winner:
-        return Due("lose", stake, ZERO, f"{'a tie' if winner == 'tie' else winner.capitalize() + ' won'}")
+        return Due("lose", stake, ZERO, "a tie" if winner == "tie" else _WON[winner])
     payout = getattr(pay, spot)
     odds, rate = payout.odds, payout.commission
-    why = f"{spot.capitalize()} pays {t.money(odds)} to 1"
-    hand = c.player if winner == PLAYER else c.banker
-    points = c.final_total(winner) if winner != "tie" else None
-    for ex in payout.exceptions:
-        if points == ex.points and (ex.cards is None or ex.cards == len(hand)):
-            if ex.push:
-                return Due("push", ZERO, ZERO, f"{spot.capitalize()} winning with {points} is a push")
-            odds = ex.odds
-            why = f"{spot.capitalize()} winning with {points} pays {t.money(odds)} to 1"
-            break
-    if rate:
-        why += f" less {t.money(rate * 100)}% commission"
+    excepted = None  # the winning points an exception of the payouts names
+    if payout.exceptions:
+        hand = c.player if winner == PLAYER else c.banker
+        points = c.final_total(winner) if winner != "tie" else None
+        for ex in payout.exceptions:
+            if points == ex.points and (ex.cards is None or ex.cards == len(hand)):
+                if ex.push:
+                    return Due("push", ZERO, ZERO, f"{spot.capitalize()} winning with {points} is a push")
+                odds, excepted = ex.odds, points
+                break
+
+    def why() -> str:
+        text = (f"{spot.capitalize()} pays {t.money(odds)} to 1" if excepted is None
+                else f"{spot.capitalize()} winning with {excepted} pays {t.money(odds)} to 1")
+        return text + (f" less {t.money(rate * 100)}% commission" if rate else "")
+
     return Due("win", stake * odds, rate, why)
+
+
+_WON = {PLAYER: "Player won", BANKER: "Banker won"}
 
 
 def _basis(c: CoupState) -> dict:
@@ -82,9 +98,9 @@ def wrong_amount(c: CoupState, p, t):
         if key in seen:
             continue  # settled twice: settlement.missing's finding
         seen.add(key)
-        who = f"{describe_bettor(s.bettor)} {s.spot} wager"
         stake = basis.get(key)
         if stake is None:
+            who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands"))
             continue
         d = due(c, s.spot, stake, t)
@@ -92,6 +108,7 @@ def wrong_amount(c: CoupState, p, t):
         if s.outcome == d.outcome == "win" and d.rate and s.amount == d.gross and commission_by.get(s.bettor):
             continue  # paid in full, commission collected apart (checked below)
         if s.outcome != d.outcome or s.amount != expect_amount:
+            who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {d.outcome} {t.money(expect_amount)} ({d.why}); "
                                     f"it was settled {s.outcome} {t.money(s.amount)}"))
     for bettor, paid in commission_by.items():
