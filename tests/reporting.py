@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import shutil
 from dataclasses import dataclass
@@ -27,13 +28,49 @@ class Run:
 
 
 def run(*args: str, env: dict | None = None) -> Run:
-    """`baccarat-audit ARGS` in this process; a UserError ends it with exit 2 as the real command does."""
-    result = CliRunner().invoke(app, [str(a) for a in args], env={"NO_COLOR": "1", **(env or {})})
+    """`baccarat-audit ARGS` in this process; a UserError ends it with exit 2 as the real command does.
+
+    Every JSON, SARIF and JUnit report it prints or writes is validated against its schema.
+    """
+    args = [str(a) for a in args]
+    result = CliRunner().invoke(app, args, env={"NO_COLOR": "1", **(env or {})})
     if isinstance(result.exception, UserError):
         return Run(2, result.stdout, f"baccarat-audit: {result.exception}")
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
+    if args[:1] == ["check"]:
+        for fmt, text in _reports(args, result.stdout):
+            validate_report(fmt, text)
     return Run(result.exit_code, result.stdout, result.stderr)
+
+
+def _reports(args: list[str], stdout: str):
+    """(format, text) of the reports a `check` command line produced, where the format is known."""
+    fmt = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-f", "--format")), None)
+    files = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-o", "--output")]
+    if stdout.strip() and (fmt or not files):
+        yield fmt or "text", stdout
+    for spec in files:
+        kind, sep, name = spec.partition("=")
+        if sep and name != "-" and Path(name).exists():
+            yield kind, Path(name).read_text()
+
+
+def validate_report(fmt: str, text: str) -> None:
+    if fmt == "json":
+        import jsonschema
+
+        from compliance.report.json import schema
+
+        jsonschema.Draft202012Validator(schema()).validate(json.loads(text))
+    elif fmt == "sarif":
+        errors = list(sarif_validator().iter_errors(json.loads(text)))
+        assert not errors, errors[0]
+    elif fmt == "junit":
+        from lxml import etree
+
+        schema = junit_schema()
+        assert schema.validate(etree.fromstring(text.encode())), schema.error_log
 
 
 def sample_into(directory: Path, name: str = "night-shift.json") -> Path:
@@ -73,6 +110,7 @@ def with_unreadable_coup(doc: dict, number: int = 2) -> dict:
     return doc
 
 
+@functools.lru_cache(maxsize=None)
 def sarif_validator():
     import jsonschema
 
@@ -80,6 +118,7 @@ def sarif_validator():
     return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
 
 
+@functools.lru_cache(maxsize=None)
 def junit_schema():
     from lxml import etree
 
