@@ -62,3 +62,24 @@ def test_summary_goes_to_stderr_when_the_report_is_not_text(tmp_path, monkeypatc
     sample_into(tmp_path)
     r = run("check", "night-shift.json", "-f", "json", "--timestamp", STAMP)
     assert r.stderr.strip().splitlines()[-1] == "checked 1 transcript, 6 coups, 6 findings: 6 error"
+
+
+def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatch):
+    import datetime as dt
+
+    from compliance import waivers
+    from compliance.cli.check import Progress, check_inputs
+    from compliance.inputs import collect
+
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)
+    (tmp_path / "w.yaml").write_text("- {rule: BAC-WAGER-LATE, justification: pit boss accepted it, "
+                                     "approved_by: M. Okafor, expires: 2030-01-01}\n")
+    plain = run("check", "night-shift.json", "--waivers", "w.yaml", "--timestamp", STAMP).stdout.splitlines()
+    assert plain[-2].startswith("night-shift.json:453:5: waived error BAC-WAGER-LATE")
+    assert plain[-2].endswith("[waiver #1]")
+    inputs = collect(["night-shift.json"], on_error=print)
+    results = check_inputs(inputs, None, False, False, print, Progress(inputs, False))
+    shown = text.render_rich(Report(results, waivers=waivers.load("w.yaml", dt.date(2026, 11, 29))), width=160)
+    assert "waiver #1 (M. Okafor, until 2030-01-01): pit boss accepted it" in shown
+    assert "5 findings: 5 error; 1 waived" in shown

@@ -57,7 +57,7 @@ def rich_renderables(report: Report):
         if view.baselined:
             hidden.append(f"{view.baselined:,} in the baseline")
         subtitle = Text(", ".join(hidden), style="dim") if hidden else None
-        if not view.findings:
+        if not view.findings and not view.waived:
             parts.append(Panel(Text("no findings", style="green"), title=title, title_align="left",
                                subtitle=subtitle, subtitle_align="left"))
             continue
@@ -69,17 +69,23 @@ def rich_renderables(report: Report):
         table.add_column("what happened / what the rule requires", ratio=3)
         table.add_column("citation", ratio=1)
         start = last = object()
-        for f in view.findings:
-            if f.coup != last and last is not start:
+        rows = [(f, None) for f in view.findings] + view.waived  # waived ones last, dimmed
+        for f, waiver in rows:
+            if (f.coup != last or waiver is not None) and last is not start:
                 table.add_section()
-            coup = "" if f.coup == last else ("?" if f.coup is None else str(f.coup))
-            last = f.coup
+            coup = "" if f.coup == last and waiver is None else ("?" if f.coup is None else str(f.coup))
+            last = f.coup if waiver is None else start
+            severity = Text(f.severity, style=STYLE[f.severity])
+            message = f.message
+            if waiver is not None:
+                severity = Text(f"waived\n{f.severity}", style="dim")
+                message = Text.assemble((f.message, "dim"), "\n", (waiver.describe(), "dim italic"))
             table.add_row(
                 coup,
                 "" if f.event is None else str(f.event),
                 Text.assemble(f.rule, "\n", (f.category, "dim")),
-                Text(f.severity, style=STYLE[f.severity]),
-                f.message,
+                severity,
+                message,
                 Text(f.citation, style="dim"),
             )
         parts.append(Panel(table, title=title, title_align="left", subtitle=subtitle, subtitle_align="left"))
