@@ -35,7 +35,7 @@ def install() -> tuple[str | None, str]:
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     try:
         subprocess.run(["apt-get", "update", "-qq"], env=env, check=True, capture_output=True, timeout=600)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"], env=env,
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], env=env,
                        check=True, capture_output=True, timeout=900)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
         detail = getattr(e, "stderr", b"") or b""
