@@ -61,7 +61,7 @@ section.coup { background: #fff; border: 1px solid var(--line); border-radius: 8
 ul.findings { list-style: none; padding: 0; margin: 0; }
 ul.findings li { border-left: 4px solid var(--line); padding: 6px 10px; margin: 6px 0; background: #fafbfc; }
 ul.findings li.error { border-color: var(--error); } ul.findings li.warning { border-color: var(--warning); }
-ul.findings li.info { border-color: var(--info); } ul.findings li.waived { opacity: .75; border-style: dashed; }
+ul.findings li.info { border-color: var(--info); } ul.findings li.waived { opacity: .75; border-left-style: dashed; }
 .sev { font-weight: 700; text-transform: uppercase; font-size: 12px; letter-spacing: .05em; margin-right: 6px; }
 .sev.error { color: var(--error); } .sev.warning { color: var(--warning); } .sev.info { color: var(--info); }
 .citation { color: var(--muted); } .where { color: var(--muted); font-size: 13px; }
