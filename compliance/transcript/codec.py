@@ -11,6 +11,7 @@ and reject the same documents.
 
 from __future__ import annotations
 
+import operator
 import types
 import typing
 from decimal import Decimal
@@ -96,19 +97,30 @@ def _decimal_bounds(annotation, metadata) -> list:
     return [m for m in found if isinstance(m, (at.Ge, at.Gt, at.Le, at.Lt))]
 
 
+_COMPARISONS = (("ge", operator.ge, ">="), ("gt", operator.gt, ">"), ("le", operator.le, "<="), ("lt", operator.lt, "<"))
+
+
 def _check_decimals(bounded):
+    """``__post_init__`` checking the Decimal fields' bounds (msgspec has none for Decimal).
+
+    The comparisons are worked out once, here: this runs for every amount read.
+    """
+    plan = tuple(
+        (name, tuple((fn, getattr(b, op), word) for b in bounds for op, fn, word in _COMPARISONS
+                     if getattr(b, op, None) is not None))
+        for name, bounds in bounded
+    )
+
     def __post_init__(self):
-        for name, bounds in bounded:
+        for name, tests in plan:
             value = getattr(self, name)
             if value is None:
                 continue
             if not value.is_finite():
                 raise ValueError(f"`{name}` must be a finite number")
-            for b in bounds:
-                for op, limit, word in (("ge", "__ge__", ">="), ("gt", "__gt__", ">"), ("le", "__le__", "<="), ("lt", "__lt__", "<")):
-                    bound = getattr(b, op, None)
-                    if bound is not None and not getattr(value, limit)(bound):
-                        raise ValueError(f"`{name}` must be {word} {bound}, got {value}")
+            for fn, bound, word in tests:
+                if not fn(value, bound):
+                    raise ValueError(f"`{name}` must be {word} {bound}, got {value}")
 
     return __post_init__
 
