@@ -33,26 +33,26 @@ BIG = [(1, "banker", 3000), (2, "banker", 2000), (3, "player", 200)]  # 4,800 ap
 
 def test_differential_over_the_limit_at_the_first_card():
     d = nsw([dealer_only(1, [(1, "banker", 4200), (2, "player", 200)]), dealer_only(2, BIG)])
-    assert found(d, "NSW-TABLE-DIFFERENTIAL") == [(2, "error")]
+    assert found(d, "BAC-TABLE-DIFFERENTIAL") == [(2, "error")]
 
 
 def test_pro_rata_reduction_right():
     right = dealer_only(1, BIG, before_calls=[cut(1, "banker", 2520), cut(2, "banker", 1680)])
     d = nsw([right])
-    assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == [] and found(d, "NSW-TABLE-DIFFERENTIAL") == []
+    assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == [] and found(d, "BAC-TABLE-DIFFERENTIAL") == []
 
 
 def test_pro_rata_reduction_wrong_one_wager_cut_for_all():
     wrong = dealer_only(1, BIG, before_calls=[cut(1, "banker", 2200)])
     d = nsw([wrong])
     assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == [(1, "warning"), (1, "warning")]
-    assert found(d, "NSW-TABLE-DIFFERENTIAL") == []  # the cut did bring it within the limit
+    assert found(d, "BAC-TABLE-DIFFERENTIAL") == []  # the cut did bring it within the limit
 
 
 def test_reduction_on_the_side_that_did_not_exceed():
     d = nsw([dealer_only(1, [(1, "banker", 4500), (2, "player", 400)], before_calls=[cut(2, "player", 0)])])
     assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == [(1, "warning")]
-    assert found(d, "NSW-TABLE-DIFFERENTIAL") == [(1, "error")]
+    assert found(d, "BAC-TABLE-DIFFERENTIAL") == [(1, "error")]
 
 
 def test_reduction_that_was_not_needed():
@@ -81,14 +81,14 @@ def test_any_exact_pro_rata_cut_down_to_the_unit_is_right(tens, player_tens):
     cuts = [cut(s, "banker", (a * ratio).to_integral_value(rounding="ROUND_FLOOR")) for s, sp, a in wagers if sp == "banker"]
     d = nsw([dealer_only(1, wagers, before_calls=cuts)], limits={"table_differential": limit})
     assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == []
-    assert found(d, "NSW-TABLE-DIFFERENTIAL") == []
+    assert found(d, "BAC-TABLE-DIFFERENTIAL") == []
 
 
 def test_nsw_unrejected_wager_outside_limits_is_a_warning_not_a_breach():
     d = nsw([dealer_only(1, [(1, "player", 10), (2, "banker", 5001)])])
-    assert found(d, "NSW-WAGER-LIMITS") == [(1, "warning"), (1, "warning")]
+    assert found(d, "BAC-WAGER-LIMITS") == [(1, "warning"), (1, "warning")]
     rejected = dealer_only(1, [(1, "player", 6000), (2, "banker", 5000)], before_calls=[cut(1, "player", 5000, "limit")])
-    assert found(nsw([rejected]), "NSW-WAGER-LIMITS") == []
+    assert found(nsw([rejected]), "BAC-WAGER-LIMITS") == []
 
 
 def test_no_wager_in_a_no_bet_coup():
