@@ -14,6 +14,7 @@ class Which(str, Enum):
     transcript = "transcript"
     ruleset = "ruleset"
     report = "report"
+    pai_gow_transcript = "pai-gow-transcript"
 
 
 def schema_for(which: str) -> dict:
@@ -24,6 +25,14 @@ def schema_for(which: str) -> dict:
         doc["title"] = "baccarat transcript v1 (.json)"
         doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
                               "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a line.")
+    elif which == "pai-gow-transcript":
+        from compliance.games.pai_gow.models import Transcript as PaiGowTranscript
+
+        doc = PaiGowTranscript.model_json_schema()
+        doc["title"] = "pai gow poker transcript v1 (.json)"
+        doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
+                              "A .jsonl transcript holds the header (everything but coups) on line 1 and one round "
+                              "(a coup object) a line. See docs/pai-gow-transcript.md.")
     elif which == "report":
         from compliance.report.json import schema as report_schema
 
@@ -37,6 +46,6 @@ def schema_for(which: str) -> dict:
 
 
 @app.command()
-def schema(which: Which = typer.Argument(..., help="transcript, ruleset or report (the JSON report of check)")):
+def schema(which: Which = typer.Argument(..., help="transcript, pai-gow-transcript, ruleset or report (the JSON report of check)")):
     """Print the JSON Schema of a format."""
     typer.echo(json.dumps(schema_for(which.value), indent=2, sort_keys=True))

@@ -31,7 +31,9 @@ class SpecModel(BaseModel):
     """Base of every transcript object: unknown keys are errors, ``x-`` keys are dropped."""
 
     # strict: no "7" for 7, no 1.0 for 1, no 1 for true, exactly as the msgspec decoder of codec.py
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # the JSON Schema says what the readers do: x- keys allowed on every object, any other unknown key refused
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True,
+                              json_schema_extra={"patternProperties": {"^x-": {}}})
 
     @model_validator(mode="before")
     @classmethod
