@@ -23,6 +23,7 @@ from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_ids, load_ruleset
 from compliance.simulate import INJECTABLE, Simulator, injectable as can_inject, parse_inject, write_transcript
+from compliance.simulate.irregular import irregularities
 from compliance.simulate.procedure import Procedure
 from compliance.transcript.models import Coup, Header, Transcript
 
@@ -104,13 +105,33 @@ TABLES = [(j, m) for j in JURISDICTIONS for m in methods_of(j)]
 def test_injected_breaches_are_found_exactly(rulesets, tmp_path, jurisdiction, method):
     ruleset = rulesets[jurisdiction]
     kinds = injectable(ruleset, method)
+    irregular = 0.02 if irregularities(Procedure.of(ruleset), method) else 0.0
     path, sim = simulate(ruleset, tmp_path, coups=3_000, seed=11, dealing_method=method,
-                         inject={k: 0.012 for k in kinds})
-    got, want = pairs(findings(path)), Counter((i.coup, i.category) for i in sim.injected)
+                         inject={k: 0.012 for k in kinds}, irregularities=irregular)
+    found = findings(path)
+    got = pairs(f for f in found if f.severity != "info")
+    want = Counter((i.coup, i.category) for i in sim.injected)
     assert got - want == Counter(), "reported but not injected"
     assert want - got == Counter(), "injected but not reported"
     assert {i.category for i in sim.injected} == set(kinds), "every injectable category was injected"
-    assert len({i.coup for i in sim.injected}) == len(sim.injected), "one breach a coup"
+    assert len({i.coup for i in sim.injected + sim.handled}) == len(sim.injected) + len(sim.handled), \
+        "one breach or irregularity a coup"
+    assert pairs(f for f in found if f.severity == "info") == Counter((i.coup, i.category) for i in sim.handled)
+
+
+@pytest.mark.parametrize("jurisdiction,method", [(j, m) for j, m in TABLES
+                                                 if irregularities(Procedure.of(load_ruleset(j)), m)])
+def test_irregularities_handled_as_required_are_info_findings_only(rulesets, tmp_path, jurisdiction, method):
+    """NSW and NZ handle the same irregularities differently; each simulated by its own ruleset's rule
+    checks as 'handled as the rules require', and nothing else is reported."""
+    ruleset = rulesets[jurisdiction]
+    path, sim = simulate(ruleset, tmp_path, coups=2_000, seed=21, dealing_method=method, irregularities=0.05)
+    found = findings(path)
+    assert {f.severity for f in found} == {"info"}
+    assert pairs(found) == Counter((i.coup, "irregularity.mishandled") for i in sim.handled)
+    made = " ".join(i.what for i in sim.handled)
+    for words in ("reconstructed", "found face up", "unauthorised Player third card"):
+        assert words in made
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

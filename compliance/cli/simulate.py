@@ -40,6 +40,10 @@ def simulate(
                                      help="Break about RATE (default 0.01) of the coups with one breach of CATEGORY; "
                                           "repeatable. The list of breaches made is written beside the transcript "
                                           "(<output>.injected.json)."),
+    irregularities: float = typer.Option(0.0, "--irregularities", min=0.0, max=1.0, metavar="RATE",
+                                         help="Make about RATE of the coups irregular (an erroneous card, a card found "
+                                              "face up, a misdeal) and handle each as the ruleset requires: the check "
+                                              "reports them as info findings, listed beside the transcript."),
     game: str = typer.Option("punto_banco", "--game", help="punto_banco, mini_baccarat or even_money (as the ruleset allows)."),
     method: str = typer.Option(None, "--dealing-method", help="Dealing method of the table (default: the ruleset's first)."),
     seats: int = typer.Option(7, "--seats", min=1, max=14, help="Seats at the table."),
@@ -54,11 +58,12 @@ def simulate(
         for spec in inject:
             kind, rate = parse_inject(spec)
             wanted[kind] = rate
-        if wanted and output is None:
-            raise UserError("--inject needs --output: the list of injected breaches is written beside the transcript")
+        listed = bool(wanted) or irregularities > 0
+        if listed and output is None:
+            raise UserError("--inject and --irregularities need --output: what was made is listed beside the transcript")
         rate = _commission(commission)
         sim = Simulator(rules, coups=coups, seed=seed, decks=decks, game=game, seats=seats,
-                        dealing_method=method, commission=rate, inject=wanted)
+                        dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities)
     except UserError as e:
         fail(e)
     encoding = (fmt.value if fmt else None) or ("jsonl" if output and output.suffix == ".jsonl" else "json")
@@ -67,10 +72,24 @@ def simulate(
         sys.stdout.flush()
         return
     _write_atomic(output, lambda f: write_transcript(sim, f, encoding))
-    if wanted:
-        report = json.dumps(sim.injected_report(), indent=1) + "\n"
+    if listed:
+        report = render_injected(sim.injected_report())
         _write_atomic(injected_path(output), lambda f: f.write(report.encode()))
-        typer.echo(f"{len(sim.injected)} breach(es) injected in {coups} coups: {injected_path(output)}", err=True)
+        typer.echo(f"in {coups} coups: {len(sim.injected)} breaches injected, {len(sim.handled)} irregularities "
+                   f"handled as required; listed in {injected_path(output)}", err=True)
+
+
+def render_injected(doc: dict) -> str:
+    """The list of what the simulator made, one entry a line (readable, and diffable)."""
+    lines = ["{"]
+    for key, value in doc.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            items = ",\n".join("  " + json.dumps(v) for v in value)
+            lines.append(f" {json.dumps(key)}: [\n{items}\n ],")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value)},")
+    lines[-1] = lines[-1].rstrip(",")
+    return "\n".join(lines) + "\n}\n"
 
 
 def injected_path(transcript: Path) -> Path:

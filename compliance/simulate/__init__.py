@@ -29,6 +29,7 @@ import msgspec
 from compliance.errors import UserError
 from compliance.ruleset.models import Ruleset
 from compliance.simulate.curator import Holders
+from compliance.simulate.irregular import irregularities as irregular_kinds
 from compliance.simulate.play import CoupPlay, Game, Injection
 from compliance.simulate.procedure import Procedure
 from compliance.simulate.shoe import Shoe
@@ -103,7 +104,7 @@ class Simulator:
 
     def __init__(self, ruleset: Ruleset, *, coups: int, seed: int = 0, decks: int = 8, game: str = "punto_banco",
                  seats: int = 7, dealing_method: str | None = None, commission: Decimal | None = None,
-                 inject: dict[str, float] | None = None):
+                 inject: dict[str, float] | None = None, irregularities: float = 0.0):
         if ruleset.game is None:
             raise UserError(f"ruleset {ruleset.id!r} is not baccarat ({getattr(ruleset, 'game_kind', '?')}): "
                             "the simulator plays baccarat")
@@ -146,10 +147,17 @@ class Simulator:
         self.shoes: list[str] = []
         self.injected: list[Injection] = []
         self.pending: list[str] = []
+        self.irregular_rate = irregularities
+        self.irregular_kinds = irregular_kinds(self.procedure, dealing_method)
+        if irregularities and not self.irregular_kinds:
+            raise UserError(f"ruleset {ruleset.id!r} has no irregularity rule the simulator can follow")
+        self.irregular_pending: list[str] = []
+        self.handled: list[Injection] = []  # irregularities handled as required: info findings
 
     def coups(self) -> Iterator[dict]:
         """The coups, in order, as transcript objects (plain dicts, amounts as Decimal)."""
         shoe: Shoe | None = None
+        carry = None
         for number in range(1, self.coup_count + 1):
             opening = False
             if shoe is None or shoe.cut_card_out:
@@ -159,14 +167,24 @@ class Simulator:
             for category, rate in self.inject.items():
                 if self.schedule.random() < rate:
                     self.pending.append(category)
+            if self.irregular_rate and self.schedule.random() < self.irregular_rate:
+                self.irregular_pending.append(self.schedule.choice(self.irregular_kinds))
             if opening:
                 self.holders.offered = set()
+                carry = None
             seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker})
-            play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, self.pending, opening, self.holders)
+            irregular = self.irregular_pending[0] if self.irregular_pending and carry is None else None
+            breaches = self.pending if irregular is None and carry is None else []
+            play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, breaches, opening, self.holders,
+                            irregular=irregular, carry_in=carry)
             coup = play.play()
+            carry = play.carry_out
             if play.applied is not None:
                 self.injected.append(play.applied)
                 self.pending.remove(play.applied.category)
+            if play.handled is not None:
+                self.handled.append(play.handled)
+                self.irregular_pending.pop(0)
             if play.unreadable:
                 for code in _recorded_cards(coup):  # the checker will not count this coup's cards
                     shoe.dealt[code] -= 1
@@ -181,6 +199,7 @@ class Simulator:
             "ruleset": self.ruleset.id, "seed": self.seed, "coups": self.coup_count,
             "injected": [i.as_dict() for i in self.injected],
             "not_injected": sorted(self.pending),
+            "handled": [dict(i.as_dict(), severity="info") for i in self.handled],
         }
 
 

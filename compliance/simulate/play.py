@@ -20,6 +20,7 @@ from compliance.cards import POINTS
 from compliance.replay import describe_bettor
 from compliance.ruleset.models import Payouts, Tableau
 from compliance.simulate.curator import CuratorSteps, Holders
+from compliance.simulate.irregular import Carry, IrregularSteps
 from compliance.simulate.procedure import Procedure
 from compliance.simulate.shoe import Shoe
 from compliance.simulate.table import TableSetup
@@ -48,11 +49,12 @@ class Game:
         self.tableau = tableau
 
 
-class CoupPlay(WagerSteps, CuratorSteps):
+class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
     """Plays one coup into its transcript events."""
 
     def __init__(self, game: Game, rng: random.Random, number: int, shoe: Shoe, seated: dict[int, str],
-                 standing: list[str], pending: list[str], opening_burn: bool, holders: Holders):
+                 standing: list[str], pending: list[str], opening_burn: bool, holders: Holders,
+                 irregular: str | None = None, carry_in: Carry | None = None):
         self.g = game
         self.rng = rng
         self.number = number
@@ -62,7 +64,12 @@ class CoupPlay(WagerSteps, CuratorSteps):
         self.pending = pending
         self.opening_burn = opening_burn
         self.holders = holders
-        self.method = game.table.dealing_method
+        self.irregular = irregular  # an irregularity to make and handle as required, if the coup allows it
+        self.carry_in = carry_in  # the card the previous coup set aside as this coup's first card
+        self.no_bet = carry_in is not None and carry_in.no_bet
+        self.method = carry_in.method if self.no_bet and carry_in.method else game.table.dealing_method
+        self.handled: Injection | None = None
+        self.carry_out: Carry | None = None
         self.events: list[dict] = []
         self.stakes: dict[tuple, Decimal] = {}  # (bettor, spot) -> amount; bettor: seat or "patron:<id>"
         self.totals: dict[str, Decimal] = {PLAYER: ZERO, BANKER: ZERO, TIE: ZERO}  # staked on each spot
@@ -91,7 +98,8 @@ class CoupPlay(WagerSteps, CuratorSteps):
             for i, code in enumerate(self.shoe.burn()):
                 self.events.append({"type": "card", "card": code, "to": "burn", "face": "up" if i == 0 else "down"})
         self.offers_before_wagers()
-        self.place_wagers()
+        if not self.no_bet:
+            self.place_wagers()
         self.offers_after_wagers()
         self.make_calls()
         self.deal_initial()
@@ -104,6 +112,10 @@ class CoupPlay(WagerSteps, CuratorSteps):
             self.garble()
             self.holders.restore(before)
         coup: dict = {"coup": self.number, "shoe": self.shoe.id}
+        if self.method != self.g.table.dealing_method:
+            coup["dealing_method"] = self.method
+        if self.no_bet:
+            coup["no_bet"] = True
         if self.seated:
             coup["seated"] = {str(s): p for s, p in self.seated.items()}
         coup["events"] = self.events
@@ -145,6 +157,16 @@ class CoupPlay(WagerSteps, CuratorSteps):
         return code
 
     def deal_initial(self) -> None:
+        if self.carry_in is not None:
+            code = self.carry_in.code
+            self.stakes_at_first_card = dict(self.stakes)
+            self.player.append(code)
+            self.events.append({"type": "card", "card": code, "to": PLAYER, "face": "down", "carried_over": True})
+            for hand in (BANKER, PLAYER, BANKER):
+                self.deal(hand)
+            return
+        if self.irregular_deal():
+            return
         order = [PLAYER, BANKER, PLAYER, BANKER]
         if self.can("deal.initial-order"):
             self.take("deal.initial-order", "the third and fourth cards went Banker, Player")
@@ -170,6 +192,8 @@ class CoupPlay(WagerSteps, CuratorSteps):
         elif not must and not natural and banker in tab.banker_draws_when_player_stood \
                 and self.can("irregularity.mishandled"):
             self.erroneous_card_discarded()
+        elif not must and not natural and self.erroneous_third_card(banker):
+            return  # the Banker's Hand has its third card, or stands
         third = None
         if draws:
             third = POINTS[self.deal(PLAYER)]

@@ -1,0 +1,117 @@
+"""Irregularities, handled as the ruleset's irregularity rules say (``--irregularities``).
+
+An irregularity handled as required is not a breach, but the checker reports
+it as an ``info`` finding of category ``irregularity.mishandled``: the record
+shows something went wrong at the table and that it was put right.  The
+simulator makes three kinds, where the ruleset has a rule for them:
+
+* a Player third card dealt when none was authorised: it becomes the Banker's
+  third card when the Banker's Hand must draw; otherwise the next coup's first
+  card, or, if it was exposed, what the rule says of an exposed card (the first
+  card of a no bet coup dealt by the rule's method, or the discard holder);
+* a card found face up in the shoe: played as if face down, or discarded,
+  as the rule says for a card found before or after the coup's first card;
+* a misdeal (the third and fourth cards swapped): reconstructed into the
+  dealing order, after which a patron may withdraw a wager whole where the rule
+  allows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PLAYER, BANKER = "player", "banker"
+KINDS = {
+    "erroneous-card": "irregularity.erroneous-card",
+    "face-up-card": "irregularity.face-up-card",
+    "misdeal": "irregularity.misdeal",
+}
+
+
+@dataclass(frozen=True)
+class Carry:
+    """A card a coup sets aside as the next coup's first card."""
+
+    code: str
+    no_bet: bool
+    method: str | None
+
+
+def irregularities(procedure, method: str | None) -> list[str]:
+    """The irregularities the simulator can make and handle under these rules."""
+    return [k for k, kind in KINDS.items() if procedure.params(kind, method) is not None]
+
+
+class IrregularSteps:
+    """Irregularities within a coup (mixed into :class:`~compliance.simulate.play.CoupPlay`)."""
+
+    def handled_as_required(self, what: str) -> None:
+        from compliance.simulate.play import Injection
+
+        self.handled = Injection(self.number, "irregularity.mishandled", what)
+
+    def irregular_deal(self) -> bool:
+        """The initial deal with a card found face up, or misdealt and reconstructed; False if neither is due."""
+        if self.irregular == "face-up-card":
+            p = self.g.procedure.params(KINDS["face-up-card"], self.method)
+            before = p.before_first_card == "discard" and self.rng.random() < 0.5
+            for i, hand in enumerate((PLAYER, BANKER, PLAYER, BANKER)):
+                if (i == 0 and before) or (i == 1 and not before):
+                    code = self.shoe.draw()
+                    when = "before" if before else "after"
+                    if before or p.after_first_card == "discard":
+                        self.events.append({"type": "card", "card": code, "to": "discard", "face": "up",
+                                            "found_face_up": True})
+                        self.handled_as_required(f"{code} found face up {when} the first card, discarded")
+                    else:
+                        self.banker.append(code)
+                        self.events.append({"type": "card", "card": code, "to": hand, "face": "up", "found_face_up": True})
+                        self.handled_as_required(f"{code} found face up after the first card, played as if face down")
+                        continue
+                self.deal(hand)
+            return True
+        if self.irregular == "misdeal":
+            dealt = [self.deal(hand) for hand in (PLAYER, BANKER, BANKER, PLAYER)]
+            self.player[:] = [dealt[0], dealt[2]]
+            self.banker[:] = [dealt[1], dealt[3]]
+            self.events.append({"type": "reconstruct", "player": list(self.player), "banker": list(self.banker)})
+            self.handled_as_required("misdeal (third and fourth cards swapped) reconstructed into the dealing order")
+            p = self.g.procedure.params(KINDS["misdeal"], self.method)
+            wagers = [k for k in self.stakes]
+            if p.withdrawal_after_reconstruction and len(wagers) >= 2 and self.rng.random() < 0.5:
+                bettor, spot = self.rng.choice(wagers)
+                self.adjust_wager(bettor, spot, type(self.stakes[(bettor, spot)])(0), "withdrawn")
+            return True
+        return False
+
+    def erroneous_third_card(self, banker_total: int) -> bool:
+        """A Player third card dealt in error while the Player's Hand stands (no natural), put where the rule
+        says; True if it was dealt (the Banker's Hand then has its third card, or stands)."""
+        if self.irregular != "erroneous-card":
+            return False
+        tab = self.g.tableau
+        p = self.g.procedure.params(KINDS["erroneous-card"], self.method)
+        banker_draws = banker_total in tab.banker_draws_when_player_stood
+        if banker_draws:
+            code = self.deal(PLAYER)
+            self.player.pop()
+            self.banker.append(code)
+            self.events.append({"type": "card_move", "card": code, "to": BANKER})
+            self.handled_as_required(f"{code}, an unauthorised Player third card, became the Banker's third card")
+            self.pass_third_card(BANKER)
+            return True
+        if self.shoe.cut_card_out:
+            return False  # the next coup starts a new shoe: nothing could carry over
+        disclosed = self.rng.random() < 0.5
+        code = self.deal(PLAYER, face="up" if disclosed else "down")
+        self.player.pop()
+        if disclosed and p.when_disclosed == "discard":
+            self.events.append({"type": "card_move", "card": code, "to": "discard"})
+            self.handled_as_required(f"{code}, an unauthorised Player third card, exposed, was discarded")
+        else:
+            self.events.append({"type": "card_move", "card": code, "to": "next_coup"})
+            no_bet = disclosed and p.when_disclosed == "no_bet_coup"
+            self.carry_out = Carry(code, no_bet, p.no_bet_method if no_bet else None)
+            self.handled_as_required(f"{code}, an unauthorised Player third card, set aside as the first card of "
+                                     + ("a no bet coup" if no_bet else "the next coup"))
+        return True
