@@ -223,3 +223,20 @@ def test_curator_deals_only_on_the_dealers_instruction():
 
 def test_hand_pass_helper_records_a_refusal_without_return():
     assert [e["type"] for e in hand_pass("player", 1, False)] == ["hand_pass"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations([1, 2, 3, 4, 5, 6, 7]), st.sets(st.sampled_from([1, 2, 3, 4, 5, 6, 7]), min_size=2),
+       st.data())
+def test_indiana_offers_follow_the_seats_counter_clockwise_from_seat_1(order, seated, data):
+    ring = order[order.index(1):] + order[:order.index(1)]
+    chain = [s for s in ring if s in seated]
+    accept = data.draw(st.integers(min_value=0, max_value=len(chain) - 1))
+    offers = [offer(s, k == accept) for k, s in enumerate(chain[:accept + 1])]
+    wagers = [(s, "player", 100) for s in sorted(seated)]
+    ok = procedure_coup(1, P, B, wagers, before_calls=offers)
+    assert found(doc("us-in", [ok], seat_order=list(order)), "IN-CURATOR-OFFER") == []
+    if accept > 0:  # leave out one of the declining seats: the next offer is out of order
+        skip = data.draw(st.integers(min_value=0, max_value=accept - 1))
+        skipped = procedure_coup(1, P, B, wagers, before_calls=offers[:skip] + offers[skip + 1:])
+        assert len(found(doc("us-in", [skipped], seat_order=list(order)), "IN-CURATOR-OFFER")) == 1

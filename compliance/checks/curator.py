@@ -119,6 +119,8 @@ def _expected_order(c: CoupState, p: OfferParams, t: TableContext, at: int, hold
                     prescribed_start: bool, first_offered: int) -> tuple[list[int], dict[int, Decimal]]:
     """The seats in the order the rules offer them, for a round starting at event ``at``."""
     wagers = seat_wagers(c.stakes_before(at), p.wager_spots)
+    if not wagers and (p.candidates == "seated_with_wager" or p.order == "highest_wager"):
+        wagers = seat_wagers(c.stakes_at_first_card, p.wager_spots)  # offered before the wagers were recorded
     seats = list(t.seat_order) + sorted(set(c.seated) - set(t.seat_order))
     cands = [s for s in seats if occupied(c, s)]
     if p.candidates == "seated_with_wager":
