@@ -107,6 +107,12 @@ class Checker:
                 if unreadable_rule:
                     findings.append(self._unreadable(unreadable_rule, source, record, str(e), e.event))
                 continue
+            except ArithmeticError:  # e.g. 9e999999 + 9e999999: beyond exact decimal arithmetic
+                result.unreadable += 1
+                if unreadable_rule:
+                    findings.append(self._unreadable(unreadable_rule, source, record,
+                                                     "its amounts are too large to add up exactly", None))
+                continue
             applicable = by_method.get(state.method)
             if applicable is None:
                 applicable = by_method[state.method] = [(r, fn, r.params) for r, fn in rules if _applies(r, state.method)]

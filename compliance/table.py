@@ -55,6 +55,8 @@ class TableContext:
         return self.seat_rank.get(seat, len(self.seat_order) + seat)
 
     def money(self, amount: Decimal) -> str:
+        if not -15 < amount.adjusted() < 15:  # an absurd amount (1e999999): its digits would fill the report
+            return f"{amount.normalize():E}"
         text = f"{amount:,f}"
         if "." in text:
             text = text.rstrip("0").rstrip(".")

@@ -26,6 +26,7 @@ from compliance.transcript import codec
 
 BOM = b"\xef\xbb\xbf"
 MAX_LINE = 16 << 20  # bytes: a coup is a few kilobytes; a longer line is refused, never loaded whole
+MAX_JSON = 256 << 20  # bytes: a larger single .json document is refused (pointing to .jsonl), never loaded
 _VENDOR = b'"x-'
 
 
@@ -71,7 +72,7 @@ def _decode(data: bytes, decoder: msgspec.json.Decoder, target: type):
 def _coup_number(raw: bytes) -> int | None:
     try:
         obj = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         m = re.search(rb'"coup"\s*:\s*(\d+)', raw)
         return int(m.group(1)) if m else None
     n = obj.get("coup") if isinstance(obj, dict) else None
@@ -86,6 +87,8 @@ def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec 
         return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e)), path), _coup_number(raw))
     except msgspec.DecodeError as e:
         return CoupRecord(None, line, column, raw, path, f"not valid JSON: {e}", _coup_number(raw))
+    except RecursionError:
+        return CoupRecord(None, line, column, raw, path, "nested too deeply to be a coup", _coup_number(raw))
     return CoupRecord(coup, line, column, raw, path, None, coup.coup)
 
 
@@ -104,13 +107,15 @@ class TranscriptFile:
 
     # -- header ---------------------------------------------------------
     def _header_from(self, data: bytes, where: str):
-        self.game = games.of_document(data)  # table.game picks the format of the header and the coups
         try:
+            self.game = games.of_document(data)  # table.game picks the format of the header and the coups
             return _decode(data, self.game.codec.header_decoder, self.game.codec.Header)
         except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
             raise UserError(f"header: {_friendly(str(e))}", where) from None
         except msgspec.DecodeError as e:
             raise UserError(f"header is not valid JSON: {e}", where) from None
+        except RecursionError:
+            raise UserError("header is nested too deeply", where) from None
 
     def _read_header(self):
         if self.jsonl:
@@ -128,6 +133,11 @@ class TranscriptFile:
                         return self._header_from(line, f"{self.display}:{n}")
             raise UserError("empty transcript: line 1 must be the header", self.display)
         try:
+            size = self.path.stat().st_size if isinstance(self.path, Path) else 0
+            if size > MAX_JSON:
+                raise UserError(f"a .json transcript is read whole, and this one is {size / 2**20:,.0f} MB (limit "
+                                f"{MAX_JSON >> 20} MB): write it as .jsonl (the header on line 1, then one coup a line), "
+                                "which is read one coup at a time in constant memory", self.display)
             self._data = self.path.read_bytes().removeprefix(BOM)
         except OSError as e:
             raise UserError(f"cannot read: {e.strerror}", self.display) from None
@@ -137,6 +147,8 @@ class TranscriptFile:
             raise UserError("a transcript must be a JSON object", self.display) from None
         except msgspec.DecodeError as e:
             raise UserError(f"not valid JSON: {_position(self._data, e)}", self.display) from None
+        except RecursionError:
+            raise UserError("not a transcript: JSON nested too deeply", self.display) from None
         if "coups" not in top:
             raise UserError("object missing required field `coups` - at `$`", self.display)
         header = b"{" + b",".join(msgspec.json.encode(k) + b":" + bytes(v) for k, v in top.items() if k != "coups") + b"}"
