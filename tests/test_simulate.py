@@ -48,9 +48,9 @@ def findings(path: Path):
     return Checker().check_file(path).findings
 
 
-def injectable(ruleset, method=None) -> list[str]:
+def injectable(ruleset, method=None, irregular=False) -> list[str]:
     method = method if method is not None else next(iter(ruleset.dealing_methods or {None: None}))
-    return can_inject(Procedure.of(ruleset), method)
+    return can_inject(Procedure.of(ruleset), method, irregular)
 
 
 def test_every_jurisdiction_is_simulated():
@@ -104,8 +104,8 @@ TABLES = [(j, m) for j in JURISDICTIONS for m in methods_of(j)]
 @pytest.mark.parametrize("jurisdiction,method", TABLES)
 def test_injected_breaches_are_found_exactly(rulesets, tmp_path, jurisdiction, method):
     ruleset = rulesets[jurisdiction]
-    kinds = injectable(ruleset, method)
     irregular = 0.02 if irregularities(Procedure.of(ruleset), method) else 0.0
+    kinds = injectable(ruleset, method, irregular > 0)
     path, sim = simulate(ruleset, tmp_path, coups=3_000, seed=11, dealing_method=method,
                          inject={k: 0.012 for k in kinds}, irregularities=irregular)
     found = findings(path)
@@ -139,11 +139,12 @@ def test_irregularities_handled_as_required_are_info_findings_only(rulesets, tmp
 def test_any_seed_and_any_choice_of_breaches(rulesets, tmp_path, seed, jurisdiction, data):
     ruleset = rulesets[jurisdiction]
     method = data.draw(st.sampled_from(methods_of(jurisdiction)))
-    kinds = data.draw(st.sets(st.sampled_from(injectable(ruleset, method)), min_size=1, max_size=4))
+    irregular = data.draw(st.sampled_from([0.0, 0.05])) if irregularities(Procedure.of(ruleset), method) else 0.0
+    kinds = data.draw(st.sets(st.sampled_from(injectable(ruleset, method, irregular > 0)), min_size=1, max_size=4))
     rate = data.draw(st.sampled_from([0.02, 0.1, 0.5]))
     path, sim = simulate(ruleset, tmp_path, coups=300, seed=seed, dealing_method=method,
-                         inject={k: rate for k in kinds})
-    assert pairs(findings(path)) == Counter((i.coup, i.category) for i in sim.injected)
+                         inject={k: rate for k in kinds}, irregularities=irregular)
+    assert pairs(findings(path)) == Counter((i.coup, i.category) for i in sim.injected + sim.handled)
 
 
 def test_a_category_no_rule_reports_cannot_be_injected(rulesets):

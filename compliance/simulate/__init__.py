@@ -49,16 +49,22 @@ INJECTABLE = (
 DEFAULT_RATE = 0.01
 
 
-def injectable(procedure: Procedure, method: str | None) -> list[str]:
+def injectable(procedure: Procedure, method: str | None, irregularities: bool = False) -> list[str]:
     """The categories the simulator can break a coup with, under these rules and dealing method, such that
     a rule of the ruleset would see it: a rule of the category must apply, and for some categories the
-    rule's parameters must forbid something the simulator knows how to do wrong."""
-    return [c for c in INJECTABLE if procedure.reports(c, method) and _has_a_way(procedure, c, method)]
+    rule's parameters must forbid something the simulator knows how to do wrong.  ``irregularities``:
+    the run also makes irregularities (some breaches need the no bet coups they lead to)."""
+    return [c for c in INJECTABLE if procedure.reports(c, method) and _has_a_way(procedure, c, method, irregularities)]
 
 
-def _has_a_way(proc: Procedure, category: str, method: str | None) -> bool:
-    if category == "wager.not-eligible":  # a standing patron wagers
-        return not all(p.standing for p in proc.all_params("wager.not-eligible", method))
+def _has_a_way(proc: Procedure, category: str, method: str | None, irregularities: bool) -> bool:
+    if category == "wager.not-eligible":  # a standing patron wagers, or a wager in a no bet coup
+        rules = proc.all_params("wager.not-eligible", method)
+        erroneous = proc.params("irregularity.erroneous-card", method)
+        no_bet_method = erroneous.no_bet_method or method if erroneous is not None else None
+        no_bet_coups = (irregularities and erroneous is not None and erroneous.when_disclosed == "no_bet_coup"
+                        and not all(p.no_bet_coup for p in proc.all_params("wager.not-eligible", no_bet_method)))
+        return not all(p.standing for p in rules) or no_bet_coups
     if category == "curator.not-eligible":  # the marker's holder without its wager, or a curator keeping a lost shoe
         return any(p.marker_holder_wagers_on or p.shoe_lost_when_wager_loses
                    for p in proc.all_params("curator.not-eligible", method))
@@ -123,7 +129,7 @@ class Simulator:
         self.seed = seed
         self.procedure = Procedure.of(ruleset)
         self.inject = dict(inject or {})
-        possible = injectable(self.procedure, dealing_method)
+        possible = injectable(self.procedure, dealing_method, irregularities > 0)
         for category in self.inject:
             if category not in INJECTABLE:
                 raise UserError(f"the simulator cannot inject {category!r}")
@@ -174,7 +180,7 @@ class Simulator:
                 carry = None
             seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker})
             irregular = self.irregular_pending[0] if self.irregular_pending and carry is None else None
-            breaches = self.pending if irregular is None and carry is None else []
+            breaches = self.pending if irregular is None else []
             play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, breaches, opening, self.holders,
                             irregular=irregular, carry_in=carry)
             coup = play.play()

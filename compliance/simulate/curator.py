@@ -69,6 +69,7 @@ class CuratorSteps:
             seat = next(iter(self.seated))
             self.take("curator.handling", f"the shoe was offered to seat {seat} under a method where the dealer keeps it")
             self.events.append({"type": "offer", "item": "shoe", "seat": seat, "accepted": False})
+            h.shoe = None  # on offer, and declined: with no patron
         for p in self.offer_rules(after_wagers=False):
             self.maybe_offer(p)
 

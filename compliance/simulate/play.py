@@ -97,6 +97,8 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         if self.opening_burn:
             for i, code in enumerate(self.shoe.burn()):
                 self.events.append({"type": "card", "card": code, "to": "burn", "face": "up" if i == 0 else "down"})
+        if self.no_bet:
+            self.breach_no_bet_coup()  # first: the only coups where this breach can be made
         self.offers_before_wagers()
         if not self.no_bet:
             self.place_wagers()
@@ -108,7 +110,8 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         winner = self.announce_result()
         self.settle()
         self.end_offers(winner)
-        if self.can("transcript.unreadable") and not any(e["type"] in ("offer", "shoe_return") for e in self.events):
+        if self.can("transcript.unreadable") and self.carry_in is None and self.carry_out is None \
+                and not any(e["type"] in ("offer", "shoe_return") for e in self.events):
             self.garble()
             self.holders.restore(before)
         coup: dict = {"coup": self.number, "shoe": self.shoe.id}

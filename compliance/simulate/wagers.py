@@ -173,8 +173,17 @@ class WagerSteps:
                                                       f"differential although the difference was within it")
                 self.adjust_wager(bettor, spot, amount - t.unit, "table_differential")
 
+    def breach_no_bet_coup(self) -> None:
+        """A wager in a no bet coup, where a rule forbids it."""
+        if not self.seated or not self.can("wager.not-eligible") or all(
+                p.no_bet_coup for p in self.g.procedure.all_params("wager.not-eligible", self.method)):
+            return
+        seat = next(iter(self.seated))
+        self.take("wager.not-eligible", f"seat {seat} wagered {self.g.table.min_wager} on tie in a no bet coup")
+        self.add_wager(seat, TIE, self.g.table.min_wager)
+
     def breach_late(self) -> None:
-        if not self.can("wager.late"):
+        if self.no_bet or not self.can("wager.late"):
             return
         t = self.g.table
         seat = self.free_seat_for(TIE)
