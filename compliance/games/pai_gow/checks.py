@@ -204,14 +204,17 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
         d = due(c, s.box, stake, p, t)
         expect = d.net if d.outcome == "win" else d.gross
         gross_paid = s.outcome == d.outcome == "win" and bool(d.rate) and s.amount == d.gross
-        owed_by[s.box] = (d, gross_paid)
-        if gross_paid and commission_by.get(s.box):
-            continue  # paid in full, commission collected apart (judged below)
-        if s.outcome != d.outcome or s.amount != expect:
+        wrong = not (gross_paid and commission_by.get(s.box)) and (s.outcome != d.outcome or s.amount != expect)
+        owed_by[s.box] = (d, gross_paid, wrong)
+        if wrong:
             out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {d.outcome} {t.money(expect)} ({d.why}); "
                                     f"it was settled {s.outcome} {t.money(s.amount)}"))
     for box, paid in commission_by.items():
-        d, gross_paid = owed_by.get(box, (None, False))
+        if not _judgeable(c, box):
+            continue
+        d, gross_paid, wrong = owed_by.get(box, (None, False, False))
+        if wrong:
+            continue  # the settlement's finding says what was due; its commission is part of that one mistake
         owed = d.gross * d.rate if d is not None and d.outcome == "win" else ZERO
         for cm in paid:
             if not owed:
