@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
@@ -60,6 +61,8 @@ class _Doc:
             raise UserError(f"cannot read ruleset: {e.strerror}", display) from None
         if len(text) > MAX_BYTES:
             raise UserError(f"ruleset is larger than {MAX_BYTES:,} bytes", display)
+        if _flow_depth(text) > MAX_DEPTH:  # the YAML parser slows down with the depth of [ { before it gives up
+            raise UserError(f"ruleset is nested more than {MAX_DEPTH} levels deep", display)
         yaml = YAML(typ="rt", pure=True)
         yaml.allow_duplicate_keys = False
         try:
@@ -119,6 +122,21 @@ class _Doc:
             path = path[:-1]
         line, col = self.positions.get(path, (1, 1))
         return f"{self.display}:{line}:{col}"
+
+
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def _flow_depth(text: bytes) -> int:
+    """The deepest nesting of ``[`` and ``{`` in the text (brackets inside strings count too: a bound, not a parse)."""
+    depth = deepest = 0
+    for m in _BRACKETS.finditer(text):
+        if m.group() in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(depth - 1, 0)
+    return deepest
 
 
 def _pydantic_error(doc: _Doc, base: tuple, err: ValidationError) -> UserError:
