@@ -11,6 +11,7 @@ engine's (:mod:`compliance.engine`, :func:`compliance.replay.check_coup_number`)
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from decimal import Decimal
 from typing import NamedTuple
@@ -54,7 +55,7 @@ class Setting(NamedTuple):
     low: tuple[str, ...]
 
     def values(self, wheel: Wheel = "second_highest") -> tuple[HandValue, HandValue]:
-        return high_hand(self.high, wheel), low_hand(self.low)
+        return _values(self.high, self.low, wheel)
 
     @property
     def fouled(self) -> bool:
@@ -81,6 +82,12 @@ class BoxSurrender(NamedTuple):
     stake: Decimal  # the wager surrendered
     amount: Decimal  # what the house kept
     after_first_card: bool
+
+
+@functools.lru_cache(maxsize=256)
+def _values(high: tuple[str, ...], low: tuple[str, ...], wheel: Wheel) -> tuple[HandValue, HandValue]:
+    """Ranks of a setting, once: several checks read the same hands."""
+    return high_hand(high, wheel), low_hand(low)
 
 
 def describe_position(position: int | str) -> str:
@@ -198,16 +205,16 @@ class PaiGowReplayer:
                 s.integrity.append((s.first_card_at, f"{describe_position(position)} was dealt {len(cards)} cards; "
                                                      f"a pai gow hand has {HAND_SIZE}"))
         for position, settings in s.settings.items():
-            dealt = Counter(s.dealt.get(position, ()))
+            cards = sorted(s.dealt.get(position, ()))
             for st in settings:
-                held = Counter(st.high + st.low)
-                if held != dealt and st is settings[-1]:
+                if sorted(st.high + st.low) == cards:
+                    continue
+                if st is settings[-1]:
                     s.miscounted.add(position)
-                if held != dealt:
-                    extra = sorted((held - dealt).elements())
-                    missing = sorted((dealt - held).elements())
-                    why = "; ".join(x for x in (
-                        f"{', '.join(extra)} not dealt to it" if extra else "",
-                        f"{', '.join(missing)} dealt to it but not in its hands" if missing else "") if x)
-                    s.integrity.append((st.at, f"{describe_position(position)}'s hands are not the cards it was "
-                                               f"dealt: {why}"))
+                held, dealt = Counter(st.high + st.low), Counter(cards)
+                extra = sorted((held - dealt).elements())
+                missing = sorted((dealt - held).elements())
+                why = "; ".join(x for x in (
+                    f"{', '.join(extra)} not dealt to it" if extra else "",
+                    f"{', '.join(missing)} dealt to it but not in its hands" if missing else "") if x)
+                s.integrity.append((st.at, f"{describe_position(position)}'s hands are not the cards it was dealt: {why}"))
