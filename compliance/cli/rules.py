@@ -424,7 +424,7 @@ def test_rules(
                                       "(default: every bundled jurisdiction and every ruleset a test uses)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing tests too."),
     list_untested: bool = typer.Option(False, "--list-untested", help="Print only the untested rules, one "
-                                       "`ruleset rule firing|non-firing` a line (the form of tests/untested_rules.txt)."),
+                                       "`ruleset rule firing|non-firing` a line."),
 ):
     """Run rule tests: each transcript's findings against its sidecar; exit 1 when one fails."""
     from compliance import ruletests
