@@ -173,3 +173,16 @@ def test_a_broken_file_does_not_stop_the_others(tmp_path):
     assert [(f["transcript"], f["coup"], f["rule"]) for f in report["findings"]] == [
         ("good.json", 3, "BAC-DRAW-BANKER-ILLEGAL")]
     assert "bad.json: not valid JSON" in r.stderr
+
+
+def test_a_key_that_looks_like_terminal_markup_is_shown_as_written(tmp_path):
+    """Messages quote the transcript: '[/bold]' in a key must not be taken for rich markup (it crashed the table)."""
+    from compliance.engine import Checker
+    from compliance.report import text
+    from compliance.report.model import Report
+
+    path = tmp_path / "night.json"
+    path.write_text(dumps(altered(_set("coups.1.events.0.[/bold]", 1))))
+    result = Checker().check_file(path, "night.json")
+    shown = text.render_rich(Report([result]), width=200)
+    assert "unknown field `[/bold]`" in shown

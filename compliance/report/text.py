@@ -76,7 +76,7 @@ def rich_renderables(report: Report):
             coup = "" if f.coup == last and waiver is None else ("?" if f.coup is None else str(f.coup))
             last = f.coup if waiver is None else start
             severity = Text(f.severity, style=STYLE[f.severity])
-            message = f.message
+            message = Text(f.message)  # a Text, never markup: messages quote transcript keys such as "[/b]"
             if waiver is not None:
                 severity = Text(f"waived\n{f.severity}", style="dim")
                 message = Text.assemble((f.message, "dim"), "\n", (waiver.describe(), "dim italic"))
