@@ -38,8 +38,12 @@ def test_house_ruleset_keeps_every_rule_of_its_jurisdiction_unchanged():
     nsw = load_ruleset("au-nsw")
     assert house.casino == "Harbour Casino"
     assert house.lineage == ["harbour-casino", "au-nsw", "punto-banco"]
-    assert [r.model_dump(exclude={"location"}) for r in house.rules] == \
-           [r.model_dump(exclude={"location"}) for r in nsw.rules]
+    changed = {"NSW-DIFFERENTIAL-REDUCTION"}  # its house parameter `unit`, and nothing else
+    assert [r.model_dump(exclude={"location"}) for r in house.rules if r.id not in changed] == \
+           [r.model_dump(exclude={"location"}) for r in nsw.rules if r.id not in changed]
+    for rid in changed:
+        mine, theirs = rule(house, rid), rule(nsw, rid)
+        assert mine.model_dump(exclude={"params", "house"}) == theirs.model_dump(exclude={"params", "house"})
 
 
 def test_house_ruleset_sets_house_parameters_and_they_stay_house_parameters():
@@ -50,6 +54,10 @@ def test_house_ruleset_sets_house_parameters_and_they_stay_house_parameters():
     tie = provenance["game.payouts.tie.odds"]
     assert tie.default == Decimal(9) and tie.set_by == "harbour-casino" and "posted by the house" in tie.note
     assert provenance["game.payouts.banker.commission"].set_by == "harbour-casino"
+    reduction = rule(house, "NSW-DIFFERENTIAL-REDUCTION")
+    assert reduction.params.unit == Decimal(5)
+    (unit,) = reduction.house
+    assert (unit.path, unit.set_by) == ("params.unit", "harbour-casino") and "(6.1)" in unit.note
 
 
 def test_house_ruleset_lints_clean():
