@@ -159,3 +159,26 @@ def test_a_tableau_with_any_cells_flipped_is_complete_and_differs_in_exactly_tho
     named = {(int(m.split()[2].rstrip(",")), int(m.split("card ")[1].split(":")[0]))
              for _, m in tableau_differences(tab)}
     assert named == flips
+
+
+def test_pre_commit_hook_lints_the_rulesets():
+    import re
+
+    from ruamel.yaml import YAML
+
+    hooks = YAML(typ="safe", pure=True).load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    (hook,) = [h for h in hooks if h["id"] == "baccarat-audit-lint-rulesets"]
+    assert hook["entry"].split()[:3] == ["baccarat-audit", "ruleset", "lint"]
+    files = re.compile(hook["files"])
+    assert files.search("rulesets/us-nj.yaml") and files.search("casino/rulesets/house.yml")
+    assert files.search("rulesets/coverage.yaml")  # the map is linted too
+    assert not files.search("fixtures/rules/us-nj/clean.expected.yaml") and not files.search("rulesets/__init__.py")
+
+
+def test_lint_json_report():
+    import json
+
+    result = CliRunner().invoke(app, ["ruleset", "lint", "--format", "json", str(BROKEN / "duplicate-id.yaml")])
+    doc = json.loads(result.output)
+    assert result.exit_code == 1 and doc["errors"] == 1 and doc["warnings"] == 0
+    assert {"path", "line", "column", "severity", "code", "message"} == set(doc["diagnostics"][0])
