@@ -78,12 +78,12 @@ class PayoutException(Strict):
 
     points: Total = Field(description="the winning hand's final point count")
     cards: int | None = Field(default=None, description="only when the winning hand holds this many cards")
-    odds: Decimal = Field(description="odds paid to 1 instead; 0 with push=true returns the stake")
+    odds: Decimal = Field(ge=0, description="odds paid to 1 instead; 0 with push=true returns the stake")
     push: bool = False
 
 
 class Payout(Strict):
-    odds: Decimal = Field(description="winnings per unit staked (8 means 8 to 1)")
+    odds: Decimal = Field(ge=0, description="winnings per unit staked (8 means 8 to 1)")
     commission: Decimal = Field(default=Decimal(0), ge=0, lt=1, description="share of the winnings kept by the house")
     exceptions: list[PayoutException] = []
 

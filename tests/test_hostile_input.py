@@ -1,0 +1,338 @@
+"""Hostile input never crashes the check, never runs away with time or memory.
+
+Every input gives findings, a ``transcript.unreadable`` finding for the coup
+that cannot be read (the coups after it still checked), or one clear error
+with exit status 2 — never a traceback.  Hostile YAML (alias bombs, huge or
+deeply nested documents, tags that would construct objects) is refused
+quickly and in bounded memory.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from builders import check, coup, dumps, header, jsonl, transcript
+from compliance.engine import Checker
+from compliance.errors import UserError
+from compliance.ruleset.loader import load_ruleset
+from compliance.transcript import reader
+
+RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
+CLEAN = coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)])
+BANKER_DREW_ON_SIX = coup(3, ["KD", "4D", "3S"], ["KS", "6C", "8D"], [(1, "player", 100)])
+
+
+_encode = msgspec.json.Encoder(decimal_format="number").encode
+
+
+def _line(c: dict) -> str:
+    """One coup as a .jsonl line (amounts as exact JSON numbers, e.g. ``"amount":100``)."""
+    return _encode(c).decode()
+
+
+def _coups(*middle: str) -> str:
+    """A .jsonl: a clean coup 1, the given lines as coup 2, and coup 3 with a real breach."""
+    doc = transcript([CLEAN])
+    lines = jsonl(doc).splitlines()
+    return "\n".join([*lines, *middle, _line(BANKER_DREW_ON_SIX)]) + "\n"
+
+
+def _categories(findings) -> list[tuple[int | None, str]]:
+    return sorted((f.coup if f.coup is not None else -1, f.category) for f in findings if f.severity != "info")
+
+
+def _unreadable_then_checked(findings, why: str) -> None:
+    """Coup 2 is unreadable, saying why; coup 3 after it is still checked."""
+    unreadable = [f for f in findings if f.category == "transcript.unreadable"]
+    assert len(unreadable) == 1 and why in unreadable[0].message, [f.message for f in findings]
+    assert (3, "third-card.banker.illegal") in _categories(findings)
+
+
+def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    r = subprocess.run([sys.executable, "-m", "compliance", *args], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=120)
+    assert "Traceback" not in r.stderr + r.stdout, r.stderr
+    return r
+
+
+# ------------------------------------------------------------------ numbers
+
+
+def test_an_enormous_amount_is_judged_and_printed_short():
+    text = _coups(_line(coup(2, ["9H", "KH"], ["2C", "3C"], [(1, "player", 100)]))
+                  .replace('"amount":100', '"amount":9e999999', 1))
+    findings = check(text, suffix=".jsonl")
+    messages = [f.message for f in findings if f.coup == 2]
+    assert messages and all(len(m) < 300 for m in messages), messages
+    assert any("9E+999999" in m for m in messages)
+    assert (3, "third-card.banker.illegal") in _categories(findings)
+
+
+def test_amounts_too_large_to_add_exactly_make_the_coup_unreadable():
+    c = coup(2, ["9H", "KH"], ["2C", "3C"], [(1, "player", 1), (1, "player", 1)])
+    text = _coups(_line(c).replace('"amount":1}', '"amount":9e999999}'))
+    _unreadable_then_checked(check(text, suffix=".jsonl"), "too large to add up exactly")
+
+
+def test_an_enormous_coup_number_is_only_a_number():
+    findings = check(_coups(_line(coup(2, ["9H", "KH"], ["2C", "3C"])).replace('"coup":2', '"coup":2' + "0" * 40)),
+                     suffix=".jsonl")
+    assert any("coup numbers must increase" in f.message for f in findings if f.coup == 3)
+
+
+@pytest.mark.parametrize("amount, why", [
+    ("NaN", "not valid JSON"),  # not JSON at all
+    ('"NaN"', "must be a finite number"),
+    ('"Infinity"', "must be a finite number"),
+    ('"-Infinity"', "must be a finite number"),
+    ('"sNaN"', "must be a finite number"),
+    ("-100", "must be >= 0"),
+    ("-0.01", "must be >= 0"),
+])
+def test_nan_infinite_and_negative_amounts_make_the_coup_unreadable(amount, why):
+    line = _line(coup(2, ["9H", "KH"], ["2C", "3C"], [(1, "player", 100)])).replace('"amount":100', f'"amount":{amount}', 1)
+    _unreadable_then_checked(check(_coups(line), suffix=".jsonl"), why)
+
+
+def test_a_negative_limit_in_the_header_is_refused():
+    doc = transcript([CLEAN], limits={"min_wager": -5})
+    with pytest.raises(UserError, match="min_wager"):
+        check(doc)
+
+
+# ------------------------------------------------------------------ encodings
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_read_as_plain_text():
+    doc = transcript([CLEAN, BANKER_DREW_ON_SIX])
+    expected = _categories(check(doc))
+    assert expected == [(3, "third-card.banker.illegal")]
+    bom = "\ufeff"
+    assert _categories(check(bom + dumps(doc))) == expected
+    assert _categories(check(bom + jsonl(doc), suffix=".jsonl")) == expected
+    assert _categories(check(dumps(doc).replace("\n", "\r\n"))) == expected
+    assert _categories(check(jsonl(doc).replace("\n", "\r\n"), suffix=".jsonl")) == expected
+
+
+def test_a_byte_order_mark_inside_a_jsonl_is_one_unreadable_coup():
+    line = "\ufeff" + _line(coup(2, ["9H", "KH"], ["2C", "3C"]))
+    _unreadable_then_checked(check(_coups(line), suffix=".jsonl"), "not valid JSON")
+
+
+@pytest.mark.parametrize("garbage", [bytes(range(256)) * 4, b"\x00" * 100, b"\xff\xfe" + "{}".encode("utf-16-le"),
+                                     b"\x1f\x8b\x08\x00" + bytes(64)])  # gzip header
+def test_binary_garbage_as_a_coup_is_unreadable_and_as_a_file_is_refused(tmp_path, garbage):
+    path = tmp_path / "garbage.jsonl"
+    lines = _coups("@@GARBAGE@@").encode().replace(b"@@GARBAGE@@", garbage.replace(b"\n", b" ").replace(b"\r", b" "))
+    path.write_bytes(lines)
+    findings = Checker().check_file(path).findings
+    assert sum(f.category == "transcript.unreadable" for f in findings) >= 1
+    assert (3, "third-card.banker.illegal") in _categories(findings)
+    for suffix in (".json", ".jsonl"):
+        whole = tmp_path / f"all-garbage{suffix}"
+        whole.write_bytes(garbage)
+        with pytest.raises(UserError):
+            Checker().check_file(whole)
+
+
+# ------------------------------------------------------------------ size and depth
+
+
+def test_deeply_nested_json_is_unreadable_or_refused(tmp_path):
+    deep = "[" * 100_000 + "]" * 100_000
+    _unreadable_then_checked(check(_coups('{"coup": 2, "shoe": "S1", "events": ' + deep + "}"), suffix=".jsonl"),
+                             "Expected `object`")
+    _unreadable_then_checked(check(_coups('{"coup": 2, "x-deep": ' + deep + "}"), suffix=".jsonl"),
+                             "nested too deeply")
+    with pytest.raises(UserError, match="nested too deeply"):
+        check('{"format": ' + deep + "}\n", suffix=".jsonl")
+    with pytest.raises(UserError, match="nested too deeply"):
+        check(dumps(header())[:-2] + ', "coups": ' + deep + "}")
+
+
+def test_an_overlong_line_is_an_unreadable_coup_and_is_never_held_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(reader, "MAX_LINE", 4096)
+    long_line = json.dumps({"coup": 2, "shoe": "S1", "x-pad": "p" * 100_000, "events": []})
+    _unreadable_then_checked(check(_coups(long_line), suffix=".jsonl"), "longer than 4,096 bytes")
+
+
+def test_a_large_single_document_is_refused_with_a_pointer_to_jsonl(tmp_path, monkeypatch):
+    monkeypatch.setattr(reader, "MAX_JSON", 1000)
+    doc = transcript([CLEAN, BANKER_DREW_ON_SIX])
+    with pytest.raises(UserError, match=r"write it as \.jsonl"):
+        check(doc)
+    assert _categories(check(jsonl(doc), suffix=".jsonl")) == [(3, "third-card.banker.illegal")]
+
+
+# ------------------------------------------------------------------ hostile YAML
+
+
+def _ruleset(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text)
+    return path
+
+
+def _refused_quickly(path: Path, match: str, seconds: float = 3.0, megabytes: int | None = None) -> None:
+    """Refused within ``seconds``; with ``megabytes``, a second, traced run allocates no more than that."""
+    start = time.perf_counter()
+    with pytest.raises(UserError, match=match):
+        load_ruleset(str(path))
+    elapsed = time.perf_counter() - start
+    assert elapsed < seconds, f"took {elapsed:.1f} s"
+    if megabytes is None:
+        return
+    tracemalloc.start()
+    try:
+        with pytest.raises(UserError, match=match):
+            load_ruleset(str(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < megabytes << 20, f"peak {peak >> 20} MB"
+
+
+def test_an_alias_bomb_is_refused_quickly_in_bounded_memory(tmp_path):
+    """Ten levels of ten aliases: 10**10 strings if expanded."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]
+    _refused_quickly(_ruleset(tmp_path, "\n".join(lines) + "\nid: bomb\n"), "too deeply or too large", megabytes=64)
+
+
+def test_an_alias_bomb_of_mappings_is_refused_too(tmp_path):
+    lines = ["m0: &m0 {a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8}"]
+    lines += [f"m{i}: &m{i} {{" + ", ".join(f"k{j}: *m{i - 1}" for j in range(8)) + "}" for i in range(1, 9)]
+    _refused_quickly(_ruleset(tmp_path, "\n".join(lines) + "\n"), "too deeply or too large", megabytes=64)
+
+
+def test_a_huge_ruleset_is_refused_before_it_is_parsed(tmp_path):
+    _refused_quickly(_ruleset(tmp_path, "id: x\ndescription: '" + "a" * 3_000_000 + "'\n"), "larger than", megabytes=16)
+
+
+@pytest.mark.parametrize("text", [
+    "id: " + "[" * 5000 + "]" * 5000 + "\n",  # flow nesting: the parser slows with depth before it gives up
+    "id: " + "{a: " * 3000 + "1" + "}" * 3000 + "\n",
+    "id: x\nt:\n" + "".join(" " * i + "k:\n" for i in range(1, 1400)),  # block nesting
+    "id: x\nt:\n" + "".join(" " * i + "-\n" for i in range(1, 1400)),
+])
+def test_deeply_nested_yaml_is_refused_quickly(tmp_path, text):
+    _refused_quickly(_ruleset(tmp_path, text), "nested|invalid YAML|too deeply")
+
+
+@pytest.mark.parametrize("tag", [
+    "!!python/object/apply:os.system ['touch PWNED']",
+    "!!python/object/new:os.system ['touch PWNED']",
+    "!!python/name:os.system",
+    "!!python/module:os",
+    "!custom x",
+    "!!binary aGVsbG8=",
+    "!!set {a, b}",
+])
+def test_tags_never_construct_objects(tmp_path, monkeypatch, tag):
+    monkeypatch.chdir(tmp_path)
+    path = _ruleset(tmp_path, f"id: {tag}\ntitle: hostile\nversion: '1'\nrules: []\n")
+    with pytest.raises(UserError):
+        load_ruleset(str(path))
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_a_ruleset_with_a_bom_and_crlf_loads_like_the_original(tmp_path):
+    base = (RULESETS / "us-nj.yaml").read_bytes().replace(b"extends: punto-banco",
+                                                            f"extends: {RULESETS / 'punto-banco.yaml'}".encode())
+    plain = load_ruleset(str(_write(tmp_path / "plain.yaml", base)))
+    odd = load_ruleset(str(_write(tmp_path / "odd.yaml", b"\xef\xbb\xbf" + base.replace(b"\n", b"\r\n"))))
+    assert [(r.id, r.params) for r in odd.rules] == [(r.id, r.params) for r in plain.rules]
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf", "1e999999", "-1"])
+def test_nan_infinite_and_negative_payouts_are_refused(tmp_path, value):
+    text = (RULESETS / "us-nj.yaml").read_text().replace(
+        "extends: punto-banco", f"extends: {RULESETS / 'punto-banco.yaml'}\ngame: {{payouts: {{tie: {{odds: {value}}}}}}}")
+    with pytest.raises(UserError, match="game.payouts.tie.odds"):
+        load_ruleset(str(_ruleset(tmp_path, text)))
+
+
+def test_binary_garbage_as_a_ruleset_is_refused(tmp_path):
+    path = tmp_path / "garbage.yaml"
+    path.write_bytes(bytes(range(256)) * 20)
+    with pytest.raises(UserError):
+        load_ruleset(str(path))
+
+
+# ------------------------------------------------------------------ files that change under the check
+
+
+def test_a_file_that_vanishes_before_its_turn_is_an_error_and_the_others_are_reported(tmp_path):
+    first = tmp_path / "first.json"
+    first.write_text(dumps(transcript([CLEAN, BANKER_DREW_ON_SIX])))
+    second = tmp_path / "second.json"
+    second.write_text(dumps(transcript([CLEAN])))
+    errors = []
+
+    def vanish(n):
+        second.unlink(missing_ok=True)
+
+    from compliance.engine import check_paths
+
+    results = check_paths([(str(first), "first.json"), (str(second), "second.json")],
+                          on_error=errors.append, on_coup=vanish)
+    assert [str(e) for e in errors] == ["second.json: no such file"]
+    assert _categories(results[0].findings) == [(3, "third-card.banker.illegal")]
+
+
+def test_a_file_cut_short_while_it_is_read_ends_in_an_unreadable_coup(tmp_path):
+    doc = transcript([coup(n, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100)]) for n in range(1, 4001)])
+    path = tmp_path / "cut.jsonl"
+    path.write_text(jsonl(doc))
+    size = path.stat().st_size
+    assert size > 2 << 20  # larger than the reader's buffer, so the cut is seen
+
+    def cut(n):
+        if n == 10:
+            with path.open("r+b") as f:
+                f.truncate(size // 2 + 17)  # in the middle of a line
+
+    from compliance.transcript.reader import open_transcript
+
+    result = Checker().check_source(open_transcript(path), on_coup=cut)
+    assert 10 < result.coups < 4000
+    assert result.unreadable == 1
+    assert [f.coup for f in result.findings if f.category == "transcript.unreadable"] == [result.coups]
+
+
+def test_the_command_never_shows_a_traceback_for_any_of_it(tmp_path):
+    """One run over a directory of hostile transcripts: findings and clear errors, exit 2."""
+    hostile = {
+        "bom.json": "\ufeff" + dumps(transcript([CLEAN])),
+        "crlf.jsonl": jsonl(transcript([CLEAN])).replace("\n", "\r\n"),
+        "nan.jsonl": _coups('{"coup": 2, "shoe": "S1", "events": [{"type": "wager", "seat": 1, "spot": "player", '
+                            '"amount": NaN}]}'),
+        "deep.json": '{"coups": ' + "[" * 50_000 + "]" * 50_000 + "}",
+        "garbage.jsonl": "\x00\x01\x02 not json at all",
+        "empty.jsonl": "",
+        "enormous.jsonl": _coups(_line(coup(2, ["9H", "KH"], ["2C", "3C"], [(1, "player", 1), (1, "player", 1)]))
+                                 .replace('"amount":1}', '"amount":9e999999}')),
+    }
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, text in hostile.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    r = _cli(tmp_path, "check", "in", "--format", "json", "-j", "2")
+    assert r.returncode == 2
+    report = json.loads(r.stdout)
+    assert len(report["errors"]) == 3  # deep.json, garbage.jsonl, empty.jsonl
+    assert {t["transcript"].split("/")[-1] for t in report["transcripts"]} == {"bom.json", "crlf.jsonl", "nan.jsonl",
+                                                                               "enormous.jsonl"}
