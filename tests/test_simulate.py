@@ -222,3 +222,16 @@ def test_cli_inject_needs_an_output_and_a_known_category():
     assert run.exit_code == 2 and "--output" in run.output
     run = CliRunner().invoke(app, ["simulate", "-r", "us-nj", "-n", "5", "-o", "x.json", "--inject", "nonsense"])
     assert run.exit_code == 2
+
+
+def test_the_simulator_does_not_ask_the_checker_what_is_compliant():
+    """It reads the rulesets' parameters, never a check function or the engine's verdict."""
+    import ast
+
+    package = Path(__file__).resolve().parents[1] / "compliance" / "simulate"
+    for source in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text())):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                assert not name.startswith(("compliance.checks", "compliance.engine")), f"{source.name} imports {name}"
