@@ -186,3 +186,15 @@ def test_a_key_that_looks_like_terminal_markup_is_shown_as_written(tmp_path):
     result = Checker().check_file(path, "night.json")
     shown = text.render_rich(Report([result]), width=200)
     assert "unknown field `[/bold]`" in shown
+
+
+@pytest.mark.parametrize("name", ["night.json", "night.jsonl"])
+def test_a_finding_points_at_the_line_and_column_of_its_event(tmp_path, name):
+    text = dumps(_doc()) if name.endswith(".json") else jsonl(_doc())
+    r = run(tmp_path, text, name)
+    (f,) = findings(r)
+    lines = text.splitlines()
+    line = lines[f["line"] - 1]
+    assert line[f["column"] - 1:].startswith('{"type":"card","card":"8D"' if name.endswith("l") else "{"), line
+    if name.endswith(".json"):
+        assert '"card": "8D"' in "".join(lines[f["line"] - 1:f["line"] + 3])
