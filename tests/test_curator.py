@@ -240,3 +240,17 @@ def test_indiana_offers_follow_the_seats_counter_clockwise_from_seat_1(order, se
         skip = data.draw(st.integers(min_value=0, max_value=accept - 1))
         skipped = procedure_coup(1, P, B, wagers, before_calls=offers[:skip] + offers[skip + 1:])
         assert len(found(doc("us-in", [skipped], seat_order=list(order)), "IN-CURATOR-OFFER")) == 1
+
+
+def test_nsw_method_a_third_card_is_passed_to_whoever_turned_the_hand():
+    player, banker = ["2H", "3C", "4D"], ["KS", "7D"]  # Player 5 draws; Banker 7 stands
+    wagers = [(1, "player", 300), (3, "banker", 100)]
+    passed = procedure_coup(1, player, banker, wagers, method="A", passes={"player": [(1, True)], "banker": [(3, True)]})
+    kept = procedure_coup(2, player, banker, wagers, method="A", passes={"player": [(1, True)], "banker": [(3, True)]})
+    kept["events"] = [e for e in kept["events"] if not (e.get("cards") == "third")]
+    ev = kept["events"]
+    third = next(i for i, e in enumerate(ev) if e.get("card") == "4D")
+    if ev[third + 1]["type"] == "hand_return":
+        del ev[third + 1]
+    d = doc("au-nsw", [passed, kept], dealing_method="A")
+    assert [c for c, _, _ in found(d, "NSW-A-RECIPIENT")] == [2]

@@ -347,13 +347,20 @@ def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
             continue
         if p.third_card == "unjudged":
             continue
-        for ps in (x for x in c.passes if x.hand == hand and x.cards == "third"):
+        thirds = [x for x in c.passes if x.hand == hand and x.cards == "third"]
+        for ps in thirds:
             if ps.seat != holder:
                 who = f"seat {holder}, who turned its initial cards" if holder is not None else \
                     "the dealer, who kept its initial cards"
                 out.append(Breach(ps.at, f"the {HAND[hand]}'s third card was passed to seat {ps.seat}; "
                                          f"it goes to {who}"))
                 break
+        else:
+            if p.must_pass and holder is not None and not thirds and c.void is None:
+                dealt = [x for x in c.extra_cards(hand) if x.moved_from is None]
+                if dealt:
+                    out.append(Breach(dealt[0].at, f"the {HAND[hand]}'s third card {dealt[0].code} was kept by the "
+                                                   f"dealer; it goes to seat {holder}, who turned its initial cards"))
     return out
 
 
