@@ -215,3 +215,38 @@ def test_even_money_is_not_a_game_of_other_jurisdictions(jurisdiction):
     with pytest.raises(UserError, match="is not a game of ruleset"):
         one_coup(BANKER_WINS, [(2, "banker", 200)], [settle(2, "banker", "win", 200)],
                  jurisdiction=jurisdiction, game="even_money")
+
+
+@st.composite
+def one_settlement_wrong(draw):
+    """Coups dealt by the rules, then one settlement of one coup altered: (coups, coup number, rule expected)."""
+    from compliance.cards import DECK
+
+    from builders import dealt_by_the_rules
+
+    cards = draw(st.permutations(list(DECK)))
+    coups = dealt_by_the_rules(cards, wagers=((1, "player", 100), (2, "banker", 300), (4, "tie", 25)))
+    victim = draw(st.sampled_from(coups))
+    events = victim["events"]
+    i = draw(st.sampled_from([k for k, e in enumerate(events) if e["type"] == "settle"]))
+    how = draw(st.sampled_from(["amount", "outcome", "drop", "twice"]))
+    if how == "amount":
+        events[i]["amount"] += draw(st.sampled_from([Decimal("0.01"), Decimal(1), Decimal(-1), Decimal(50)]))
+        if events[i]["amount"] < 0:
+            events[i]["amount"] = Decimal(1)
+        return coups, victim["coup"], "BAC-SETTLE-AMOUNT"
+    if how == "outcome":
+        events[i]["outcome"] = draw(st.sampled_from(sorted({"win", "lose", "push"} - {events[i]["outcome"]})))
+        return coups, victim["coup"], "BAC-SETTLE-AMOUNT"
+    if how == "drop":
+        del events[i]
+        return coups, victim["coup"], "BAC-SETTLE-MISSING"
+    events.insert(i + 1, dict(events[i]))
+    return coups, victim["coup"], "BAC-SETTLE-MISSING"
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=one_settlement_wrong())
+def test_one_settlement_altered_is_one_finding_in_that_coup(case):
+    coups, number, rule = case
+    assert pairs(check(transcript(coups, decks=1))) == {(number, rule)}
