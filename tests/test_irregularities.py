@@ -150,3 +150,19 @@ def test_insufficient_cards_void_and_nz_requires_new_cards():
                                    "coups": [short, procedure_coup(2, ["6H", "AC"], ["QS", "8D"], W, method="C",
                                                                    face="up", shoe="S2")]}
     assert verdicts(new_shoe, "nz") == [(1, "info")]
+
+
+def excess_banker_card(to, face):
+    """Player 6 and Banker 7 both stand, yet the Banker is dealt 5S; the card is then moved ``to``."""
+    c = procedure_coup(1, ["4H", "2C"], ["KS", "7D"], W, face=face)
+    ev = c["events"]
+    at = next(i for i, e in enumerate(ev) if e["type"] == "result")
+    ev[at:at] = [card("5S", "banker", face), {"type": "card_move", "card": "5S", "to": to}]
+    return header("nz") | {"coups": [c]}
+
+
+def test_nz_card_drawn_in_excess_next_round_unless_exposed():
+    assert verdicts(excess_banker_card("next_coup", "down"), "nz") == [(1, "info")]
+    assert verdicts(excess_banker_card("discard", "up"), "nz") == [(1, "info")]
+    assert verdicts(excess_banker_card("discard", "down"), "nz") == [(1, "error")]
+    assert verdicts(excess_banker_card("next_coup", "up"), "nz") == [(1, "error")]

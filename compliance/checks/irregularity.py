@@ -34,6 +34,9 @@ class ErroneousCardParams(Params):
     the first card of a no bet coup, or it is discarded"""
     no_bet_method: str | None = None
     """the dealing method of that no bet coup"""
+    excess_banker_card: bool = False
+    """a Banker third card drawn in excess (none was authorised) is put right the same way: the next coup's
+    first card if it was not exposed, discarded if it was"""
 
 
 def _expected_destination(c: CoupState, p: ErroneousCardParams, t: TableContext, disclosed: bool) -> tuple[str, str]:
@@ -53,6 +56,8 @@ def _carried_into_this_coup(c: CoupState, p: ErroneousCardParams):
     out = []
     first = c.initial[0][1] if c.initial else None
     for code, disclosed in zip(c.expected_carry, c.expected_carry_disclosed or [False] * len(c.expected_carry)):
+        if disclosed and p.when_disclosed == "discard":
+            continue  # it should not have been set aside (reported in the previous coup): not using it is right
         at = c.first_card_at
         if first is None or first.code != code:
             got = f"the first card was {first.code}" if first is not None else "no card was dealt"
@@ -80,7 +85,11 @@ def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
     if not c.moves and not c.expected_carry:
         return ()
     out = _carried_into_this_coup(c, p)
-    if len(c.dealt_player) < 3 or not c.hands_complete or c.reconstruct_at is not None:
+    if not c.hands_complete or c.reconstruct_at is not None:
+        return out
+    if p.excess_banker_card:
+        out += _excess_banker_card(c, p, t)
+    if len(c.dealt_player) < 3:
         return out
     if not _natural(c, t) and c.initial_total(PLAYER) in t.tableau.player_draws:
         return out  # the Player's third card was authorised
@@ -101,6 +110,28 @@ def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
         out.append(Breach(move.at, f"the Player's Hand received {card.code} when no third card was authorised; "
                                    f"handled as the rules require: {why}", INFO))
     return out
+
+
+def _excess_banker_card(c: CoupState, p: ErroneousCardParams, t: TableContext) -> list[Breach]:
+    """A Banker third card drawn when none was authorised, then moved out of the hand."""
+    if len(c.dealt_banker) < 3:
+        return []
+    card = c.dealt_banker[2]
+    move = next((m for m in c.moves if m.code == card.code and m.source == BANKER and m.at > card.at), None)
+    if move is None:
+        return []  # left in the Banker's Hand: the drawing rules report it
+    player_extra = c.extra_cards(PLAYER)
+    third = player_extra[0].points if player_extra else None
+    if not _natural(c, t) and t.tableau.banker_draws(c.initial_total(BANKER), third):
+        return []  # the Banker's third card was authorised
+    disclosed = card.face == "up" or card.found_face_up
+    where = "discard" if disclosed else "next_coup"
+    why = "it was exposed, so it is discarded" if disclosed else "it was not exposed, so it is the next coup's first card"
+    if move.to != where:
+        return [Breach(move.at, f"{card.code} was drawn to the Banker's Hand in excess; {why}, but it was moved to "
+                                f"{move.to.replace('_', ' ')}")]
+    return [Breach(move.at, f"{card.code} was drawn to the Banker's Hand in excess; handled as the rules require: "
+                            f"{why}", INFO)]
 
 
 # ------------------------------------------------------------------ card found face up
