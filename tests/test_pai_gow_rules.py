@@ -317,6 +317,18 @@ def test_a_baseline_covers_pai_gow_findings(tmp_path):
     assert again.exit_code == 0, again.output
 
 
+def test_a_waiver_covers_a_pai_gow_finding(tmp_path):
+    pai_gow = write({**header(), "coups": [_settled(1, "push", 0)]}, tmp_path / "pg.json")
+    waivers = tmp_path / "waivers.yaml"
+    waivers.write_text("waivers:\n  - id: W-PROMO\n    rule: PG-SETTLE-AMOUNT\n    coups: [1]\n"
+                       "    justification: a promotion returns box 1's winning wager\n"
+                       "    approved_by: M. Okafor\n    expires: 2099-12-31\n")
+    result = CliRunner().invoke(app, ["check", str(pai_gow), "--waivers", str(waivers), "--format", "json",
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["findings"] == []
+
+
 def test_a_baccarat_ruleset_does_not_check_pai_gow(tmp_path):
     path = write({**header(), "coups": [deal_round()]}, tmp_path / "pg.json")
     with pytest.raises(UserError, match="ruleset 'us-in' has rules for baccarat.*choose a pai gow poker ruleset"):
