@@ -108,6 +108,14 @@ def check_coup_number(n: int, last: int | None, last_line: int) -> None:
         raise ReplayError(f"coup number {n} comes after coup {last}: coup numbers must increase")
 
 
+def spot_totals(stakes: dict[tuple, Decimal]) -> dict[str, Decimal]:
+    """Total staked on each spot, from wagers keyed (bettor, spot)."""
+    totals = {PLAYER: ZERO, BANKER: ZERO, "tie": ZERO}
+    for (_, spot), amount in stakes.items():
+        totals[spot] += amount
+    return totals
+
+
 def describe_bettor(bettor: int | str) -> str:
     return f"seat {bettor}" if isinstance(bettor, int) else f"patron {bettor.removeprefix('patron:')}"
 
@@ -202,10 +210,7 @@ class CoupState:
     def staked(self, when: str = "first_card") -> dict[str, Decimal]:
         """Total staked on each spot, at the first card or at settlement."""
         stakes = self.stakes_at_first_card if when == "first_card" else (self.stakes_at_settlement or self.stakes)
-        totals = {PLAYER: ZERO, BANKER: ZERO, "tie": ZERO}
-        for (_, spot), amount in stakes.items():
-            totals[spot] += amount
-        return totals
+        return spot_totals(stakes)
 
     def stakes_before(self, index: int) -> dict[tuple, Decimal]:
         """The wagers as they stood just before event ``index`` (rebuilt from the recorded changes)."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Literal
 
+from pydantic import Field
+
 from compliance.checks import Breach, Params, check
-from compliance.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
+from compliance.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor, spot_totals
 
 
 @check("wager.late", "wager.late")
@@ -111,13 +113,6 @@ def _differential(staked: dict[str, Decimal]) -> Decimal:
     return abs(staked[PLAYER] - staked[BANKER])
 
 
-def _side_totals(stakes: dict) -> dict[str, Decimal]:
-    totals = {PLAYER: ZERO, BANKER: ZERO, "tie": ZERO}
-    for (_, spot), amount in stakes.items():
-        totals[spot] += amount
-    return totals
-
-
 @check("wager.table-differential", "wager.table-differential")
 def table_differential(c: CoupState, p, t):
     """At the first card, the totals wagered on the Player's Hand and on the Banker's Hand differ by no
@@ -136,7 +131,7 @@ def table_differential(c: CoupState, p, t):
 
 
 class ReductionParams(Params):
-    unit: Decimal = Decimal(1)
+    unit: Decimal = Field(default=Decimal(1), gt=0)
     """the currency unit a reduced wager is rounded to"""
 
 
@@ -163,7 +158,7 @@ def improper_reduction(c: CoupState, p: ReductionParams, t):
         if not cuts:
             return out
     before = c.stakes_before(cuts[0].at)
-    totals = _side_totals(before)
+    totals = spot_totals(before)
     limit = t.table_differential
     diff = _differential(totals)
     if limit is None or diff <= limit:
