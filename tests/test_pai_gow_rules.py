@@ -363,6 +363,14 @@ def test_unknown_keys_are_errors_and_x_keys_are_ignored(tmp_path):
     assert "amout" in f[0].message
 
 
+def test_a_bad_card_code_names_the_joker(tmp_path):
+    r = deal_round()
+    r["events"][index(r, type="deal", position=1)]["cards"][0] = "1S"
+    f = check(tmp_path, r)
+    assert [(x.rule, x.coup) for x in f] == [("PG-TRANSCRIPT", 1)]
+    assert "bad card code '1S': expected rank (A 2-9 T J Q K) then suit (S H D C), or JK for the joker" in f[0].message
+
+
 # ------------------------------------------------------------------ the format: models, codec, schema
 
 

@@ -177,7 +177,9 @@ class Codec:
     derived by this one walk, so each stays identical to its models.
     """
 
-    def __init__(self, header: type[BaseModel], coup: type[BaseModel], event):
+    def __init__(self, header: type[BaseModel], coup: type[BaseModel], event,
+                 card_words: str = "rank (A 2-9 T J Q K) then suit (S H D C)"):
+        self.card_words = card_words  # what a card code is, for the reader's "bad card code" message
         self.Header = _struct(header)
         self.Coup = _struct(coup)
         self.Table = _struct(header.model_fields["table"].annotation)

@@ -43,11 +43,11 @@ class CoupRecord:
     number: int | None = None  # the coup number, when it could be recovered
 
 
-def _friendly(err: str) -> str:
-    """msgspec's validation message in the words of the spec."""
-    m = re.match(r"Invalid enum value '(.*)' - at `(.*\.card|.*\.(?:player|banker)\[\d+\])`$", err)
+def _friendly(err: str, card_words: str = codec.BACCARAT.card_words) -> str:
+    """msgspec's validation message in the words of the spec (``card_words``: what a card code is, per game)."""
+    m = re.match(r"Invalid enum value '(.*)' - at `(.*\.card|.*\.(?:player|banker|cards|high|low)\[\d+\])`$", err)
     if m:
-        return f"bad card code '{m.group(1)}': expected rank (A 2-9 T J Q K) then suit (S H D C) - at `{m.group(2)}`"
+        return f"bad card code '{m.group(1)}': expected {card_words} - at `{m.group(2)}`"
     return err
 
 
@@ -84,7 +84,8 @@ def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec 
     try:
         coup = _decode(raw, fmt.coup_decoder, fmt.Coup)
     except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
-        return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e)), path), _coup_number(raw))
+        return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e), fmt.card_words), path),
+                          _coup_number(raw))
     except msgspec.DecodeError as e:
         return CoupRecord(None, line, column, raw, path, f"not valid JSON: {e}", _coup_number(raw))
     except RecursionError:
@@ -111,7 +112,7 @@ class TranscriptFile:
             self.game = games.of_document(data)  # table.game picks the format of the header and the coups
             return _decode(data, self.game.codec.header_decoder, self.game.codec.Header)
         except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
-            raise UserError(f"header: {_friendly(str(e))}", where) from None
+            raise UserError(f"header: {_friendly(str(e), self.game.codec.card_words)}", where) from None
         except msgspec.DecodeError as e:
             raise UserError(f"header is not valid JSON: {e}", where) from None
         except RecursionError:
