@@ -256,7 +256,10 @@ def test_hands_set_from_cards_not_dealt_are_not_settled_by_them(tmp_path):
 def test_seven_cards_a_position(tmp_path):
     r = deal_round()
     r["events"][index(r, type="deal", position=3)]["cards"].append("5C")
-    assert [x.rule for x in check(tmp_path, r)] == ["PG-DECK-INTEGRITY", "PG-DECK-INTEGRITY"]
+    f = check(tmp_path, r)
+    assert fired(f) == [("PG-DECK-INTEGRITY", 1, 6), ("PG-DECK-INTEGRITY", 1, 10)]
+    assert "box 3 was dealt 8 cards; a pai gow hand has 7" in f[0].message
+    assert "5C dealt to it but not in its hands" in f[1].message
 
 
 # ------------------------------------------------------------------ simulated play

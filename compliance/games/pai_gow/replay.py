@@ -98,7 +98,7 @@ class RoundState:
     """Everything the pai gow checks need to know about one round, built in one pass."""
 
     __slots__ = (
-        "number", "seated", "events", "method", "first_card_at", "dealt", "settings",
+        "number", "seated", "events", "method", "first_card_at", "dealt", "dealt_at", "settings",
         "stakes", "stakes_at_first_card", "stakes_at_settlement", "players", "changes", "surrenders",
         "settlements", "commissions", "void", "void_at", "integrity", "miscounted", "last_event",
     )
@@ -110,6 +110,7 @@ class RoundState:
         self.method = None  # dealing methods are baccarat's: no pai gow rule is limited to one
         self.first_card_at: int | None = None
         self.dealt: dict[int | str, list[str]] = {}  # position -> the cards dealt to it
+        self.dealt_at: dict[int | str, int] = {}  # position -> the last event that dealt to it
         self.settings: dict[int | str, list[Setting]] = {}  # position -> every setting, in order
         self.stakes: dict[int, Decimal] = {}  # box -> wager, as it stands at the end of the round
         self.stakes_at_first_card: dict[int, Decimal] = {}
@@ -157,6 +158,7 @@ class PaiGowReplayer:
                     s.first_card_at = i
                     s.stakes_at_first_card = dict(s.stakes)
                 hand = s.dealt.setdefault(ev.position, [])
+                s.dealt_at[ev.position] = i
                 for code in ev.cards:
                     code = CARDS[code]
                     if code in seen:
@@ -202,8 +204,8 @@ class PaiGowReplayer:
         """Each position holds seven cards, and is set from exactly the seven it was dealt."""
         for position, cards in s.dealt.items():
             if len(cards) != HAND_SIZE:
-                s.integrity.append((s.first_card_at, f"{describe_position(position)} was dealt {len(cards)} cards; "
-                                                     f"a pai gow hand has {HAND_SIZE}"))
+                s.integrity.append((s.dealt_at[position], f"{describe_position(position)} was dealt {len(cards)} "
+                                                          f"cards; a pai gow hand has {HAND_SIZE}"))
         for position, settings in s.settings.items():
             cards = sorted(s.dealt.get(position, ()))
             for st in settings:
