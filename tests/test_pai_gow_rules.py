@@ -403,6 +403,49 @@ def test_pydantic_and_msgspec_read_rounds_alike():
             _decode(raw, codec.coup_decoder, codec.Coup)
 
 
+JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.sampled_from([0.5, -1.5, 1e400]),
+                        st.sampled_from(["", "JK", "AS", "dealer", "win", "7", "x-y", "10H"]),
+                        st.lists(st.sampled_from(["AS", "JK", "2C", "XX"]), max_size=8), st.just({}))
+
+
+def _paths(value, at=()):
+    yield at
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, at + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, at + (i,))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_both_decoders_accept_and_refuse_the_same_broken_rounds(data):
+    doc = json.loads(json.dumps(deal_round(hands={**HANDS, 1: ("9H 8D 7C 6S JK", "KD JH")})))
+    path = data.draw(st.sampled_from([p for p in _paths(doc) if p]))
+    parent = doc
+    for k in path[:-1]:
+        parent = parent[k]
+    if data.draw(st.booleans()) and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif isinstance(parent, dict) and data.draw(st.booleans()):
+        parent[data.draw(st.sampled_from(["amout", "x-vendor", "type", "box"]))] = data.draw(JSON_VALUES)
+    else:
+        parent[path[-1]] = data.draw(JSON_VALUES)
+    raw = json.dumps(doc).encode()
+    try:
+        models.Round.model_validate_json(raw)
+        pydantic_ok = True
+    except ValidationError:
+        pydantic_ok = False
+    try:
+        _decode(raw, GAME.codec.coup_decoder, GAME.codec.Coup)
+        msgspec_ok = True
+    except Exception:
+        msgspec_ok = False
+    assert pydantic_ok == msgspec_ok, raw
+
+
 def test_the_json_schema_accepts_a_transcript_and_refuses_broken_rounds():
     schema = schema_for("pai-gow-transcript")
     doc = {**header(), "x-recorder": "cam-3", "coups": [{**VALID, "x-note": "fine"}]}
