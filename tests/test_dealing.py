@@ -100,3 +100,19 @@ def test_burns_and_discards_are_not_part_of_the_deal():
     c = dealt([("burn", "9C"), ("player", "4H"), ("banker", "KS"), ("discard", "QH"), ("player", "TD"),
                ("banker", "6C"), ("player", "3S")])
     assert check(transcript([c])) == []
+
+
+def test_a_card_dealt_to_the_wrong_hand_is_one_finding():
+    """Player, Banker, Player, Player: the Player's Hand took the Banker's second card. One mistake, one finding."""
+    c = dealt([("player", "4H"), ("banker", "KS"), ("player", "TD"), ("player", "3S"), ("banker", "6C"), ("banker", "2C")])
+    found = [f for f in check(transcript([c])) if f.rule in ("BAC-DEAL-ORDER", "BAC-DEAL-EXTRA")]
+    assert [(f.rule, f.event, f.message) for f in found] == [
+        ("BAC-DEAL-EXTRA", 6, "the Player's Hand received 3 initial cards; it gets two")]
+
+
+def test_a_hand_short_of_an_initial_card_is_charged_only_past_three_cards():
+    c = dealt([("player", "4H"), ("banker", "KS"), ("player", "TD"), ("player", "3S"), ("banker", "6C"), ("banker", "2C"),
+               ("banker", "2D")])
+    found = [f.message for f in check(transcript([c])) if f.rule == "BAC-DEAL-EXTRA"]
+    assert found == ["the Player's Hand received 3 initial cards; it gets two",
+                     "the Banker's Hand holds 4 cards (KS, 6C, 2C, 2D); a hand holds at most three"]

@@ -20,6 +20,8 @@ def initial_order(c: CoupState, p, t):
     """
     if c.reconstruct_at is not None or (c.void is not None and c.void.reason == "misdeal"):
         return ()  # put right by reconstruction or voided: the misdeal rule judges how
+    if c.player_initial > 2 or c.banker_initial > 2:
+        return ()  # one hand took the other's card: deal.extra-card's finding (one mistake, one finding)
     hands = tuple(h for h, _ in c.initial)
     if hands == ORDER[: len(hands)]:
         return _incomplete(c)
@@ -47,15 +49,22 @@ def _incomplete(c: CoupState):
 
 @check("deal.extra-card", "deal.extra-card")
 def extra_card(c: CoupState, p, t):
-    """No hand holds more than two initial cards, nor more than one additional card."""
+    """No hand holds more than two initial cards, nor more than one additional card.
+
+    A hand short of an initial card (the other hand took it) is not charged
+    again for the cards it got after: it breaks this rule only past three cards.
+    """
     out = []
     for hand in (PLAYER, BANKER):
         initial = c.player_initial if hand == PLAYER else c.banker_initial
+        cards = c.player if hand == PLAYER else c.banker
         if initial > 2:
-            cards = c.player if hand == PLAYER else c.banker
             out.append(Breach(cards[2].at, f"the {hand.capitalize()}'s Hand received {initial} initial cards; it gets two"))
-        extra = c.extra_cards(hand)
-        if len(extra) > 1:
+        elif len(cards) > 3 and initial == 2:
+            extra = cards[2:]
             out.append(Breach(extra[1].at, f"the {hand.capitalize()}'s Hand received {len(extra)} additional cards "
                                            f"({', '.join(x.code for x in extra)}); at most one additional card is dealt to a hand"))
+        elif len(cards) > 3:
+            out.append(Breach(cards[3].at, f"the {hand.capitalize()}'s Hand holds {len(cards)} cards "
+                                           f"({', '.join(x.code for x in cards)}); a hand holds at most three"))
     return out
