@@ -96,9 +96,10 @@ def test_rules_kinds_lists_every_check_kind_with_its_parameters():
 
 def test_rulesets_list_shows_jurisdictions_sources_and_versions():
     out = run("rulesets", "list")
-    assert "us-nj  New Jersey" in out and "version 2026.11; jurisdiction, extends punto-banco" in out
+    assert "us-nj  New Jersey" in out and "version 2026.11; jurisdiction, baccarat, extends punto-banco" in out
     assert "source njac: N.J.A.C. 13:69F-3.7" in out and "(text new-jersey-njac-13-69f-3-7.txt)" in out
     assert "punto-banco  Punto banco" in out and "abstract base" in out
+    assert "us-in-pai-gow  Indiana" in out and "jurisdiction, pai gow poker;" in out
     rows = json.loads(run("rulesets", "list", "--format", "json"))
     assert {r["id"] for r in rows} >= {"punto-banco", "us-nj", "us-in", "au-nsw", "nz"}
     assert "coverage" not in {r["id"] for r in rows}

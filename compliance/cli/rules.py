@@ -363,7 +363,7 @@ def rulesets_list(fmt: Format = typer.Option(Format.text, "--format", "-f", help
     rulesets = _rulesets(None, include_abstract=True)
     if fmt == Format.json:
         _out(_json([{
-            "id": rs.id, "title": rs.title, "version": rs.version, "abstract": rs.abstract,
+            "id": rs.id, "title": rs.title, "version": rs.version, "abstract": rs.abstract, "game_kind": rs.game_kind,
             "extends": rs.lineage[1] if len(rs.lineage) > 1 else None, "rules": len(rs.rules),
             "disabled": rs.disabled, "dealing_methods": rs.dealing_methods,
             "sources": {k: s.model_dump(exclude_none=True) for k, s in sorted(rs.sources.items())},
@@ -372,7 +372,7 @@ def rulesets_list(fmt: Format = typer.Option(Format.text, "--format", "-f", help
     out = []
     for rs in rulesets:
         parent = f", extends {rs.lineage[1]}" if len(rs.lineage) > 1 else ""
-        kind = "abstract base" if rs.abstract else "jurisdiction"
+        kind = ("abstract base" if rs.abstract else "jurisdiction") + f", {rs.game_kind.replace('_', ' ')}"
         out.append(f"{rs.id}  {rs.title}")
         out.append(f"    version {rs.version}; {kind}{parent}; {len(rs.rules)} rules"
                    + (f", {len(rs.disabled)} disabled" if rs.disabled else ""))
