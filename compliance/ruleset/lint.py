@@ -104,6 +104,31 @@ def _from_where(where: str | None, default_path: str) -> tuple[str, int, int]:
     return default_path, 1, 1
 
 
+@dataclass
+class _Context:
+    """What a file inherits and declares that its rules and overrides are judged against."""
+
+    parent: Ruleset | None
+    sources: dict
+    methods: dict | None
+    inherited: dict  # rule id -> BoundRule of the parent
+    disabled: set  # rule ids the parent disables
+    abstract: bool
+    casino: str | None
+
+    @classmethod
+    def of(cls, data: dict, parent: Ruleset | None) -> _Context:
+        sources = dict(parent.sources) if parent else {}
+        if isinstance(data.get("sources"), dict):
+            sources.update(data["sources"])
+        own_methods = data.get("dealing_methods")
+        methods = own_methods if isinstance(own_methods, dict) else (parent.dealing_methods if parent else None)
+        return cls(parent=parent, sources=sources, methods=methods,
+                   inherited={r.id: r for r in parent.rules} if parent else {},
+                   disabled=set(parent.disabled) if parent else set(),
+                   abstract=data.get("abstract") is True, casino=data.get("casino"))
+
+
 class _Linter:
     def __init__(self, path: Path, display: str):
         self.path = path
@@ -142,21 +167,20 @@ class _Linter:
             RulesetFile.model_validate(data)
         except ValidationError as err:
             self.add_validation((), err, "schema", skip=lambda e: "duplicate rule id" in str(e.get("msg", "")))
+        ctx = _Context.of(data, self._parent(data))
         rules = data.get("rules") if isinstance(data.get("rules"), list) else []
         overrides = data.get("overrides") if isinstance(data.get("overrides"), dict) else {}
-        abstract = data.get("abstract") is True
-        casino = data.get("casino")
-
-        parent = self._parent(data)
-        sources = dict(parent.sources) if parent else {}
-        if isinstance(data.get("sources"), dict):
-            sources.update({k: v for k, v in data["sources"].items()})
-        methods = data.get("dealing_methods") if isinstance(data.get("dealing_methods"), dict) else (
-            parent.dealing_methods if parent else None)
-        inherited = {r.id: r for r in parent.rules} if parent else {}
-        inherited_disabled = set(parent.disabled) if parent else set()
-
         self._duplicates(rules)
+        own_ids = self._own_rules(rules, ctx)
+        self._overrides(overrides, own_ids, ctx)
+        if not ctx.abstract:
+            self._inherited_citations(data, overrides, ctx)
+        self._game(data, ctx.parent, ctx.casino)
+        self._load_net()
+        return self.out
+
+    def _own_rules(self, rules: list, ctx: _Context) -> set:
+        """The rules this file defines: kind, parameters, id, citation, dealing methods."""
         own_ids = set()
         for i, rule in enumerate(rules):
             if not isinstance(rule, dict):
@@ -164,24 +188,27 @@ class _Linter:
             rid = rule.get("id")
             own_ids.add(rid)
             at = ("rules", i)
-            if casino:
+            if ctx.casino:
                 self.add(at + ("id",), "error", "house-sets-regulation",
                          f"rule {rid!r}: a casino's house ruleset sets house parameters only; it defines no rules")
             kind = self._kind(rule.get("check"), at + ("check",), rid)
             if kind is not None:
                 self._params(kind, rule.get("params") or {}, at + ("params",), rid)
-            if rid in inherited or rid in inherited_disabled:
+            if rid in ctx.inherited or rid in ctx.disabled:
                 self.add(at + ("id",), "error", "duplicate-id",
                          f"rule {rid!r} is already defined by a ruleset this one extends: change it under `overrides`")
             cit = rule.get("citation")
             if cit is None:
-                if not abstract:
+                if not ctx.abstract:
                     self.add(at, "error", "missing-citation",
                              f"rule {rid!r} has no citation: every rule must cite its regulation paragraph")
             else:
-                self._citation(cit, sources, at + ("citation",), rid)
-            self._methods(rule.get("dealing_methods"), methods, at + ("dealing_methods",), rid)
+                self._citation(cit, ctx.sources, at + ("citation",), rid)
+            self._methods(rule.get("dealing_methods"), ctx.methods, at + ("dealing_methods",), rid)
+        return own_ids
 
+    def _overrides(self, overrides: dict, own_ids: set, ctx: _Context) -> None:
+        """Each override reaches an inherited rule, and changes it validly."""
         for oid, over in overrides.items():
             at = ("overrides", oid)
             if not isinstance(over, dict):
@@ -190,28 +217,24 @@ class _Linter:
                 self.add(at, "error", "unreachable-override",
                          f"override of rule {oid!r}, which this file defines itself: change the rule instead")
                 continue
-            base = inherited.get(oid)
+            base = ctx.inherited.get(oid)
             if base is None:
-                if oid in inherited_disabled:
+                if oid in ctx.disabled:
                     self._override_disabled(oid, over, at)
                     continue
-                hint = _did_you_mean(oid, list(inherited))
+                hint = _did_you_mean(oid, list(ctx.inherited))
                 self.add(at, "error", "unreachable-override",
                          f"override of rule {oid!r}, which no ruleset it extends defines{hint}")
                 continue
-            self._override(oid, over, base, at, sources, methods, casino)
+            self._override(oid, over, base, at, ctx.sources, ctx.methods, ctx.casino)
 
-        if not abstract:
-            for rid, r in inherited.items():
-                if r.citation is None and not (isinstance(overrides.get(rid), dict) and overrides[rid].get("citation")):
-                    if isinstance(overrides.get(rid), dict) and overrides[rid].get("enabled") is False:
-                        continue
-                    self.add(("overrides",) if "overrides" in data else ("extends",), "error", "missing-citation",
-                             f"rule {rid!r} (from {r.defined_in}) has no citation here: cite it under `overrides`")
-
-        self._game(data, parent, casino)
-        self._load_net()
-        return self.out
+    def _inherited_citations(self, data: dict, overrides: dict, ctx: _Context) -> None:
+        """A jurisdiction cites every rule it inherits uncited from an abstract base (or disables it)."""
+        for rid, r in ctx.inherited.items():
+            over = overrides.get(rid) if isinstance(overrides.get(rid), dict) else {}
+            if r.citation is None and not over.get("citation") and over.get("enabled") is not False:
+                self.add(("overrides",) if "overrides" in data else ("extends",), "error", "missing-citation",
+                         f"rule {rid!r} (from {r.defined_in}) has no citation here: cite it under `overrides`")
 
     def _parent(self, data: dict) -> Ruleset | None:
         ref = data.get("extends")
