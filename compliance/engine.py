@@ -55,7 +55,12 @@ class RulesetCache:
         if not ref:
             raise UserError("the transcript names no table.jurisdiction: choose a ruleset with --ruleset", where)
         if ref not in self._loaded:
-            self._loaded[ref] = load_ruleset(ref)
+            try:
+                self._loaded[ref] = load_ruleset(ref)
+            except UserError as e:
+                if e.where is None and not self.override:  # the transcript's table.jurisdiction names no ruleset
+                    raise UserError(f"table.jurisdiction: {e.message}", where) from None
+                raise
         return self._loaded[ref]
 
 
