@@ -128,3 +128,33 @@ def test_redefining_an_inherited_rule_is_refused(tmp_path):
 def test_override_that_changes_nothing_is_noted(tmp_path):
     p = write(tmp_path, "same.yaml", header("same", "us-nj") + "overrides:\n  BAC-CALLS: {severity: error}\n")
     assert [d.code for d in lint_file(p) if d.code == "override-no-effect"] == ["override-no-effect"]
+
+
+def test_a_house_payout_is_a_breach_of_the_jurisdiction_and_compliant_under_the_house_rules(tmp_path):
+    """A tie paid 9 to 1 and a Banker win paid less 4%: wrong under au-nsw's defaults, right at Harbour Casino."""
+    import json
+
+    from compliance.engine import Checker
+
+    def coup(n, wagers, cards, result, settles):
+        events = [{"type": "wager", "seat": s, "spot": spot, "amount": a} for s, spot, a in wagers]
+        events.append({"type": "announce", "call": "no_more_bets"})
+        events += [{"type": "card", "card": c, "to": to} for c, to in zip(cards, ["player", "banker"] * 2)]
+        events.append({"type": "result", **result})
+        events += [{"type": "settle", "seat": s, "spot": spot, "outcome": o, "amount": a} for s, spot, o, a in settles]
+        return {"coup": n, "shoe": "S1", "seated": {"1": "P-1", "2": "P-2"}, "events": events}
+
+    doc = {"format": "baccarat-transcript", "version": 1,
+           "table": {"id": "BAC-H1", "jurisdiction": "au-nsw", "game": "punto_banco", "seats": 7},
+           "shoes": [{"id": "S1", "decks": 8}],
+           "coups": [coup(1, [(1, "tie", 10), (2, "player", 100)], ["7H", "7D", "KS", "QC"],
+                          {"player_points": 7, "banker_points": 7, "winner": "tie"},
+                          [(1, "tie", "win", 90), (2, "player", "push", 0)]),
+                     coup(2, [(1, "banker", 100)], ["2H", "9C", "KD", "KH"],
+                          {"player_points": 2, "banker_points": 9, "winner": "banker"},
+                          [(1, "banker", "win", 96)])]}
+    path = tmp_path / "harbour.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    under_nsw = Checker().check_file(path).findings
+    assert [(f.rule, f.coup) for f in under_nsw] == [("BAC-SETTLE-AMOUNT", 1), ("BAC-SETTLE-AMOUNT", 2)]
+    assert Checker(str(HOUSE)).check_file(path).findings == []
