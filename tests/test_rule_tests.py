@@ -186,3 +186,15 @@ def test_cli_exit_status(tmp_path):
     bad = runner.invoke(app, ["test-rules", str(tmp_path), "--format", "json"])
     assert bad.exit_code == 1
     assert json.loads(bad.output)["cases"][0]["status"] == "fail"
+
+
+def test_a_jsonl_transcript_is_a_rule_test_too(tmp_path):
+    doc = transcript(coup(1), coup(2, late=True))
+    coups = doc.pop("coups")
+    d = tmp_path / "us-nj" / "deeper"
+    d.mkdir(parents=True)
+    (d / "late-wager.jsonl").write_text("\n".join(json.dumps(x) for x in [doc, *coups]) + "\n", encoding="utf-8")
+    (d / "late-wager.expected.yaml").write_text("fires: [{rule: BAC-WAGER-LATE, coup: 2}]\nsilent: all\n",
+                                                encoding="utf-8")
+    c = only(run_dir(tmp_path))
+    assert (c.transcript, c.status) == ("us-nj/deeper/late-wager.jsonl", "pass"), c.failures
