@@ -42,3 +42,8 @@ def test_a_call_after_the_first_card_is_missing_before_it():
     ev.insert(first + 1, {"type": "announce", "call": "cards"})
     (f,) = check(d)
     assert f.rule == "BAC-CALLS" and f.event == first
+
+
+def test_a_no_bet_coup_closes_no_betting():
+    c = procedure_coup(1, P, B, [], seated=[1, 2], calls=(), method="C", face="up", no_bet=True)
+    assert check(header("au-nsw") | {"coups": [c]}) == []

@@ -13,13 +13,15 @@ WORDS = {"no_more_bets": '"No more bets"', "cards": '"Cards"'}
 class CallParams(Params):
     calls: list[Literal["no_more_bets", "cards"]] = ["no_more_bets", "cards"]
     """the calls required before the first card, in the order they must come"""
+    in_no_bet_coup: bool = False
+    """the calls are required in a no bet coup too (where no wager is taken, so no betting is closed)"""
 
 
 @check("procedure.calls", "procedure.call-missing", CallParams)
 def calls(c: CoupState, p: CallParams, t):
     """Each required call is made before the first card of the coup, in the required order
-    (one finding names every call that is missing)."""
-    if c.first_card_at is None:
+    (one finding names every call that is missing); a no bet coup needs them only where the rule says so."""
+    if c.first_card_at is None or (c.no_bet and not p.in_no_bet_coup):
         return ()
     made = {}
     for call, at in c.calls:
