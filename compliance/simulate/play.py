@@ -127,7 +127,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
     # ------------------------------------------------------------ calls
     def make_calls(self) -> None:
         calls = list(self.g.procedure.calls(self.method))
-        required = self.g.procedure.required_calls(self.method)
+        required = self.g.procedure.required_calls(self.method, self.no_bet)
         if required and self.can("procedure.call-missing"):
             self.take("procedure.call-missing", f"the call {required[0]!r} was not made")
             calls.remove(required[0])

@@ -73,9 +73,12 @@ class Procedure:
         return required + tuple(c for c in DEFAULT_CALLS if c not in required)
 
     @_memo
-    def required_calls(self, method: str | None) -> tuple[str, ...]:
+    def required_calls(self, method: str | None, no_bet: bool = False) -> tuple[str, ...]:
+        """The calls a rule requires before the first card (in a no bet coup, only where the rule says so)."""
         p = self.params("procedure.calls", method)
-        return tuple(p.calls) if p is not None else ()
+        if p is None or (no_bet and not p.in_no_bet_coup):
+            return ()
+        return tuple(p.calls)
 
     @_memo
     def all_params(self, kind: str, method: str | None) -> list:
