@@ -33,6 +33,8 @@ def test_rules_list_json_gives_parameters_with_their_provenance():
     calls = next(r for r in rows if r["id"] == "BAC-CALLS")
     assert calls["category"] == "procedure.call-missing" and calls["citation_text"] == "N.J.A.C. 13:69F-3.7(b)"
     assert calls["parameters"] == [{"name": "calls", "value": ["no_more_bets", "cards"], "provenance": "regulation",
+                                    "note": None, "set_by": None},
+                                   {"name": "in_no_bet_coup", "value": False, "provenance": "regulation",
                                     "note": None, "set_by": None}]
     assert {r["ruleset"] for r in rows} == {"us-nj"}
 
