@@ -283,8 +283,9 @@ def _chain(path: Path, display: str) -> list[_Layer]:
             path, display = _resolve_ref(layer.model.extends, path)
         except UserError as e:
             raise UserError(e.message, layer.doc.where(("extends",))) from None
-        if not path.exists():
-            raise UserError(f"`extends` names {layer.model.extends!r}, which does not exist", layer.doc.where(("extends",)))
+        if not path.is_file():
+            what = "is a directory" if path.is_dir() else "does not exist"
+            raise UserError(f"`extends` names {layer.model.extends!r}, which {what}", layer.doc.where(("extends",)))
 
 
 def load_ruleset(ref: str | Path, *, allow_abstract: bool = False) -> Ruleset:
@@ -349,7 +350,10 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
         game = Game.model_validate(game_plain) if game_kind == "baccarat" else None
     except ValidationError as e:
         # point at the file of the top layer that defines `game`
-        layer = next(layer for layer in reversed(layers) if layer.model.game)
+        layer = next((layer for layer in reversed(layers) if layer.model.game), None)
+        if layer is None:
+            raise UserError("no `game` (tableau and payouts) in this ruleset or any it extends: extend punto-banco",
+                            top.doc.where(())) from None
         raise _pydantic_error(layer.doc, ("game",), e) from None
 
     bound: list[BoundRule] = []
