@@ -403,7 +403,7 @@ def test_pydantic_and_msgspec_read_rounds_alike():
             _decode(raw, codec.coup_decoder, codec.Coup)
 
 
-JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.sampled_from([0.5, -1.5, 1e400]),
+JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.sampled_from([0.5, -1.5, 1e300]),
                         st.sampled_from(["", "JK", "AS", "dealer", "win", "7", "x-y", "10H"]),
                         st.lists(st.sampled_from(["AS", "JK", "2C", "XX"]), max_size=8), st.just({}))
 
