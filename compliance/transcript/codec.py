@@ -159,6 +159,7 @@ def _struct(model: type[BaseModel]) -> type:
         kw_only=True,
         forbid_unknown_fields=True,
         frozen=True,
+        gc=False,  # scalars and lists only: no reference cycles, so the collector need not track them
         tag_field="type" if tag else None,
         tag=tag,
         module=__name__,
