@@ -317,14 +317,18 @@ class Replayer:
         nmb = False
         initial = s.initial
         player, banker = s.player, s.banker
+        dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
+        drawn = s.drawn
+        decks = s.decks
         i = -1
         for i, ev in enumerate(coup.events):
             kind = ev.type
             if kind == "card":
                 code, value = _CARDS[ev.card]
-                card = DealtCard(code, value, i, ev.face, ev.found_face_up is True, ev.carried_over is True)
+                face_up, carried = ev.found_face_up is True, ev.carried_over is True
+                card = DealtCard(code, value, i, ev.face, face_up, carried)
                 to = ev.to
-                if card.carried_over:
+                if carried:
                     s.carried_in.append(card)
                     if code not in s.expected_carry:
                         s.integrity.append((i, f"{code} is marked carried over, but the previous coup set no {code} aside"))
@@ -332,26 +336,33 @@ class Replayer:
                     c = counts.get(code, 0) + 1
                     counts[code] = c
                     total += 1
-                    if c > s.decks:
-                        s.integrity.append((i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {_decks(s.decks)}"))
+                    if c > decks:
+                        s.integrity.append((i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {_decks(decks)}"))
                     if total == capacity + 1:
-                        s.integrity.append((i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({_decks(s.decks)})"))
-                if card.found_face_up:
+                        s.integrity.append((i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({_decks(decks)})"))
+                if face_up:
                     s.found_face_up.append(card)
-                s.drawn.append((to, card))
-                if to == PLAYER or to == BANKER:
+                drawn.append((to, card))
+                if to == PLAYER:
                     if not first_card:
                         first_card = True
                         s.first_card_at = i
                         s.stakes_at_first_card = dict(stakes)
                     if len(initial) < 4 and s.reconstruct_at is None:
                         initial.append((to, card))
-                        if to == PLAYER:
-                            s.player_initial += 1
-                        else:
-                            s.banker_initial += 1
-                    (player if to == PLAYER else banker).append(card)
-                    (s.dealt_player if to == PLAYER else s.dealt_banker).append(card)
+                        s.player_initial += 1
+                    player.append(card)
+                    dealt_player.append(card)
+                elif to == BANKER:
+                    if not first_card:
+                        first_card = True
+                        s.first_card_at = i
+                        s.stakes_at_first_card = dict(stakes)
+                    if len(initial) < 4 and s.reconstruct_at is None:
+                        initial.append((to, card))
+                        s.banker_initial += 1
+                    banker.append(card)
+                    dealt_banker.append(card)
                 elif to == "burn":
                     s.burns.append(card)
                 else:
