@@ -116,10 +116,13 @@ def text_paragraphs(name: str, directory: Path | None = None) -> dict[str, int] 
     directory = directory or regulations_dir()
     if directory is None:
         return None
-    p = directory / name
-    if not p.is_file():
-        return None
-    return _paragraphs_of(str(p), p.stat().st_mtime)
+    try:
+        p = directory / name
+        if not p.is_file():
+            return None
+        return _paragraphs_of(str(p), p.stat().st_mtime)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None  # not a readable text: nothing to compare citations with
 
 
 # ------------------------------------------------------------------ the map

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -182,3 +182,35 @@ def test_lint_json_report():
     doc = json.loads(result.output)
     assert result.exit_code == 1 and doc["errors"] == 1 and doc["warnings"] == 0
     assert {"path", "line", "column", "severity", "code", "message"} == set(doc["diagnostics"][0])
+
+
+_EDIT_VALUES = ["null", "[]", "{}", '"x"', "1", "-1", "true", "[1, 2]", "{house: 1}", "{house: 1, note: true}",
+                "BAC-CALLS", "DDDDD", "12.5", "[A, {x: 1}]", "{source: 1, at: [x]}"]
+
+
+@st.composite
+def _edited_ruleset(draw):
+    """A bundled ruleset with a few lines deleted, duplicated, or given another value."""
+    sources = sorted(p for p in bundled_dir().glob("*.yaml") if p.stem != "coverage")
+    lines = draw(st.sampled_from(sources)).read_text(encoding="utf-8").splitlines()
+    for _ in range(draw(st.integers(1, 3))):
+        j = draw(st.integers(0, len(lines) - 1))
+        op = draw(st.sampled_from(["delete", "duplicate", "value"]))
+        if op == "delete":
+            del lines[j]
+        elif op == "duplicate":
+            lines.insert(j, lines[draw(st.integers(0, len(lines) - 1))])
+        elif ":" in lines[j]:
+            key = lines[j].partition(":")[0]
+            lines[j] = f"{key}: {draw(st.sampled_from(_EDIT_VALUES))}"
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(_edited_ruleset())
+def test_lint_never_crashes_and_never_passes_what_the_loader_refuses(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("edited") / "ruleset.yaml"
+    path.write_text(text, encoding="utf-8")
+    found = lint_file(path)  # never an exception: every problem is a diagnostic
+    if not [d for d in found if d.severity == "error"]:
+        load_ruleset(str(path), allow_abstract=True)

@@ -186,6 +186,8 @@ class _Linter:
             if not isinstance(rule, dict):
                 continue
             rid = rule.get("id")
+            if not isinstance(rid, str):
+                continue  # a schema error already
             own_ids.add(rid)
             at = ("rules", i)
             if ctx.casino:
@@ -247,24 +249,31 @@ class _Linter:
         while cur:
             try:
                 nxt, _ = _resolve_ref(cur, path)
+                gone = not nxt.is_file()
             except UserError as e:
                 self.add(("extends",), "error", "extends-missing", f"`extends: {ref}`: {e.message}")
+                return None
+            except (OSError, ValueError) as e:
+                self.add(("extends",), "error", "extends-missing", f"`extends: {ref}`: cannot be read ({e})")
                 return None
             names.append(cur)
             if nxt.resolve() in seen:
                 self.add(("extends",), "error", "extends-cycle", "`extends` cycle: " + " -> ".join(names))
                 return None
-            if not nxt.exists():
+            if gone:
                 self.add(("extends",), "error", "extends-missing",
-                         f"`extends` names {cur!r}, which does not exist" if cur == ref
-                         else f"`extends: {ref}` leads to {cur!r}, which does not exist")
+                         f"`extends` names {cur!r}, which is not a ruleset file" if cur == ref
+                         else f"`extends: {ref}` leads to {cur!r}, which is not a ruleset file")
                 return None
             seen.append(nxt.resolve())
             try:
                 parent_doc = _Doc(nxt, str(nxt))
             except UserError:
                 break  # reported by loading the parent below
-            path, cur = nxt, parent_doc.data.get("extends")
+            cur = parent_doc.data.get("extends")
+            if not isinstance(cur, str):
+                break  # reported by loading the parent below
+            path = nxt
         target, _ = _resolve_ref(ref, self.path)
         try:
             return load_ruleset(str(target), allow_abstract=True)
@@ -307,6 +316,8 @@ class _Linter:
         if not isinstance(cit, dict):
             return
         src_name = cit.get("source")
+        if not isinstance(src_name, str):
+            return  # a schema error already
         if src_name not in sources:
             known = ", ".join(sorted(sources)) or "none"
             self.add(at + ("source",), "error", "unknown-source",
@@ -314,7 +325,7 @@ class _Linter:
             return
         src = sources[src_name]
         text = src.get("text") if isinstance(src, dict) else getattr(src, "text", None)
-        if not text or not isinstance(cit.get("at"), list):
+        if not isinstance(text, str) or not text or not isinstance(cit.get("at"), list):
             return
         from compliance.coverage import text_paragraphs
 
@@ -331,6 +342,8 @@ class _Linter:
         if not isinstance(wanted, list):
             return
         for j, m in enumerate(wanted):
+            if not isinstance(m, str):
+                continue  # a schema error already
             if methods is None or m not in methods:
                 known = ", ".join(methods) if methods else "none"
                 self.add(at + (j,), "warning", "unknown-dealing-method",
@@ -370,10 +383,9 @@ class _Linter:
             if key == "params" and isinstance(value, dict):
                 plain, _ = unwrap_house(value, "params")
                 cur = base.params.model_dump() if hasattr(base.params, "model_dump") else {}
-                if all(k in cur and _same(cur[k], v) for k, v in plain.items()):
+                if isinstance(plain, dict) and all(k in cur and _same(cur[k], v) for k, v in plain.items()):
                     same.append(key)
-            elif current is not _MISSING and _same(current, sorted(value) if key == "dealing_methods" and
-                                                   isinstance(value, list) else value):
+            elif current is not _MISSING and _same(current, _sorted_names(value) if key == "dealing_methods" else value):
                 same.append(key)
         for key in same:
             self.add(at + (key,), "info", "override-no-effect",
@@ -400,7 +412,7 @@ class _Linter:
         tableau = plain.get("tableau")
         own_tableau = isinstance(own, dict) and "tableau" in own
         tab_at = ("game", "tableau") if own_tableau else ("extends",) if "extends" in data else ()
-        problems = tableau_problems(tableau) if isinstance(tableau, dict) else ["the game has no drawing tableau"]
+        problems = tableau_problems(tableau) if isinstance(tableau, dict) else [((), "the game has no drawing tableau")]
         for where, message in problems:
             self.add(tab_at + where if own_tableau else tab_at, "error", "tableau-incomplete", message)
         try:
@@ -439,6 +451,13 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, (int, Decimal)) and isinstance(b, (int, Decimal)) and not isinstance(a, bool):
         return Decimal(a) == Decimal(b)
     return a == b
+
+
+def _sorted_names(value: Any) -> Any:
+    """A list of names, sorted (to compare dealing method lists); anything else as it is."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return sorted(value)
+    return value
 
 
 def _did_you_mean(name: str, choices: list[str]) -> str:

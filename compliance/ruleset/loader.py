@@ -190,7 +190,8 @@ SET_BY = "_set_by"  # internal: the ruleset that set a house parameter's value
 
 def is_house(value: Any) -> bool:
     """``{house: X, note: ...}``: a parameter the regulation leaves to the house."""
-    return isinstance(value, dict) and "house" in value and set(value) <= {"house", "note", SET_BY}
+    return (isinstance(value, dict) and "house" in value and set(value) <= {"house", "note", SET_BY}
+            and isinstance(value.get("note"), (str, type(None))))
 
 
 def merge_keeping_house(base: dict, over: dict, layer_id: str) -> dict:
