@@ -19,7 +19,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple
 
-from compliance.cards import CANONICAL, POINTS
+from compliance.cards import CANONICAL, DECK, POINTS
 from compliance.table import TableContext
 
 ZERO = Decimal(0)
@@ -294,8 +294,13 @@ class Replayer:
             self.pending_carry = []  # a new shoe: nothing carries over
             self.pending_disclosed = []
             self.offered = set()
+            if self.current_shoe in self.shoe_counts:  # the shoe put away: its counts kept small, in case it returns
+                put_away = self.shoe_counts[self.current_shoe]
+                self.shoe_counts[self.current_shoe] = tuple(put_away.get(code, 0) for code in DECK)
             self.current_shoe = coup.shoe
-        counts = self.shoe_counts.setdefault(coup.shoe, {})
+        counts = self.shoe_counts.get(coup.shoe)
+        if type(counts) is not dict:  # a new shoe, or one brought back
+            counts = self.shoe_counts[coup.shoe] = {code: n for code, n in zip(DECK, counts or ()) if n}
         total = self.shoe_totals.get(coup.shoe, 0)
         capacity = 52 * s.decks
         s.expected_carry = self.pending_carry
