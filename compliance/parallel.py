@@ -142,6 +142,7 @@ class ChunkResult:
     coups: int
     unreadable: int
     coup_numbers: list[int] | None
+    states: list[CoupState] | None  # the coups with findings, when a report draws their cards
     start_key: str | None  # fingerprint of the replay state the chunk started from (None: the file's start)
     end_key: str
     start_shoe: str | None  # the shoe the lookback replayed
@@ -154,7 +155,7 @@ def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
     """Check the lines of ``region`` (start, end, first line) after replaying ``lookback`` unreported."""
     try:
         base = _checker(settings)
-        checker = _ChunkChecker(settings.ruleset, keep_states=False, keep_coups=settings.keep_coups)
+        checker = _ChunkChecker(settings.ruleset, keep_states=settings.keep_states, keep_coups=settings.keep_coups)
         checker.rulesets = base.rulesets
         source = inp.open()
         start_key = start_shoe = None
@@ -165,7 +166,7 @@ def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
         chunk = _Chunk(source, *region)
         result = checker.check_source(chunk)
         result.transcript = inp.name
-        out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers,
+        out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
                           start_key, carry_key(checker.current), start_shoe, chunk.shoes)
         if lookback is None:
             out.result = result
@@ -317,6 +318,8 @@ def _merge(chunks: list[ChunkResult], sha256: str) -> TranscriptResult:
         result.unreadable += c.unreadable
         if result.coup_numbers is not None:
             result.coup_numbers.extend(c.coup_numbers or ())
+        if result.states is not None:
+            result.states.extend(c.states or ())
     result.findings.sort(key=Finding.sort_key)  # as one pass would have: chunks are in coup order
     result.sha256 = sha256
     return result
@@ -359,12 +362,10 @@ def _schedule(submit, inputs, settings: Settings, jobs: int, chunk_bytes: int):
     """Submit every unit of work; yield, per input, something whose ``result()`` is its outcome."""
     pending = []
     for inp in inputs:
-        cuts = None
-        if not settings.keep_states:
-            try:
-                cuts = plan_chunks(inp, jobs * 2, chunk_bytes)
-            except UserError:
-                cuts = None  # the whole-file unit reports it, exactly as -j 1 would
+        try:
+            cuts = plan_chunks(inp, jobs * 2, chunk_bytes)
+        except UserError:
+            cuts = None  # the whole-file unit reports it, exactly as -j 1 would
         if not cuts:
             pending.append(_Whole(submit(check_input, inp, settings)))
             continue

@@ -29,7 +29,7 @@ CLI = [sys.executable, "-m", "compliance"]
 
 
 def _one_pass(path: Path):
-    return Checker(keep_coups=True).check_file(path, str(path))
+    return Checker(keep_states=True, keep_coups=True).check_file(path, str(path))
 
 
 def _chunked(path: Path, monkeypatch=None, jobs: int = 2, chunk_bytes: int = 40_000):
@@ -45,8 +45,8 @@ def _chunked(path: Path, monkeypatch=None, jobs: int = 2, chunk_bytes: int = 40_
         monkeypatch.setattr(parallel, "POOL_BYTES", 0)
     inp = Input(str(path), str(path), size=path.stat().st_size)
     errors = []
-    results = parallel.check_parallel([inp], parallel.Settings(keep_coups=True), jobs, errors.append,
-                                      chunk_bytes=chunk_bytes)
+    results = parallel.check_parallel([inp], parallel.Settings(keep_states=True, keep_coups=True), jobs,
+                                      errors.append, chunk_bytes=chunk_bytes)
     assert not errors
     return results[0], accepted
 
@@ -55,6 +55,7 @@ def _same(a, b) -> None:
     assert [f.as_dict() for f in a.findings] == [f.as_dict() for f in b.findings]
     assert (a.coups, a.unreadable, a.sha256, a.coup_numbers, a.transcript) == \
         (b.coups, b.unreadable, b.sha256, b.coup_numbers, b.transcript)
+    assert [s.number for s in a.states or ()] == [s.number for s in b.states or ()]  # the coups a report draws
 
 
 def _lines(path: Path) -> list[dict]:

@@ -134,6 +134,14 @@ def _flat_types(tp) -> set:
     return {tp}
 
 
+def _struct_name(model: type[BaseModel]) -> str:
+    """The model's name; another game's models (same names: Wager, Settle) get their game's name in front."""
+    if model.__module__ == models.__name__:
+        return model.__name__
+    game = model.__module__.removeprefix("compliance.games.").removesuffix(".models").replace(".", "_")
+    return f"{game}_{model.__name__}"
+
+
 def _struct(model: type[BaseModel]) -> type:
     if model in _structs:
         return _structs[model]
@@ -154,7 +162,7 @@ def _struct(model: type[BaseModel]) -> type:
         (tag,) = typing.get_args(type_field.annotation)
         fields = [f for f in fields if f[0] != "type"]
     struct = msgspec.defstruct(
-        model.__name__,
+        _struct_name(model),
         fields,
         kw_only=True,
         forbid_unknown_fields=True,
@@ -166,6 +174,7 @@ def _struct(model: type[BaseModel]) -> type:
         namespace={"__post_init__": _check_decimals(bounded)} if bounded else None,
     )
     struct.type = tag  # the event type, readable on every instance
+    globals()[struct.__name__] = struct  # importable by name, so decoded coups pickle (parallel workers send them)
     _structs[model] = struct
     return struct
 
