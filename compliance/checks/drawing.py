@@ -6,16 +6,19 @@ for a Player's Hand that stood (spec: one mistake, one finding).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from compliance.checks import Breach, check
 from compliance.replay import BANKER, PLAYER, CoupState
 
 
 def _natural(c: CoupState, t) -> str | None:
     naturals = t.tableau.naturals
-    for hand in (PLAYER, BANKER):
-        total = c.initial_total(hand)
-        if total in naturals:
-            return f"the {hand.capitalize()}'s Hand has a natural {total}"
+    player, banker = c.initial_total(PLAYER), c.initial_total(BANKER)
+    if player in naturals:
+        return f"the Player's Hand has a natural {player}"
+    if banker in naturals:
+        return f"the Banker's Hand has a natural {banker}"
     return None
 
 
@@ -56,19 +59,20 @@ def player_stood(c: CoupState, p, t):
     return (Breach(_deal_end(c), f"Player stood on {total} although the Player's Hand draws on {total}"),)
 
 
-def _banker_should_draw(c: CoupState, t) -> tuple[bool, str]:
+def _banker_should_draw(c: CoupState, t) -> tuple[bool, Callable[[], str]]:
+    """Whether the Banker's Hand must draw, and a function wording why (called only for a finding)."""
     total = c.initial_total(BANKER)
     natural = _natural(c, t)
     if natural:
-        return False, natural
+        return False, lambda: natural
     player_extra = c.extra_cards(PLAYER)
     if not player_extra:
         draws = t.tableau.banker_draws(total, None)
-        return draws, f"the Player's Hand stood; the Banker {'draws' if draws else 'stands'} on {total}"
+        return draws, lambda: f"the Player's Hand stood; the Banker {'draws' if draws else 'stands'} on {total}"
     third = player_extra[0]
     draws = t.tableau.banker_draws(total, third.points)
-    return draws, (f"the Player's third card was {third.points} ({third.code}); "
-                   f"the Banker {'draws' if draws else 'stands'} on {total} against {_a(third.points)}")
+    return draws, lambda: (f"the Player's third card was {third.points} ({third.code}); "
+                           f"the Banker {'draws' if draws else 'stands'} on {total} against {_a(third.points)}")
 
 
 def _a(points: int) -> str:
@@ -92,7 +96,7 @@ def banker_drew(c: CoupState, p, t):
     draws, why = _banker_should_draw(c, t)
     if draws:
         return ()
-    return (Breach(extra[0].at, f"Banker drew {extra[0].code} on {c.initial_total(BANKER)} although {why}"),)
+    return (Breach(extra[0].at, f"Banker drew {extra[0].code} on {c.initial_total(BANKER)} although {why()}"),)
 
 
 @check("third-card.banker.missing", "third-card.banker.missing")
@@ -105,4 +109,4 @@ def banker_stood(c: CoupState, p, t):
         return ()
     player_extra = c.extra_cards(PLAYER)
     at = player_extra[0].at if player_extra else _deal_end(c)
-    return (Breach(at, f"Banker stood on {c.initial_total(BANKER)} although {why}"),)
+    return (Breach(at, f"Banker stood on {c.initial_total(BANKER)} although {why()}"),)
