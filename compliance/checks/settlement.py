@@ -36,7 +36,7 @@ class Due:
 
     @property
     def net(self) -> Decimal:
-        return self.gross - self.gross * self.rate
+        return self.gross - self.gross * self.rate if self.rate else self.gross
 
 
 def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
