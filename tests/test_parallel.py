@@ -157,11 +157,14 @@ def test_several_files_in_parallel_report_in_the_order_given(recording, tmp_path
 
 
 def test_the_command_gives_the_same_bytes_with_one_or_two_processes(recording, tmp_path):
+    """Over 4 MB in all, so -j 2 does start worker processes."""
+    larger = generate(tmp_path / "larger.jsonl", 5000, "au-nsw", seed=8, breach_every=301)
+    assert larger.stat().st_size + 2 * recording.stat().st_size > parallel.POOL_BYTES
     outputs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"report-{jobs}.json"
         proc = subprocess.run(CLI + ["check", "-j", jobs, "--format", "json", "--timestamp", "2026-11-29T00:00:00Z",
-                                     "-o", str(out), str(recording), str(recording)],
+                                     "-o", str(out), str(recording), str(larger), str(recording)],
                               capture_output=True, text=True)
         assert proc.returncode == 1, proc.stderr
         outputs.append(out.read_bytes())
