@@ -283,10 +283,7 @@ class Replayer:
         s.method = coup.dealing_method or t.dealing_method
         s.no_bet = coup.no_bet
         s.events = coup.events
-        seated: dict[int, str] = {}
-        if coup.seated:
-            for k, v in coup.seated.items():
-                seated[int(k)] = v
+        seated: dict[int, str] = {int(k): v for k, v in coup.seated.items()} if coup.seated else {}
         s.seated = seated
         patrons = {v: k for k, v in seated.items()}
 
@@ -373,7 +370,7 @@ class Replayer:
                 else:
                     s.discards.append(card)
             elif kind == "wager" or kind == "wager_adjust":
-                bettor = _bettor(ev, patrons, i)
+                bettor = ev.seat if ev.seat is not None else _bettor(ev, patrons, i)
                 key = (bettor, ev.spot)
                 before = stakes.get(key, ZERO)
                 after = before + ev.amount if kind == "wager" else ev.amount
@@ -386,7 +383,8 @@ class Replayer:
             elif kind == "settle":
                 if s.stakes_at_settlement is None:
                     s.stakes_at_settlement = dict(stakes)
-                s.settlements.append(Settlement(i, _bettor(ev, patrons, i), ev.spot, ev.outcome, ev.amount))
+                s.settlements.append(Settlement(i, ev.seat if ev.seat is not None else _bettor(ev, patrons, i), ev.spot,
+                                                ev.outcome, ev.amount))
             elif kind == "announce":
                 s.calls.append((ev.call, i))
                 if ev.call == "no_more_bets":
