@@ -40,16 +40,27 @@ class Due:
 
 
 def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
+    """What a wager of ``stake`` on ``spot`` is owed in this coup."""
+    return _owed(terms(c, spot, t), stake)
+
+
+def _owed(terms: tuple, stake: Decimal) -> Due:
+    outcome, odds, rate, why = terms
+    return Due(outcome, stake * odds if outcome == "win" else stake if outcome == "lose" else ZERO, rate, why)
+
+
+def terms(c: CoupState, spot: str, t) -> tuple:
+    """(outcome, odds, commission rate, why) of any wager on ``spot`` in this coup: the same for every bettor."""
     if c.void is not None:
-        return Due("push", ZERO, ZERO, "the coup is void: every wager is returned")
+        return "push", None, ZERO, "the coup is void: every wager is returned"
     winner = c.winner()
     pay = t.payouts
     if winner == "tie" and spot != "tie":
         if pay.on_tie == "push":
-            return Due("push", ZERO, ZERO, "a tie returns Player and Banker wagers")
-        return Due("lose", stake, ZERO, "Player and Banker wagers lose on a tie")
+            return "push", None, ZERO, "a tie returns Player and Banker wagers"
+        return "lose", None, ZERO, "Player and Banker wagers lose on a tie"
     if spot != winner:
-        return Due("lose", stake, ZERO, "a tie" if winner == "tie" else _WON[winner])
+        return "lose", None, ZERO, "a tie" if winner == "tie" else _WON[winner]
     payout = getattr(pay, spot)
     odds, rate = payout.odds, payout.commission
     excepted = None  # the winning points an exception of the payouts names
@@ -59,7 +70,7 @@ def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
         for ex in payout.exceptions:
             if points == ex.points and (ex.cards is None or ex.cards == len(hand)):
                 if ex.push:
-                    return Due("push", ZERO, ZERO, f"{spot.capitalize()} winning with {points} is a push")
+                    return "push", None, ZERO, f"{spot.capitalize()} winning with {points} is a push"
                 odds, excepted = ex.odds, points
                 break
 
@@ -68,7 +79,7 @@ def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
                 else f"{spot.capitalize()} winning with {excepted} pays {t.money(odds)} to 1")
         return text + (f" less {t.money(rate * 100)}% commission" if rate else "")
 
-    return Due("win", stake * odds, rate, why)
+    return "win", odds, rate, why
 
 
 _WON = {PLAYER: "Player won", BANKER: "Banker won"}
@@ -93,6 +104,7 @@ def wrong_amount(c: CoupState, p, t):
         commission_by.setdefault(cm.bettor, []).append(cm)
     out = []
     seen = set()
+    by_spot = {}  # spot -> its terms, worked out once a coup
     for s in c.settlements:
         key = (s.bettor, s.spot)
         if key in seen:
@@ -103,7 +115,10 @@ def wrong_amount(c: CoupState, p, t):
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands"))
             continue
-        d = due(c, s.spot, stake, t)
+        spot_terms = by_spot.get(s.spot)
+        if spot_terms is None:
+            spot_terms = by_spot[s.spot] = terms(c, s.spot, t)
+        d = _owed(spot_terms, stake)
         expect_amount = d.net if d.outcome == "win" else (stake if d.outcome == "lose" else ZERO)
         if s.outcome == d.outcome == "win" and d.rate and s.amount == d.gross and commission_by.get(s.bettor):
             continue  # paid in full, commission collected apart (checked below)
