@@ -198,3 +198,12 @@ def test_a_finding_points_at_the_line_and_column_of_its_event(tmp_path, name):
     assert line[f["column"] - 1:].startswith('{"type":"card","card":"8D"' if name.endswith("l") else "{"), line
     if name.endswith(".json"):
         assert '"card": "8D"' in "".join(lines[f["line"] - 1:f["line"] + 3])
+
+
+def test_the_spec_header_example_is_read_as_it_stands(tmp_path):
+    """The spec's header example names table.casino: a field of the format, shown in reports only."""
+    doc = _doc()
+    doc["table"].update({"casino": "Harbour Casino", "seat_order": [1, 2, 3, 4, 5, 6, 7]})
+    r = run(tmp_path, dumps(doc))
+    assert r.returncode == 1, r.stderr  # coup 3's breach, nothing about the header
+    assert [(f["coup"], f["category"]) for f in findings(r)] == [(3, "third-card.banker.illegal")]

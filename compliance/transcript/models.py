@@ -64,6 +64,7 @@ class Table(SpecModel):
     game: Literal["punto_banco", "mini_baccarat", "even_money"]
     seats: Annotated[int, Field(ge=1)]
     jurisdiction: str | None = None
+    casino: str | None = Field(default=None, description="the casino's name, for reports only (the spec's header example carries it)")
     seat_order: list[Seat] | None = Field(
         default=None,
         description="every seat number in counter-clockwise order, starting nearest the dealer's right",
