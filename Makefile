@@ -31,6 +31,7 @@ docs: $(BIN)/baccarat-audit
 	-$(BIN)/baccarat-audit check $(SAMPLE) --timestamp 2026-11-29T00:00:00Z -o html=docs/night-shift-report.html
 	$(BIN)/baccarat-audit schema report > docs/report-schema.json
 	$(BIN)/baccarat-audit schema ruleset > docs/schema/ruleset.schema.json
+	$(BIN)/baccarat-audit schema transcript > docs/schema/transcript.schema.json
 	$(BIN)/baccarat-audit schema pai-gow-transcript > docs/schema/pai-gow-transcript.schema.json
 	$(BIN)/baccarat-audit rules list --format markdown > docs/rules.md
 	$(BIN)/baccarat-audit coverage --format markdown > docs/coverage.md

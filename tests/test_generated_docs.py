@@ -1,4 +1,4 @@
-"""Generated documents are up to date: docs/rules.md, docs/coverage.md, docs/schema/ruleset.schema.json.
+"""Generated documents are up to date: docs/rules.md, docs/coverage.md, docs/schema/*.schema.json.
 
 They are never written by hand: `make docs` regenerates them from the
 rulesets, the coverage map and the models; these tests fail when a change was
@@ -44,6 +44,20 @@ def test_coverage_md_is_generated_from_the_map():
 def test_ruleset_schema_is_generated_from_the_models():
     published = json.loads((DOCS / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"))
     assert published == json.loads(cli("schema", "ruleset")), REGENERATE
+
+
+def test_transcript_schema_is_generated_from_the_models():
+    published = json.loads((DOCS / "schema" / "transcript.schema.json").read_text(encoding="utf-8"))
+    assert published == json.loads(cli("schema", "transcript")), REGENERATE
+
+
+@pytest.mark.parametrize("name", ["clean-us-nj.json", "clean-au-nsw.json", "faults-us-nj.json"])
+def test_conformance_transcripts_validate_against_the_published_transcript_schema(name):
+    path = ROOT.parent / "shared" / "conformance" / name
+    if not path.exists():
+        pytest.skip("the shared conformance suite is not beside the project")
+    schema = json.loads((DOCS / "schema" / "transcript.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(json.loads(path.read_text(encoding="utf-8")))
 
 
 def test_rules_md_lists_every_rule_with_its_citation_per_jurisdiction():
