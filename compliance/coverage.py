@@ -29,7 +29,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from compliance.errors import UserError
-from compliance.ruleset.loader import bundled_dir, bundled_ids, load_ruleset
+from compliance.ruleset.loader import bundled_concrete, bundled_dir
 from compliance.ruleset.models import Ruleset
 
 MAP_FILE = "coverage.yaml"
@@ -274,15 +274,6 @@ def _share(covered: int, checkable: int) -> str:
     return f"{(covered / checkable * 100) if checkable else 100:.1f}%"
 
 
-def concrete_bundled() -> list[Ruleset]:
-    out = []
-    for rid in bundled_ids():
-        rs = load_ruleset(rid, allow_abstract=True)
-        if not rs.abstract:
-            out.append(rs)
-    return out
-
-
 def texts_of(ruleset: Ruleset) -> dict[str, str]:
     """Bundled text file -> source key, for the sources of a ruleset that have one."""
     return {s.text: key for key, s in sorted(ruleset.sources.items()) if s.text}
@@ -305,7 +296,7 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
              directory: Path | None = None) -> Coverage:
     """The coverage of every bundled text by the rulesets that rest on it (default: the bundled ones)."""
     cmap = cmap or load_map()
-    all_rulesets = rulesets if rulesets is not None else concrete_bundled()
+    all_rulesets = rulesets if rulesets is not None else bundled_concrete()
     restricted = rulesets is not None
     result = Coverage(texts=[])
     by_text: dict[str, list[Ruleset]] = {}

@@ -38,7 +38,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.findings import Finding
-from compliance.ruleset.loader import bundled_ids, load_ruleset
+from compliance.ruleset.loader import bundled_concrete
 from compliance.ruleset.models import Ruleset
 from compliance.transcript.reader import open_transcript
 
@@ -352,15 +352,6 @@ def untested(cases: list[CaseResult], rulesets: list[Ruleset]) -> list[Untested]
                 lacks.append("non-firing")
             if lacks:
                 out.append(Untested(rs.id, r.id, lacks))
-    return out
-
-
-def bundled_concrete() -> list[Ruleset]:
-    out = []
-    for rid in bundled_ids():
-        rs = load_ruleset(rid, allow_abstract=True)
-        if not rs.abstract:
-            out.append(rs)
     return out
 
 

@@ -43,6 +43,12 @@ def bundled_ids() -> list[str]:
     return sorted(p.stem for p in bundled_dir().glob("*.yaml") if p.stem not in NOT_RULESETS)
 
 
+def bundled_concrete() -> list[Ruleset]:
+    """Every bundled ruleset an auditor can check with (the abstract bases left out)."""
+    loaded = (load_ruleset(rid, allow_abstract=True) for rid in bundled_ids())
+    return [rs for rs in loaded if not rs.abstract]
+
+
 # ------------------------------------------------------------------ YAML
 
 
