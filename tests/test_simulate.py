@@ -104,7 +104,7 @@ TABLES = [(j, m) for j in JURISDICTIONS for m in methods_of(j)]
 @pytest.mark.parametrize("jurisdiction,method", TABLES)
 def test_injected_breaches_are_found_exactly(rulesets, tmp_path, jurisdiction, method):
     ruleset = rulesets[jurisdiction]
-    irregular = 0.02 if irregularities(Procedure.of(ruleset), method) else 0.0
+    irregular = 0.04 if irregularities(Procedure.of(ruleset), method) else 0.0
     kinds = injectable(ruleset, method, irregular > 0)
     path, sim = simulate(ruleset, tmp_path, coups=3_000, seed=11, dealing_method=method,
                          inject={k: 0.012 for k in kinds}, irregularities=irregular)

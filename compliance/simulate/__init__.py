@@ -73,6 +73,8 @@ def _has_a_way(proc: Procedure, category: str, method: str | None, irregularitie
         shoe_offered = any(p.item == "shoe" for p in proc.offers(method))
         recipient = proc.recipient(method) is not None
         return ((not h.players_handle_cards and not recipient)
+                or h.allowed_methods is not None
+                or (h.player_hand_first and h.players_handle_cards and recipient)
                 or (h.one_hand_at_a_time and h.players_handle_cards and recipient)
                 or (h.instruction_call is not None and h.instruction_call not in proc.required_calls(method)
                     and shoe_offered)

@@ -163,7 +163,9 @@ class CuratorSteps:
         h, proc = self.holders, self.g.procedure
         h.banker_lost_with_marker = winner == PLAYER and h.marker is not None
         h.curator_lost = False
-        if h.shoe is not None and any(p.shoe_lost_when_wager_loses for p in proc.all_params("curator.not-eligible", self.method)):
+        table_method = self.g.table.dealing_method  # the next coup's rules say whether the shoe is lost
+        if h.shoe is not None and any(p.shoe_lost_when_wager_loses
+                                      for p in proc.all_params("curator.not-eligible", table_method)):
             own = {spot for (b, spot), a in self.stakes_at_first_card.items() if b == h.shoe and spot != "tie" and a}
             h.curator_lost = bool(own) and winner != "tie" and winner not in own
         if h.shoe is not None and any(p.every_coup and p.item == "shoe" for p in proc.offers(self.method)):
@@ -231,11 +233,17 @@ class CuratorSteps:
             self.take("curator.handling", f"the Player's Hand was passed to seat {seat} under a dealer-only method")
             plans[PLAYER] = ([seat], "forced")
         both_out = False
-        if self.can("curator.handling") and handling.one_hand_at_a_time and plans[PLAYER][0] and plans[BANKER][0]:
+        order = (PLAYER, BANKER)
+        both_passed = bool(plans[PLAYER][0] and plans[BANKER][0])
+        if self.can("curator.handling") and handling.player_hand_first and both_passed:
+            self.take("curator.handling", "the Banker's Hand was passed out before the Player's Hand")
+            order = (BANKER, PLAYER)
+            plans = {hand: (seats, "forced" if seats else ground) for hand, (seats, ground) in plans.items()}
+        if self.can("curator.handling") and handling.one_hand_at_a_time and both_passed:
             self.take("curator.handling", "the Banker's Hand was passed out while the Player's Hand was still out")
             both_out = True
         out_with = []
-        for hand in (PLAYER, BANKER):
+        for hand in order:
             seats, ground = plans[hand]
             for seat in seats:
                 accepted = ground in ("holder", "other", "forced") or both_out or self.rng.random() < 0.9

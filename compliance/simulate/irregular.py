@@ -9,6 +9,8 @@ simulator makes three kinds, where the ruleset has a rule for them:
   third card when the Banker's Hand must draw; otherwise the next coup's first
   card, or, if it was exposed, what the rule says of an exposed card (the first
   card of a no bet coup dealt by the rule's method, or the discard holder);
+  where the rule covers it, a Banker third card drawn in excess: the next
+  coup's first card, or discarded if it was exposed;
 * a card found face up in the shoe: played as if face down, or discarded,
   as the rule says for a card found before or after the coup's first card;
 * a misdeal (the third and fourth cards swapped): reconstructed into the
@@ -114,4 +116,23 @@ class IrregularSteps:
             self.carry_out = Carry(code, no_bet, p.no_bet_method if no_bet else None)
             self.handled_as_required(f"{code}, an unauthorised Player third card, set aside as the first card of "
                                      + ("a no bet coup" if no_bet else "the next coup"))
+        return True
+
+    def excess_banker_card(self) -> bool:
+        """A Banker third card drawn when the Banker's Hand stands, put where the rule says; True if drawn."""
+        if self.irregular != "erroneous-card" or self.handled is not None:
+            return False
+        p = self.g.procedure.params(KINDS["erroneous-card"], self.method)
+        if not p.excess_banker_card or self.shoe.cut_card_out or self.shoe.peek() in self.player:
+            return False  # (a card_move names a card by its code: a twin in the Player's Hand would be moved instead)
+        disclosed = self.rng.random() < 0.5
+        code = self.deal(BANKER, face="up" if disclosed else "down")
+        self.banker.pop()
+        if disclosed:
+            self.events.append({"type": "card_move", "card": code, "to": "discard"})
+            self.handled_as_required(f"{code}, a Banker third card drawn in excess, exposed, was discarded")
+        else:
+            self.events.append({"type": "card_move", "card": code, "to": "next_coup"})
+            self.carry_out = Carry(code, False, None)
+            self.handled_as_required(f"{code}, a Banker third card drawn in excess, set aside as the next coup's first card")
         return True

@@ -94,6 +94,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
     # ------------------------------------------------------------ the coup
     def play(self) -> dict:
         before = self.holders.snapshot()
+        self.breach_method()
         if self.opening_burn:
             for i, code in enumerate(self.shoe.burn()):
                 self.events.append({"type": "card", "card": code, "to": "burn", "face": "up" if i == 0 else "down"})
@@ -123,6 +124,15 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             coup["seated"] = {str(s): p for s, p in self.seated.items()}
         coup["events"] = self.events
         return coup
+
+    def breach_method(self) -> None:
+        """A coup dealt by a method the rules do not allow (it then follows no method's own rules)."""
+        allowed = self.g.procedure.handling(self.method).allowed_methods
+        if allowed is None or self.no_bet or not self.can("curator.handling"):
+            return
+        method = next(m for m in ("Z", "ZZ", "ZZZ") if m not in allowed)
+        self.take("curator.handling", f"dealt by method {method}, which the rules do not allow")
+        self.method = method
 
     # ------------------------------------------------------------ calls
     def make_calls(self) -> None:
@@ -208,6 +218,8 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             must = banker in tab.banker_draws_when_player_stood
         else:
             must = tab.banker_draws_on_player_third_card[banker][third] == "D"
+        if not must and self.excess_banker_card():
+            return
         draws = must
         if must and self.can("third-card.banker.missing"):
             self.take("third-card.banker.missing", f"Banker stood on {banker}")

@@ -90,11 +90,14 @@ class Procedure:
         """How the cards may be handled, every handling rule that applies taken together."""
         rules = self.all_params("curator.handling", method)
         calls = [p.instruction_call for p in rules if p.instruction_call]
+        allowed = [set(p.allowed_methods) for p in rules if p.allowed_methods is not None]
         return Handling(
             players_handle_cards=all(p.players_handle_cards for p in rules),
             shoe_to_players=all(p.shoe_to_players for p in rules),
             one_hand_at_a_time=any(p.one_hand_at_a_time for p in rules),
             instruction_call=calls[0] if calls else None,
+            player_hand_first=any(p.player_hand_first for p in rules),
+            allowed_methods=frozenset.intersection(*map(frozenset, allowed)) if allowed else None,
         )
 
     def standing_may_wager(self) -> bool:
@@ -117,6 +120,8 @@ class Handling:
     shoe_to_players: bool
     one_hand_at_a_time: bool
     instruction_call: str | None
+    player_hand_first: bool
+    allowed_methods: frozenset[str] | None
 
 
 def applies(rule: BoundRule, method: str | None) -> bool:

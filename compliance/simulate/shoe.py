@@ -33,6 +33,10 @@ class Shoe:
     def left(self) -> int:
         return len(self.cards) - self.next
 
+    def peek(self) -> str:
+        """The next card, not yet drawn."""
+        return self.cards[self.next]
+
     def draw(self) -> str:
         code = self.cards[self.next]
         self.next += 1
