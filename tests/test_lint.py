@@ -109,6 +109,20 @@ def test_lint_names_each_case_a_variant_tableau_changes():
     assert not [d for d in found if d.severity == "error"]
 
 
+def test_lint_says_how_far_a_variant_tableau_moves_the_house_edge():
+    """The exact analysis (issue 6) measures the variant against the standard tableau."""
+    from compliance.analyze import edge_shift
+    from compliance.ruleset.models import Tableau
+
+    variant = load_ruleset(str(ROOT / "fixtures" / "rulesets" / "banker-stands-on-six.yaml"))
+    shift = edge_shift(variant.game.tableau, variant.game.payouts, 8, standard=Tableau.model_validate(STANDARD_TABLEAU))
+    assert shift and shift["player"] < 0  # the Banker standing where it should draw helps the Player
+    [edge] = [d.message for d in lint_file(ROOT / "fixtures" / "rulesets" / "banker-stands-on-six.yaml")
+              if d.code == "tableau-edge"]
+    assert edge.startswith("house edge against the standard tableau, 8 decks, ties as pushes: banker ")
+    assert not [d for d in lint_file(bundled_dir() / "punto-banco.yaml") if d.code == "tableau-edge"]
+
+
 def test_tableau_completeness_one_decision_per_total_and_third_card():
     complete = {k: (dict(v) if isinstance(v, dict) else list(v)) for k, v in STANDARD_TABLEAU.items()}
     assert tableau_problems(complete) == []

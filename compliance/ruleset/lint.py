@@ -19,6 +19,7 @@ compiler or Ruff does:
 ``house-sets-regulation``  a casino's house ruleset changes something the regulation fixes
 ``tableau-incomplete``     the drawing tableau lacks a decision, or has two for one case
 ``tableau-differs``        the drawing tableau differs from the standard punto banco tableau
+``tableau-edge``           how far such a tableau moves each wager's house edge (exact, 8 decks)
 ``tableau-standard``       the drawing tableau is the standard one (a note)
 ``load``                   anything else the loader refuses
 ``coverage-map``           rulesets/coverage.yaml is malformed or disagrees with the texts and rulesets
@@ -36,6 +37,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from compliance.analyze import describe_edge_shift, edge_shift
 from compliance.checks import REGISTRY, load_all
 from compliance.errors import UserError
 from compliance.ruleset.loader import (
@@ -47,7 +49,7 @@ from compliance.ruleset.loader import (
     pydantic_errors,
     unwrap_house,
 )
-from compliance.ruleset.models import Game, Ruleset, RulesetFile
+from compliance.ruleset.models import Game, Ruleset, RulesetFile, Tableau
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -428,6 +430,8 @@ class _Linter:
             for where, message in differences:
                 self.add(tab_at + where if own_tableau else tab_at, "info", "tableau-differs",
                          message + source)
+            shift = edge_shift(game.tableau, game.payouts, 8, standard=Tableau.model_validate(STANDARD_TABLEAU))
+            self.add(tab_at, "info", "tableau-edge", describe_edge_shift(shift, 8) + source)
         elif data.get("abstract") is not True or own_tableau:
             self.add(tab_at, "info", "tableau-standard",
                      "the drawing tableau is the standard punto banco tableau" + source)
