@@ -17,6 +17,16 @@ def test_the_committed_html_report_is_generated_from_the_current_sample():
     assert "(docs/night-shift-report.html)" in (ROOT / "README.md").read_text()
 
 
+def test_the_readme_shows_the_report_the_sample_gives_today():
+    """The README's sample report is output, not prose: it must be what `check` prints now."""
+    import subprocess
+    import sys
+
+    printed = subprocess.run([sys.executable, "-m", "compliance", "check", "fixtures/samples/night-shift.json"],
+                             cwd=ROOT, capture_output=True, text=True, env={"NO_COLOR": "1", "PATH": ""}).stdout
+    assert "```text\n" + printed + "```" in (ROOT / "README.md").read_text(), "regenerate the README's sample report"
+
+
 def test_the_pre_commit_hook_checks_transcripts_and_procedure_documents():
     hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
     check = next(h for h in hooks if h["id"] == "baccarat-audit-check")
