@@ -441,21 +441,24 @@ class Replayer:
     def _move(self, s: CoupState, ev, i: int) -> None:
         code = CANONICAL[ev.card]
         source = None
-        # a card moved to a hand comes from the other one (with several decks both may hold the code)
-        hands = ((BANKER, s.banker), (PLAYER, s.player)) if ev.to == PLAYER else ((PLAYER, s.player), (BANKER, s.banker))
-        for hand_name, hand in hands:
+        # With several decks both hands may hold the code: a card moved to a hand comes from the
+        # other one; otherwise the most recently dealt copy moves (an erroneous card is the last dealt).
+        best = None  # (dealt at, hand name, hand, index)
+        for hand_name, hand in ((PLAYER, s.player), (BANKER, s.banker)):
+            if hand_name == ev.to:
+                continue
             for j in range(len(hand) - 1, -1, -1):
                 if hand[j].code == code:
-                    card = hand.pop(j)
-                    source = hand_name
-                    if j < (s.player_initial if hand_name == PLAYER else s.banker_initial):
-                        if hand_name == PLAYER:
-                            s.player_initial -= 1
-                        else:
-                            s.banker_initial -= 1
+                    if best is None or hand[j].at > best[0]:
+                        best = (hand[j].at, hand_name, hand, j)
                     break
-            if source:
-                break
+        if best is not None:
+            _, source, hand, j = best
+            card = hand.pop(j)
+            if source == PLAYER and j < s.player_initial:
+                s.player_initial -= 1
+            elif source == BANKER and j < s.banker_initial:
+                s.banker_initial -= 1
         if source is None:
             s.integrity.append((i, f"{code} is moved, but no hand of this coup holds it"))
             card = DealtCard(code, POINTS[code], i)
