@@ -98,6 +98,31 @@ def test_commission_is_exact_decimal_money():
         (1, "BAC-SETTLE-AMOUNT")}
 
 
+def test_a_house_that_rounds_its_commission_is_judged_by_its_own_rounding(tmp_path):
+    """A house parameter: the commission rounded up to the quarter (25.50 -> 1.275 -> 1.50, paid 24)."""
+    house = tmp_path / "quarters.yaml"
+    house.write_text("""id: quarters
+title: A house that takes commission in quarters
+version: "1"
+extends: us-nj
+game:
+  payouts:
+    banker:
+      commission_unit: {house: 0.25, note: "commission rounded up to the quarter"}
+      commission_rounding: {house: up}
+""", encoding="utf-8")
+    doc = transcript([coup(1, *BANKER_WINS, [(2, "banker", "25.50")], settle=False)])
+    doc["coups"][0]["events"].append(settle(2, "banker", "win", 24))
+    assert check(doc, ruleset=str(house)) == []
+    doc["coups"][0]["events"][-1] = settle(2, "banker", "win", "24.225")
+    [finding] = check(doc, ruleset=str(house))
+    assert finding.message == ("seat 2 banker wager of 25.5 should be win 24 (Banker pays 1 to 1 less 5% commission, "
+                               "rounded up to 0.25); it was settled win 24.225")
+    doc["coups"][0]["events"][-1] = settle(2, "banker", "win", 25.5)
+    doc["coups"][0]["events"].append({"type": "commission", "seat": 2, "amount": 1.5})
+    assert check(doc, ruleset=str(house)) == []
+
+
 # ------------------------------------------------------------------ ties and void coups
 
 

@@ -19,16 +19,16 @@ from compliance.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
 
 
 class Due:
-    """What a wager is owed: outcome, winnings (net), and commission if collected apart.
+    """What a wager is owed: outcome, winnings (gross), and the commission the house keeps.
 
     ``why`` may be given as a function that words it: most wagers are settled
     right, and the reason is only worded for a finding.
     """
 
-    __slots__ = ("outcome", "gross", "rate", "_why")
+    __slots__ = ("outcome", "gross", "commission", "_why")
 
-    def __init__(self, outcome: str, gross: Decimal, rate: Decimal, why: str | Callable[[], str]):
-        self.outcome, self.gross, self.rate, self._why = outcome, gross, rate, why
+    def __init__(self, outcome: str, gross: Decimal, commission: Decimal, why: str | Callable[[], str]):
+        self.outcome, self.gross, self.commission, self._why = outcome, gross, commission, why
 
     @property
     def why(self) -> str:
@@ -36,7 +36,7 @@ class Due:
 
     @property
     def net(self) -> Decimal:
-        return self.gross - self.gross * self.rate if self.rate else self.gross
+        return self.gross - self.commission if self.commission else self.gross
 
 
 def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
@@ -45,22 +45,25 @@ def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
 
 
 def _owed(terms: tuple, stake: Decimal) -> Due:
-    outcome, odds, rate, why = terms
-    return Due(outcome, stake * odds if outcome == "win" else stake if outcome == "lose" else ZERO, rate, why)
+    outcome, odds, rate, why, payout = terms
+    if outcome != "win":
+        return Due(outcome, stake if outcome == "lose" else ZERO, ZERO, why)
+    gross = stake * odds
+    return Due(outcome, gross, payout.commission_on(gross, rate) if rate else ZERO, why)
 
 
 def terms(c: CoupState, spot: str, t) -> tuple:
-    """(outcome, odds, commission rate, why) of any wager on ``spot`` in this coup: the same for every bettor."""
+    """(outcome, odds, commission rate, why, payout) of any wager on ``spot`` in this coup: the same for every bettor."""
     if c.void is not None:
-        return "push", None, ZERO, "the coup is void: every wager is returned"
+        return "push", None, ZERO, "the coup is void: every wager is returned", None
     winner = c.winner()
     pay = t.payouts
     if winner == "tie" and spot != "tie":
         if pay.on_tie == "push":
-            return "push", None, ZERO, "a tie returns Player and Banker wagers"
-        return "lose", None, ZERO, "Player and Banker wagers lose on a tie"
+            return "push", None, ZERO, "a tie returns Player and Banker wagers", None
+        return "lose", None, ZERO, "Player and Banker wagers lose on a tie", None
     if spot != winner:
-        return "lose", None, ZERO, "a tie" if winner == "tie" else _WON[winner]
+        return "lose", None, ZERO, "a tie" if winner == "tie" else _WON[winner], None
     payout = getattr(pay, spot)
     odds, rate = payout.odds, payout.commission
     excepted = None  # the winning points an exception of the payouts names
@@ -70,16 +73,20 @@ def terms(c: CoupState, spot: str, t) -> tuple:
         for ex in payout.exceptions:
             if points == ex.points and (ex.cards is None or ex.cards == len(hand)):
                 if ex.push:
-                    return "push", None, ZERO, f"{spot.capitalize()} winning with {points} is a push"
+                    return "push", None, ZERO, f"{spot.capitalize()} winning with {points} is a push", None
                 odds, excepted = ex.odds, points
                 break
 
     def why() -> str:
         text = (f"{spot.capitalize()} pays {t.money(odds)} to 1" if excepted is None
                 else f"{spot.capitalize()} winning with {excepted} pays {t.money(odds)} to 1")
-        return text + (f" less {t.money(rate * 100)}% commission" if rate else "")
+        if not rate:
+            return text
+        rounded = (f", rounded {payout.commission_rounding.replace('_', ' ')} to {t.money(payout.commission_unit)}"
+                   if payout.commission_unit else "")
+        return text + f" less {t.money(rate * 100)}% commission{rounded}"
 
-    return "win", odds, rate, why
+    return "win", odds, rate, why, payout
 
 
 _WON = {PLAYER: "Player won", BANKER: "Banker won"}
@@ -120,7 +127,7 @@ def wrong_amount(c: CoupState, p, t):
             spot_terms = by_spot[s.spot] = terms(c, s.spot, t)
         d = _owed(spot_terms, stake)
         expect_amount = d.net if d.outcome == "win" else (stake if d.outcome == "lose" else ZERO)
-        if s.outcome == d.outcome == "win" and d.rate and s.amount == d.gross and commission_by.get(s.bettor):
+        if s.outcome == d.outcome == "win" and d.commission and s.amount == d.gross and commission_by.get(s.bettor):
             continue  # paid in full, commission collected apart (checked below)
         if s.outcome != d.outcome or s.amount != expect_amount:
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
@@ -129,7 +136,7 @@ def wrong_amount(c: CoupState, p, t):
     for bettor, paid in commission_by.items():
         stake = basis.get((bettor, BANKER))
         d = due(c, BANKER, stake, t) if stake is not None else None
-        owed = d.gross * d.rate if d is not None and d.outcome == "win" else None
+        owed = d.commission if d is not None and d.outcome == "win" else None
         gross_paid = any(s.bettor == bettor and s.spot == BANKER and s.outcome == "win" and d is not None and s.amount == d.gross
                          for s in c.settlements)
         for cm in paid:

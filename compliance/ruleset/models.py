@@ -14,7 +14,7 @@ and remembers its provenance, so reports can tell "the regulation says" from
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -85,7 +85,22 @@ class PayoutException(Strict):
 class Payout(Strict):
     odds: Decimal = Field(ge=0, description="winnings per unit staked (8 means 8 to 1)")
     commission: Decimal = Field(default=Decimal(0), ge=0, lt=1, description="share of the winnings kept by the house")
+    commission_unit: Decimal | None = Field(
+        default=None, gt=0,
+        description="the commission is rounded to a multiple of this amount (e.g. 0.25); none: exact to the cent and below",
+    )
+    commission_rounding: Literal["up", "half_up", "down"] = Field(
+        default="up", description="how the commission is rounded to commission_unit"
+    )
     exceptions: list[PayoutException] = []
+
+    def commission_on(self, winnings: Decimal, rate: Decimal | None = None) -> Decimal:
+        """The commission due on ``winnings``, rounded as the house rounds it."""
+        raw = winnings * (self.commission if rate is None else rate)
+        if self.commission_unit is None or not raw:
+            return raw
+        mode = {"up": ROUND_UP, "half_up": ROUND_HALF_UP, "down": ROUND_DOWN}[self.commission_rounding]
+        return (raw / self.commission_unit).to_integral_value(rounding=mode) * self.commission_unit
 
 
 class Payouts(Strict):

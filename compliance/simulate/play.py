@@ -268,13 +268,13 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         p, b = total(self.player), total(self.banker)
         entries = []
         for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order.get(kv[0][0], len(order)), str(kv[0][0]), SPOTS.index(kv[0][1]))):
-            outcome, gross, rate = self.due(spot, stake, p, b)
-            apart = outcome == "win" and rate and self.rng.random() < 0.5
+            outcome, gross, commission = self.due(spot, stake, p, b)
+            apart = outcome == "win" and commission and self.rng.random() < 0.5
             if outcome == "win":
-                amount = gross if apart else gross - gross * rate
+                amount = gross if apart else gross - commission
             else:
                 amount = stake if outcome == "lose" else ZERO
-            entries.append([bettor, spot, outcome, amount, gross * rate if apart else None, stake])
+            entries.append([bettor, spot, outcome, amount, commission if apart else None, stake])
         plain_entries = [e for e in entries if e[4] is None]
         if plain_entries and self.can("settlement.missing"):
             e = plain_entries[-1]
@@ -297,7 +297,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 self.events.append(cm)
 
     def due(self, spot: str, stake: Decimal, p: int, b: int) -> tuple[str, Decimal, Decimal]:
-        """(outcome, winnings before commission, commission rate) of a wager, by the final point counts."""
+        """(outcome, winnings before commission, the commission as the house rounds it) of a wager, by the final point counts."""
         pay = self.g.payouts
         winner = PLAYER if p > b else BANKER if b > p else TIE
         if winner == TIE and spot != TIE:
@@ -314,7 +314,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                         return "push", ZERO, ZERO
                     odds = ex.odds
                     break
-        return "win", stake * odds, payout.commission
+        return "win", stake * odds, payout.commission_on(stake * odds)
 
     def garble(self) -> None:
         """Make the coup unreadable: a misspelt key in its result."""

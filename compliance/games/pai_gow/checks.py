@@ -170,7 +170,7 @@ def due(c: RoundState, box: int, stake: Decimal, p: SettlementParams, t) -> Due:
         return Due(result, stake if result == "lose" else ZERO, ZERO, why)
     rate = t.commission if t.commission is not None else p.commission
     why += f": pays {t.money(p.odds)} to 1" + (f" less {t.money(rate * 100)}% commission" if rate else "")
-    return Due("win", stake * p.odds, rate, why)
+    return Due("win", stake * p.odds, stake * p.odds * rate, why)
 
 
 def _basis(c: RoundState) -> dict[int, Decimal]:
@@ -203,7 +203,7 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
             continue
         d = due(c, s.box, stake, p, t)
         expect = d.net if d.outcome == "win" else d.gross
-        gross_paid = s.outcome == d.outcome == "win" and bool(d.rate) and s.amount == d.gross
+        gross_paid = s.outcome == d.outcome == "win" and bool(d.commission) and s.amount == d.gross
         wrong = not (gross_paid and commission_by.get(s.box)) and (s.outcome != d.outcome or s.amount != expect)
         owed_by[s.box] = (d, gross_paid, wrong)
         if wrong:
@@ -215,7 +215,7 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
         d, gross_paid, wrong = owed_by.get(box, (None, False, False))
         if wrong:
             continue  # the settlement's finding says what was due; its commission is part of that one mistake
-        owed = d.gross * d.rate if d is not None and d.outcome == "win" else ZERO
+        owed = d.commission if d is not None and d.outcome == "win" else ZERO
         for cm in paid:
             if not owed:
                 out.append(Breach(cm.at, f"commission of {t.money(cm.amount)} collected from {c.describe_box(box)}, "
