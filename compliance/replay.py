@@ -345,26 +345,20 @@ class Replayer:
                 if face_up:
                     s.found_face_up.append(card)
                 drawn.append((to, card))
-                if to == PLAYER:
+                if to == PLAYER or to == BANKER:
                     if not first_card:
                         first_card = True
                         s.first_card_at = i
                         s.stakes_at_first_card = dict(stakes)
+                    to_player = to == PLAYER
                     if len(initial) < 4 and s.reconstruct_at is None:
                         initial.append((to, card))
-                        s.player_initial += 1
-                    player.append(card)
-                    dealt_player.append(card)
-                elif to == BANKER:
-                    if not first_card:
-                        first_card = True
-                        s.first_card_at = i
-                        s.stakes_at_first_card = dict(stakes)
-                    if len(initial) < 4 and s.reconstruct_at is None:
-                        initial.append((to, card))
-                        s.banker_initial += 1
-                    banker.append(card)
-                    dealt_banker.append(card)
+                        if to_player:
+                            s.player_initial += 1
+                        else:
+                            s.banker_initial += 1
+                    (player if to_player else banker).append(card)
+                    (dealt_player if to_player else dealt_banker).append(card)
                 elif to == "burn":
                     s.burns.append(card)
                 else:
