@@ -22,6 +22,8 @@ BASELINE_VERSION = 1
 
 @dataclass(frozen=True)
 class BaselineEntry:
+    """One accepted finding of a baseline file (also how the JSON report lists a stale one)."""
+
     fingerprint: str
     rule: str
     transcript: str

@@ -12,10 +12,12 @@ the transcript spec; everything else was added in schema 1.x.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from compliance.baseline import BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.findings import Finding
 from compliance.report.model import SCHEMA_VERSION, Report
@@ -110,19 +112,10 @@ class WaiversOut(_Closed):
     not_applied: list[WaiverNotice] = Field(description="expired or malformed waivers: they waive nothing")
 
 
-class StaleEntry(_Closed):
-    fingerprint: str
-    rule: str
-    transcript: str
-    coup: int | None
-    event: int | None
-    message: str
-
-
 class BaselineOut(_Closed):
     file: str
     baselined: int = Field(description="findings not reported because the baseline holds them")
-    stale: list[StaleEntry] = Field(description="baseline entries no finding matches any more")
+    stale: list[BaselineEntry] = Field(description="baseline entries no finding matches any more")
 
 
 class JsonReport(_Closed):
@@ -211,8 +204,7 @@ def document(report: Report) -> dict:
         "baseline": None if report.baseline is None else {
             "file": report.baseline.path,
             "baselined": report.baselined,
-            "stale": [{"fingerprint": e.fingerprint, "rule": e.rule, "transcript": e.transcript, "coup": e.coup,
-                       "event": e.event, "message": e.message} for e in report.stale],
+            "stale": [asdict(e) for e in report.stale],
         },
         "errors": report.errors,
         "fail_on": report.fail_on,
