@@ -283,7 +283,7 @@ class Replayer:
         s.method = coup.dealing_method or t.dealing_method
         s.no_bet = coup.no_bet
         s.events = coup.events
-        seated: dict[int, str] = {int(k): v for k, v in coup.seated.items()} if coup.seated else {}
+        seated: dict[int, str] = coup.seated or {}  # the decoder gives seat numbers as int keys
         s.seated = seated
         patrons = {v: k for k, v in seated.items()}
 

@@ -176,10 +176,21 @@ def test_vendor_keys_are_ignored_by_both(raw):
     b'{"coup": 1, "shoe": "S1", "events": [{"type": "wager", "seat": 1, "spot": "player", "amount": "NaN"}]}',
     b'{"coup": 1, "shoe": "S1", "events": [{"type": "result", "player_points": 10, "banker_points": 0, "winner": "tie"}]}',
     b'{"coup": 1, "shoe": "S1", "events": [], "seated": {"one": "P-1"}}',
+    b'{"coup": 1, "shoe": "S1", "events": [], "seated": {"03": "P-1"}}',
+    b'{"coup": 1, "shoe": "S1", "events": [], "seated": {"-3": "P-1"}}',
+    b'{"coup": 1, "shoe": "S1", "events": [], "seated": {"+3": "P-1"}}',
+    b'{"coup": 1, "shoe": "S1", "events": [], "seated": {"3": 4}}',
 ])
 def test_refused_by_both(raw):
     assert _pydantic(models.Coup, raw) is None
     assert _msgspec_coup(raw) is None
+
+
+def test_seat_keys_are_read_as_seat_numbers():
+    raw = b'{"coup": 1, "shoe": "S1", "events": [], "seated": {"0": "P-0", "12": "P-12"}}'
+    assert decode_coup(raw, 1, 1, "$").coup.seated == {0: "P-0", 12: "P-12"}
+    with_vendor = raw.replace(b'"0"', b'"x-vip": true, "0"')
+    assert decode_coup(with_vendor, 1, 1, "$").coup.seated == {0: "P-0", 12: "P-12"}
 
 
 def test_amounts_are_exact_decimals_on_the_hot_path():

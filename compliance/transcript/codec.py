@@ -70,6 +70,8 @@ def _convert(tp, metadata=()):
         return typing.Annotated[inner, meta] if meta else inner
     if origin is dict:
         k, v = typing.get_args(tp)
+        if k == models.SeatKey:  # msgspec reads a key of digits into int itself (no regex, no int() later)
+            return dict[typing.Annotated[int, msgspec.Meta(ge=0)], _convert(v)]
         return dict[_convert(k), _convert(v)]
     if tp is Decimal:
         # msgspec has no numeric constraints on Decimal: _struct checks them in __post_init__

@@ -25,6 +25,9 @@ Spot = Literal["player", "banker", "tie"]
 Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False)]
 Seat = Annotated[int, Field(ge=0)]
 Points = Annotated[int, Field(ge=0, le=9)]
+# a seat number as a JSON object key ("seated"): digits, no sign, no leading zero; the fast
+# decoder (codec.py) reads such keys straight into int
+SeatKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]*)$")]
 
 
 class SpecModel(BaseModel):
@@ -217,7 +220,7 @@ class Coup(SpecModel):
     events: list[Event]
     dealing_method: str | None = None
     no_bet: bool = False
-    seated: dict[Annotated[str, Field(pattern=r"^[0-9]+$")], str] | None = None
+    seated: dict[SeatKey, str] | None = None
 
 
 class Transcript(Header):

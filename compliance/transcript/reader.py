@@ -59,13 +59,15 @@ def _rebase(err: str, base: str) -> str:
 
 
 _exact_decoder = msgspec.json.Decoder(float_hook=Decimal)
+_exact_encoder = msgspec.json.Encoder(decimal_format="number")
 
 
 def _decode(data: bytes, decoder: msgspec.json.Decoder, target: type):
     """Decode with the struct decoder; vendor ``x-`` keys go through a slower path."""
     if _VENDOR in data:
-        # numbers as Decimal, never through a binary float: amounts stay exact
-        return msgspec.convert(codec.strip_vendor_keys(_exact_decoder.decode(data)), target)
+        # stripped, then written back as JSON for the same strict decoder; numbers go through
+        # Decimal, never a binary float, so amounts keep their exact digits
+        return decoder.decode(_exact_encoder.encode(codec.strip_vendor_keys(_exact_decoder.decode(data))))
     return decoder.decode(data)
 
 
