@@ -24,6 +24,7 @@ from compliance.table import TableContext
 
 ZERO = Decimal(0)
 PLAYER, BANKER = "player", "banker"
+_new = tuple.__new__  # builds a NamedTuple from a full tuple of its fields without its Python-level __new__
 
 
 class ReplayError(Exception):
@@ -134,7 +135,7 @@ class CoupState:
         "offers", "passes", "returns", "shoe_returns", "curator_at_start", "curator",
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed", "carry_disclosed", "expected_carry_disclosed",
-        "points",
+        "points", "hands_complete", "won",
     )
 
     def __init__(self):
@@ -148,8 +149,9 @@ class CoupState:
         self.player_initial = 0  # how many of player[] are initial cards
         self.banker_initial = 0
         self.reconstruct_at: int | None = None
-        self.dealt_player: list[DealtCard] = []  # the hands as dealt, before any reconstruct or move
-        self.dealt_banker: list[DealtCard] = []
+        # the hands as dealt, before any reconstruct or move: the same lists as the hands until one changes them
+        self.dealt_player: list[DealtCard] = self.player
+        self.dealt_banker: list[DealtCard] = self.banker
         self.drawn: list[tuple[str, DealtCard]] = []  # every card taken from the shoe, with where it went
         self.burns: list[DealtCard] = []
         self.discards: list[DealtCard] = []
@@ -180,13 +182,10 @@ class CoupState:
         self.carry_disclosed: list[bool] = []  # parallel to carry_out: was the card set aside exposed
         self.expected_carry_disclosed: list[bool] = []  # parallel to expected_carry
         self.points: tuple[int, int, int, int] | None = None  # initial and final totals, once the replay is done
+        self.hands_complete = False  # both hands hold their two initial cards (dealt in order or reconstructed)
+        self.won: str | None = None  # "player", "banker" or "tie" by the final totals, once the replay is done
 
     # ------------------------------------------------------------ derived facts
-    @property
-    def hands_complete(self) -> bool:
-        """Both hands hold their two initial cards (dealt in order or reconstructed)."""
-        return self.player_initial == 2 and self.banker_initial == 2
-
     def initial_total(self, hand: str) -> int:
         if self.points is not None:
             return self.points[0 if hand == PLAYER else 1]
@@ -204,6 +203,8 @@ class CoupState:
         return self.player[self.player_initial:] if hand == PLAYER else self.banker[self.banker_initial:]
 
     def winner(self) -> str:
+        if self.won is not None:
+            return self.won
         p, b = self.final_total(PLAYER), self.final_total(BANKER)
         return PLAYER if p > b else BANKER if b > p else "tie"
 
@@ -328,7 +329,7 @@ class Replayer:
             if kind == "card":
                 code, value = _CARDS[ev.card]
                 face_up, carried = ev.found_face_up is True, ev.carried_over is True
-                card = DealtCard(code, value, i, ev.face, face_up, carried)
+                card = _new(DealtCard, (code, value, i, ev.face, face_up, carried, None))
                 to = ev.to
                 if carried:
                     s.carried_in.append(card)
@@ -357,8 +358,11 @@ class Replayer:
                             s.player_initial += 1
                         else:
                             s.banker_initial += 1
-                    (player if to_player else banker).append(card)
-                    (dealt_player if to_player else dealt_banker).append(card)
+                    hand = player if to_player else banker
+                    hand.append(card)
+                    dealt = dealt_player if to_player else dealt_banker
+                    if dealt is not hand:  # the hands were changed by a reconstruct or a move: the dealt ones go on apart
+                        dealt.append(card)
                 elif to == "burn":
                     s.burns.append(card)
                 else:
@@ -372,13 +376,13 @@ class Replayer:
                     stakes[key] = after
                 else:
                     stakes.pop(key, None)
-                s.changes.append(WagerChange(i, bettor, ev.spot, before, after, kind,
-                                             getattr(ev, "reason", None), nmb, first_card, ev.seat, ev.patron))
+                s.changes.append(_new(WagerChange, (i, bettor, ev.spot, before, after, kind,
+                                                    getattr(ev, "reason", None), nmb, first_card, ev.seat, ev.patron)))
             elif kind == "settle":
                 if s.stakes_at_settlement is None:
                     s.stakes_at_settlement = dict(stakes)
-                s.settlements.append(Settlement(i, ev.seat if ev.seat is not None else _bettor(ev, patrons, i), ev.spot,
-                                                ev.outcome, ev.amount))
+                s.settlements.append(_new(Settlement, (i, ev.seat if ev.seat is not None else _bettor(ev, patrons, i),
+                                                       ev.spot, ev.outcome, ev.amount)))
             elif kind == "announce":
                 s.calls.append((ev.call, i))
                 if ev.call == "no_more_bets":
@@ -411,8 +415,12 @@ class Replayer:
             elif kind == "commission":
                 s.commissions.append(CommissionPaid(i, _bettor(ev, patrons, i), ev.amount))
             elif kind == "card_move":
+                _keep_dealt(s)
+                dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
                 self._move(s, ev, i)
             elif kind == "reconstruct":
+                _keep_dealt(s)
+                dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
                 s.reconstruct_at = i
                 s.reconstructed = (tuple(CANONICAL[c] for c in ev.player), tuple(CANONICAL[c] for c in ev.banker))
                 s.player[:] = [DealtCard(CANONICAL[c], POINTS[CANONICAL[c]], i) for c in ev.player]
@@ -423,7 +431,9 @@ class Replayer:
                 s.void = ev
                 s.void_at = i
         s.last_event = i
-        s.points = _points(player, s.player_initial, banker, s.banker_initial)  # the hands are final now
+        s.points = points = _points(player, s.player_initial, banker, s.banker_initial)  # the hands are final now
+        s.hands_complete = s.player_initial == 2 and s.banker_initial == 2
+        s.won = PLAYER if points[2] > points[3] else BANKER if points[3] > points[2] else "tie"
         if not first_card:
             s.stakes_at_first_card = dict(stakes)
         self.shoe_totals[coup.shoe] = total
@@ -467,6 +477,13 @@ class Replayer:
             s.carry_disclosed.append(card.face == "up" or card.found_face_up)
         else:
             s.discards.append(moved)
+
+
+def _keep_dealt(s: CoupState) -> None:
+    """Before a reconstruct or a move changes the hands, keep the hands as dealt apart from them."""
+    if s.dealt_player is s.player:
+        s.dealt_player = list(s.player)
+        s.dealt_banker = list(s.banker)
 
 
 def _decks(n: int) -> str:

@@ -23,6 +23,8 @@ def calls(c: CoupState, p: CallParams, t):
     (one finding names every call that is missing); a no bet coup needs them only where the rule says so."""
     if c.first_card_at is None or (c.no_bet and not p.in_no_bet_coup):
         return ()
+    if [call for call, at in c.calls if at < c.first_card_at] == p.calls:
+        return ()  # the usual coup: exactly the required calls, in order, before the first card
     made = {}
     for call, at in c.calls:
         made.setdefault(call, at)

@@ -22,9 +22,9 @@ def initial_order(c: CoupState, p, t):
         return ()  # put right by reconstruction or voided: the misdeal rule judges how
     if c.player_initial > 2 or c.banker_initial > 2:
         return ()  # one hand took the other's card: deal.extra-card's finding (one mistake, one finding)
-    hands = tuple(h for h, _ in c.initial)
+    hands = tuple([h for h, _ in c.initial])
     if hands == ORDER[: len(hands)]:
-        return _incomplete(c)
+        return _incomplete(c) if not c.hands_complete else ()
     wrong = next(i for i, h in enumerate(hands) if h != ORDER[i])
     card = c.initial[wrong][1]
     dealt = ", ".join(f"{h.capitalize()} {d.code}" for h, d in c.initial)

@@ -6,8 +6,6 @@ for a Player's Hand that stood (spec: one mistake, one finding).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from compliance.checks import Breach, check
 from compliance.replay import BANKER, PLAYER, CoupState
 
@@ -59,20 +57,26 @@ def player_stood(c: CoupState, p, t):
     return (Breach(_deal_end(c), f"Player stood on {total} although the Player's Hand draws on {total}"),)
 
 
-def _banker_should_draw(c: CoupState, t) -> tuple[bool, Callable[[], str]]:
-    """Whether the Banker's Hand must draw, and a function wording why (called only for a finding)."""
+def _banker_should_draw(c: CoupState, t) -> bool:
+    """Whether the Banker's Hand must draw, by the tableau, given the Player's actual third card (or none)."""
+    if c.initial_total(PLAYER) in t.tableau.naturals or c.initial_total(BANKER) in t.tableau.naturals:
+        return False
+    player_extra = c.extra_cards(PLAYER)
+    return t.tableau.banker_draws(c.initial_total(BANKER), player_extra[0].points if player_extra else None)
+
+
+def _banker_why(c: CoupState, t, draws: bool) -> str:
+    """Why the Banker's Hand draws or stands (worded only for a finding)."""
     total = c.initial_total(BANKER)
     natural = _natural(c, t)
     if natural:
-        return False, lambda: natural
+        return natural
     player_extra = c.extra_cards(PLAYER)
     if not player_extra:
-        draws = t.tableau.banker_draws(total, None)
-        return draws, lambda: f"the Player's Hand stood; the Banker {'draws' if draws else 'stands'} on {total}"
+        return f"the Player's Hand stood; the Banker {'draws' if draws else 'stands'} on {total}"
     third = player_extra[0]
-    draws = t.tableau.banker_draws(total, third.points)
-    return draws, lambda: (f"the Player's third card was {third.points} ({third.code}); "
-                           f"the Banker {'draws' if draws else 'stands'} on {total} against {_a(third.points)}")
+    return (f"the Player's third card was {third.points} ({third.code}); "
+            f"the Banker {'draws' if draws else 'stands'} on {total} against {_a(third.points)}")
 
 
 def _a(points: int) -> str:
@@ -93,10 +97,10 @@ def banker_drew(c: CoupState, p, t):
     if player_extra and player_extra[0].at > extra[0].at:
         return (Breach(extra[0].at, f"Banker drew {extra[0].code} before the Player's third card ({player_extra[0].code}) "
                                     "was dealt; the Player's Hand is completed first"),)
-    draws, why = _banker_should_draw(c, t)
-    if draws:
+    if _banker_should_draw(c, t):
         return ()
-    return (Breach(extra[0].at, f"Banker drew {extra[0].code} on {c.initial_total(BANKER)} although {why()}"),)
+    return (Breach(extra[0].at, f"Banker drew {extra[0].code} on {c.initial_total(BANKER)} although "
+                                f"{_banker_why(c, t, False)}"),)
 
 
 @check("third-card.banker.missing", "third-card.banker.missing")
@@ -104,9 +108,8 @@ def banker_stood(c: CoupState, p, t):
     """The Banker's Hand draws wherever the tableau says draw, given the Player's actual third card (or none)."""
     if not c.hands_complete or c.extra_cards(BANKER) or c.void is not None:
         return ()
-    draws, why = _banker_should_draw(c, t)
-    if not draws:
+    if not _banker_should_draw(c, t):
         return ()
     player_extra = c.extra_cards(PLAYER)
     at = player_extra[0].at if player_extra else _deal_end(c)
-    return (Breach(at, f"Banker stood on {c.initial_total(BANKER)} although {why()}"),)
+    return (Breach(at, f"Banker stood on {c.initial_total(BANKER)} although {_banker_why(c, t, True)}"),)

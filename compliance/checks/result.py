@@ -12,11 +12,11 @@ def wrong_result(c: CoupState, p, t):
     if c.void is not None or not c.hands_complete:
         return ()
     pt, bt, winner = c.final_total(PLAYER), c.final_total(BANKER), c.winner()
-    truth = f"Player {pt}, Banker {bt}: {'a tie' if winner == 'tie' else winner.capitalize() + ' wins'}"
-    if c.result is None:
-        return (Breach(c.last_event, f"no result was announced; the cards give {truth}"),)
     r = c.result
-    if (r.player_points, r.banker_points, r.winner) == (pt, bt, winner):
+    if r is not None and r.player_points == pt and r.banker_points == bt and r.winner == winner:
         return ()
+    truth = f"Player {pt}, Banker {bt}: {'a tie' if winner == 'tie' else winner.capitalize() + ' wins'}"
+    if r is None:
+        return (Breach(c.last_event, f"no result was announced; the cards give {truth}"),)
     said = f"Player {r.player_points}, Banker {r.banker_points}, winner {r.winner}"
     return (Breach(c.result_at, f"announced {said}; the cards give {truth}"),)

@@ -106,7 +106,7 @@ def wrong_amount(c: CoupState, p, t):
     if not _judgeable(c) or not c.settlements:
         return ()
     basis = _basis(c)
-    commission_by = {}
+    commission_by: dict = {}
     for cm in c.commissions:
         commission_by.setdefault(cm.bettor, []).append(cm)
     out = []
@@ -125,13 +125,19 @@ def wrong_amount(c: CoupState, p, t):
         spot_terms = by_spot.get(s.spot)
         if spot_terms is None:
             spot_terms = by_spot[s.spot] = terms(c, s.spot, t)
-        d = _owed(spot_terms, stake)
-        expect_amount = d.net if d.outcome == "win" else (stake if d.outcome == "lose" else ZERO)
-        if s.outcome == d.outcome == "win" and d.commission and s.amount == d.gross and commission_by.get(s.bettor):
-            continue  # paid in full, commission collected apart (checked below)
-        if s.outcome != d.outcome or s.amount != expect_amount:
+        outcome, odds, rate, _, payout = spot_terms
+        if outcome == "win":  # what _owed gives, without building a Due for every wager settled right
+            gross = stake * odds
+            commission = payout.commission_on(gross, rate) if rate else ZERO
+            expect_amount = gross - commission
+            if commission and s.outcome == "win" and s.amount == gross and commission_by.get(s.bettor):
+                continue  # paid in full, commission collected apart (checked below)
+        else:
+            expect_amount = stake if outcome == "lose" else ZERO
+        if s.outcome != outcome or s.amount != expect_amount:
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
-            out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {d.outcome} {t.money(expect_amount)} ({d.why}); "
+            why = _owed(spot_terms, stake).why
+            out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {outcome} {t.money(expect_amount)} ({why}); "
                                     f"it was settled {s.outcome} {t.money(s.amount)}"))
     for bettor, paid in commission_by.items():
         stake = basis.get((bettor, BANKER))
@@ -156,6 +162,9 @@ def missing(c: CoupState, p, t):
     if not _judgeable(c):
         return ()
     basis = _basis(c)
+    settled = [(s.bettor, s.spot) for s in c.settlements]
+    if len(settled) == len(basis) and basis.keys() == set(settled):
+        return ()  # the usual coup: each standing wager settled once
     counts: dict[tuple, list] = {}
     for s in c.settlements:
         counts.setdefault((s.bettor, s.spot), []).append(s)
