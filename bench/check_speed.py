@@ -8,7 +8,10 @@ noisy machine slows both alike:
 * checks it with the engine ``baccarat-audit check`` uses, every rule of the
   jurisdiction enabled, on one core.
 
-Prints coups/s and the ratio check / orjson (best of ``--repeat`` runs each).
+Prints coups/s and the ratio check / orjson (best of ``--repeat`` runs each),
+then where the time goes: reading and decoding the coups alone (the
+validating msgspec decoder), decoding and replaying them (no rule run), and
+the rules (the rest of the check).
 Goals (issue 7): at least 60,000 coups/s and a ratio of at most 3.
 
     .venv/bin/python bench/check_speed.py --coups 200000 --jurisdiction au-nsw
@@ -27,7 +30,9 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate  # noqa: E402
 
+from compliance import games  # noqa: E402
 from compliance.engine import Checker  # noqa: E402
+from compliance.transcript.reader import open_transcript  # noqa: E402
 
 
 def transcript(coups: int, jurisdiction: str, method: str | None, breach_every: int) -> Path:
@@ -49,6 +54,27 @@ def parse_only(path: Path) -> float:
         for line in f:
             if line.strip():
                 loads(line)
+    return time.perf_counter() - start
+
+
+def decode_only(path: Path) -> float:
+    """Read and decode every coup as check does, nothing more."""
+    start = time.perf_counter()
+    for _ in open_transcript(path).records():
+        pass
+    return time.perf_counter() - start
+
+
+def decode_and_replay(path: Path) -> float:
+    """Read, decode and replay every coup as check does; no rule runs."""
+    start = time.perf_counter()
+    source = open_transcript(path)
+    checker = Checker()
+    ruleset = checker.rulesets.for_header(source.header, str(path))
+    replayer = checker.replayer(games.of_header(source.header).table_context(source.header, ruleset, str(path)))
+    for record in source.records():
+        if record.coup is not None:
+            replayer.replay(record.coup, record.line)
     return time.perf_counter() - start
 
 
@@ -77,17 +103,25 @@ def main(argv=None) -> int:
         pstats.Stats("/tmp/check.prof").sort_stats("tottime").print_stats(30)
         return 0
     parse_times, check_times = [], []
+    decode_times, replay_times = [], []
     coups = findings = 0
     for _ in range(a.repeat):
         parse_times.append(parse_only(path))
         elapsed, coups, findings = check_once(path)
         check_times.append(elapsed)
+        decode_times.append(decode_only(path))
+        replay_times.append(decode_and_replay(path))
     parse, check = min(parse_times), min(check_times)
+    decode, replay = min(decode_times), min(replay_times)
     size = path.stat().st_size
     print(f"transcript      {path.name}: {coups:,} coups, {size / 1e6:,.0f} MB, {findings:,} findings")
     print(f"orjson parse    {parse:7.2f} s   {coups / parse:>10,.0f} coups/s")
     print(f"check (1 core)  {check:7.2f} s   {coups / check:>10,.0f} coups/s")
     print(f"ratio check / orjson parse: {check / parse:.2f}")
+    print("where the time goes, per coup (and as a multiple of orjson parsing):")
+    for what, seconds in (("read + decode (validating)", decode), ("replay", replay - decode),
+                          ("rules + findings", check - replay)):
+        print(f"  {what:27} {seconds / coups * 1e6:6.1f} us   {seconds / parse:5.2f} x")
     return 0
 
 

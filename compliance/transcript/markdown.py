@@ -117,9 +117,7 @@ class EmbeddedTranscript(TranscriptFile):
     def records(self) -> Iterator[CoupRecord]:
         shift, indent = self.block.line - 1, self.block.indent
         for record in super().records():
-            record.line += shift
-            record.column += indent
-            yield record
+            yield record._replace(line=record.line + shift, column=record.column + indent)
 
     def sha256(self) -> str:
         return hashlib.sha256(self.block.text).hexdigest()

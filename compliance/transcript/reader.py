@@ -14,9 +14,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
@@ -30,8 +30,7 @@ MAX_JSON = 256 << 20  # bytes: a larger single .json document is refused (pointi
 _VENDOR = b'"x-'
 
 
-@dataclass(slots=True)
-class CoupRecord:
+class CoupRecord(NamedTuple):
     """One coup as read: decoded, or the reason it could not be."""
 
     coup: object | None  # codec.Coup
@@ -58,6 +57,7 @@ def _rebase(err: str, base: str) -> str:
     return err.replace("`$", "`" + base, 1)
 
 
+_new = tuple.__new__  # a CoupRecord from a full tuple, without the NamedTuple's Python-level __new__
 _exact_decoder = msgspec.json.Decoder(float_hook=Decimal)
 _exact_encoder = msgspec.json.Encoder(decimal_format="number")
 
@@ -190,6 +190,8 @@ class TranscriptFile:
             raise UserError(f"cannot read: {e.strerror}", self.display) from None
         if start is None:
             start, line = self._body_offset, self._header_line + 1
+        fmt = self.game.codec
+        decode = fmt.coup_decoder.decode
         with f:
             f.seek(start)
             readline = f.readline
@@ -209,7 +211,16 @@ class TranscriptFile:
                 stripped = raw.strip()
                 if not stripped:
                     continue
-                yield decode_coup(stripped, n, 1 + len(raw) - len(raw.lstrip()), "$", self.game.codec)
+                column = 1 if raw[0] == 123 else 1 + len(raw) - len(raw.lstrip())  # 123: "{", where a coup starts
+                if _VENDOR not in stripped:  # the common case, inline: decode_coup does the same, and words errors
+                    try:
+                        coup = decode(stripped)
+                    except (msgspec.DecodeError, RecursionError):
+                        pass
+                    else:
+                        yield _new(CoupRecord, (coup, n, column, stripped, "$", None, coup.coup))
+                        continue
+                yield decode_coup(stripped, n, column, "$", fmt)
 
     def _json_records(self) -> Iterator[CoupRecord]:
         data = self._data
