@@ -286,7 +286,6 @@ class Replayer:
         s.events = coup.events
         seated: dict[int, str] = coup.seated or {}  # the decoder gives seat numbers as int keys
         s.seated = seated
-        patrons = {v: k for k, v in seated.items()}
 
         if coup.shoe != self.current_shoe:
             self.pending_carry = []  # a new shoe: nothing carries over
@@ -368,7 +367,7 @@ class Replayer:
                 else:
                     s.discards.append(card)
             elif kind == "wager" or kind == "wager_adjust":
-                bettor = ev.seat if ev.seat is not None else _bettor(ev, patrons, i)
+                bettor = ev.seat if ev.seat is not None else _bettor(ev, seated, i)
                 key = (bettor, ev.spot)
                 before = stakes.get(key, ZERO)
                 after = before + ev.amount if kind == "wager" else ev.amount
@@ -381,7 +380,7 @@ class Replayer:
             elif kind == "settle":
                 if s.stakes_at_settlement is None:
                     s.stakes_at_settlement = dict(stakes)
-                s.settlements.append(_new(Settlement, (i, ev.seat if ev.seat is not None else _bettor(ev, patrons, i),
+                s.settlements.append(_new(Settlement, (i, ev.seat if ev.seat is not None else _bettor(ev, seated, i),
                                                        ev.spot, ev.outcome, ev.amount)))
             elif kind == "announce":
                 s.calls.append((ev.call, i))
@@ -413,7 +412,7 @@ class Replayer:
                 s.shoe_returns.append(i)
                 s.curator = self.curator = None
             elif kind == "commission":
-                s.commissions.append(CommissionPaid(i, _bettor(ev, patrons, i), ev.amount))
+                s.commissions.append(CommissionPaid(i, _bettor(ev, seated, i), ev.amount))
             elif kind == "card_move":
                 _keep_dealt(s)
                 dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
@@ -501,10 +500,14 @@ def _points(player: list[DealtCard], player_initial: int, banker: list[DealtCard
     return sum(p[:player_initial]) % 10, sum(b[:banker_initial]) % 10, sum(p) % 10, sum(b) % 10
 
 
-def _bettor(ev, patrons: dict[str, int], i: int) -> int | str:
+def _bettor(ev, seated: dict[int, str], i: int) -> int | str:
+    """Who made a wager, settlement or commission: a seat, the seat of a seated patron, or a standing patron."""
     if ev.seat is not None:
         return ev.seat
     if ev.patron is not None:
-        seat = patrons.get(ev.patron)
+        seat = None
+        for number, patron in seated.items():  # the last seat the patron is listed at
+            if patron == ev.patron:
+                seat = number
         return seat if seat is not None else "patron:" + ev.patron
     raise ReplayError(f"{ev.type} at events[{i}] names neither a seat nor a patron", i)
