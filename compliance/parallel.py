@@ -363,12 +363,14 @@ def _schedule(submit, inputs, settings: Settings, jobs: int, chunk_bytes: int):
     pending = []
     for inp in inputs:
         try:
-            cuts = plan_chunks(inp, jobs * 2, chunk_bytes)
+            # a few chunks a worker, so that they end together; each costs only the replay of one shoe more
+            cuts = plan_chunks(inp, jobs * 4, chunk_bytes)
         except UserError:
             cuts = None  # the whole-file unit reports it, exactly as -j 1 would
         if not cuts:
             pending.append(_Whole(submit(check_input, inp, settings)))
             continue
+        sha256 = submit(_sha256, inp.path)  # first: it reads the whole file, the chunks then share out the rest
         source = inp.open()
         marks = [m for cut in cuts for m in cut]
         lines = _line_numbers(submit, inp, source._body_offset, source._header_line + 1, marks)
@@ -379,7 +381,7 @@ def _schedule(submit, inputs, settings: Settings, jobs: int, chunk_bytes: int):
         for k, ((start, line), end) in enumerate(zip(starts, ends)):
             lookback = None if k == 0 else (cuts[k - 1][0], cuts[k - 1][1], at[cuts[k - 1][0]])
             futures.append(submit(check_chunk, inp, settings, lookback, (start, end, line)))
-        pending.append(_Chunked(inp, futures, submit(_sha256, inp.path)))
+        pending.append(_Chunked(inp, futures, sha256))
     return pending
 
 
