@@ -147,7 +147,7 @@ class PaiGowReplayer:
     def replay(self, coup, line: int = 0) -> RoundState:
         check_coup_number(coup.coup, self.last_number, self.last_line)
         self.last_number, self.last_line = coup.coup, line
-        seated = {int(k): v for k, v in (coup.seated or {}).items()}
+        seated = coup.seated or {}  # the decoder gives seat numbers as int keys
         s = RoundState(coup.coup, seated, coup.events)
         seen: dict[str, int] = {}  # card -> the event that dealt it
         i = -1
