@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import jsonschema
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -399,7 +400,7 @@ def test_pydantic_and_msgspec_read_rounds_alike():
         raw = json.dumps(doc).encode()
         with pytest.raises(ValidationError):
             models.Round.model_validate_json(raw)
-        with pytest.raises(Exception):
+        with pytest.raises(msgspec.ValidationError):
             _decode(raw, codec.coup_decoder, codec.Coup)
 
 

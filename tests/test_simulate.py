@@ -22,7 +22,7 @@ from compliance.cli import app
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_ids, load_ruleset
-from compliance.simulate import INJECTABLE, Simulator, injectable as can_inject, parse_inject, write_transcript
+from compliance.simulate import Simulator, injectable as can_inject, parse_inject, write_transcript
 from compliance.simulate.irregular import irregularities
 from compliance.simulate.procedure import Procedure
 from compliance.transcript.models import Coup, Header, Transcript

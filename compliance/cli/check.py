@@ -13,7 +13,6 @@ import datetime as dt
 import importlib
 import os
 import sys
-from contextlib import nullcontext
 from enum import Enum
 from pathlib import Path
 
