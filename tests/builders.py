@@ -177,6 +177,18 @@ def check(doc: dict | str, ruleset: str | None = None, suffix: str = ".json") ->
         return checker.check_file(path, path.name).findings
 
 
+def replay(doc: dict, ruleset: str | None = None) -> list:
+    """The replayed state (CoupState) of every coup of ``doc``, decoded as the reader decodes it."""
+    from compliance.replay import Replayer
+    from compliance.ruleset.loader import load_ruleset
+    from compliance.table import TableContext
+    from compliance.transcript import codec
+
+    head = codec.header_decoder.decode(msgspec.json.encode({k: v for k, v in doc.items() if k != "coups"}))
+    replayer = Replayer(TableContext.build(head, load_ruleset(ruleset or head.table.jurisdiction), "test"))
+    return [replayer.replay(codec.coup_decoder.decode(msgspec.json.encode(c))) for c in doc["coups"]]
+
+
 def by_rule(findings: list[Finding]) -> dict[str, list[Finding]]:
     out: dict[str, list[Finding]] = {}
     for f in findings:

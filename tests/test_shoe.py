@@ -7,7 +7,7 @@ moved out of a hand that does not hold it).
 
 from __future__ import annotations
 
-from builders import check, coup, header, transcript
+from builders import check, coup, header, replay, transcript
 from compliance.cards import DECK
 
 RULE = "BAC-SHOE-INTEGRITY"
@@ -90,22 +90,12 @@ def test_a_new_shoe_starts_with_every_card():
 def test_a_card_set_aside_is_the_last_dealt_copy_when_both_hands_hold_its_code():
     """With several decks the Player's and the Banker's Hand may both hold 5H: the card set aside
     for the next coup is the one dealt last (the excess card), not the Player's initial 5H."""
-    import msgspec
-
-    from compliance.replay import Replayer
-    from compliance.ruleset.loader import load_ruleset
-    from compliance.table import TableContext
-    from compliance.transcript import codec
-
-    doc = transcript([coup(1, ["5H", "KD", "2C"], ["KS", "3C", "8D"], [(1, "player", 100)])])
+    doc = transcript([coup(1, ["5H", "KD", "2C"], ["KS", "3C", "8D"], [(1, "player", 100)])], "nz")
     events = doc["coups"][0]["events"]
     last_card = max(i for i, e in enumerate(events) if e["type"] == "card")
     events.insert(last_card + 1, {"type": "card", "card": "5H", "to": "banker"})  # drawn in excess ...
     events.insert(last_card + 2, {"type": "card_move", "card": "5H", "to": "next_coup"})  # ... and set aside
-    header_doc = {k: v for k, v in doc.items() if k != "coups"}
-    head = codec.header_decoder.decode(msgspec.json.encode(header_doc))
-    replayer = Replayer(TableContext.build(head, load_ruleset("nz"), "test"))
-    state = replayer.replay(codec.coup_decoder.decode(msgspec.json.encode(doc["coups"][0])))
+    (state,) = replay(doc)
     assert [c.code for c in state.player] == ["5H", "KD", "2C"]
     assert [c.code for c in state.banker] == ["KS", "3C", "8D"]
     assert state.carry_out == ["5H"]
