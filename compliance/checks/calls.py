@@ -23,20 +23,19 @@ def calls(c: CoupState, p: CallParams, t):
     (one finding names every call that is missing); a no bet coup needs them only where the rule says so."""
     if c.first_card_at is None or (c.no_bet and not p.in_no_bet_coup):
         return ()
-    if [call for call, at in c.calls if at < c.first_card_at] == p.calls:
-        return ()  # the usual coup: exactly the required calls, in order, before the first card
-    made = {}
+    first = c.first_card_at
+    made = {}  # call -> where it was first made
     for call, at in c.calls:
         made.setdefault(call, at)
     out = []
-    missing = [WORDS[call] for call in p.calls if made.get(call) is None or made[call] > c.first_card_at]
+    missing = [WORDS[call] for call in p.calls if made.get(call, first + 1) > first]
     if missing:
         were = "was" if len(missing) == 1 else "were"
-        out.append(Breach(c.first_card_at, f"{' and '.join(missing)} {were} not called before the first card"))
+        out.append(Breach(first, f"{' and '.join(missing)} {were} not called before the first card"))
     last = -1
     for call in p.calls:
         at = made.get(call)
-        if at is None or at > c.first_card_at:
+        if at is None or at > first:
             continue
         if at < last:
             out.append(Breach(at, f"{WORDS[call]} was called out of order (required order: "
