@@ -254,3 +254,40 @@ def test_nsw_method_a_third_card_is_passed_to_whoever_turned_the_hand():
         del ev[third + 1]
     d = doc("au-nsw", [passed, kept], dealing_method="A")
     assert [c for c, _, _ in found(d, "NSW-A-RECIPIENT")] == [2]
+
+
+# ------------------------------------------------------------------ cards dealt face down for the patrons to turn
+
+
+def test_indiana_initial_cards_dealt_face_up_where_the_players_cards_are_passed():
+    """68 IAC 10-10-12(g)(1)-(4): the four initial cards are dealt face down, for (g)(5)-(6)."""
+    wagers = [(1, "player", 100), (5, "banker", 100)]
+    passed = {"player": [(1, True)], "banker": [(5, True)]}
+    down = procedure_coup(1, P, B, wagers, before_calls=[offer(1, False), offer(5, True)], passes=passed)
+    up = procedure_coup(2, P, B, wagers, passes=passed, face="up")
+    d = doc("us-in", [down, up], seat_order=SHUFFLED)
+    assert [(c, e) for c, e, _ in found(d, "IN-FACE-DOWN")] == [(2, up["events"].index(
+        next(ev for ev in up["events"] if ev["type"] == "card")))]
+
+
+def test_a_coup_with_no_hand_passed_and_a_face_not_recorded_are_not_judged_for_face():
+    """No passing recorded: the procedure of (g) is not what the record shows (New Jersey's (c): the dealer
+    turns every card face up). A card with no recorded face cannot be judged."""
+    wagers = [(1, "player", 100), (5, "banker", 100)]
+    turned_by_dealer = procedure_coup(1, P, B, wagers, face="up")
+    unrecorded = procedure_coup(2, P, B, wagers, passes={"player": [(1, True)], "banker": [(5, True)]})
+    for ev in unrecorded["events"]:
+        ev.pop("face", None)
+    for jurisdiction, rule in (("us-in", "IN-FACE-DOWN"), ("us-nj", "NJ-FACE-DOWN")):
+        assert found(doc(jurisdiction, [turned_by_dealer, unrecorded]), rule) == []
+
+
+def test_new_jersey_alternative_procedure_deals_third_cards_face_down_too():
+    """N.J.A.C. 13:69F-3.7(d)(3): a third card for a hand that was handed out is placed face down and handed on."""
+    player, banker = ["4H", "KD"], ["KS", "7D"]  # Player 4 draws; Banker 7 stands
+    third = procedure_coup(1, player + ["5C"], banker, [(1, "player", 100), (5, "banker", 100)],
+                           passes={"player": [(1, True)], "banker": [(5, True)]})
+    at = next(i for i, ev in enumerate(third["events"]) if ev.get("card") == "5C")
+    third["events"][at]["face"] = "up"
+    assert [(c, e) for c, e, _ in found(doc("us-nj", [third]), "NJ-FACE-DOWN")] == [(1, at)]
+    assert found(doc("us-in", [third]), "IN-FACE-DOWN") == []  # (g) speaks of the four initial cards only

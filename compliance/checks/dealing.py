@@ -1,8 +1,11 @@
-"""The initial deal: four cards, Player, Banker, Player, Banker; at most one more card a hand."""
+"""The initial deal: four cards, Player, Banker, Player, Banker; at most one more card a hand; face down
+where the procedure hands the cards to the players."""
 
 from __future__ import annotations
 
-from compliance.checks import Breach, check
+from typing import Literal
+
+from compliance.checks import Breach, Params, check
 from compliance.replay import BANKER, PLAYER, CoupState
 
 ORDER = (PLAYER, BANKER, PLAYER, BANKER)
@@ -68,3 +71,31 @@ def extra_card(c: CoupState, p, t):
             out.append(Breach(cards[3].at, f"the {hand.capitalize()}'s Hand holds {len(cards)} cards "
                                            f"({', '.join(x.code for x in cards)}); a hand holds at most three"))
     return out
+
+
+class FaceDownParams(Params):
+    when: Literal["hands_passed", "always"] = "hands_passed"
+    """judge only the coups that record a hand passed to a patron (the procedure that deals face down is the
+    one followed), or every coup"""
+    third_cards: bool = False
+    """a hand's additional card is dealt face down too, not only the four initial cards"""
+
+
+@check("deal.face-down", "curator.handling", FaceDownParams)
+def face_down(c: CoupState, p: FaceDownParams, t):
+    """Where the procedure deals the cards face down (for the patrons to turn them), the initial cards, and
+    where the rules say so the additional cards, are dealt face down: a card recorded as dealt face up
+    breaks it (one finding a coup, naming every such card). A card whose face is not recorded is not judged,
+    nor one found face up in the shoe or carried over (irregularities, judged by their own rules)."""
+    if p.when == "hands_passed" and not c.passes:
+        return ()
+    dealt = [(to, card) for to, card in c.drawn if to == PLAYER or to == BANKER]
+    judged = dealt if p.third_cards else dealt[:4]
+    up = [(to, card) for to, card in judged if card.face == "up" and not card.found_face_up and not card.carried_over]
+    if not up:
+        return ()
+    which = "cards" if p.third_cards else "initial cards"
+    where = " where the hands are passed to the players" if p.when == "hands_passed" else ""
+    listed = ", ".join(f"{card.code} to the {to.capitalize()}'s Hand" for to, card in up)
+    were = "was" if len(up) == 1 else "were"
+    return (Breach(up[0][1].at, f"{listed} {were} dealt face up; the {which} are dealt face down{where}"),)
