@@ -291,3 +291,27 @@ def test_new_jersey_alternative_procedure_deals_third_cards_face_down_too():
     third["events"][at]["face"] = "up"
     assert [(c, e) for c, e, _ in found(doc("us-nj", [third]), "NJ-FACE-DOWN")] == [(1, at)]
     assert found(doc("us-in", [third]), "IN-FACE-DOWN") == []  # (g) speaks of the four initial cards only
+
+
+@settings(max_examples=60, deadline=None)
+@given(up=st.sets(st.integers(0, 5)), jurisdiction=st.sampled_from(["us-in", "us-nj"]))
+def test_every_card_dealt_face_up_is_named_once_in_one_finding(up, jurisdiction):
+    """Whichever cards are turned up at the deal, one finding a coup names exactly the judged ones:
+    Indiana judges the four initial cards, New Jersey's alternative procedure every card."""
+    player, banker = ["4H", "KD", "5C"], ["3S", "2D", "9C"]  # Player 4 draws 5; Banker 5 draws against 5
+    c = procedure_coup(1, player, banker, [(1, "player", 100), (5, "banker", 100)],
+                       passes={"player": [(1, True)], "banker": [(5, True)]})
+    dealt = [i for i, ev in enumerate(c["events"]) if ev["type"] == "card"]
+    for k in up:
+        c["events"][dealt[k]]["face"] = "up"
+    judged = sorted(k for k in up if jurisdiction == "us-nj" or k < 4)
+    rule = {"us-in": "IN-FACE-DOWN", "us-nj": "NJ-FACE-DOWN"}[jurisdiction]
+    findings = by_rule(check(doc(jurisdiction, [c]))).get(rule, [])
+    if not judged:
+        assert findings == []
+        return
+    (f,) = findings
+    assert f.event == dealt[judged[0]]
+    named = [c["events"][dealt[k]]["card"] for k in judged]
+    assert all(code in f.message for code in named)
+    assert f.message.split(";")[0].count(" to the ") == len(named)
