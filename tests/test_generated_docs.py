@@ -51,6 +51,20 @@ def test_transcript_schema_is_generated_from_the_models():
     assert published == json.loads(cli("schema", "transcript")), REGENERATE
 
 
+@pytest.mark.parametrize(("seated", "valid"), [
+    ({"1": "P-1", "12": "P-12", "x-vip": True}, True),
+    ({"03": "P-3"}, False),
+    ({"-3": "P-3"}, False),
+    ({"three": "P-3"}, False),
+    ({"3": 3}, False),
+])
+def test_the_published_schema_takes_the_seat_keys_the_readers_take(seated, valid):
+    schema = json.loads((DOCS / "schema" / "transcript.schema.json").read_text(encoding="utf-8"))
+    doc = {"format": "baccarat-transcript", "version": 1, "table": {"id": "T", "game": "punto_banco", "seats": 14},
+           "shoes": [{"id": "S1", "decks": 8}], "coups": [{"coup": 1, "shoe": "S1", "seated": seated, "events": []}]}
+    assert jsonschema.Draft202012Validator(schema).is_valid(doc) is valid
+
+
 @pytest.mark.parametrize("name", ["clean-us-nj.json", "clean-au-nsw.json", "faults-us-nj.json"])
 def test_conformance_transcripts_validate_against_the_published_transcript_schema(name):
     path = ROOT.parent / "shared" / "conformance" / name

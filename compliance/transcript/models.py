@@ -28,6 +28,9 @@ Points = Annotated[int, Field(ge=0, le=9)]
 # a seat number as a JSON object key ("seated"): digits, no sign, no leading zero; the fast
 # decoder (codec.py) reads such keys straight into int
 SeatKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]*)$")]
+# the JSON Schema of a seated map says exactly what the readers take: seat keys, x- keys, nothing else
+SEATED_SCHEMA = {"patternProperties": {r"^(0|[1-9][0-9]*)$": {"type": "string"}, "^x-": {}},
+                 "additionalProperties": False}
 
 
 class SpecModel(BaseModel):
@@ -220,7 +223,7 @@ class Coup(SpecModel):
     events: list[Event]
     dealing_method: str | None = None
     no_bet: bool = False
-    seated: dict[SeatKey, str] | None = None
+    seated: dict[SeatKey, str] | None = Field(default=None, json_schema_extra=SEATED_SCHEMA)
 
 
 class Transcript(Header):

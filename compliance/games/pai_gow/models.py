@@ -17,7 +17,7 @@ from typing import Annotated, Literal, Union
 from pydantic import Field
 
 from compliance.games.pai_gow.hands import CARDS
-from compliance.transcript.models import Money, SeatKey, SpecModel
+from compliance.transcript.models import SEATED_SCHEMA, Money, SeatKey, SpecModel
 
 FORMAT = "pai-gow-transcript"
 
@@ -126,7 +126,8 @@ class Round(SpecModel):
     coup: Annotated[int, Field(ge=0)] = Field(description="the round's number; unique and increasing")
     events: list[Event]
     seated: dict[SeatKey, str] | None = Field(
-        default=None, description="occupied seats at the start of the round: seat number -> patron id")
+        default=None, description="occupied seats at the start of the round: seat number -> patron id",
+        json_schema_extra=SEATED_SCHEMA)
 
 
 class Transcript(Header):
