@@ -16,6 +16,7 @@ import copy
 import io
 from pathlib import Path
 
+from fuzzing import mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -115,28 +116,15 @@ def test_any_ruleset_shaped_yaml_loads_or_is_refused_with_its_place(tmp_path_fac
     _loads_or_refuses(path)
 
 
+#: pieces of YAML syntax, including the hostile ones (anchors, aliases, merge keys, tags, directives)
+YAML_TOKENS = [b"\t", b"\n  ", b": ", b"- ", b"&a ", b"*a", b"!!python/object ", b"{", b"[", b"'", b'"',
+               b"\xef\xbb\xbf", b"\r\n", b"<<: *a\n", b"%YAML 1.1\n"]
+
+
 @st.composite
 def mangled(draw) -> bytes:
-    buf = bytearray(_source(draw(st.sampled_from(JURISDICTIONS))).encode())
-    for _ in range(draw(st.integers(1, 5))):
-        if not buf:
-            break
-        at = draw(st.integers(0, len(buf) - 1))
-        op = draw(st.integers(0, 5))
-        if op == 0:
-            buf[at] = draw(st.integers(0, 255))
-        elif op == 1:
-            buf[at:at] = draw(st.binary(min_size=1, max_size=6))
-        elif op == 2:
-            del buf[at:at + draw(st.integers(1, 30))]
-        elif op == 3:
-            buf[at:at] = buf[at:at + draw(st.integers(1, 60))] * draw(st.integers(1, 3))
-        elif op == 4:
-            del buf[at:]
-        else:
-            buf[at:at] = draw(st.sampled_from([b"\t", b"\n  ", b": ", b"- ", b"&a ", b"*a", b"!!python/object ",
-                                               b"{", b"[", b"'", b'"', b"\xef\xbb\xbf", b"\r\n", b"<<: *a\n", b"%YAML 1.1\n"]))
-    return bytes(buf)
+    source = _source(draw(st.sampled_from(JURISDICTIONS))).encode()
+    return draw(mutated(source, YAML_TOKENS, edits=5, span=30))
 
 
 @FUZZ

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builders import coup, dumps, jsonl, transcript
+from fuzzing import mutated
 from compliance.categories import CATEGORIES
 from compliance.engine import Checker
 from compliance.errors import UserError
@@ -146,36 +147,14 @@ def test_any_transcript_shaped_input_is_reported_or_refused(doc, jsonl_encoding)
 VALID = {".json": dumps(SEED).encode(), ".jsonl": jsonl(SEED).encode()}
 
 
-@st.composite
-def mutated(draw, data: bytes) -> bytes:
-    """``data`` with a few random byte-level edits."""
-    buf = bytearray(data)
-    for _ in range(draw(st.integers(1, 6))):
-        if not buf:
-            break
-        at = draw(st.integers(0, len(buf) - 1))
-        op = draw(st.integers(0, 5))
-        if op == 0:
-            buf[at] = draw(st.integers(0, 255))  # flip a byte
-        elif op == 1:
-            buf[at:at] = draw(st.binary(min_size=1, max_size=8))  # insert bytes
-        elif op == 2:
-            del buf[at:at + draw(st.integers(1, 40))]  # delete a span
-        elif op == 3:
-            span = buf[at:at + draw(st.integers(1, 80))]
-            buf[at:at] = span * draw(st.integers(1, 3))  # repeat a span
-        elif op == 4:
-            del buf[at:]  # cut short
-        else:
-            buf[at:at] = draw(st.sampled_from([b"\n", b"\r\n", b"\xef\xbb\xbf", b"\x00", b"{", b"]", b'"', b"\\",
-                                               b"1e999999", b"-", b"NaN", b"\xff"]))
-    return bytes(buf)
+#: pieces of JSON syntax and the hostile values a recording may carry
+JSON_TOKENS = [b"\n", b"\r\n", b"\xef\xbb\xbf", b"\x00", b"{", b"]", b'"', b"\\", b"1e999999", b"-", b"NaN", b"\xff"]
 
 
 @FUZZ
 @given(data=st.data(), suffix=st.sampled_from([".json", ".jsonl"]))
 def test_a_valid_recording_with_bytes_mangled_is_reported_or_refused(data, suffix):
-    _judged(data.draw(mutated(VALID[suffix])), suffix)
+    _judged(data.draw(mutated(VALID[suffix], JSON_TOKENS)), suffix)
 
 
 @settings(max_examples=100, deadline=None, database=None)
