@@ -45,11 +45,17 @@ def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
 
 
 def _owed(terms: tuple, stake: Decimal) -> Due:
-    outcome, odds, rate, why, payout = terms
+    return Due(terms[0], *_amounts(terms, stake), terms[3])
+
+
+def _amounts(terms: tuple, stake: Decimal) -> tuple[Decimal, Decimal]:
+    """(gross, commission) owed on ``stake`` under ``terms``: the winnings and the house's commission on them,
+    the stake collected for a loss, nothing for a push."""
+    outcome, odds, rate, _, payout = terms
     if outcome != "win":
-        return Due(outcome, stake if outcome == "lose" else ZERO, ZERO, why)
+        return (stake if outcome == "lose" else ZERO), ZERO
     gross = stake * odds
-    return Due(outcome, gross, payout.commission_on(gross, rate) if rate else ZERO, why)
+    return gross, payout.commission_on(gross, rate) if rate else ZERO
 
 
 def terms(c: CoupState, spot: str, t) -> tuple:
@@ -125,15 +131,11 @@ def wrong_amount(c: CoupState, p, t):
         spot_terms = by_spot.get(s.spot)
         if spot_terms is None:
             spot_terms = by_spot[s.spot] = terms(c, s.spot, t)
-        outcome, odds, rate, _, payout = spot_terms
-        if outcome == "win":  # what _owed gives, without building a Due for every wager settled right
-            gross = stake * odds
-            commission = payout.commission_on(gross, rate) if rate else ZERO
-            expect_amount = gross - commission
-            if commission and s.outcome == "win" and s.amount == gross and commission_by.get(s.bettor):
-                continue  # paid in full, commission collected apart (checked below)
-        else:
-            expect_amount = stake if outcome == "lose" else ZERO
+        outcome = spot_terms[0]
+        gross, commission = _amounts(spot_terms, stake)  # no Due built for the many wagers settled right
+        if commission and s.outcome == "win" and s.amount == gross and commission_by.get(s.bettor):
+            continue  # paid in full, commission collected apart (checked below)
+        expect_amount = gross - commission
         if s.outcome != outcome or s.amount != expect_amount:
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             why = _owed(spot_terms, stake).why
