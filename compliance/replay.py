@@ -135,7 +135,7 @@ class CoupState:
         "offers", "passes", "returns", "shoe_returns", "curator_at_start", "curator",
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed", "carry_disclosed", "expected_carry_disclosed",
-        "points", "hands_complete", "won",
+        "points", "hands_complete",
     )
 
     def __init__(self):
@@ -181,31 +181,23 @@ class CoupState:
         self.reconstructed: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # the last reconstruct's hands
         self.carry_disclosed: list[bool] = []  # parallel to carry_out: was the card set aside exposed
         self.expected_carry_disclosed: list[bool] = []  # parallel to expected_carry
-        self.points: tuple[int, int, int, int] | None = None  # initial and final totals, once the replay is done
+        # worked out once the hands are final, at the end of the replay (checks read a replayed state only):
+        self.points: tuple[int, int, int, int] = (0, 0, 0, 0)  # initial and final totals, Player's then Banker's
         self.hands_complete = False  # both hands hold their two initial cards (dealt in order or reconstructed)
-        self.won: str | None = None  # "player", "banker" or "tie" by the final totals, once the replay is done
 
     # ------------------------------------------------------------ derived facts
     def initial_total(self, hand: str) -> int:
-        if self.points is not None:
-            return self.points[0 if hand == PLAYER else 1]
-        cards = self.player if hand == PLAYER else self.banker
-        n = self.player_initial if hand == PLAYER else self.banker_initial
-        return sum(c.points for c in cards[:n]) % 10
+        return self.points[0 if hand == PLAYER else 1]
 
     def final_total(self, hand: str) -> int:
-        if self.points is not None:
-            return self.points[2 if hand == PLAYER else 3]
-        cards = self.player if hand == PLAYER else self.banker
-        return sum(c.points for c in cards) % 10
+        return self.points[2 if hand == PLAYER else 3]
 
     def extra_cards(self, hand: str) -> list[DealtCard]:
         return self.player[self.player_initial:] if hand == PLAYER else self.banker[self.banker_initial:]
 
     def winner(self) -> str:
-        if self.won is not None:
-            return self.won
-        p, b = self.final_total(PLAYER), self.final_total(BANKER)
+        """"player", "banker" or "tie", by the final totals."""
+        _, _, p, b = self.points
         return PLAYER if p > b else BANKER if b > p else "tie"
 
     def staked(self, when: str = "first_card") -> dict[str, Decimal]:
@@ -430,9 +422,8 @@ class Replayer:
                 s.void = ev
                 s.void_at = i
         s.last_event = i
-        s.points = points = _points(player, s.player_initial, banker, s.banker_initial)  # the hands are final now
+        s.points = _points(player, s.player_initial, banker, s.banker_initial)  # the hands are final now
         s.hands_complete = s.player_initial == 2 and s.banker_initial == 2
-        s.won = PLAYER if points[2] > points[3] else BANKER if points[3] > points[2] else "tie"
         if not first_card:
             s.stakes_at_first_card = dict(stakes)
         self.shoe_totals[coup.shoe] = total
