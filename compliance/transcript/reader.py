@@ -92,7 +92,7 @@ def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec 
         return CoupRecord(None, line, column, raw, path, f"not valid JSON: {e}", _coup_number(raw))
     except RecursionError:
         return CoupRecord(None, line, column, raw, path, "nested too deeply to be a coup", _coup_number(raw))
-    return CoupRecord(coup, line, column, raw, path, None, coup.coup)
+    return _new(CoupRecord, (coup, line, column, raw, path, None, coup.coup))
 
 
 class TranscriptFile:
@@ -191,7 +191,6 @@ class TranscriptFile:
         if start is None:
             start, line = self._body_offset, self._header_line + 1
         fmt = self.game.codec
-        decode = fmt.coup_decoder.decode
         with f:
             f.seek(start)
             readline = f.readline
@@ -212,14 +211,6 @@ class TranscriptFile:
                 if not stripped:
                     continue
                 column = 1 if raw[0] == 123 else 1 + len(raw) - len(raw.lstrip())  # 123: "{", where a coup starts
-                if _VENDOR not in stripped:  # the common case, inline: decode_coup does the same, and words errors
-                    try:
-                        coup = decode(stripped)
-                    except (msgspec.DecodeError, RecursionError):
-                        pass
-                    else:
-                        yield _new(CoupRecord, (coup, n, column, stripped, "$", None, coup.coup))
-                        continue
                 yield decode_coup(stripped, n, column, "$", fmt)
 
     def _json_records(self) -> Iterator[CoupRecord]:
