@@ -18,7 +18,7 @@ from compliance import games
 from compliance.checks import REGISTRY, load_all
 from compliance.errors import UserError
 from compliance.findings import Finding
-from compliance.replay import CoupState, Replayer, ReplayError
+from compliance.replay import CoupCards, CoupState, Replayer, ReplayError
 from compliance.ruleset.loader import load_ruleset
 from compliance.ruleset.models import BoundRule, Ruleset
 from compliance.table import TableContext
@@ -39,7 +39,7 @@ class TranscriptResult:
     unreadable: int = 0
     sha256: str = ""
     findings: list[Finding] = field(default_factory=list)
-    states: list[CoupState] | None = None  # of the coups with findings, kept only when a report needs the cards
+    states: list[CoupCards] | None = None  # the cards of the coups with findings, kept only when a report draws them
     coup_numbers: list[int] | None = None  # every readable coup's number, kept only for reports listing each coup
 
 
@@ -124,8 +124,8 @@ class Checker:
             found = self._run_rules(applicable, state, table, source, record, unreadable_rule)
             if found:
                 findings.extend(found)
-                if result.states is not None:  # kept for the reports that draw the coups with findings
-                    result.states.append(state)
+                if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards
+                    result.states.append(state.cards())  # of the coups with findings (in a game with two hands)
             if on_coup is not None:
                 on_coup(result.coups)
         result.sha256 = source.sha256()

@@ -49,12 +49,6 @@ class Input:
         """Check this transcript with a :class:`compliance.engine.Checker`; UserError when it cannot be read."""
         result = checker.check_source(self.open(), on_coup)
         result.transcript = self.name
-        if result.states is not None:  # the HTML report draws the cards of the coups with findings: only those
-            from compliance.report.model import coup_cards
-
-            wanted = {f.coup for f in result.findings}
-            kept = (coup_cards(s) for s in result.states if getattr(s, "number", None) in wanted)
-            result.states = [c for c in kept if c is not None]
         return result
 
 

@@ -47,7 +47,7 @@ import msgspec
 from compliance.engine import Checker, TranscriptResult
 from compliance.errors import UserError
 from compliance.findings import Finding
-from compliance.replay import CoupState, Replayer
+from compliance.replay import CoupCards, CoupState, Replayer
 from compliance.table import TableContext
 
 #: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
@@ -142,7 +142,7 @@ class ChunkResult:
     coups: int
     unreadable: int
     coup_numbers: list[int] | None
-    states: list[CoupState] | None  # the coups with findings, when a report draws their cards
+    states: list[CoupCards] | None  # the cards of the coups with findings, when a report draws them
     start_key: str | None  # fingerprint of the replay state the chunk started from (None: the file's start)
     end_key: str
     start_shoe: str | None  # the shoe the lookback replayed

@@ -101,6 +101,22 @@ class Move(NamedTuple):
     to: str
 
 
+class CoupCards(NamedTuple):
+    """What a report draws of a coup (the HTML report): small, and picklable from a worker process."""
+
+    number: int
+    shoe: str
+    method: str | None
+    player: tuple[str, ...]  # card codes as finally held
+    player_initial: int  # how many of them are initial cards (the rest were drawn)
+    banker: tuple[str, ...]
+    banker_initial: int
+    player_total: int
+    banker_total: int
+    result: tuple[str, int, int] | None  # announced (winner, player points, banker points)
+    void: str | None  # reason, when the coup was declared void
+
+
 def check_coup_number(n: int, last: int | None, last_line: int) -> None:
     """Coup numbers increase within a transcript (every game): the last number is enough to tell."""
     if last is not None and n <= last:
@@ -199,6 +215,14 @@ class CoupState:
         """"player", "banker" or "tie", by the final totals."""
         _, _, p, b = self.points
         return PLAYER if p > b else BANKER if b > p else "tie"
+
+    def cards(self) -> CoupCards:
+        """The coup's cards as a report draws them, kept instead of the whole state."""
+        r = self.result
+        return CoupCards(self.number, self.shoe, self.method, tuple(c.code for c in self.player), self.player_initial,
+                         tuple(c.code for c in self.banker), self.banker_initial, self.points[2], self.points[3],
+                         None if r is None else (r.winner, r.player_points, r.banker_points),
+                         None if self.void is None else self.void.reason)
 
     def staked(self, when: str = "first_card") -> dict[str, Decimal]:
         """Total staked on each spot, at the first card or at settlement."""

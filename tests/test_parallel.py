@@ -56,6 +56,7 @@ def _same(a, b) -> None:
     assert (a.coups, a.unreadable, a.sha256, a.coup_numbers, a.transcript) == \
         (b.coups, b.unreadable, b.sha256, b.coup_numbers, b.transcript)
     assert [s.number for s in a.states or ()] == [s.number for s in b.states or ()]  # the coups a report draws
+    assert a.states == b.states  # and their cards, kept the same way by a chunk as by the whole file
 
 
 def _lines(path: Path) -> list[dict]:

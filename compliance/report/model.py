@@ -16,13 +16,13 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from compliance import __version__
 from compliance.baseline import Baseline, BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES, SEVERITY_RANK
 from compliance.engine import TranscriptResult
 from compliance.findings import Finding
+from compliance.replay import CoupCards
 from compliance.ruleset.models import BoundRule, Ruleset
 from compliance.waivers import Entry, Rejected, Waivers
 
@@ -48,34 +48,6 @@ class TranscriptView:
     def document(self) -> str:
         """The file the transcript is in (a Markdown block's name carries ``#L<line>``)."""
         return self.result.transcript.split("#L", 1)[0]
-
-
-class CoupCards(NamedTuple):
-    """What the HTML report draws of a coup: small, and picklable from a worker process."""
-
-    number: int
-    shoe: str
-    method: str | None
-    player: tuple[str, ...]  # card codes as finally held
-    player_initial: int  # how many of them are initial cards (the rest were drawn)
-    banker: tuple[str, ...]
-    banker_initial: int
-    player_total: int
-    banker_total: int
-    result: tuple[str, int, int] | None  # announced (winner, player points, banker points)
-    void: str | None  # reason, when the coup was declared void
-
-
-def coup_cards(state) -> CoupCards | None:
-    """The cards of a replayed coup (a :class:`compliance.replay.CoupState`); None for a game without two hands."""
-    if not hasattr(state, "player") or not hasattr(state, "banker"):
-        return None
-    r = state.result
-    return CoupCards(state.number, state.shoe, state.method, tuple(c.code for c in state.player),
-                     state.player_initial, tuple(c.code for c in state.banker), state.banker_initial,
-                     state.final_total("player"), state.final_total("banker"),
-                     None if r is None else (r.winner, r.player_points, r.banker_points),
-                     None if state.void is None else state.void.reason)
 
 
 @dataclass
@@ -248,7 +220,7 @@ class Report:
         if numbers is None:
             order.sort(key=lambda c: c.number)
         if view.result.states is not None:
-            kept = {c.number: c for c in view.result.states if isinstance(c, CoupCards)}
+            kept = {c.number: c for c in view.result.states}
             for cv in order:
                 cv.cards = kept.get(cv.number)
         for cv in order:
