@@ -141,11 +141,11 @@ class CoupState:
     """Everything the checks need to know about one coup, built in one pass."""
 
     __slots__ = (
-        "number", "shoe", "decks", "method", "no_bet", "seated", "events", "record",
-        "calls", "no_more_bets_at", "cards_call_at", "first_card_at",
+        "number", "shoe", "method", "no_bet", "seated",
+        "calls", "first_card_at",
         "initial", "player", "banker", "player_initial", "banker_initial", "reconstruct_at",
-        "dealt_player", "dealt_banker", "drawn", "burns", "discards", "moves", "found_face_up",
-        "carried_in", "expected_carry", "carry_out", "integrity",
+        "dealt_player", "dealt_banker", "drawn", "moves", "found_face_up",
+        "expected_carry", "carry_out", "integrity",
         "stakes_at_first_card", "stakes", "stakes_at_settlement", "changes",
         "settlements", "commissions", "result", "result_at", "void", "void_at",
         "offers", "passes", "returns", "shoe_returns", "curator_at_start", "curator",
@@ -156,8 +156,6 @@ class CoupState:
 
     def __init__(self):
         self.calls: list[tuple[str, int]] = []
-        self.no_more_bets_at: int | None = None
-        self.cards_call_at: int | None = None
         self.first_card_at: int | None = None
         self.initial: list[tuple[str, DealtCard]] = []  # (hand, card) of the first four cards
         self.player: list[DealtCard] = []  # the hands as finally held
@@ -169,11 +167,8 @@ class CoupState:
         self.dealt_player: list[DealtCard] = self.player
         self.dealt_banker: list[DealtCard] = self.banker
         self.drawn: list[tuple[str, DealtCard]] = []  # every card taken from the shoe, with where it went
-        self.burns: list[DealtCard] = []
-        self.discards: list[DealtCard] = []
         self.moves: list[Move] = []
         self.found_face_up: list[DealtCard] = []
-        self.carried_in: list[DealtCard] = []  # cards marked carried_over
         self.expected_carry: list[str] = []  # cards the previous coup set aside for this one
         self.carry_out: list[str] = []  # cards this coup sets aside for the next
         self.integrity: list[tuple[int, str]] = []  # cards that do not fit the shoe
@@ -259,11 +254,6 @@ class CoupState:
             ret = next(returns, None)
         return holder
 
-    def seat_of(self, bettor) -> int | None:
-        return bettor if isinstance(bettor, int) else None
-
-    def is_seated(self, seat: int) -> bool:
-        return seat in self.seated
 
 
 class Replayer:
@@ -296,10 +286,9 @@ class Replayer:
         s = CoupState()
         s.number = n
         s.shoe = coup.shoe
-        s.decks = t.decks[coup.shoe]
+        decks = t.decks[coup.shoe]
         s.method = coup.dealing_method or t.dealing_method
         s.no_bet = coup.no_bet
-        s.events = coup.events
         seated: dict[int, str] = coup.seated or {}  # the decoder gives seat numbers as int keys
         s.seated = seated
 
@@ -315,7 +304,7 @@ class Replayer:
         if type(counts) is not dict:  # a new shoe, or one brought back
             counts = self.shoe_counts[coup.shoe] = {code: n for code, n in zip(DECK, counts or ()) if n}
         total = self.shoe_totals.get(coup.shoe, 0)
-        capacity = 52 * s.decks
+        capacity = 52 * decks
         s.expected_carry = self.pending_carry
         s.expected_carry_disclosed = self.pending_disclosed
         self.pending_carry = []
@@ -337,7 +326,6 @@ class Replayer:
         player, banker = s.player, s.banker
         dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
         drawn = s.drawn
-        decks = s.decks
         i = -1
         for i, ev in enumerate(coup.events):
             kind = ev.type
@@ -347,7 +335,6 @@ class Replayer:
                 card = _new(DealtCard, (code, value, i, ev.face, face_up, carried, None))
                 to = ev.to
                 if carried:
-                    s.carried_in.append(card)
                     if code not in s.expected_carry:
                         s.integrity.append((i, f"{code} is marked carried over, but the previous coup set no {code} aside"))
                 else:
@@ -378,10 +365,6 @@ class Replayer:
                     dealt = dealt_player if to_player else dealt_banker
                     if dealt is not hand:  # the hands were changed by a reconstruct or a move: the dealt ones go on apart
                         dealt.append(card)
-                elif to == "burn":
-                    s.burns.append(card)
-                else:
-                    s.discards.append(card)
             elif kind == "wager" or kind == "wager_adjust":
                 bettor = ev.seat if ev.seat is not None else _bettor(ev, seated, i)
                 key = (bettor, ev.spot)
@@ -402,10 +385,6 @@ class Replayer:
                 s.calls.append((ev.call, i))
                 if ev.call == "no_more_bets":
                     nmb = True
-                    if s.no_more_bets_at is None:
-                        s.no_more_bets_at = i
-                elif s.cards_call_at is None:
-                    s.cards_call_at = i
             elif kind == "result":
                 s.result = ev
                 s.result_at = i
@@ -489,8 +468,6 @@ class Replayer:
         elif ev.to == "next_coup":
             s.carry_out.append(code)
             s.carry_disclosed.append(card.face == "up" or card.found_face_up)
-        else:
-            s.discards.append(moved)
 
 
 def _keep_dealt(s: CoupState) -> None:
