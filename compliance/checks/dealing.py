@@ -11,6 +11,12 @@ from compliance.replay import BANKER, PLAYER, CoupState
 ORDER = (PLAYER, BANKER, PLAYER, BANKER)
 
 
+def dealt_in_order(c: CoupState) -> bool:
+    """The initial cards dealt so far went Player, Banker, Player, Banker."""
+    hands = tuple([h for h, _ in c.initial])
+    return hands == ORDER[: len(hands)]
+
+
 @check("deal.initial-order", "deal.initial-order")
 def initial_order(c: CoupState, p, t):
     """The first and third cards go to the Player's Hand, the second and fourth to the Banker's.
@@ -25,10 +31,9 @@ def initial_order(c: CoupState, p, t):
         return ()  # put right by reconstruction or voided: the misdeal rule judges how
     if c.player_initial > 2 or c.banker_initial > 2:
         return ()  # one hand took the other's card: deal.extra-card's finding (one mistake, one finding)
-    hands = tuple([h for h, _ in c.initial])
-    if hands == ORDER[: len(hands)]:
+    if dealt_in_order(c):
         return _incomplete(c) if not c.hands_complete else ()
-    wrong = next(i for i, h in enumerate(hands) if h != ORDER[i])
+    wrong = next(i for i, (h, _) in enumerate(c.initial) if h != ORDER[i])
     card = c.initial[wrong][1]
     dealt = ", ".join(f"{h.capitalize()} {d.code}" for h, d in c.initial)
     return (Breach(card.at, f"initial deal went {dealt}; card {wrong + 1} should have gone to the {ORDER[wrong].capitalize()}'s Hand "

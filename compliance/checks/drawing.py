@@ -10,7 +10,26 @@ from compliance.checks import Breach, check
 from compliance.replay import BANKER, PLAYER, CoupState
 
 
+def is_natural(c: CoupState, t) -> bool:
+    """Either hand's two initial cards are a natural: no hand draws."""
+    return c.initial_total(PLAYER) in t.tableau.naturals or c.initial_total(BANKER) in t.tableau.naturals
+
+
+def player_must_draw(c: CoupState, t) -> bool:
+    """The tableau has the Player's Hand draw on its initial total (and neither hand is a natural)."""
+    return not is_natural(c, t) and c.initial_total(PLAYER) in t.tableau.player_draws
+
+
+def banker_must_draw(c: CoupState, t) -> bool:
+    """The tableau has the Banker's Hand draw, given the Player's actual third card (or none)."""
+    if is_natural(c, t):
+        return False
+    player_extra = c.extra_cards(PLAYER)
+    return t.tableau.banker_draws(c.initial_total(BANKER), player_extra[0].points if player_extra else None)
+
+
 def _natural(c: CoupState, t) -> str | None:
+    """Which natural stops the drawing, in words (None: neither hand has one)."""
     naturals = t.tableau.naturals
     player, banker = c.initial_total(PLAYER), c.initial_total(BANKER)
     if player in naturals:
@@ -51,18 +70,10 @@ def player_stood(c: CoupState, p, t):
     """The Player's Hand draws on every total the tableau says draws, unless either hand is a natural."""
     if not c.hands_complete or c.extra_cards(PLAYER) or c.void is not None:
         return ()
-    total = c.initial_total(PLAYER)
-    if _natural(c, t) or total not in t.tableau.player_draws:
+    if not player_must_draw(c, t):
         return ()
+    total = c.initial_total(PLAYER)
     return (Breach(_deal_end(c), f"Player stood on {total} although the Player's Hand draws on {total}"),)
-
-
-def _banker_should_draw(c: CoupState, t) -> bool:
-    """Whether the Banker's Hand must draw, by the tableau, given the Player's actual third card (or none)."""
-    if c.initial_total(PLAYER) in t.tableau.naturals or c.initial_total(BANKER) in t.tableau.naturals:
-        return False
-    player_extra = c.extra_cards(PLAYER)
-    return t.tableau.banker_draws(c.initial_total(BANKER), player_extra[0].points if player_extra else None)
 
 
 def _banker_why(c: CoupState, t, draws: bool) -> str:
@@ -97,7 +108,7 @@ def banker_drew(c: CoupState, p, t):
     if player_extra and player_extra[0].at > extra[0].at:
         return (Breach(extra[0].at, f"Banker drew {extra[0].code} before the Player's third card ({player_extra[0].code}) "
                                     "was dealt; the Player's Hand is completed first"),)
-    if _banker_should_draw(c, t):
+    if banker_must_draw(c, t):
         return ()
     return (Breach(extra[0].at, f"Banker drew {extra[0].code} on {c.initial_total(BANKER)} although "
                                 f"{_banker_why(c, t, False)}"),)
@@ -108,7 +119,7 @@ def banker_stood(c: CoupState, p, t):
     """The Banker's Hand draws wherever the tableau says draw, given the Player's actual third card (or none)."""
     if not c.hands_complete or c.extra_cards(BANKER) or c.void is not None:
         return ()
-    if not _banker_should_draw(c, t):
+    if not banker_must_draw(c, t):
         return ()
     player_extra = c.extra_cards(PLAYER)
     at = player_extra[0].at if player_extra else _deal_end(c)

@@ -14,15 +14,12 @@ from __future__ import annotations
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
+from compliance.checks.dealing import dealt_in_order
+from compliance.checks.drawing import banker_must_draw, is_natural, player_must_draw
 from compliance.replay import BANKER, PLAYER, CoupState, describe_bettor
 from compliance.table import TableContext
 
 INFO = "info"
-ORDER = (PLAYER, BANKER, PLAYER, BANKER)
-
-
-def _natural(c: CoupState, t: TableContext) -> bool:
-    return c.initial_total(PLAYER) in t.tableau.naturals or c.initial_total(BANKER) in t.tableau.naturals
 
 
 # ------------------------------------------------------------------ erroneous Player third card
@@ -40,7 +37,7 @@ class ErroneousCardParams(Params):
 
 
 def _expected_destination(c: CoupState, p: ErroneousCardParams, t: TableContext, disclosed: bool) -> tuple[str, str]:
-    if not _natural(c, t) and t.tableau.banker_draws(c.initial_total(BANKER), None):
+    if not is_natural(c, t) and t.tableau.banker_draws(c.initial_total(BANKER), None):
         return BANKER, f"the Banker's Hand must draw on {c.initial_total(BANKER)}, so it becomes the Banker's third card"
     if disclosed and p.when_disclosed == "discard":
         return "discard", "the Banker's Hand stands and the card was exposed, so it is discarded"
@@ -91,7 +88,7 @@ def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
         out += _excess_banker_card(c, p, t)
     if len(c.dealt_player) < 3:
         return out
-    if not _natural(c, t) and c.initial_total(PLAYER) in t.tableau.player_draws:
+    if player_must_draw(c, t):
         return out  # the Player's third card was authorised
     card = c.dealt_player[2]
     move = next((m for m in c.moves if m.code == card.code and m.source == PLAYER and m.at > card.at), None)
@@ -120,9 +117,7 @@ def _excess_banker_card(c: CoupState, p: ErroneousCardParams, t: TableContext) -
     move = next((m for m in c.moves if m.code == card.code and m.source == BANKER and m.at > card.at), None)
     if move is None:
         return []  # left in the Banker's Hand: the drawing rules report it
-    player_extra = c.extra_cards(PLAYER)
-    third = player_extra[0].points if player_extra else None
-    if not _natural(c, t) and t.tableau.banker_draws(c.initial_total(BANKER), third):
+    if banker_must_draw(c, t):
         return []  # the Banker's third card was authorised
     disclosed = card.face == "up" or card.found_face_up
     where = "discard" if disclosed else "next_coup"
@@ -192,13 +187,9 @@ def _needs_cards(c: CoupState, t: TableContext) -> bool:
     """The hands as they stand are not finished: an initial card or a required third card is missing."""
     if not c.hands_complete:
         return True
-    if _natural(c, t):
-        return False
-    player_extra = c.extra_cards(PLAYER)
-    if not player_extra and c.initial_total(PLAYER) in t.tableau.player_draws:
+    if not c.extra_cards(PLAYER) and player_must_draw(c, t):
         return True
-    third = player_extra[0].points if player_extra else None
-    return not c.extra_cards(BANKER) and t.tableau.banker_draws(c.initial_total(BANKER), third)
+    return not c.extra_cards(BANKER) and banker_must_draw(c, t)
 
 
 @check("irregularity.insufficient-cards", "irregularity.mishandled", InsufficientParams)
@@ -233,11 +224,6 @@ class MisdealParams(Params):
     down the coup is void"""
 
 
-def _misdealt(c: CoupState) -> bool:
-    hands = tuple(h for h, _ in c.initial)
-    return hands != ORDER[: len(hands)]
-
-
 @check("irregularity.misdeal", "irregularity.mishandled", MisdealParams)
 def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
     """Cards dealt out of the Player, Banker, Player, Banker order are reconstructed into that order (the
@@ -251,14 +237,14 @@ def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
         got_p, got_b = c.reconstructed[0][:2], c.reconstructed[1][:2]
         shown = f"Player {' '.join(got_p) or '-'}, Banker {' '.join(got_b) or '-'}"
         if len(dealt) == 4 and (got_p, got_b) == (want_p, want_b):
-            if _misdealt(c):
+            if not dealt_in_order(c):
                 out.append(Breach(c.reconstruct_at, f"misdeal reconstructed to the dealing order ({shown})", INFO))
         else:
             out.append(Breach(c.reconstruct_at, f"the reconstruction gives {shown}; dealt in order the cards give "
                                                 f"Player {' '.join(want_p)}, Banker {' '.join(want_b)}"))
         if p.withdrawal_after_reconstruction:
             out += _withdrawals(c)
-    elif c.void is not None and c.void.reason == "misdeal" and _misdealt(c):
+    elif c.void is not None and c.void.reason == "misdeal" and not dealt_in_order(c):
         out.append(Breach(c.void_at, "misdealt cards not reconstructed: the coup was declared void", INFO))
     return out
 
