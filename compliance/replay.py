@@ -219,11 +219,6 @@ class CoupState:
                          None if r is None else (r.winner, r.player_points, r.banker_points),
                          None if self.void is None else self.void.reason)
 
-    def staked(self, when: str = "first_card") -> dict[str, Decimal]:
-        """Total staked on each spot, at the first card or at settlement."""
-        stakes = self.stakes_at_first_card if when == "first_card" else (self.stakes_at_settlement or self.stakes)
-        return spot_totals(stakes)
-
     def stakes_before(self, index: int) -> dict[tuple, Decimal]:
         """The wagers as they stood just before event ``index`` (rebuilt from the recorded changes)."""
         stakes: dict[tuple, Decimal] = {}

@@ -119,19 +119,18 @@ def table_differential(c: CoupState, p, t):
     more than the table differential."""
     if t.table_differential is None or c.first_card_at is None:
         return ()
-    player = banker = ZERO
+    player = banker = ZERO  # the two totals only (spot_totals would build the tie's too)
     for (_, spot), amount in c.stakes_at_first_card.items():
         if spot == PLAYER:
             player += amount
         elif spot == BANKER:
             banker += amount
-    if abs(player - banker) <= t.table_differential:
+    diff = abs(player - banker)
+    if diff <= t.table_differential:
         return ()
-    staked = c.staked()
-    diff = _differential(staked)
     reduced = any(ch.reason == "table_differential" for ch in c.changes)
-    return (Breach(c.first_card_at, f"at the first card the Player's Hand had {t.money(staked[PLAYER])} and the "
-                                    f"Banker's Hand {t.money(staked[BANKER])}: a difference of {t.money(diff)}, over "
+    return (Breach(c.first_card_at, f"at the first card the Player's Hand had {t.money(player)} and the "
+                                    f"Banker's Hand {t.money(banker)}: a difference of {t.money(diff)}, over "
                                     f"the table differential of {t.money(t.table_differential)}"
                                     + ("; the reduction made did not bring it within the limit" if reduced else "")),)
 
