@@ -28,25 +28,6 @@ for _suit in SUITS:
 DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 
 
-class BadCard(ValueError):
-    """A card code that is not rank-then-suit."""
-
-
-def canonical(code: str) -> str:
-    """The canonical spelling of a card code; raises :class:`BadCard`."""
-    try:
-        return CANONICAL[code]
-    except (KeyError, TypeError):
-        raise BadCard(
-            f"bad card code {code!r}: expected rank (A 2-9 T J Q K) then suit (S H D C), e.g. 'TD'"
-        ) from None
-
-
-def points(code: str) -> int:
-    """Baccarat point value of a canonical card code."""
-    return POINTS[code]
-
-
 def hand_total(codes) -> int:
     """Point count of a hand: the sum of its cards' values modulo 10."""
     return sum(POINTS[c] for c in codes) % 10

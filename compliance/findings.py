@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from compliance.categories import SEVERITY_RANK
 
@@ -21,7 +21,6 @@ class Finding:
     line: int | None = None
     column: int | None = None
     table: str | None = None
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def fingerprint(self) -> str:
