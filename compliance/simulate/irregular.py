@@ -91,10 +91,8 @@ class IrregularSteps:
         says; True if it was dealt (the Banker's Hand then has its third card, or stands)."""
         if self.irregular != "erroneous-card":
             return False
-        tab = self.g.tableau
         p = self.g.procedure.params(KINDS["erroneous-card"], self.method)
-        banker_draws = banker_total in tab.banker_draws_when_player_stood
-        if banker_draws:
+        if self.g.tableau.banker_draws(banker_total, None):
             code = self.deal(PLAYER)
             self.player.pop()
             self.banker.append(code)

@@ -202,7 +202,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         elif not must and self.can("third-card.player.illegal"):
             self.take("third-card.player.illegal", f"Player drew on {player}" + (" with a natural on the table" if natural else ""))
             draws = True
-        elif not must and not natural and banker in tab.banker_draws_when_player_stood \
+        elif not must and not natural and tab.banker_draws(banker, None) \
                 and self.can("irregularity.mishandled"):
             self.erroneous_card_discarded()
         elif not must and not natural and self.erroneous_third_card(banker):
@@ -212,12 +212,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             third = POINTS[self.deal(PLAYER)]
             self.pass_third_card(PLAYER)
             self.breach_extra(PLAYER)
-        if natural:
-            must = False
-        elif third is None:
-            must = banker in tab.banker_draws_when_player_stood
-        else:
-            must = tab.banker_draws_on_player_third_card[banker][third] == "D"
+        must = not natural and tab.banker_draws(banker, third)
         if not must and self.excess_banker_card():
             return
         draws = must
