@@ -34,9 +34,7 @@ class TableContext:
         if t.game not in ruleset.game.variants:
             allowed = ", ".join(ruleset.game.variants)
             raise UserError(f"table.game {t.game!r} is not a game of ruleset {ruleset.id!r} (it allows: {allowed})", where)
-        payouts = ruleset.payouts_for(t.game)
-        if t.commission is not None:
-            payouts = payouts.model_copy(update={"banker": payouts.banker.model_copy(update={"commission": t.commission})})
+        payouts = ruleset.payouts_for(t.game, t.commission)
         order = tuple(t.seat_order) if t.seat_order else tuple(range(1, t.seats + 1))
         if len(set(order)) != len(order):
             raise UserError("table.seat_order lists a seat twice", where)

@@ -235,3 +235,15 @@ def test_the_simulator_does_not_ask_the_checker_what_is_compliant():
                 [a.name for a in node.names] if isinstance(node, ast.Import) else []
             for name in names:
                 assert not name.startswith(("compliance.checks", "compliance.engine")), f"{source.name} imports {name}"
+
+
+def test_payouts_for_a_table_commission_overrides_only_the_banker_rate(rulesets):
+    from decimal import Decimal
+
+    nj = rulesets["us-nj"]
+    house = nj.payouts_for("punto_banco")
+    assert nj.payouts_for("punto_banco", None) == house
+    table = nj.payouts_for("punto_banco", Decimal("0.04"))
+    assert table.banker.commission == Decimal("0.04")
+    assert table.banker.model_copy(update={"commission": house.banker.commission}) == house.banker
+    assert (table.player, table.tie, table.on_tie) == (house.player, house.tie, house.on_tie)

@@ -247,10 +247,15 @@ class Ruleset(BaseModel):
         prefix = src.cite_as if src else f"{c.source} "
         return prefix + ", ".join(c.at)
 
-    def payouts_for(self, game: str) -> Payouts:
+    def payouts_for(self, game: str, commission: Decimal | None = None) -> Payouts:
+        """The payouts of ``game``; ``commission``, if given, the table's rate on a winning Banker wager
+        in place of the ruleset's."""
         from compliance.ruleset.loader import deep_merge
 
-        return Payouts.model_validate(deep_merge(self.game.payouts.model_dump(), self.game.variants[game]))
+        payouts = Payouts.model_validate(deep_merge(self.game.payouts.model_dump(), self.game.variants[game]))
+        if commission is not None:
+            payouts = payouts.model_copy(update={"banker": payouts.banker.model_copy(update={"commission": commission})})
+        return payouts
 
 
 HOUSE_VALUE_SCHEMA = {

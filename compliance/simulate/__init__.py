@@ -146,9 +146,7 @@ class Simulator:
         self.schedule = random.Random(f"inject:{seed}")
         self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
                                        dealing_method=dealing_method, commission=commission)
-        payouts = ruleset.payouts_for(game)
-        if commission is not None:
-            payouts = payouts.model_copy(update={"banker": payouts.banker.model_copy(update={"commission": commission})})
+        payouts = ruleset.payouts_for(game, commission)
         self.game = Game(self.table, self.procedure, payouts, ruleset.game.tableau)
         self.patrons = Patrons(self.rng, self.table.seat_order, standing_allowed=self.procedure.standing_may_wager())
         self.holders = Holders()
