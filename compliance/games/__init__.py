@@ -36,7 +36,6 @@ class Game:
     kind: str  # the ruleset's game_kind
     title: str
     table_games: tuple[str, ...]  # the table.game values of its transcripts
-    format: str  # the header's `format`
     codec: object  # compliance.transcript.codec.Codec
     transcript_model: type  # pydantic model of a whole .json transcript (its JSON Schema)
     build_table: Callable  # (header, ruleset, where) -> table context
@@ -56,8 +55,7 @@ def _baccarat() -> Game:
     from compliance.table import TableContext
     from compliance.transcript import codec, models
 
-    return Game(BACCARAT, "baccarat", ("punto_banco", "mini_baccarat", "even_money"), "baccarat-transcript",
-                codec.BACCARAT, models.Transcript, TableContext.build, Replayer)
+    return Game(BACCARAT, "baccarat", ("punto_banco", "mini_baccarat", "even_money"), codec.BACCARAT, models.Transcript, TableContext.build, Replayer)
 
 
 def _pai_gow() -> Game:
@@ -73,10 +71,6 @@ _FACTORIES: dict[str, Callable[[], Game]] = {BACCARAT: _baccarat, "pai_gow_poker
 def get(kind: str) -> Game:
     """The game of a ruleset ``game_kind``."""
     return _FACTORIES[kind]()
-
-
-def kinds() -> tuple[str, ...]:
-    return tuple(_FACTORIES)
 
 
 def _title(kind: str) -> str:

@@ -184,38 +184,24 @@ def _struct(model: type[BaseModel]) -> type:
 class Codec:
     """The msgspec structs and decoders of one transcript format, derived from its pydantic models.
 
-    ``header`` and ``coup`` are the models of a header and of one coup;
-    ``event`` is the tagged union of its events.  Every game's format is
+    ``header`` and ``coup`` are the models of a header and of one coup (with
+    its events).  Every game's format is
     derived by this one walk, so each stays identical to its models.
     """
 
-    def __init__(self, header: type[BaseModel], coup: type[BaseModel], event,
+    def __init__(self, header: type[BaseModel], coup: type[BaseModel],
                  card_words: str = "rank (A 2-9 T J Q K) then suit (S H D C)"):
         self.card_words = card_words  # what a card code is, for the reader's "bad card code" message
         self.Header = _struct(header)
-        self.Coup = _struct(coup)
-        self.Table = _struct(header.model_fields["table"].annotation)
-        self.event_types: dict[str, type] = {
-            typing.get_args(m.model_fields["type"].annotation)[0]: _struct(m)
-            for m in typing.get_args(typing.get_args(event)[0])
-        }
+        self.Coup = _struct(coup)  # its events' structs too, through the tagged union of its `events` field
         self.header_decoder = msgspec.json.Decoder(self.Header)
         self.coup_decoder = msgspec.json.Decoder(self.Coup)
 
 
 #: the baccarat transcript format v1
-BACCARAT = Codec(models.Header, models.Coup, models.Event)
-Header, Coup, Table, EVENT_TYPES = BACCARAT.Header, BACCARAT.Coup, BACCARAT.Table, BACCARAT.event_types
-
-
-class TranscriptDoc(msgspec.Struct, forbid_unknown_fields=False):
-    """A ``.json`` document split into its header and the raw bytes of each coup."""
-
-    coups: list[msgspec.Raw] = []
-
-
+BACCARAT = Codec(models.Header, models.Coup)
+Header, Coup = BACCARAT.Header, BACCARAT.Coup
 header_decoder, coup_decoder = BACCARAT.header_decoder, BACCARAT.coup_decoder
-doc_decoder = msgspec.json.Decoder(TranscriptDoc)
 
 
 strip_vendor_keys = models.strip_vendor_keys  # one definition for both decoders

@@ -213,9 +213,6 @@ Event = Annotated[
     Field(discriminator="type"),
 ]
 
-#: event types whose bettor is named by ``seat`` and/or ``patron``
-BETTOR_EVENTS = ("wager", "wager_adjust", "settle", "commission")
-
 
 class Coup(SpecModel):
     coup: Annotated[int, Field(ge=0)]
