@@ -192,3 +192,42 @@ def test_pip_install_then_check_from_anywhere(tmp_path):
         r = subprocess.run([venv / "bin" / "baccarat-audit", "check", "night-shift.json", "--ruleset", ruleset,
                             "--format", "json"], cwd=elsewhere, capture_output=True, text=True, timeout=120)
         assert r.returncode in (0, 1), r.stderr
+
+
+# ------------------------------------------------------------------ files written atomically
+
+
+def test_an_interrupted_simulate_leaves_neither_transcript_nor_temporary_file(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from compliance.cli import app
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    r = CliRunner().invoke(app, ["simulate", "-r", "us-nj", "-n", "3", "-o", str(tmp_path / "night.json")])
+    assert r.exit_code != 0
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command, message", [
+    (["simulate", "-r", "us-nj", "-n", "3", "-o"], "cannot write: Permission denied"),
+    (["check", "clean.json", "-o"], "cannot write report: Permission denied"),
+])
+def test_a_file_that_cannot_be_written_gives_each_commands_message_and_exit_2(files, monkeypatch, command, message):
+    import errno
+
+    from typer.testing import CliRunner
+
+    from compliance.cli import app
+
+    def refused(src, dst):
+        raise OSError(errno.EACCES, "Permission denied")
+
+    monkeypatch.chdir(files)
+    monkeypatch.setattr(os, "replace", refused)
+    r = CliRunner().invoke(app, [*command, "out.json"])
+    assert r.exit_code == 2
+    assert f"baccarat-audit: out.json: {message}\n" in r.stderr, r.stderr
+    assert sorted(p.name for p in files.iterdir()) == ["breach.json", "clean.json"]

@@ -5,8 +5,12 @@ Each command group lives in its own module and registers itself on ``app``.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
 
 import typer
 
@@ -38,6 +42,31 @@ def fail(err: UserError | str) -> None:
     """Print one clear message and exit 2."""
     typer.echo(f"baccarat-audit: {err}", err=True)
     raise typer.Exit(2)
+
+
+def write_atomic(path: Path, content: bytes | Callable[[BinaryIO], object], error: str = "cannot write") -> None:
+    """Write ``content`` (bytes, or a function writing to the binary file it is given) to ``path`` atomically.
+
+    It goes to a temporary file beside ``path``, synced, then renamed over it: never a half-written file.
+    An OSError ends the command with ``ERROR: <reason>`` (exit 2); interrupted (Ctrl-C, SIGTERM), the
+    temporary file is removed and the old file (or none) is left.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            if isinstance(content, bytes):
+                f.write(content)
+            else:
+                content(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        fail(UserError(f"{error}: {e.strerror}", str(path)))
+    except BaseException:  # interrupted: leave the old file (or none), never half of a new one
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 from compliance.cli import check as _check  # noqa: E402,F401  (registers commands)

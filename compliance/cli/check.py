@@ -21,7 +21,7 @@ import typer
 from compliance import baseline as baseline_file
 from compliance import config
 from compliance import waivers as waivers_file
-from compliance.cli import app, fail
+from compliance.cli import app, fail, write_atomic
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.inputs import Input, collect
@@ -149,23 +149,6 @@ def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, ke
     return results
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file and rename: never a half-written report."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        fail(UserError(f"cannot write report: {e.strerror}", str(path)))
-    except BaseException:  # interrupted: leave the old report (or none), never half of a new one
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 @app.command()
 def check(
     transcripts: list[Path] = typer.Argument(None, help="Transcripts (.json, .jsonl), directories of them, or "
@@ -255,9 +238,10 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
             sys.stdout.write(render(report, out_format, terminal=out_format == "text" and _use_rich()))
             sys.stdout.flush()
         else:
-            write_atomic(path, render(report, out_format))
+            write_atomic(path, render(report, out_format).encode("utf-8"), "cannot write report")
     if baseline:
-        write_atomic(baseline, baseline_file.render(report.all_findings, report.tool_version))
+        write_atomic(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
+                     "cannot write report")
     if to_stdout != "text":  # the text report ends with them; elsewhere tell the person at the terminal
         for notice in report.notices():
             typer.echo(f"baccarat-audit: {notice}", err=True)

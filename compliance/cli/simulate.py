@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from decimal import Decimal
 from enum import Enum
@@ -12,7 +11,7 @@ from pathlib import Path
 import typer
 
 from compliance.analyze import SPOTS, analyze, decimal
-from compliance.cli import app, fail
+from compliance.cli import app, fail, write_atomic
 from compliance.errors import UserError
 from compliance.ruleset.loader import load_ruleset
 
@@ -71,10 +70,10 @@ def simulate(
         write_transcript(sim, sys.stdout.buffer, encoding)
         sys.stdout.flush()
         return
-    _write_atomic(output, lambda f: write_transcript(sim, f, encoding))
+    write_atomic(output, lambda f: write_transcript(sim, f, encoding))
     if listed:
         report = render_injected(sim.injected_report())
-        _write_atomic(injected_path(output), lambda f: f.write(report.encode()))
+        write_atomic(injected_path(output), report.encode())
         typer.echo(f"in {coups} coups: {len(sim.injected)} breaches injected, {len(sim.handled)} irregularities "
                    f"handled as required; listed in {injected_path(output)}", err=True)
 
@@ -107,17 +106,6 @@ def _commission(text: str | None) -> Decimal | None:
     if not (value.is_finite() and 0 <= value < 1):
         raise UserError("--commission must be at least 0 and less than 1 (0.05 is 5%)")
     return value
-
-
-def _write_atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            write(f)
-        os.replace(tmp, path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        fail(UserError(f"cannot write: {e.strerror}", str(path)))
 
 
 @app.command(name="analyze")
