@@ -86,14 +86,15 @@ class Checker:
     def check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
         header = source.header
         ruleset = self.rulesets.for_header(header, source.display)
-        table = games.of_header(header).table_context(header, ruleset, source.display)  # table.game picks the game
+        game = source.game  # the reader picked it by table.game, to decode the coups
+        table = game.table_context(header, ruleset, source.display)
         result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game, ruleset)
         if self.keep_states:
             result.states = []
         numbers = result.coup_numbers = [] if self.keep_coups else None
         rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category != "transcript.unreadable"]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
-        replayer = self.replayer(table)
+        replayer = self.replayer(game, table)
         by_method: dict[str | None, list] = {}  # dealing method -> (rule, check, params) of the rules that apply
         findings = result.findings
         for record in source.records():
@@ -132,9 +133,9 @@ class Checker:
         findings.sort(key=Finding.sort_key)
         return result
 
-    def replayer(self, table: TableContext) -> Replayer:
+    def replayer(self, game: games.Game, table: TableContext) -> Replayer:
         """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see parallel)."""
-        return games.for_table_game(table.game).replayer(table)
+        return game.replayer(table)
 
     def _run_rules(self, rules, state: CoupState, table: TableContext, source, record: CoupRecord, unreadable_rule):
         out = None

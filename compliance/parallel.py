@@ -130,8 +130,8 @@ class _ChunkChecker(Checker):
     carry: Replayer | None = None
     current: Replayer | None = None
 
-    def replayer(self, table: TableContext) -> Replayer:
-        r, self.carry = self.carry or super().replayer(table), None
+    def replayer(self, game, table: TableContext) -> Replayer:
+        r, self.carry = self.carry or super().replayer(game, table), None
         self.current = r
         return r
 

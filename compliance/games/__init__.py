@@ -85,10 +85,6 @@ def for_table_game(name) -> Game:
     return get(BACCARAT)
 
 
-def of_header(header) -> Game:
-    return for_table_game(header.table.game)
-
-
 class _Peek(msgspec.Struct):
     table: dict | None = None
 
