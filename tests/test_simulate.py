@@ -247,3 +247,16 @@ def test_payouts_for_a_table_commission_overrides_only_the_banker_rate(rulesets)
     assert table.banker.commission == Decimal("0.04")
     assert table.banker.model_copy(update={"commission": house.banker.commission}) == house.banker
     assert (table.player, table.tie, table.on_tie) == (house.player, house.tie, house.on_tie)
+
+
+def test_payout_exception_for_matches_points_and_cards_the_first_listed_wins():
+    from decimal import Decimal
+
+    from compliance.ruleset.models import Payout
+
+    payout = Payout.model_validate({"odds": 1, "exceptions": [
+        {"points": 6, "cards": 3, "odds": "0.5"}, {"points": 6, "odds": 0, "push": True}, {"points": 6, "odds": 2}]})
+    assert payout.exception_for(6, 3).odds == Decimal("0.5")
+    assert payout.exception_for(6, 2).push
+    assert payout.exception_for(7, 2) is None
+    assert Payout(odds=Decimal(1)).exception_for(6, 2) is None

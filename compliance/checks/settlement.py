@@ -73,15 +73,13 @@ def terms(c: CoupState, spot: str, t) -> tuple:
     payout = getattr(pay, spot)
     odds, rate = payout.odds, payout.commission
     excepted = None  # the winning points an exception of the payouts names
-    if payout.exceptions:
-        hand = c.player if winner == PLAYER else c.banker
-        points = c.final_total(winner) if winner != "tie" else None
-        for ex in payout.exceptions:
-            if points == ex.points and (ex.cards is None or ex.cards == len(hand)):
-                if ex.push:
-                    return "push", None, ZERO, f"{spot.capitalize()} winning with {points} is a push", None
-                odds, excepted = ex.odds, points
-                break
+    if payout.exceptions and winner != "tie":
+        points = c.final_total(winner)
+        ex = payout.exception_for(points, len(c.player if winner == PLAYER else c.banker))
+        if ex is not None:
+            if ex.push:
+                return "push", None, ZERO, f"{spot.capitalize()} winning with {points} is a push", None
+            odds, excepted = ex.odds, points
 
     def why() -> str:
         text = (f"{spot.capitalize()} pays {t.money(odds)} to 1" if excepted is None

@@ -94,6 +94,13 @@ class Payout(Strict):
     )
     exceptions: list[PayoutException] = []
 
+    def exception_for(self, points: int, cards: int) -> PayoutException | None:
+        """The exception (the first listed) that pays a win with ``points`` on a hand of ``cards`` cards, if any."""
+        for ex in self.exceptions:
+            if ex.points == points and (ex.cards is None or ex.cards == cards):
+                return ex
+        return None
+
     def commission_on(self, winnings: Decimal, rate: Decimal | None = None) -> Decimal:
         """The commission due on ``winnings``, rounded as the house rounds it."""
         raw = winnings * (self.commission if rate is None else rate)

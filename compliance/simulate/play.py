@@ -303,12 +303,11 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         odds = payout.odds
         if spot != TIE:
             points, cards = (p, len(self.player)) if spot == PLAYER else (b, len(self.banker))
-            for ex in payout.exceptions:
-                if ex.points == points and (ex.cards is None or ex.cards == cards):
-                    if ex.push:
-                        return "push", ZERO, ZERO
-                    odds = ex.odds
-                    break
+            ex = payout.exception_for(points, cards)
+            if ex is not None:
+                if ex.push:
+                    return "push", ZERO, ZERO
+                odds = ex.odds
         return "win", stake * odds, payout.commission_on(stake * odds)
 
     def garble(self) -> None:
