@@ -49,6 +49,7 @@ from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.replay import CoupCards, CoupState, Replayer
 from compliance.table import TableContext
+from compliance.transcript.reader import file_sha256
 
 #: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
 CHUNK_BYTES = 8 << 20
@@ -350,14 +351,6 @@ class _Chunked:
         return _merge(chunks, self.sha256.result())
 
 
-def _sha256(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _schedule(submit, inputs, settings: Settings, jobs: int, chunk_bytes: int):
     """Submit every unit of work; yield, per input, something whose ``result()`` is its outcome."""
     pending = []
@@ -370,7 +363,7 @@ def _schedule(submit, inputs, settings: Settings, jobs: int, chunk_bytes: int):
         if not cuts:
             pending.append(_Whole(submit(check_input, inp, settings)))
             continue
-        sha256 = submit(_sha256, inp.path)  # first: it reads the whole file, the chunks then share out the rest
+        sha256 = submit(file_sha256, inp.path)  # first: it reads the whole file, the chunks then share out the rest
         source = inp.open()
         marks = [m for cut in cuts for m in cut]
         lines = _line_numbers(submit, inp, source._body_offset, source._header_line + 1, marks)

@@ -163,11 +163,7 @@ class TranscriptFile:
 
     def sha256(self) -> str:
         """SHA-256 of the file's bytes, for reports that must identify what they checked."""
-        h = hashlib.sha256()
-        with self.path.open("rb") as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                h.update(chunk)
-        return h.hexdigest()
+        return file_sha256(self.path)
 
     # -- coups ----------------------------------------------------------
     def records(self) -> Iterator[CoupRecord]:
@@ -227,6 +223,15 @@ class TranscriptFile:
             counted, search = at, at + len(raw)
             yield decode_coup(raw, line, column, f"$.coups[{i}]", self.game.codec)
         self._data = b""  # the document is no longer needed
+
+
+def file_sha256(path: str | Path) -> str:
+    """SHA-256 of a file's bytes, read a megabyte at a time."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _skip_line(f) -> int:
