@@ -38,7 +38,13 @@ class Block:
     line: int  # 1-based line of the block's first content line
     indent: int  # spaces removed from each content line (fence indentation)
     text: bytes
-    jsonl: bool
+    info: str  # the fence's info string: the tag, perhaps followed by "json" or "jsonl"
+
+    @property
+    def jsonl(self) -> bool:
+        """Written as JSON Lines: said so in the info string, else told from the text (worked out only for the
+        block that is opened, not for every block a document lists)."""
+        return _is_jsonl(self.text, self.info)
 
 
 def _is_jsonl(text: bytes, info: str) -> bool:
@@ -82,7 +88,7 @@ def blocks(document: str) -> list[Block]:
             j += 1
         if info.split()[:1] == [TAG]:
             text = ("\n".join(body) + "\n").encode("utf-8")
-            out.append(Block(len(out), i + 2, indent, text, _is_jsonl(text, info)))
+            out.append(Block(len(out), i + 2, indent, text, info))
         i = j + 1
     return out
 
