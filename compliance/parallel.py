@@ -230,15 +230,20 @@ def _canon(x):
 # ------------------------------------------------------------------ planning (parent side)
 
 
-_ShoeOnly = msgspec.json.Decoder(dict)
+class _ShoeOnly(msgspec.Struct):
+    """A coup line read for its shoe only: the decoder skips the events instead of building them."""
+
+    shoe: object = None
+
+
+_shoe_decoder = msgspec.json.Decoder(_ShoeOnly)
 
 
 def _shoe_of(line: bytes) -> str | None:
     try:
-        obj = _ShoeOnly.decode(line)
-    except msgspec.DecodeError:
+        shoe = _shoe_decoder.decode(line).shoe
+    except msgspec.DecodeError:  # also a line that is not an object
         return None
-    shoe = obj.get("shoe")
     return shoe if isinstance(shoe, str) else None
 
 
