@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-ZERO = Decimal(0)
-PLAYER, BANKER = "player", "banker"
+from compliance.replay import BANKER, PLAYER, ZERO
 
 
 @dataclass

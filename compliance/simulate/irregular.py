@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PLAYER, BANKER = "player", "banker"
+from compliance.replay import BANKER, PLAYER, ZERO
+
 KINDS = {
     "erroneous-card": "irregularity.erroneous-card",
     "face-up-card": "irregularity.face-up-card",
@@ -82,7 +83,7 @@ class IrregularSteps:
             wagers = [k for k in self.stakes]
             if p.withdrawal_after_reconstruction and len(wagers) >= 2 and self.rng.random() < 0.5:
                 bettor, spot = self.rng.choice(wagers)
-                self.adjust_wager(bettor, spot, type(self.stakes[(bettor, spot)])(0), "withdrawn")
+                self.adjust_wager(bettor, spot, ZERO, "withdrawn")
             return True
         return False
 

@@ -16,15 +16,15 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 
-from compliance.cards import POINTS
-from compliance.replay import describe_bettor
+from compliance.cards import POINTS, hand_total
+from compliance.replay import BANKER, PLAYER, ZERO, describe_bettor
 from compliance.ruleset.models import Payouts, Tableau
 from compliance.simulate.curator import CuratorSteps, Holders
 from compliance.simulate.irregular import Carry, IrregularSteps
 from compliance.simulate.procedure import Procedure
 from compliance.simulate.shoe import Shoe
 from compliance.simulate.table import TableSetup
-from compliance.simulate.wagers import BANKER, PLAYER, SPOTS, TIE, ZERO, WagerSteps, plain, who
+from compliance.simulate.wagers import SPOTS, TIE, WagerSteps, plain, who
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         Player's third card (or by its total alone when the Player stood).  Each third card goes to
         whoever turned that hand's initial cards."""
         tab = self.g.tableau
-        player, banker = total(self.player), total(self.banker)
+        player, banker = hand_total(self.player), hand_total(self.banker)
         natural = player in tab.naturals or banker in tab.naturals
         must = not natural and player in tab.player_draws
         draws = must
@@ -243,7 +243,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
 
     # ------------------------------------------------------------ result and settlement
     def announce_result(self) -> str:
-        p, b = total(self.player), total(self.banker)
+        p, b = hand_total(self.player), hand_total(self.banker)
         if self.can("result.wrong"):
             self.take("result.wrong", f"announced Player {(p + 1) % 10} for Player {p}")
             p = (p + 1) % 10
@@ -252,7 +252,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         return self.winner()
 
     def winner(self) -> str:
-        p, b = total(self.player), total(self.banker)
+        p, b = hand_total(self.player), hand_total(self.banker)
         return PLAYER if p > b else BANKER if b > p else TIE
 
     def settle(self) -> None:
@@ -260,7 +260,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         deducted or collected apart), losers collected, Player and Banker returned on a tie."""
         t = self.g.table
         order = {b: i for i, b in enumerate(self.bettors())}
-        p, b = total(self.player), total(self.banker)
+        p, b = hand_total(self.player), hand_total(self.banker)
         entries = []
         for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order.get(kv[0][0], len(order)), str(kv[0][0]), SPOTS.index(kv[0][1]))):
             outcome, gross, commission = self.due(spot, stake, p, b)
@@ -318,7 +318,3 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 break
         self.take("transcript.unreadable", "the result's key 'winner' is misspelt 'winer'")
         self.unreadable = True
-
-
-def total(cards: list[str]) -> int:
-    return sum(POINTS[c] for c in cards) % 10

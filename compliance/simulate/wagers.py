@@ -11,26 +11,18 @@ from __future__ import annotations
 
 from decimal import ROUND_FLOOR, Decimal
 
-from compliance.replay import describe_bettor
+from compliance.replay import BANKER, PLAYER, ZERO, describe_bettor, spot_totals
 
-ZERO = Decimal(0)
-PLAYER, BANKER, TIE = "player", "banker", "tie"
+TIE = "tie"
 SPOTS = (PLAYER, BANKER, TIE)
 #: wager sizes, in table minimums: small numbers repeat, so equal highest wagers are common
 STAKE_MULTIPLES = (1, 1, 2, 2, 4, 4, 10, 20, 40, 200)
 
 
-def side_totals(stakes: dict) -> dict[str, Decimal]:
-    totals = {PLAYER: ZERO, BANKER: ZERO, TIE: ZERO}
-    for (_, spot), amount in stakes.items():
-        totals[spot] += amount
-    return totals
-
-
 def pro_rata(stakes: dict, limit: Decimal, unit: Decimal) -> dict[tuple, Decimal]:
     """The reduced wagers of the side over the differential: each by the same proportion, just enough
     to bring the difference within ``limit``, rounded down to ``unit``.  Only the changed wagers."""
-    t = side_totals(stakes)
+    t = spot_totals(stakes)
     side = PLAYER if t[PLAYER] > t[BANKER] else BANKER
     other = BANKER if side == PLAYER else PLAYER
     ratio = (t[other] + limit) / t[side]
