@@ -24,6 +24,7 @@ from compliance.table import TableContext
 
 ZERO = Decimal(0)
 PLAYER, BANKER = "player", "banker"
+HAND = {PLAYER: "Player's Hand", BANKER: "Banker's Hand"}  # the hands in the words of the regulations
 _new = tuple.__new__  # builds a NamedTuple from a full tuple of its fields without its Python-level __new__
 
 

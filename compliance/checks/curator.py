@@ -19,11 +19,10 @@ from decimal import Decimal
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
-from compliance.replay import BANKER, PLAYER, ZERO, CoupState
+from compliance.replay import BANKER, HAND, PLAYER, ZERO, CoupState
 from compliance.table import TableContext
 
 TieBreak = Literal["seat_order", "lowest_number"]
-HAND = {PLAYER: "Player's Hand", BANKER: "Banker's Hand"}
 ITEM = {"shoe": "shoe", "banker_marker": "Banker marker"}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
-from compliance.replay import BANKER, PLAYER, CoupState
+from compliance.replay import BANKER, HAND, PLAYER, CoupState
 
 ORDER = (PLAYER, BANKER, PLAYER, BANKER)
 
@@ -36,7 +36,7 @@ def initial_order(c: CoupState, p, t):
     wrong = next(i for i, (h, _) in enumerate(c.initial) if h != ORDER[i])
     card = c.initial[wrong][1]
     dealt = ", ".join(f"{h.capitalize()} {d.code}" for h, d in c.initial)
-    return (Breach(card.at, f"initial deal went {dealt}; card {wrong + 1} should have gone to the {ORDER[wrong].capitalize()}'s Hand "
+    return (Breach(card.at, f"initial deal went {dealt}; card {wrong + 1} should have gone to the {HAND[ORDER[wrong]]} "
                    "(order: Player, Banker, Player, Banker)"),)
 
 
@@ -47,7 +47,7 @@ def _incomplete(c: CoupState):
         return ()
     taken = next((m for m in c.moves if m.source is not None), None)
     if len(c.initial) == 4 and taken is not None:
-        at, how = taken.at, f"after {taken.code} was moved out of the {taken.source.capitalize()}'s Hand"
+        at, how = taken.at, f"after {taken.code} was moved out of the {HAND[taken.source]}"
     else:
         at = c.initial[-1][1].at if c.initial else c.result_at
         how = f"after {len(c.initial)} initial card{'s' if len(c.initial) != 1 else ''}"
@@ -67,13 +67,13 @@ def extra_card(c: CoupState, p, t):
         initial = c.player_initial if hand == PLAYER else c.banker_initial
         cards = c.player if hand == PLAYER else c.banker
         if initial > 2:
-            out.append(Breach(cards[2].at, f"the {hand.capitalize()}'s Hand received {initial} initial cards; it gets two"))
+            out.append(Breach(cards[2].at, f"the {HAND[hand]} received {initial} initial cards; it gets two"))
         elif len(cards) > 3 and initial == 2:
             extra = cards[2:]
-            out.append(Breach(extra[1].at, f"the {hand.capitalize()}'s Hand received {len(extra)} additional cards "
+            out.append(Breach(extra[1].at, f"the {HAND[hand]} received {len(extra)} additional cards "
                                            f"({', '.join(x.code for x in extra)}); at most one additional card is dealt to a hand"))
         elif len(cards) > 3:
-            out.append(Breach(cards[3].at, f"the {hand.capitalize()}'s Hand holds {len(cards)} cards "
+            out.append(Breach(cards[3].at, f"the {HAND[hand]} holds {len(cards)} cards "
                                            f"({', '.join(x.code for x in cards)}); a hand holds at most three"))
     return out
 
@@ -101,6 +101,6 @@ def face_down(c: CoupState, p: FaceDownParams, t):
         return ()
     which = "cards" if p.third_cards else "initial cards"
     where = " where the hands are passed to the players" if p.when == "hands_passed" else ""
-    listed = ", ".join(f"{card.code} to the {to.capitalize()}'s Hand" for to, card in up)
+    listed = ", ".join(f"{card.code} to the {HAND[to]}" for to, card in up)
     were = "was" if len(up) == 1 else "were"
     return (Breach(up[0][1].at, f"{listed} {were} dealt face up; the {which} are dealt face down{where}"),)

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from compliance.checks import Breach, Params, check
-from compliance.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor, spot_totals
+from compliance.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, spot_totals
 
 
 @check("wager.late", "wager.late")
@@ -176,7 +176,7 @@ def improper_reduction(c: CoupState, p: ReductionParams, t):
     wrong = [ch for ch in cuts if ch.spot != side]
     if wrong:
         out.append(Breach(wrong[0].at, f"{describe_bettor(wrong[0].bettor)} {wrong[0].spot} wager was reduced, but "
-                                       f"the {side.capitalize()}'s Hand exceeded the table differential "
+                                       f"the {HAND[side]} exceeded the table differential "
                                        f"({t.money(totals[side])} against {t.money(totals[other])})"))
         return out
     target = totals[other] + limit
