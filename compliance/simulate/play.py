@@ -108,8 +108,10 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.deal_initial()
         self.pass_initial_cards()
         self.draw_third_cards()
-        winner = self.announce_result()
-        self.settle()
+        p, b = hand_total(self.player), hand_total(self.banker)
+        winner = winner_of(p, b)  # by the cards: what settlement and the offers follow
+        self.announce_result(p, b)
+        self.settle(winner, p, b)
         self.end_offers(winner)
         if self.can("transcript.unreadable") and self.carry_in is None and self.carry_out is None \
                 and not any(e["type"] in ("offer", "shoe_return") for e in self.events):
@@ -242,28 +244,22 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             self.deal(hand)
 
     # ------------------------------------------------------------ result and settlement
-    def announce_result(self) -> str:
-        p, b = hand_total(self.player), hand_total(self.banker)
+    def announce_result(self, p: int, b: int) -> None:
+        """The result event for final point counts ``p`` and ``b``; with a ``result.wrong`` breach, the
+        Player's points (and the winner they give) announced wrong, while the coup is settled by the cards."""
         if self.can("result.wrong"):
             self.take("result.wrong", f"announced Player {(p + 1) % 10} for Player {p}")
             p = (p + 1) % 10
-        winner = PLAYER if p > b else BANKER if b > p else TIE
-        self.events.append({"type": "result", "player_points": p, "banker_points": b, "winner": winner})
-        return self.winner()
+        self.events.append({"type": "result", "player_points": p, "banker_points": b, "winner": winner_of(p, b)})
 
-    def winner(self) -> str:
-        p, b = hand_total(self.player), hand_total(self.banker)
-        return PLAYER if p > b else BANKER if b > p else TIE
-
-    def settle(self) -> None:
+    def settle(self, winner: str, p: int, b: int) -> None:
         """Each wager once: winners paid at the ruleset's odds (a Banker win less commission,
         deducted or collected apart), losers collected, Player and Banker returned on a tie."""
         t = self.g.table
         order = {b: i for i, b in enumerate(self.bettors())}
-        p, b = hand_total(self.player), hand_total(self.banker)
         entries = []
         for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order.get(kv[0][0], len(order)), str(kv[0][0]), SPOTS.index(kv[0][1]))):
-            outcome, gross, commission = self.due(spot, stake, p, b)
+            outcome, gross, commission = self.due(spot, stake, winner, p, b)
             apart = outcome == "win" and commission and self.rng.random() < 0.5
             if outcome == "win":
                 amount = gross if apart else gross - commission
@@ -291,10 +287,10 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 cm["amount"] = plain(commission)
                 self.events.append(cm)
 
-    def due(self, spot: str, stake: Decimal, p: int, b: int) -> tuple[str, Decimal, Decimal]:
-        """(outcome, winnings before commission, the commission as the house rounds it) of a wager, by the final point counts."""
+    def due(self, spot: str, stake: Decimal, winner: str, p: int, b: int) -> tuple[str, Decimal, Decimal]:
+        """(outcome, winnings before commission, the commission as the house rounds it) of a wager, by the
+        coup's winner and the final point counts."""
         pay = self.g.payouts
-        winner = PLAYER if p > b else BANKER if b > p else TIE
         if winner == TIE and spot != TIE:
             return ("push", ZERO, ZERO) if pay.on_tie == "push" else ("lose", ZERO, ZERO)
         if spot != winner:
@@ -318,3 +314,8 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 break
         self.take("transcript.unreadable", "the result's key 'winner' is misspelt 'winer'")
         self.unreadable = True
+
+
+def winner_of(player_points: int, banker_points: int) -> str:
+    """The hand with the higher point count, or a tie."""
+    return PLAYER if player_points > banker_points else BANKER if banker_points > player_points else TIE
