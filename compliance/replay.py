@@ -45,6 +45,11 @@ class DealtCard(NamedTuple):
     carried_over: bool = False
     moved_from: str | None = None  # the hand it was moved from by a card_move
 
+    @property
+    def exposed(self) -> bool:
+        """Dealt face up, or found face up: a card the patrons have seen (NSW 13.5, NZ 12.1-12.2 "disclosed")."""
+        return self.face == "up" or self.found_face_up
+
 
 class WagerChange(NamedTuple):
     at: int
@@ -220,6 +225,10 @@ class CoupState:
                          None if r is None else (r.winner, r.player_points, r.banker_points),
                          None if self.void is None else self.void.reason)
 
+    def occupied(self, seat: int) -> bool:
+        """The seat is occupied (or the record does not say who is seated)."""
+        return not self.seated or seat in self.seated
+
     def stakes_before(self, index: int) -> dict[tuple, Decimal]:
         """The wagers as they stood just before event ``index`` (rebuilt from the recorded changes)."""
         stakes: dict[tuple, Decimal] = {}
@@ -231,6 +240,11 @@ class CoupState:
             else:
                 stakes.pop((ch.bettor, ch.spot), None)
         return stakes
+
+    def move_of(self, card: DealtCard, source: str | None = None) -> Move | None:
+        """The card_move that took ``card`` (from the hand ``source``, if given) after it was dealt."""
+        return next((m for m in self.moves if m.code == card.code and m.at > card.at
+                     and (source is None or m.source == source)), None)
 
     def holder_at(self, item: str, index: int) -> int | None:
         """The seat holding the shoe (the curator) or the Banker marker just before event ``index``."""
@@ -463,7 +477,7 @@ class Replayer:
             s.banker.append(moved)
         elif ev.to == "next_coup":
             s.carry_out.append(code)
-            s.carry_disclosed.append(card.face == "up" or card.found_face_up)
+            s.carry_disclosed.append(card.exposed)
 
 
 def _keep_dealt(s: CoupState) -> None:

@@ -60,11 +60,6 @@ def ranked_by_wager(wagers: dict[int, Decimal], t: TableContext, tie_break: str)
     return sorted(wagers, key=lambda s: (-wagers[s], key(s)))
 
 
-def occupied(c: CoupState, seat: int) -> bool:
-    """The seat is occupied (or the record does not say who is seated)."""
-    return not c.seated or seat in c.seated
-
-
 def _wager_text(t: TableContext, wagers: dict[int, Decimal], seat: int) -> str:
     amount = wagers.get(seat)
     return f"seat {seat} (wager {t.money(amount)})" if amount is not None else f"seat {seat} (no wager on it)"
@@ -121,7 +116,7 @@ def _expected_order(c: CoupState, p: OfferParams, t: TableContext, at: int, hold
     if not wagers and (p.candidates == "seated_with_wager" or p.order == "highest_wager"):
         wagers = seat_wagers(c.stakes_at_first_card, p.wager_spots)  # offered before the wagers were recorded
     seats = list(t.seat_order) + sorted(set(c.seated) - set(t.seat_order))
-    cands = [s for s in seats if occupied(c, s)]
+    cands = [s for s in seats if c.occupied(s)]
     if p.candidates == "seated_with_wager":
         cands = [s for s in cands if s in wagers]
     if p.order == "highest_wager":
@@ -170,7 +165,7 @@ def offer_order(c: CoupState, p: OfferParams, t: TableContext):
                                                f"the {what}, but the {what} was not offered on before this coup"))
     if p.every_coup and not rounds and c.first_card_at is not None:
         wagers = seat_wagers(c.stakes_at_first_card, p.wager_spots)
-        if any(occupied(c, s) for s in wagers):
+        if any(c.occupied(s) for s in wagers):
             out.append(Breach(c.first_card_at, f"the {what} was not offered at the start of the coup"))
     for n, rnd in enumerate(rounds):
         first_round_of_shoe = n == 0 and p.item not in c.offered_before
@@ -216,9 +211,9 @@ def not_eligible(c: CoupState, p: EligibleParams, t: TableContext):
     wager the rules require of the holder, and not after the holder's wager lost where the rules take
     the shoe away then."""
     out = []
-    if p.seated_only and c.seated:
+    if p.seated_only:
         for o in c.offers:
-            if o.accepted and o.seat not in c.seated:
+            if o.accepted and not c.occupied(o.seat):
                 out.append(Breach(o.at, f"seat {o.seat} accepted the {ITEM[o.item]}, but no patron is seated there"))
     if p.marker_holder_wagers_on and c.first_card_at is not None:
         holder = c.holder_at("banker_marker", c.first_card_at)
@@ -287,7 +282,7 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
             if ps.accepted:
                 return None, ps.seat
         return None, None
-    wagers = {s: a for s, a in seat_wagers(c.stakes_at_first_card, (hand,)).items() if occupied(c, s)}
+    wagers = {s: a for s, a in seat_wagers(c.stakes_at_first_card, (hand,)).items() if c.occupied(s)}
     if not wagers:
         if not passes or p.no_wager == "unjudged":
             return None, next((ps.seat for ps in passes if ps.accepted), None)

@@ -91,10 +91,10 @@ def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
     if player_must_draw(c, t):
         return out  # the Player's third card was authorised
     card = c.dealt_player[2]
-    move = next((m for m in c.moves if m.code == card.code and m.source == PLAYER and m.at > card.at), None)
+    move = c.move_of(card, PLAYER)
     if move is None:
         return out  # left in the Player's Hand: the drawing rules report it
-    disclosed = card.face == "up" or card.found_face_up
+    disclosed = card.exposed
     where, why = _expected_destination(c, p, t, disclosed)
     banker_extra = c.extra_cards(BANKER)
     if move.to != where:
@@ -114,12 +114,12 @@ def _excess_banker_card(c: CoupState, p: ErroneousCardParams, t: TableContext) -
     if len(c.dealt_banker) < 3:
         return []
     card = c.dealt_banker[2]
-    move = next((m for m in c.moves if m.code == card.code and m.source == BANKER and m.at > card.at), None)
+    move = c.move_of(card, BANKER)
     if move is None:
         return []  # left in the Banker's Hand: the drawing rules report it
     if banker_must_draw(c, t):
         return []  # the Banker's third card was authorised
-    disclosed = card.face == "up" or card.found_face_up
+    disclosed = card.exposed
     where = "discard" if disclosed else "next_coup"
     why = "it was exposed, so it is discarded" if disclosed else "it was not exposed, so it is the next coup's first card"
     if move.to != where:
@@ -155,7 +155,7 @@ def face_up_card(c: CoupState, p: FaceUpParams, t: TableContext):
         first = c.first_card_at is None or card.at <= c.first_card_at
         how = p.before_first_card if first else p.after_first_card
         when = "before the coup's first card was dealt" if first else "after the coup's first card"
-        moved = next((m for m in c.moves if m.code == card.code and m.at > card.at), None)
+        moved = c.move_of(card)
         final = moved.to if moved is not None else to
         if how == "discard":
             ok, want = final == "discard", "is discarded"

@@ -49,7 +49,7 @@ def not_eligible(c: CoupState, p: EligibleWagerParams, t):
     if not p.standing:
         seen = set()
         for ch in wagers:
-            standing = isinstance(ch.bettor, str) or (c.seated and ch.bettor not in c.seated)
+            standing = isinstance(ch.bettor, str) or not c.occupied(ch.bettor)
             if standing and ch.bettor not in seen:
                 seen.add(ch.bettor)
                 where = "is not seated" if isinstance(ch.bettor, str) else "is not an occupied seat"
