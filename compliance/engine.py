@@ -101,23 +101,18 @@ class Checker:
             result.coups += 1
             if numbers is not None and record.number is not None:
                 numbers.append(record.number)
-            if record.error is not None:
+            why, event = record.error, None  # why the coup cannot be read or replayed, and at which event
+            if why is None:
+                try:
+                    state = replayer.replay(record.coup, record.line)
+                except ReplayError as e:
+                    why, event = str(e), e.event
+                except ArithmeticError:  # e.g. 9e999999 + 9e999999: beyond exact decimal arithmetic
+                    why = "its amounts are too large to add up exactly"
+            if why is not None:
                 result.unreadable += 1
                 if unreadable_rule:
-                    findings.append(self._unreadable(unreadable_rule, source, record, record.error, None))
-                continue
-            try:
-                state = replayer.replay(record.coup, record.line)
-            except ReplayError as e:
-                result.unreadable += 1
-                if unreadable_rule:
-                    findings.append(self._unreadable(unreadable_rule, source, record, str(e), e.event))
-                continue
-            except ArithmeticError:  # e.g. 9e999999 + 9e999999: beyond exact decimal arithmetic
-                result.unreadable += 1
-                if unreadable_rule:
-                    findings.append(self._unreadable(unreadable_rule, source, record,
-                                                     "its amounts are too large to add up exactly", None))
+                    findings.append(self._unreadable(unreadable_rule, source, record, why, event))
                 continue
             applicable = by_method.get(state.method)
             if applicable is None:
@@ -169,13 +164,12 @@ class Checker:
         f = self._finding(rule, rule.severity, source, record, event, f"coup cannot be read ({where}): {why}")
         if event is not None:
             self._locate([f], record)
-            return f
         return f
 
     @staticmethod
     def _locate(found: list[Finding], record: CoupRecord) -> None:
         offsets = None
-        for i, f in enumerate(found):
+        for f in found:
             if f.event is None:
                 continue
             if offsets is None:
