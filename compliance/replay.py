@@ -278,7 +278,7 @@ class Replayer:
         self.curator: int | None = None
         self.last_curator: int | None = None
         self.marker: int | None = None
-        self.offered: set[str] = set()  # items offered in this shoe so far
+        self.offered: frozenset[str] = frozenset()  # items offered in this shoe so far (replaced, never changed)
         self.pending_disclosed: list[bool] = []
         self.last_number: int | None = None  # numbers must increase: the last one is enough
         self.last_line = 0
@@ -305,7 +305,7 @@ class Replayer:
         if coup.shoe != self.current_shoe:
             self.pending_carry = []  # a new shoe: nothing carries over
             self.pending_disclosed = []
-            self.offered = set()
+            self.offered = frozenset()
             if self.current_shoe in self.shoe_counts:  # the shoe put away: its counts kept small, in case it returns
                 put_away = self.shoe_counts[self.current_shoe]
                 self.shoe_counts[self.current_shoe] = tuple(put_away.get(code, 0) for code in DECK)
@@ -320,8 +320,7 @@ class Replayer:
         self.pending_carry = []
         self.pending_disclosed = []
         s.last_curator_at_start = self.last_curator
-        if self.offered:
-            s.offered_before = frozenset(self.offered)
+        s.offered_before = self.offered
         s.curator_at_start = s.curator = self.curator
         s.marker_at_start = s.marker = self.marker
         prev = self.previous
@@ -404,7 +403,8 @@ class Replayer:
                 s.returns.append((i, ev.hand))
             elif kind == "offer":
                 s.offers.append(Offer(i, ev.item, ev.seat, ev.accepted))
-                self.offered.add(ev.item)
+                if ev.item not in self.offered:
+                    self.offered = self.offered | {ev.item}
                 # an item on offer is with no patron until one accepts it
                 holder = ev.seat if ev.accepted else None
                 if ev.item == "shoe":
@@ -426,9 +426,9 @@ class Replayer:
                 _keep_dealt(s)
                 dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
                 s.reconstruct_at = i
-                s.reconstructed = (tuple(CANONICAL[c] for c in ev.player), tuple(CANONICAL[c] for c in ev.banker))
-                s.player[:] = [DealtCard(CANONICAL[c], POINTS[CANONICAL[c]], i) for c in ev.player]
-                s.banker[:] = [DealtCard(CANONICAL[c], POINTS[CANONICAL[c]], i) for c in ev.banker]
+                s.player[:] = [DealtCard(*_CARDS[c], i) for c in ev.player]
+                s.banker[:] = [DealtCard(*_CARDS[c], i) for c in ev.banker]
+                s.reconstructed = (tuple(x.code for x in s.player), tuple(x.code for x in s.banker))
                 s.player_initial = min(2, len(ev.player))
                 s.banker_initial = min(2, len(ev.banker))
             elif kind == "void":
