@@ -68,12 +68,13 @@ class LimitParams(Params):
     it is reported (the rule's severity), but the coup is settled on it"""
 
 
-def _last_change(c: CoupState, key: tuple) -> int:
-    at = c.first_card_at
+def _last_changes(c: CoupState) -> dict[tuple, int]:
+    """(bettor, spot) -> the event of the last change to that wager before the first card."""
+    last = {}
     for ch in c.changes:
-        if (ch.bettor, ch.spot) == key and (c.first_card_at is None or ch.at < c.first_card_at):
-            at = ch.at
-    return at
+        if c.first_card_at is None or ch.at < c.first_card_at:
+            last[(ch.bettor, ch.spot)] = ch.at
+    return last
 
 
 @check("wager.limits", "wager.limits", LimitParams)
@@ -90,7 +91,9 @@ def limits(c: CoupState, p: LimitParams, t):
         return ()
     out = []
     valid = "; not rejected before the first card, it stands as a valid wager" if p.unrejected_valid else ""
-    for key in sorted(c.stakes_at_first_card, key=lambda k: _last_change(c, k) or 0):
+    last = _last_changes(c)
+    at = {key: last.get(key, c.first_card_at) for key in c.stakes_at_first_card}
+    for key in sorted(c.stakes_at_first_card, key=lambda k: at[k] or 0):
         bettor, spot = key
         amount = c.stakes_at_first_card[key]
         if spot not in p.spots:
@@ -101,8 +104,7 @@ def limits(c: CoupState, p: LimitParams, t):
             limit = f"above the table maximum of {t.money(t.max_wager)}"
         else:
             continue
-        out.append(Breach(_last_change(c, key), f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} is "
-                                                f"{limit}{valid}"))
+        out.append(Breach(at[key], f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} is {limit}{valid}"))
     return out
 
 
