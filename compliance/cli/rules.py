@@ -245,10 +245,11 @@ def rules_show(
     """Explain one rule: what it requires, its citation and parameters in each jurisdiction, and example coups."""
     from compliance.ruletests import examples as find_examples
 
-    found = [(rs, r) for rs in _rulesets(ruleset, include_abstract=ruleset is not None) for r in rs.rules
-             if r.id == rule_id]
+    every = _rulesets(ruleset, include_abstract=True)
+    shown = every if ruleset else [rs for rs in every if not rs.abstract]  # abstract bases only for suggestions
+    found = [(rs, r) for rs in shown for r in rs.rules if r.id == rule_id]
     if not found:
-        known = sorted({r.id for rs in _rulesets(ruleset, include_abstract=True) for r in rs.rules})
+        known = sorted({r.id for rs in every for r in rs.rules})
         import difflib
 
         close = difflib.get_close_matches(rule_id, known, n=3)
@@ -293,7 +294,7 @@ def rules_show(
             prov = p["provenance"] + (f" — {p['note']}" if p["note"] else "") + (
                 f" (set by {p['set_by']})" if p["set_by"] else "")
             out.append(f"      {p['name']} = {_value(p['value'])}   [{prov}]")
-    disabled_in = [rs.id for rs in _rulesets(ruleset, include_abstract=ruleset is not None) if rule_id in rs.disabled]
+    disabled_in = [rs.id for rs in shown if rule_id in rs.disabled]
     if disabled_in:
         out.append(f"  disabled in: {', '.join(disabled_in)}")
     out.append("")
