@@ -87,8 +87,12 @@ class CaseResult:
     gaps: list[tuple[Expected, bool]] = field(default_factory=list)  # (gap, now reported?)
     fired: set[str] = field(default_factory=set)  # rules this case tests as firing
     silenced: set[str] = field(default_factory=set)  # rules this case tests as silent
-    firing_coups: dict[str, int] = field(default_factory=dict)  # rule -> a coup where it fired
     firing: dict[str, Finding] = field(default_factory=dict)  # rule -> the first expected finding reported
+
+    @property
+    def firing_coups(self) -> dict[str, int]:
+        """rule -> the coup where it fired first."""
+        return {rule: f.coup for rule, f in self.firing.items()}
 
     def fail(self, message: str) -> None:
         self.status = "fail" if self.status != "error" else "error"
@@ -306,7 +310,6 @@ def judge(case: CaseResult, side: Sidecar, rs: Ruleset, findings: list[Finding])
     for e in side.fires:
         hits = [f for f in findings if e.matches(f)]
         if hits:
-            case.firing_coups.setdefault(e.rule, hits[0].coup)
             case.firing.setdefault(e.rule, hits[0])
         elif e.rule in rs.disabled:
             case.fail(f"expected {e}: the rule is disabled in {rs.id}")

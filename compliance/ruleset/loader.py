@@ -256,7 +256,7 @@ def _resolve_ref(ref: str, relative_to: Path | None) -> tuple[Path, str]:
         p = Path(ref)
         if not p.is_absolute() and relative_to is not None:
             p = relative_to.parent / p
-        return p, str(p if relative_to is None else Path(ref) if not relative_to else p)
+        return p, ref if relative_to is None else str(p)  # as the user wrote it, or where the file found it
     p = bundled_dir() / f"{ref}.yaml"
     if not p.exists():
         known = ", ".join(bundled_ids())
@@ -299,8 +299,6 @@ def load_ruleset(ref: str | Path, *, allow_abstract: bool = False) -> Ruleset:
     """Load a ruleset by bundled id (``us-nj``) or by path."""
     ref = str(ref)
     path, display = _resolve_ref(ref, None)
-    if ref.endswith((".yaml", ".yml")) or "/" in ref:
-        display = ref
     layers = _chain(path, display)
     return _bind(layers, allow_abstract=allow_abstract)
 
