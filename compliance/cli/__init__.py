@@ -97,8 +97,5 @@ def main() -> None:
     except UserError as e:
         typer.echo(f"baccarat-audit: {e}", err=True)
         sys.exit(2)
-    except KeyboardInterrupt:
-        typer.echo("baccarat-audit: interrupted", err=True)
-        sys.exit(130)
     except BrokenPipeError:
         sys.exit(1)

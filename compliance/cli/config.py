@@ -16,8 +16,6 @@ app.add_typer(config_app, name="config")
 
 
 def _toml_value(value) -> str:
-    if value is None:
-        return '""  # not set'
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -37,8 +35,8 @@ def show(
     typer.echo(f"# configuration file: {source or 'none found (defaults)'}")
     typer.echo("[tool.baccarat-audit]")
     for key, value in s.values.items():
-        line = f"{key} = {_toml_value(value)}"
         if value is None:
             typer.echo(f"# {key}: not set")
             continue
+        line = f"{key} = {_toml_value(value)}"
         typer.echo(f"{line:<48} # {s.origin[key]}")

@@ -29,8 +29,9 @@ def _row(f: Finding, severity: str) -> str:
 
 
 def _table(rows: list[str], total: int) -> list[str]:
+    """The table of the first ``MAX_ROWS`` of ``total`` findings (``rows``: those, already cut)."""
     head = ["| severity | where | coup | rule | what happened | regulation |", "|---|---|---:|---|---|---|"]
-    out = head + rows[:MAX_ROWS]
+    out = head + rows
     if total > MAX_ROWS:
         out.append(f"\n… and {total - MAX_ROWS:,} more (see the full report).")
     return out

@@ -59,8 +59,7 @@ def _rule(rule_id: str, versions) -> dict:
     }
 
 
-def _result(f: Finding, rule_index: dict[str, int], artifact_index: dict[str, int], table: str | None,
-            waiver=None) -> dict:
+def _result(f: Finding, rule_index: dict[str, int], artifact_index: dict[str, int], waiver=None) -> dict:
     region = {}
     if f.line is not None:
         region = {"startLine": f.line}
@@ -69,7 +68,7 @@ def _result(f: Finding, rule_index: dict[str, int], artifact_index: dict[str, in
     physical = {"artifactLocation": {"uri": uri(f.transcript), "index": artifact_index[f.transcript]}}
     if region:
         physical["region"] = region
-    where = "/".join(x for x in (f.table or table or "", f"coup {'?' if f.coup is None else f.coup}",
+    where = "/".join(x for x in (f.table or "", f"coup {'?' if f.coup is None else f.coup}",
                                  None if f.event is None else f"event {f.event}") if x)
     text = f.message + (f" ({f.citation})" if f.citation else "")
     out = {
@@ -109,8 +108,8 @@ def document(report: Report) -> dict:
             if doc == view.result.transcript:  # a whole file: its hash identifies what was checked
                 entry["hashes"] = {"sha-256": view.result.sha256}
             artifacts.append(entry)
-    results = [_result(f, rule_index, artifact_index, None) for f in report.findings]
-    results += [_result(f, rule_index, artifact_index, None, e) for f, e in report.waived]
+    results = [_result(f, rule_index, artifact_index) for f in report.findings]
+    results += [_result(f, rule_index, artifact_index, e) for f, e in report.waived]
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
