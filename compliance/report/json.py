@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from compliance.baseline import BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.findings import Finding
-from compliance.report.model import SCHEMA_VERSION, Report
+from compliance.report.model import SCHEMA_VERSION, Report, category_counts
 from compliance.waivers import Entry
 
 Severity = Literal["error", "warning", "info"]
@@ -156,10 +156,6 @@ def _severities(counter) -> dict:
     return {s: counter[s] for s in SEVERITIES}
 
 
-def _categories(counter) -> dict:
-    return {c: counter[c] for c in CATEGORIES if counter[c]}
-
-
 def document(report: Report) -> dict:
     """The report as the dict the JSON Schema describes."""
     return {
@@ -181,7 +177,7 @@ def document(report: Report) -> dict:
                 "coups": t.result.coups,
                 "unreadable_coups": t.result.unreadable,
                 "findings": _severities(t.by_severity),
-                "categories": _categories(t.by_category),
+                "categories": category_counts(t.by_category),
                 "waived": len(t.waived),
                 "baselined": t.baselined,
             }
@@ -192,7 +188,7 @@ def document(report: Report) -> dict:
             "coups": report.coups,
             "findings": len(report.findings),
             "severities": _severities(report.by_severity),
-            "categories": report.category_counts(),
+            "categories": category_counts(report.by_category),
             "waived": len(report.waived),
             "baselined": report.baselined,
         },

@@ -33,6 +33,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def category_counts(by_category: Counter) -> dict[str, int]:
+    """Findings by category, in the spec's order of the categories, those with none left out."""
+    return {c: by_category[c] for c in CATEGORIES if by_category[c]}
+
+
 @dataclass
 class TranscriptView:
     """One transcript's share of the report."""
@@ -153,9 +158,6 @@ class Report:
         if extra:
             text += "; " + ", ".join(extra)
         return text
-
-    def category_counts(self) -> dict[str, int]:
-        return {c: self.by_category[c] for c in CATEGORIES if self.by_category[c]}
 
     def notices(self) -> list[str]:
         """Things about the run itself an auditor must see: waivers not applied or unused, stale baseline."""
