@@ -55,7 +55,8 @@ def _baccarat() -> Game:
     from compliance.table import TableContext
     from compliance.transcript import codec, models
 
-    return Game(BACCARAT, "baccarat", ("punto_banco", "mini_baccarat", "even_money"), codec.BACCARAT, models.Transcript, TableContext.build, Replayer)
+    return Game(BACCARAT, "baccarat", ("punto_banco", "mini_baccarat", "even_money"), codec.BACCARAT,
+                models.Transcript, TableContext.build, Replayer)
 
 
 def _pai_gow() -> Game:

@@ -478,29 +478,27 @@ def _leaves(value: Any, prefix: str, key_path: tuple):
         yield prefix, key_path
 
 
-def _house_view(rule) -> dict:
-    """A bound rule's parameters, with its house parameters wrapped again (to merge overrides over)."""
-    params = rule.params.model_dump() if hasattr(rule.params, "model_dump") else {}
-    for h in rule.house:
+def _with_house(values: dict, notes) -> dict:
+    """``values`` (a model dump) with its house parameters wrapped again as ``{house, note}`` (to merge
+    overrides over)."""
+    for h in notes:
         keys = h.path.split(".")[1:]
-        node = params
-        for k in keys[:-1]:
-            node = node.setdefault(k, {})
-        if keys:
-            node[keys[-1]] = {"house": node.get(keys[-1], h.default), "note": h.note}
-    return params
-
-
-def _game_view(parent: Ruleset) -> dict:
-    game = parent.game.model_dump()
-    for h in parent.game_house:
-        keys = h.path.split(".")[1:]
-        node = game
+        node = values
         for k in keys[:-1]:
             node = node.setdefault(k, {}) if isinstance(node, dict) else {}
         if keys and isinstance(node, dict):
             node[keys[-1]] = {"house": node.get(keys[-1], h.default), "note": h.note}
-    return game
+    return values
+
+
+def _house_view(rule) -> dict:
+    """A bound rule's parameters, with its house parameters wrapped again."""
+    return _with_house(rule.params.model_dump() if hasattr(rule.params, "model_dump") else {}, rule.house)
+
+
+def _game_view(parent: Ruleset) -> dict:
+    """A parent ruleset's game section, with its house parameters wrapped again."""
+    return _with_house(parent.game.model_dump(), parent.game_house)
 
 
 # ------------------------------------------------------------------ the tableau

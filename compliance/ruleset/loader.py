@@ -23,7 +23,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from compliance.checks import REGISTRY, load_all
 from compliance.errors import UserError
-from compliance.ruleset.models import BoundRule, Game, HouseNote, Ruleset, RulesetFile
+from compliance.ruleset.models import BoundRule, Citation, Game, HouseNote, Ruleset, RulesetFile
 
 MAX_BYTES = 1_000_000  # a ruleset is a page of YAML, not a data set
 MAX_DEPTH = 40
@@ -394,9 +394,7 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
                             layer.doc.where(at))
         cit = None
         if citation is not None:
-            from compliance.ruleset.models import Citation
-
-            cit = citation if isinstance(citation, Citation) else Citation.model_validate(citation)
+            cit = Citation.model_validate(citation)
             if cit.source not in sources:
                 raise UserError(f"rule {rid!r} cites unknown source {cit.source!r}", layer.doc.where(at + ("citation",)))
         line, col = layer.doc.positions.get(at, (1, 1))
