@@ -260,3 +260,37 @@ def test_payout_exception_for_matches_points_and_cards_the_first_listed_wins():
     assert payout.exception_for(6, 2).push
     assert payout.exception_for(7, 2) is None
     assert Payout(odds=Decimal(1)).exception_for(6, 2) is None
+
+
+def test_pai_gow_simulation_is_exact_money_and_settles_by_the_rulesets_commission(tmp_path):
+    from decimal import Decimal
+
+    from compliance.games.pai_gow.simulate import simulate as simulate_pai_gow
+    from compliance.games.pai_gow.simulate import write as write_pai_gow
+
+    doc = simulate_pai_gow(40, 3)
+    amounts = [e["amount"] for r in doc["coups"] for e in r["events"] if "amount" in e]
+    assert amounts and all(isinstance(a, Decimal) for a in amounts)
+    for suffix in (".json", ".jsonl"):
+        path = write_pai_gow(doc, tmp_path / f"pg{suffix}")
+        lines = path.read_text().splitlines()
+        read = [json.loads(line, parse_float=Decimal) for line in lines] if suffix == ".jsonl" \
+            else [json.loads(path.read_text(), parse_float=Decimal)]
+        coups = read[1:] if suffix == ".jsonl" else read[0]["coups"]
+        assert [e["amount"] for r in coups for e in r["events"] if "amount" in e] == amounts
+
+    house = tmp_path / "house.yaml"
+    house.write_text("id: pg-four\ntitle: four per cent\nversion: '1'\nextends: us-in-pai-gow\n"
+                     "overrides:\n  PG-SETTLE-AMOUNT:\n    params: {commission: 0.04}\n")
+    doc = simulate_pai_gow(40, 3, jurisdiction=str(house))
+    stakes, collected = {}, 0
+    for r in doc["coups"]:
+        for e in r["events"]:
+            if e["type"] == "wager":
+                stakes[e["box"]] = e["amount"]
+            elif e["type"] == "commission":
+                assert e["amount"] == stakes[e["box"]] * Decimal("0.04")
+                collected += 1
+            elif e["type"] == "settle" and e["outcome"] == "win":
+                assert e["amount"] in (stakes[e["box"]], stakes[e["box"]] * Decimal("0.96"))
+    assert collected

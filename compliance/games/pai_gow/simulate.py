@@ -2,23 +2,27 @@
 
 Each round shuffles the 53-card deck, deals seven cards to each of the
 table's boxes and to the dealer, sets every hand the simple house way below
-(never a foul) and settles each wager by 68 IAC 10-9-4(b) with the house's
-payout of even money less the commission.  The same seed gives the same
-transcript, byte for byte.
+(never a foul) and settles each wager by 68 IAC 10-9-4(b) with the payout and
+commission of the ruleset's pai gow settlement rule.  Amounts are exact
+decimals, written as JSON numbers; the same seed gives the same transcript,
+byte for byte.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from decimal import Decimal
 from pathlib import Path
 
+import msgspec
+
+from compliance.games.pai_gow.checks import SettlementParams
 from compliance.games.pai_gow.hands import DECK, fouled, high_hand, low_hand, outcome
 from compliance.games.pai_gow.models import FORMAT
-
-COMMISSION = Decimal("0.05")
+from compliance.ruleset.loader import load_ruleset
+from compliance.simulate import encode
+from compliance.simulate.wagers import plain
 
 
 def house_way(seven: list[str]) -> tuple[list[str], list[str]]:
@@ -35,13 +39,15 @@ def house_way(seven: list[str]) -> tuple[list[str], list[str]]:
     return best[1], best[2]
 
 
-def _money(amount: Decimal):
-    """A JSON number for an exact amount (an int when whole)."""
-    return int(amount) if amount == amount.to_integral_value() else float(amount)
+def settlement_params(jurisdiction: str) -> SettlementParams:
+    """The payout and commission of the ruleset's pai gow settlement rule (the rule's defaults if it has none)."""
+    rules = load_ruleset(jurisdiction).rules
+    return next((r.params for r in rules if r.check == "pai-gow.settlement.amount"), SettlementParams())
 
 
 def simulate(rounds: int = 100, seed: int = 1, boxes: int = 6, jurisdiction: str = "us-in-pai-gow") -> dict:
     """A whole ``.json`` pai gow transcript of ``rounds`` rounds of compliant play."""
+    pay = settlement_params(jurisdiction)
     rng = random.Random(seed)
     patrons = [f"P-{n}" for n in range(1, 13)]
     header = {
@@ -60,7 +66,7 @@ def simulate(rounds: int = 100, seed: int = 1, boxes: int = 6, jurisdiction: str
         stakes = {}
         for box in sorted(seated):
             stakes[box] = Decimal(rng.choice((10, 25, 50, 100, 250, 500)))
-            events.append({"type": "wager", "box": box, "amount": _money(stakes[box])})
+            events.append({"type": "wager", "box": box, "amount": plain(stakes[box])})
         hands = {}
         for k, position in enumerate(list(range(1, boxes + 1)) + ["dealer"]):
             hands[position] = deck[7 * k: 7 * k + 7]
@@ -76,13 +82,15 @@ def simulate(rounds: int = 100, seed: int = 1, boxes: int = 6, jurisdiction: str
             stake = stakes[box]
             if result == "win":
                 apart = rng.random() < 0.3  # paid in full, the commission collected apart
-                paid = stake if apart else stake - stake * COMMISSION
-                events.append({"type": "settle", "box": box, "outcome": "win", "amount": _money(paid)})
+                winnings = stake * pay.odds
+                commission = winnings * pay.commission
+                paid = winnings if apart else winnings - commission
+                events.append({"type": "settle", "box": box, "outcome": "win", "amount": plain(paid)})
                 if apart:
-                    events.append({"type": "commission", "box": box, "amount": _money(stake * COMMISSION)})
+                    events.append({"type": "commission", "box": box, "amount": plain(commission)})
             else:
                 events.append({"type": "settle", "box": box, "outcome": result,
-                               "amount": _money(stake if result == "lose" else Decimal(0))})
+                               "amount": plain(stake if result == "lose" else Decimal(0))})
         coups.append({"coup": number, "seated": {str(b): p for b, p in sorted(seated.items())}, "events": events})
     return {**header, "coups": coups}
 
@@ -92,8 +100,8 @@ def write(doc: dict, path: str | Path) -> Path:
     path = Path(path)
     if path.suffix == ".jsonl":
         header = {k: v for k, v in doc.items() if k != "coups"}
-        lines = [json.dumps(header)] + [json.dumps(c) for c in doc["coups"]]
-        path.write_text("\n".join(lines) + "\n")
+        lines = [msgspec.json.format(encode(obj), indent=0) for obj in [header, *doc["coups"]]]
+        path.write_bytes(b"\n".join(lines) + b"\n")
     else:
-        path.write_text(json.dumps(doc, indent=1) + "\n")
+        path.write_bytes(msgspec.json.format(encode(doc), indent=1) + b"\n")
     return path
