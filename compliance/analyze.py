@@ -22,9 +22,29 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from compliance.cards import DECK, POINTS
 from compliance.ruleset.models import Payout, Payouts, Tableau
+
+# The standard punto banco tableau (NSW Rules of Baccarat r 10.2-10.5, Tables 1 and 2;
+# the same in every bundled jurisdiction).  The reference a ruleset's tableau is
+# compared with; rulesets/punto-banco.yaml must equal it (tests/test_lint.py).
+STANDARD_TABLEAU: dict[str, Any] = {
+    "naturals": [8, 9],
+    "player_draws": [0, 1, 2, 3, 4, 5],
+    "banker_draws_when_player_stood": [0, 1, 2, 3, 4, 5],
+    "banker_draws_on_player_third_card": {
+        0: "DDDDDDDDDD",
+        1: "DDDDDDDDDD",
+        2: "DDDDDDDDDD",
+        3: "DDDDDDDDSD",
+        4: "SSDDDDDDSS",
+        5: "SSSSDDDDSS",
+        6: "SSSSSSDDSS",
+        7: "SSSSSSSSSS",
+    },
+}
 
 #: how many cards of each point value 0..9 one deck holds (16 worth 0, 4 of each other value)
 POINTS_PER_DECK: tuple[int, ...] = tuple(sum(1 for c in DECK if POINTS[c] == v) for v in range(10))
@@ -214,10 +234,8 @@ def analyze(tableau: Tableau, payouts: Payouts, decks: int) -> Analysis:
 
 
 def standard_tableau() -> Tableau:
-    """The punto banco tableau every bundled jurisdiction shares (the ``punto-banco`` base ruleset)."""
-    from compliance.ruleset.loader import load_ruleset
-
-    return load_ruleset("punto-banco", allow_abstract=True).game.tableau
+    """The standard punto banco tableau, as a model."""
+    return Tableau.model_validate(STANDARD_TABLEAU)
 
 
 def edge_shift(tableau: Tableau, payouts: Payouts, decks: int = 8, standard: Tableau | None = None) -> dict[str, Fraction]:

@@ -37,7 +37,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from compliance.analyze import describe_edge_shift, edge_shift
+from compliance.analyze import STANDARD_TABLEAU, describe_edge_shift, edge_shift
 from compliance.checks import REGISTRY, load_all
 from compliance.errors import UserError
 from compliance.ruleset.loader import (
@@ -49,28 +49,9 @@ from compliance.ruleset.loader import (
     pydantic_errors,
     unwrap_house,
 )
-from compliance.ruleset.models import Game, Ruleset, RulesetFile, Tableau
+from compliance.ruleset.models import Game, Ruleset, RulesetFile
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-
-# The standard punto banco tableau (NSW Rules of Baccarat r 10.2-10.5, Tables 1 and 2;
-# the same in every bundled jurisdiction).  The reference a ruleset's tableau is
-# compared with; rulesets/punto-banco.yaml must equal it (tests/test_lint.py).
-STANDARD_TABLEAU: dict[str, Any] = {
-    "naturals": [8, 9],
-    "player_draws": [0, 1, 2, 3, 4, 5],
-    "banker_draws_when_player_stood": [0, 1, 2, 3, 4, 5],
-    "banker_draws_on_player_third_card": {
-        0: "DDDDDDDDDD",
-        1: "DDDDDDDDDD",
-        2: "DDDDDDDDDD",
-        3: "DDDDDDDDSD",
-        4: "SSDDDDDDSS",
-        5: "SSSSDDDDSS",
-        6: "SSSSSSDDSS",
-        7: "SSSSSSSSSS",
-    },
-}
 
 _WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?$")
 
@@ -430,7 +411,7 @@ class _Linter:
             for where, message in differences:
                 self.add(tab_at + where if own_tableau else tab_at, "info", "tableau-differs",
                          message + source)
-            shift = edge_shift(game.tableau, game.payouts, 8, standard=Tableau.model_validate(STANDARD_TABLEAU))
+            shift = edge_shift(game.tableau, game.payouts, 8)
             self.add(tab_at, "info", "tableau-edge", describe_edge_shift(shift, 8) + source)
         elif data.get("abstract") is not True or own_tableau:
             self.add(tab_at, "info", "tableau-standard",
