@@ -13,12 +13,10 @@ from compliance.ruleset.models import Payouts, Ruleset, Tableau
 class TableContext:
     """The table as the checks see it: seat geometry, limits, the game's rules."""
 
-    table_id: str
     game: str
     ruleset: Ruleset
     tableau: Tableau
     payouts: Payouts  # for this table's game, with the table's commission applied
-    commission_from_table: bool
     seat_order: tuple[int, ...]  # counter-clockwise, from the seat nearest the dealer's right
     seat_rank: dict[int, int]
     decks: dict[str, int]  # shoe id -> decks
@@ -26,7 +24,6 @@ class TableContext:
     min_wager: Decimal | None
     max_wager: Decimal | None
     table_differential: Decimal | None
-    currency: str | None
 
     @classmethod
     def build(cls, header, ruleset: Ruleset, where: str) -> TableContext:
@@ -40,12 +37,11 @@ class TableContext:
             raise UserError("table.seat_order lists a seat twice", where)
         limits = t.limits
         return cls(
-            table_id=t.id, game=t.game, ruleset=ruleset, tableau=ruleset.game.tableau, payouts=payouts,
-            commission_from_table=t.commission is not None,
+            game=t.game, ruleset=ruleset, tableau=ruleset.game.tableau, payouts=payouts,
             seat_order=order, seat_rank={s: i for i, s in enumerate(order)},
             decks={s.id: s.decks for s in header.shoes}, dealing_method=t.dealing_method,
             min_wager=limits.min_wager if limits else None, max_wager=limits.max_wager if limits else None,
-            table_differential=limits.table_differential if limits else None, currency=t.currency,
+            table_differential=limits.table_differential if limits else None,
         )
 
     def rank(self, seat: int) -> int:
