@@ -21,11 +21,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from compliance.categories import SEVERITIES
 from compliance.errors import UserError
 
 YAML_NAME = ".baccarat-audit.yaml"
 PYPROJECT = "pyproject.toml"
 TABLE = "tool.baccarat-audit"
+#: the report formats, one module of compliance.report each
 FORMATS = ("text", "json", "sarif", "junit", "markdown", "html")
 
 
@@ -35,10 +37,10 @@ class ConfigFile(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     ruleset: str | None = Field(default=None, description="ruleset id or YAML path for every transcript")
-    format: Literal["text", "json", "sarif", "junit", "markdown", "html"] | None = Field(
+    format: Literal[FORMATS] | None = Field(  # type: ignore[valid-type]
         default=None, description="report format on standard output")
     output: list[str] = Field(default=[], description="reports to write: FILE or FORMAT=FILE")
-    fail_on: Literal["error", "warning", "info"] | None = Field(
+    fail_on: Literal[SEVERITIES] | None = Field(  # type: ignore[valid-type]
         default=None, alias="fail-on", description="lowest severity that makes the run fail (exit 1)")
     waivers: str | None = Field(default=None, description="YAML file of approved deviations")
     baseline: str | None = Field(default=None, description="baseline file: report only findings not in it")
@@ -146,11 +148,16 @@ def _relative(base: Path, value: str) -> str:
         return str(p)
 
 
-def _relative_output(base: Path, spec: str) -> str:
+def split_output(spec: str) -> tuple[str | None, str]:
+    """A report to write, ``FORMAT=FILE`` or ``FILE``, as (FORMAT, FILE); FORMAT is None for a bare ``FILE``
+    (one whose name has an ``=`` after something that is not a format, too)."""
     fmt, sep, file = spec.partition("=")
-    if sep and fmt in FORMATS:
-        return f"{fmt}={_relative(base, file)}"
-    return _relative(base, spec)
+    return (fmt, file) if sep and fmt in FORMATS else (None, spec)
+
+
+def _relative_output(base: Path, spec: str) -> str:
+    fmt, file = split_output(spec)
+    return f"{fmt}={_relative(base, file)}" if fmt else _relative(base, file)
 
 
 def load(explicit: Path | None = None, start: Path | None = None) -> Settings:

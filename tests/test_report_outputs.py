@@ -79,3 +79,18 @@ def test_exit_status(tmp_path, monkeypatch):
                                                "BAC-DRAW-PLAYER-MISSING", "BAC-SETTLE-AMOUNT", "BAC-WAGER-LATE")))
     assert run("check", "night-shift.json", "-r", "lenient.yaml").exit_code == 0
     assert run("check", "night-shift.json", "-r", "lenient.yaml", "--fail-on", "warning").exit_code == 1
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("json=out/r.json", ("json", "out/r.json")),
+    ("report.sarif", ("sarif", "report.sarif")),
+    ("x=y.md", ("markdown", "x=y.md")),  # not a format before the "=": the whole is the file's name
+    ("html=-", ("html", "-")),
+])
+def test_an_output_is_format_equals_file_or_a_file_named_by_its_suffix(spec, expected):
+    from pathlib import Path
+
+    from compliance.cli.check import parse_outputs
+
+    fmt, path = expected
+    assert parse_outputs([spec], None) == [(fmt, Path(path))]

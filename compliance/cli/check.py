@@ -21,6 +21,7 @@ import typer
 from compliance import baseline as baseline_file
 from compliance import config
 from compliance import waivers as waivers_file
+from compliance.categories import SEVERITIES
 from compliance.cli import app, fail, write_atomic
 from compliance.engine import Checker
 from compliance.errors import UserError
@@ -28,19 +29,9 @@ from compliance.inputs import Input, collect
 from compliance.report.model import Report
 
 
-class Format(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    junit = "junit"
-    markdown = "markdown"
-    html = "html"
-
-
-class Severity(str, Enum):
-    error = "error"
-    warning = "warning"
-    info = "info"
+#: the choices of --format and --fail-on: the report formats (config.FORMATS) and the severities
+Format = Enum("Format", {f: f for f in config.FORMATS}, type=str, module=__name__)
+Severity = Enum("Severity", {s: s for s in SEVERITIES}, type=str, module=__name__)
 
 
 #: a report file's format, from its name, when --output gives none
@@ -64,11 +55,8 @@ def parse_outputs(specs: list[str], default: str | None) -> list[tuple[str, Path
     """``FORMAT=FILE`` or ``FILE`` (format from --format, else from the file's suffix, else text)."""
     out = []
     for spec in specs:
-        fmt, sep, file = spec.partition("=")
-        if sep and fmt in Format.__members__:
-            out.append((fmt, Path(file)))
-        else:
-            out.append((default or SUFFIX_FORMAT.get(Path(spec).suffix.lower(), "text"), Path(spec)))
+        fmt, file = config.split_output(spec)
+        out.append((fmt or default or SUFFIX_FORMAT.get(Path(file).suffix.lower(), "text"), Path(file)))
     return out
 
 

@@ -23,7 +23,7 @@ from compliance.findings import Finding
 from compliance.report.model import SCHEMA_VERSION, Report, category_counts
 from compliance.waivers import Entry
 
-Severity = Literal["error", "warning", "info"]
+Severity = Literal[SEVERITIES]  # type: ignore[valid-type]
 Category = Literal[tuple(CATEGORIES)]  # type: ignore[valid-type]
 
 
