@@ -39,11 +39,6 @@ class Due:
         return self.gross - self.commission if self.commission else self.gross
 
 
-def due(c: CoupState, spot: str, stake: Decimal, t) -> Due:
-    """What a wager of ``stake`` on ``spot`` is owed in this coup."""
-    return _owed(terms(c, spot, t), stake)
-
-
 def _owed(terms: tuple, stake: Decimal) -> Due:
     return Due(terms[0], *_amounts(terms, stake), terms[3])
 
@@ -141,7 +136,7 @@ def wrong_amount(c: CoupState, p, t):
                                     f"it was settled {s.outcome} {t.money(s.amount)}"))
     for bettor, paid in commission_by.items():
         stake = basis.get((bettor, BANKER))
-        d = due(c, BANKER, stake, t) if stake is not None else None
+        d = _owed(by_spot.get(BANKER) or terms(c, BANKER, t), stake) if stake is not None else None
         owed = d.commission if d is not None and d.outcome == "win" else None
         gross_paid = any(s.bettor == bettor and s.spot == BANKER and s.outcome == "win" and d is not None and s.amount == d.gross
                          for s in c.settlements)
