@@ -106,7 +106,7 @@ def _msgspec_coup(raw: bytes):
 
 def _msgspec_header(raw: bytes):
     try:
-        return _plain(_decode(raw, codec.header_decoder, codec.Header))
+        return _plain(_decode(raw, codec.header_decoder))
     except msgspec.ValidationError:
         return None
 

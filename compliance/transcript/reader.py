@@ -62,7 +62,7 @@ _exact_decoder = msgspec.json.Decoder(float_hook=Decimal)
 _exact_encoder = msgspec.json.Encoder(decimal_format="number")
 
 
-def _decode(data: bytes, decoder: msgspec.json.Decoder, target: type):
+def _decode(data: bytes, decoder: msgspec.json.Decoder):
     """Decode with the struct decoder; vendor ``x-`` keys go through a slower path."""
     if _VENDOR in data:
         # stripped, then written back as JSON for the same strict decoder; numbers go through
@@ -84,7 +84,7 @@ def _coup_number(raw: bytes) -> int | None:
 def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec = codec.BACCARAT) -> CoupRecord:
     """One coup decoded with the codec of its transcript's game (``fmt``)."""
     try:
-        coup = _decode(raw, fmt.coup_decoder, fmt.Coup)
+        coup = _decode(raw, fmt.coup_decoder)
     except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
         return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e), fmt.card_words), path),
                           _coup_number(raw))
@@ -112,7 +112,7 @@ class TranscriptFile:
     def _header_from(self, data: bytes, where: str):
         try:
             self.game = games.of_document(data)  # table.game picks the format of the header and the coups
-            return _decode(data, self.game.codec.header_decoder, self.game.codec.Header)
+            return _decode(data, self.game.codec.header_decoder)
         except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
             raise UserError(f"header: {_friendly(str(e), self.game.codec.card_words)}", where) from None
         except msgspec.DecodeError as e:
