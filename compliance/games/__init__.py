@@ -17,6 +17,7 @@ its rules are for in ``game_kind`` (default ``baccarat``).
 from __future__ import annotations
 
 import functools
+import typing
 import importlib
 import pkgutil
 from collections.abc import Callable
@@ -55,7 +56,7 @@ def _baccarat() -> Game:
     from compliance.table import TableContext
     from compliance.transcript import codec, models
 
-    return Game(BACCARAT, "baccarat", ("punto_banco", "mini_baccarat", "even_money"), codec.BACCARAT,
+    return Game(BACCARAT, "baccarat", typing.get_args(models.BaccaratGame), codec.BACCARAT,
                 models.Transcript, TableContext.build, Replayer)
 
 

@@ -20,10 +20,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from compliance.categories import CATEGORIES
+from compliance.transcript.models import BaccaratGame
 
 Severity = Literal["error", "warning", "info"]
 Total = Annotated[int, Field(ge=0, le=9)]
-GAMES = ("punto_banco", "mini_baccarat", "even_money")
 
 
 class Strict(BaseModel):
@@ -122,7 +122,7 @@ class Payouts(Strict):
 class Game(Strict):
     tableau: Tableau
     payouts: Payouts
-    variants: dict[Literal["punto_banco", "mini_baccarat", "even_money"], dict[str, Any]] = Field(
+    variants: dict[BaccaratGame, dict[str, Any]] = Field(
         default_factory=lambda: {"punto_banco": {}, "mini_baccarat": {}},
         description="games this ruleset allows (table.game), each with its changes to `payouts`",
     )

@@ -20,6 +20,7 @@ from compliance.cards import CANONICAL
 
 CardCode = Literal[tuple(sorted(CANONICAL))]  # type: ignore[valid-type]
 Hand = Literal["player", "banker"]
+BaccaratGame = Literal["punto_banco", "mini_baccarat", "even_money"]  # table.game of a baccarat table
 Spot = Literal["player", "banker", "tie"]
 # strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal
 Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False)]
@@ -67,7 +68,7 @@ class Limits(SpecModel):
 
 class Table(SpecModel):
     id: str
-    game: Literal["punto_banco", "mini_baccarat", "even_money"]
+    game: BaccaratGame
     seats: Annotated[int, Field(ge=1)]
     jurisdiction: str | None = None
     casino: str | None = Field(default=None, description="the casino's name, for reports only (the spec's header example carries it)")
