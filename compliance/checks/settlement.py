@@ -91,7 +91,9 @@ def terms(c: CoupState, spot: str, t) -> tuple:
 _WON = {PLAYER: "Player won", BANKER: "Banker won"}
 
 
-def _basis(c: CoupState) -> dict:
+def settlement_basis(c) -> dict:
+    """The wagers a settlement is judged against: as they stood when settlement began (or at the end of a coup
+    that settled nothing). Any game's coup state with ``stakes`` and ``stakes_at_settlement``."""
     return c.stakes_at_settlement if c.stakes_at_settlement is not None else c.stakes
 
 
@@ -104,7 +106,7 @@ def wrong_amount(c: CoupState, p, t):
     """Each settled wager gets exactly what the payouts give for the true outcome."""
     if not _judgeable(c) or not c.settlements:
         return ()
-    basis = _basis(c)
+    basis = settlement_basis(c)
     commission_by: dict = {}
     for cm in c.commissions:
         commission_by.setdefault(cm.bettor, []).append(cm)
@@ -156,7 +158,7 @@ def missing(c: CoupState, p, t):
     """Every wager standing when the coup is settled is settled exactly once."""
     if not _judgeable(c):
         return ()
-    basis = _basis(c)
+    basis = settlement_basis(c)
     settled = [(s.bettor, s.spot) for s in c.settlements]
     if len(settled) == len(basis) and basis.keys() == set(settled):
         return ()  # the usual coup: each standing wager settled once

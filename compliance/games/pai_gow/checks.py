@@ -17,7 +17,7 @@ from typing import Annotated
 from pydantic import Field
 
 from compliance.checks import Breach, Params, check
-from compliance.checks.settlement import Due
+from compliance.checks.settlement import Due, settlement_basis
 from compliance.games.pai_gow.hands import Wheel, describe, fouled, outcome
 from compliance.games.pai_gow.replay import DEALER, RoundState, describe_position
 from compliance.replay import ZERO
@@ -173,17 +173,13 @@ def due(c: RoundState, box: int, stake: Decimal, p: SettlementParams, t) -> Due:
     return Due("win", stake * p.odds, stake * p.odds * rate, why)
 
 
-def _basis(c: RoundState) -> dict[int, Decimal]:
-    return c.stakes_at_settlement if c.stakes_at_settlement is not None else c.stakes
-
-
 @check("pai-gow.settlement.amount", "settlement.wrong-amount", SettlementParams, game=GAME)
 def wrong_amount(c: RoundState, p: SettlementParams, t):
     """Each wager is settled as 10-9-4(b) says: both hands higher than the dealer's wins the house's payout
     (section 6), one hand each is a push with the wager returned, otherwise the wager loses; a copy hand goes
     to the dealer.  Commission is kept from the winnings or collected apart; a surrender keeps the house's
     share of the wager."""
-    basis = _basis(c)
+    basis = settlement_basis(c)
     commission_by: dict[int, list] = {}
     for cm in c.commissions:
         commission_by.setdefault(cm.box, []).append(cm)
@@ -239,7 +235,7 @@ def missing(c: RoundState, p, t):
     for s in c.settlements:
         counts.setdefault(s.box, []).append(s)
     out = []
-    for box, stake in sorted(_basis(c).items()):
+    for box, stake in sorted(settlement_basis(c).items()):
         if box not in counts:
             out.append(Breach(c.last_event, f"{c.describe_box(box)} wager of {t.money(stake)} was never settled"))
     for box, settled in counts.items():
