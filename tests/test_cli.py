@@ -231,3 +231,21 @@ def test_a_file_that_cannot_be_written_gives_each_commands_message_and_exit_2(fi
     assert r.exit_code == 2
     assert f"baccarat-audit: out.json: {message}\n" in r.stderr, r.stderr
     assert sorted(p.name for p in files.iterdir()) == ["breach.json", "clean.json"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "clean.json", "--timestamp", "nope"], "--timestamp: bad timestamp 'nope'"),
+    (["config", "show", "--config", "missing.yaml"], "missing.yaml: no such configuration file"),
+    (["rules", "list", "-r", "nowhere"], "no ruleset 'nowhere'"),
+    (["simulate", "-r", "us-nj", "-n", "3", "--commission", "abc"], "--commission 'abc' is not a number"),
+    (["analyze", "-r", "nowhere"], "no ruleset 'nowhere'"),
+])
+def test_a_user_error_in_any_command_is_one_message_and_exit_2_in_process_too(files, monkeypatch, args, message):
+    from typer.testing import CliRunner
+
+    from compliance.cli import app
+
+    monkeypatch.chdir(files)
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and isinstance(r.exception, SystemExit), r.exception
+    assert r.stderr.startswith(f"baccarat-audit: {message}"), r.stderr

@@ -13,11 +13,24 @@ from pathlib import Path
 from typing import BinaryIO
 
 import typer
+from typer.core import TyperGroup
 
 from compliance import __version__
 from compliance.errors import UserError
 
+
+class _Commands(TyperGroup):
+    """The command line: a UserError from any command ends it with one clear message and exit 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except UserError as e:
+            fail(e)
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="baccarat-audit",
     help="Replay recorded baccarat coups against a jurisdiction's rules and report every breach, with its regulation.",
     no_args_is_help=True,
@@ -94,8 +107,5 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _interrupted)
     try:
         app()
-    except UserError as e:
-        typer.echo(f"baccarat-audit: {e}", err=True)
-        sys.exit(2)
     except BrokenPipeError:
         sys.exit(1)

@@ -17,7 +17,7 @@ import typer
 
 from compliance.categories import CATEGORIES
 from compliance.checks import REGISTRY, load_all
-from compliance.cli import app, fail
+from compliance.cli import app
 from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_ids, load_ruleset
 from compliance.ruleset.models import BoundRule, Ruleset
@@ -60,14 +60,10 @@ def _plain(v):
 
 def _rulesets(ref: str | None, include_abstract: bool = False) -> list[Ruleset]:
     """The named ruleset, or every bundled concrete one (and the abstract ones if asked)."""
-    try:
-        if ref:
-            return [load_ruleset(ref, allow_abstract=True)]
-        out = [load_ruleset(rid, allow_abstract=True) for rid in bundled_ids()]
-        return [r for r in out if include_abstract or not r.abstract]
-    except UserError as e:
-        fail(e)
-        raise  # not reached
+    if ref:
+        return [load_ruleset(ref, allow_abstract=True)]
+    out = [load_ruleset(rid, allow_abstract=True) for rid in bundled_ids()]
+    return [r for r in out if include_abstract or not r.abstract]
 
 
 def _value(v) -> str:
@@ -253,8 +249,8 @@ def rules_show(
         import difflib
 
         close = difflib.get_close_matches(rule_id, known, n=3)
-        fail(UserError(f"no rule {rule_id!r}" + (f"; did you mean {', '.join(close)}?" if close else
-                                                 " (see `baccarat-audit rules list`)")))
+        raise UserError(f"no rule {rule_id!r}" + (f"; did you mean {', '.join(close)}?" if close else
+                                                  " (see `baccarat-audit rules list`)"))
     root = examples or default_examples_dir()
     compliant = breaching = None
     example_rs = None
@@ -430,11 +426,8 @@ def test_rules(
     """Run rule tests: each transcript's findings against its sidecar; exit 1 when one fails."""
     from compliance import ruletests
 
-    try:
-        wanted = [load_ruleset(r, allow_abstract=True) for r in ruleset] if ruleset else None
-        suite = ruletests.run_dir(directory, wanted)
-    except UserError as e:
-        fail(e)
+    wanted = [load_ruleset(r, allow_abstract=True) for r in ruleset] if ruleset else None
+    suite = ruletests.run_dir(directory, wanted)
     if wanted is not None:
         ids = {r.id for r in wanted}
         suite.untested = [u for u in suite.untested if u.ruleset in ids]
@@ -459,14 +452,11 @@ def coverage_cmd(
     """Which paragraph of each regulation text is checked by which rule, and which cannot be checked."""
     from compliance import coverage as cov_mod
 
-    try:
-        cmap = cov_mod.load_map(map_file)
-        rulesets = _rulesets(ruleset) if ruleset else None
-        if cov_mod.regulations_dir() is None:
-            raise UserError(f"regulation texts not found: set {cov_mod.ENV_DIR} to their directory")
-        cov = cov_mod.coverage(rulesets, cmap)
-    except UserError as e:
-        fail(e)
+    cmap = cov_mod.load_map(map_file)
+    rulesets = _rulesets(ruleset) if ruleset else None
+    if cov_mod.regulations_dir() is None:
+        raise UserError(f"regulation texts not found: set {cov_mod.ENV_DIR} to their directory")
+    cov = cov_mod.coverage(rulesets, cmap)
     if fmt == ListFormat.json:
         _out(_json(cov.as_dict()))
     elif fmt == ListFormat.markdown:

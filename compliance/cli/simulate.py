@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from compliance.analyze import SPOTS, analyze, decimal
-from compliance.cli import app, fail, write_atomic
+from compliance.cli import app, write_atomic
 from compliance.errors import UserError
 from compliance.ruleset.loader import load_ruleset
 
@@ -51,20 +51,17 @@ def simulate(
     """Play shoes as the ruleset prescribes and write the transcript; --inject breaks chosen coups on purpose."""
     from compliance.simulate import Simulator, parse_inject, write_transcript
 
-    try:
-        rules = load_ruleset(ruleset)
-        wanted: dict[str, float] = {}
-        for spec in inject:
-            kind, rate = parse_inject(spec)
-            wanted[kind] = rate
-        listed = bool(wanted) or irregularities > 0
-        if listed and output is None:
-            raise UserError("--inject and --irregularities need --output: what was made is listed beside the transcript")
-        rate = _commission(commission)
-        sim = Simulator(rules, coups=coups, seed=seed, decks=decks, game=game, seats=seats,
-                        dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities)
-    except UserError as e:
-        fail(e)
+    rules = load_ruleset(ruleset)
+    wanted: dict[str, float] = {}
+    for spec in inject:
+        kind, rate = parse_inject(spec)
+        wanted[kind] = rate
+    listed = bool(wanted) or irregularities > 0
+    if listed and output is None:
+        raise UserError("--inject and --irregularities need --output: what was made is listed beside the transcript")
+    rate = _commission(commission)
+    sim = Simulator(rules, coups=coups, seed=seed, decks=decks, game=game, seats=seats,
+                    dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities)
     encoding = (fmt.value if fmt else None) or ("jsonl" if output and output.suffix == ".jsonl" else "json")
     if output is None:
         write_transcript(sim, sys.stdout.buffer, encoding)
@@ -116,14 +113,11 @@ def analyze_command(
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", "-f", help="text or json."),
 ):
     """Exact Banker/Player/Tie odds of a full shoe by the ruleset's tableau, and every wager's house edge."""
-    try:
-        rules = load_ruleset(ruleset)
-        if rules.game is None:
-            raise UserError(f"ruleset {rules.id!r} is not baccarat: analyze counts the baccarat shoe")
-        if game not in rules.game.variants:
-            raise UserError(f"ruleset {rules.id!r} has no game {game!r} (it has: {', '.join(rules.game.variants)})")
-    except UserError as e:
-        fail(e)
+    rules = load_ruleset(ruleset)
+    if rules.game is None:
+        raise UserError(f"ruleset {rules.id!r} is not baccarat: analyze counts the baccarat shoe")
+    if game not in rules.game.variants:
+        raise UserError(f"ruleset {rules.id!r} has no game {game!r} (it has: {', '.join(rules.game.variants)})")
     payouts = rules.payouts_for(game)
     a = analyze(rules.game.tableau, payouts, decks)
     doc = analysis_document(rules.id, game, a, payouts)
