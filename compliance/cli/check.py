@@ -28,7 +28,6 @@ from compliance.errors import UserError
 from compliance.inputs import Input, collect
 from compliance.report.model import Report
 
-
 #: the choices of --format and --fail-on: the report formats (config.FORMATS) and the severities
 Format = Enum("Format", {f: f for f in config.FORMATS}, type=str, module=__name__)
 Severity = Enum("Severity", {s: s for s in SEVERITIES}, type=str, module=__name__)
