@@ -38,7 +38,6 @@ class Game:
     title: str
     table_games: tuple[str, ...]  # the table.game values of its transcripts
     codec: object  # compliance.transcript.codec.Codec
-    transcript_model: type  # pydantic model of a whole .json transcript (its JSON Schema)
     build_table: Callable  # (header, ruleset, where) -> table context
     replayer: Callable  # (table context) -> object with .replay(coup, line) -> coup state
 
@@ -56,8 +55,8 @@ def _baccarat() -> Game:
     from compliance.table import TableContext
     from compliance.transcript import codec, models
 
-    return Game(BACCARAT, "baccarat", typing.get_args(models.BaccaratGame), codec.BACCARAT,
-                models.Transcript, TableContext.build, Replayer)
+    return Game(BACCARAT, "baccarat", typing.get_args(models.BaccaratGame), codec.BACCARAT, TableContext.build,
+                Replayer)
 
 
 def _pai_gow() -> Game:

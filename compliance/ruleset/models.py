@@ -19,10 +19,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from compliance.categories import CATEGORIES
+from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.transcript.models import BaccaratGame
 
-Severity = Literal["error", "warning", "info"]
+Severity = Literal[SEVERITIES]
 Total = Annotated[int, Field(ge=0, le=9)]
 
 

@@ -21,7 +21,6 @@ GAME = Game(
     table_games=("pai_gow_poker",),
     codec=Codec(models.Header, models.Round,
                 card_words="rank (A 2-9 T J Q K) then suit (S H D C), or JK for the joker"),
-    transcript_model=models.Transcript,
     build_table=PaiGowTable.build,
     replayer=PaiGowReplayer,
 )
