@@ -29,7 +29,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from compliance.errors import UserError
-from compliance.ruleset.loader import bundled_concrete, bundled_dir
+from compliance.ruleset.loader import bundled_rulesets, bundled_dir
 from compliance.ruleset.models import Ruleset
 
 MAP_FILE = "coverage.yaml"
@@ -296,7 +296,7 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
              directory: Path | None = None) -> Coverage:
     """The coverage of every bundled text by the rulesets that rest on it (default: the bundled ones)."""
     cmap = cmap or load_map()
-    all_rulesets = rulesets if rulesets is not None else bundled_concrete()
+    all_rulesets = rulesets if rulesets is not None else bundled_rulesets()
     restricted = rulesets is not None
     result = Coverage(texts=[])
     by_text: dict[str, list[Ruleset]] = {}

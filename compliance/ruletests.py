@@ -38,7 +38,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.findings import Finding
-from compliance.ruleset.loader import bundled_concrete
+from compliance.ruleset.loader import bundled_rulesets
 from compliance.ruleset.models import Ruleset
 from compliance.transcript.reader import open_transcript
 
@@ -367,7 +367,7 @@ def run_dir(root: str | Path, rulesets: list[Ruleset] | None = None) -> SuiteRes
     pairs, orphans = discover(root)
     runner = Runner()
     cases = [runner.run_case(t, s, root) for t, s in pairs]
-    wanted = {rs.id: rs for rs in (rulesets if rulesets is not None else bundled_concrete())}
+    wanted = {rs.id: rs for rs in (rulesets if rulesets is not None else bundled_rulesets())}
     for rid, rs in runner.rulesets.items():
         wanted.setdefault(rid, rs)
     return SuiteResult(str(root), cases, untested(cases, list(wanted.values())), [str(p) for p in orphans])

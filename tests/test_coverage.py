@@ -22,7 +22,7 @@ from compliance.coverage import (
     text_paragraphs,
     texts_of,
 )
-from compliance.ruleset.loader import bundled_concrete, load_ruleset
+from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
 REGULATIONS = regulations_dir()
 pytestmark = pytest.mark.skipif(REGULATIONS is None, reason="the regulation texts (../shared/regulations) are not here")
@@ -44,7 +44,7 @@ def test_map_has_exactly_the_paragraphs_of_its_text(text):
 
 def test_every_rule_cites_a_paragraph_in_the_map_or_a_text_not_bundled():
     cmap = load_map()
-    for rs in bundled_concrete():
+    for rs in bundled_rulesets():
         for r in rs.rules:
             assert r.citation is not None, f"{rs.id} {r.id} cites nothing"
             src = rs.sources[r.citation.source]
@@ -59,7 +59,7 @@ def test_map_lists_every_rule_that_cites_a_paragraph():
 
 
 def test_every_rule_the_map_names_is_a_rule_of_a_ruleset_resting_on_the_text():
-    rulesets = bundled_concrete()
+    rulesets = bundled_rulesets()
     for text, entries in load_map().texts.items():
         ids = {r.id for rs in rulesets if text in texts_of(rs) for r in rs.rules}
         for e in entries.values():

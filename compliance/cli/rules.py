@@ -19,7 +19,7 @@ from compliance.categories import CATEGORIES
 from compliance.checks import REGISTRY, load_all
 from compliance.cli import app
 from compliance.errors import UserError
-from compliance.ruleset.loader import bundled_ids, load_ruleset
+from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 from compliance.ruleset.models import BoundRule, Ruleset
 
 rules_app = typer.Typer(help="The rules: list them, show one, list the check kinds.", no_args_is_help=True)
@@ -62,8 +62,7 @@ def _rulesets(ref: str | None, include_abstract: bool = False) -> list[Ruleset]:
     """The named ruleset, or every bundled concrete one (and the abstract ones if asked)."""
     if ref:
         return [load_ruleset(ref, allow_abstract=True)]
-    out = [load_ruleset(rid, allow_abstract=True) for rid in bundled_ids()]
-    return [r for r in out if include_abstract or not r.abstract]
+    return bundled_rulesets(include_abstract)
 
 
 def _value(v) -> str:

@@ -43,10 +43,10 @@ def bundled_ids() -> list[str]:
     return sorted(p.stem for p in bundled_dir().glob("*.yaml") if p.stem not in NOT_RULESETS)
 
 
-def bundled_concrete() -> list[Ruleset]:
-    """Every bundled ruleset an auditor can check with (the abstract bases left out)."""
+def bundled_rulesets(include_abstract: bool = False) -> list[Ruleset]:
+    """Every bundled ruleset an auditor can check with (and the abstract bases, if asked)."""
     loaded = (load_ruleset(rid, allow_abstract=True) for rid in bundled_ids())
-    return [rs for rs in loaded if not rs.abstract]
+    return [rs for rs in loaded if include_abstract or not rs.abstract]
 
 
 # ------------------------------------------------------------------ YAML
