@@ -57,6 +57,12 @@ def fail(err: UserError | str) -> None:
     raise typer.Exit(2)
 
 
+def decimal_text(d) -> str:
+    """A Decimal as a person writes it: 0.05, 19, never 0.0500 or 1.9E+1."""
+    text = f"{d:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def write_atomic(path: Path, content: bytes | Callable[[BinaryIO], object], error: str = "cannot write") -> None:
     """Write ``content`` (bytes, or a function writing to the binary file it is given) to ``path`` atomically.
 

@@ -17,7 +17,7 @@ import typer
 
 from compliance.categories import CATEGORIES
 from compliance.checks import REGISTRY, load_all
-from compliance.cli import app
+from compliance.cli import app, decimal_text
 from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 from compliance.ruleset.models import BoundRule, Ruleset
@@ -72,8 +72,7 @@ def _value(v) -> str:
     if v is None:
         return "null"
     if isinstance(v, Decimal):
-        text = f"{v:f}"
-        return text.rstrip("0").rstrip(".") if "." in text else text
+        return decimal_text(v)
     if isinstance(v, (list, tuple, set, frozenset)):
         items = sorted(v) if isinstance(v, (set, frozenset)) else v
         return "[" + ", ".join(_value(x) for x in items) + "]"

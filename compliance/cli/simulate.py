@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from compliance.analyze import SPOTS, analyze, decimal
-from compliance.cli import app, write_atomic
+from compliance.cli import app, decimal_text, write_atomic
 from compliance.errors import UserError
 from compliance.ruleset.loader import load_ruleset
 
@@ -153,18 +153,13 @@ def analysis_document(ruleset_id: str, game: str, a, payouts) -> dict:
 
 
 def _pays(p) -> str:
-    text = f"{_num(p.odds)} to 1"
+    text = f"{decimal_text(p.odds)} to 1"
     if p.commission:
-        text += f" less {_num(p.commission * 100)}% commission"
+        text += f" less {decimal_text(p.commission * 100)}% commission"
     for ex in p.exceptions:
         cards = f" with {ex.cards} cards" if ex.cards is not None else ""
-        text += f"; on {ex.points}{cards}: " + ("push" if ex.push else f"{_num(ex.odds)} to 1")
+        text += f"; on {ex.points}{cards}: " + ("push" if ex.push else f"{decimal_text(ex.odds)} to 1")
     return text
-
-
-def _num(d: Decimal) -> str:
-    s = f"{d:f}"
-    return s.rstrip("0").rstrip(".") if "." in s else s
 
 
 def render_analysis(doc: dict) -> str:
