@@ -29,8 +29,8 @@ from compliance.waivers import Entry, Rejected, Waivers
 SCHEMA_VERSION = "1.1"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n:,} {word if n == 1 else plural or word + 's'}"
 
 
 def category_counts(by_category: Counter) -> dict[str, int]:
@@ -152,7 +152,7 @@ class Report:
         if self.rejected_waivers:
             extra.append(f"{_plural(len(self.rejected_waivers), 'waiver')} not applied")
         if self.stale:
-            extra.append(_plural(len(self.stale), "stale baseline entry").replace("entrys", "entries"))
+            extra.append(_plural(len(self.stale), "stale baseline entry", "stale baseline entries"))
         if self.errors:
             extra.append(f"{_plural(len(self.errors), 'file')} could not be checked")
         if extra:
