@@ -57,7 +57,7 @@ def display_name(path: Path) -> str:
     try:
         rel = path.resolve().relative_to(Path.cwd().resolve())
         return rel.as_posix()
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (reported when it is opened)
         return Path(os.path.normpath(path)).as_posix()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -17,8 +18,10 @@ class TableContext:
     ruleset: Ruleset
     tableau: Tableau
     payouts: Payouts  # for this table's game, with the table's commission applied
-    seat_order: tuple[int, ...]  # counter-clockwise, from the seat nearest the dealer's right
-    seat_rank: dict[int, int]
+    # counter-clockwise, from the seat nearest the dealer's right: the header's table.seat_order, else
+    # range(1, seats + 1), never a list of every seat (table.seats is a number in the file, and may be 10**18)
+    seat_order: tuple[int, ...] | range
+    seat_rank: dict[int, int]  # the position of each seat of a given seat_order ({} for the range)
     decks: dict[str, int]  # shoe id -> decks
     dealing_method: str | None
     min_wager: Decimal | None
@@ -32,21 +35,50 @@ class TableContext:
             allowed = ", ".join(ruleset.game.variants)
             raise UserError(f"table.game {t.game!r} is not a game of ruleset {ruleset.id!r} (it allows: {allowed})", where)
         payouts = ruleset.payouts_for(t.game, t.commission)
-        order = tuple(t.seat_order) if t.seat_order else tuple(range(1, t.seats + 1))
-        if len(set(order)) != len(order):
+        order = tuple(t.seat_order) if t.seat_order else range(1, t.seats + 1)
+        if isinstance(order, tuple) and len(set(order)) != len(order):
             raise UserError("table.seat_order lists a seat twice", where)
         limits = t.limits
         return cls(
             game=t.game, ruleset=ruleset, tableau=ruleset.game.tableau, payouts=payouts,
-            seat_order=order, seat_rank={s: i for i, s in enumerate(order)},
+            seat_order=order, seat_rank={s: i for i, s in enumerate(order)} if isinstance(order, tuple) else {},
             decks={s.id: s.decks for s in header.shoes}, dealing_method=t.dealing_method,
             min_wager=limits.min_wager if limits else None, max_wager=limits.max_wager if limits else None,
             table_differential=limits.table_differential if limits else None,
         )
 
+    def has_seat(self, seat: int) -> bool:
+        return seat in self.seat_rank if self.seat_rank else seat in self.seat_order
+
     def rank(self, seat: int) -> int:
         """Position counter-clockwise from the dealer's right (unknown seats last, by number)."""
-        return self.seat_rank.get(seat, len(self.seat_order) + seat)
+        if self.seat_rank:
+            return self.seat_rank.get(seat, len(self.seat_order) + seat)
+        return seat - 1 if seat in self.seat_order else len(self.seat_order) + seat
+
+    def counter_clockwise(self, seats: Iterable[int] | None = None, start: int | None = None,
+                          include: bool = True) -> Sequence[int]:
+        """The table's seats among ``seats`` (None: every seat of the table), counter-clockwise from ``start``
+        (including it, or from the one after it; a seat the table does not have: from the first seat after it
+        in the order, else from the dealer's right), or from the dealer's right.
+
+        Time and memory grow with ``seats``, never with the table's number of seats: every seat is a lazy
+        :class:`Ring` over the order.
+        """
+        if seats is not None:
+            known = sorted({s for s in seats if self.has_seat(s)}, key=self.rank)
+            if start is None:
+                return known
+            r = self.rank(start)
+            inside = self.has_seat(start) and include
+            i = next((k for k, s in enumerate(known) if (self.rank(s) >= r if inside else self.rank(s) > r)), 0)
+            return known[i:] + known[:i]
+        n = len(self.seat_order)
+        if start is None or n == 0:
+            return Ring(self.seat_order, 0)
+        r = self.rank(start)
+        i = r if self.has_seat(start) and include else r + 1  # the first seat ranked after `start`
+        return Ring(self.seat_order, i if 0 <= i < n else 0)
 
     def money(self, amount: Decimal) -> str:
         if not -15 < amount.adjusted() < 15:  # an absurd amount (1e999999): its digits would fill the report
@@ -55,3 +87,26 @@ class TableContext:
         if "." in text:
             text = text.rstrip("0").rstrip(".")
         return text
+
+
+class Ring(Sequence):
+    """The seats of an order, starting at position ``start`` and going round once: a view, never a copy."""
+
+    def __init__(self, order: Sequence[int], start: int):
+        self.order, self.start = order, start
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        n = len(self.order)
+        if not -n <= k < n:
+            raise IndexError(k)
+        return self.order[(self.start + k) % n]
+
+    def __iter__(self):
+        order, n, start = self.order, len(self.order), self.start
+        for k in range(n):
+            yield order[(start + k) % n]

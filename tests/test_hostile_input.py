@@ -204,13 +204,13 @@ def test_an_alias_bomb_is_refused_quickly_in_bounded_memory(tmp_path):
     """Ten levels of ten aliases: 10**10 strings if expanded."""
     lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
     lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]
-    _refused_quickly(_ruleset(tmp_path, "\n".join(lines) + "\nid: bomb\n"), "too deeply or too large", megabytes=64)
+    _refused_quickly(_ruleset(tmp_path, "\n".join(lines) + "\nid: bomb\n"), "too large", megabytes=64)
 
 
 def test_an_alias_bomb_of_mappings_is_refused_too(tmp_path):
     lines = ["m0: &m0 {a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8}"]
     lines += [f"m{i}: &m{i} {{" + ", ".join(f"k{j}: *m{i - 1}" for j in range(8)) + "}" for i in range(1, 9)]
-    _refused_quickly(_ruleset(tmp_path, "\n".join(lines) + "\n"), "too deeply or too large", megabytes=64)
+    _refused_quickly(_ruleset(tmp_path, "\n".join(lines) + "\n"), "too large", megabytes=64)
 
 
 def test_a_huge_ruleset_is_refused_before_it_is_parsed(tmp_path):

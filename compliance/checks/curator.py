@@ -15,6 +15,7 @@ record, unless the rule says the cards must be passed (``must_pass``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Literal
 
@@ -34,15 +35,20 @@ def tie_key(t: TableContext, tie_break: str):
     return t.rank if tie_break == "seat_order" else (lambda seat: seat)
 
 
-def counter_clockwise_from(t: TableContext, seat: int, include: bool = True) -> list[int]:
-    """Every seat of the table counter-clockwise, starting at ``seat`` (or just after it)."""
-    order = list(t.seat_order)
-    if seat not in order:
-        later = [s for s in order if t.rank(s) > t.rank(seat)]
-        start = order.index(later[0]) if later else 0
-        return order[start:] + order[:start]
-    i = order.index(seat) + (0 if include else 1)
-    return order[i:] + order[:i]
+def counter_clockwise_from(t: TableContext, seat: int, include: bool = True, among=None) -> Sequence[int]:
+    """The seats of the table (or those ``among`` them) counter-clockwise, starting at ``seat`` (or just after it)."""
+    return t.counter_clockwise(among, seat, include)
+
+
+#: a message lists at most this many seats, then says how many more
+LISTED = 20
+
+
+def _listed(seats: Sequence[int], start: int = 0) -> str:
+    """``seat 3, seat 5, ...``: the seats from position ``start``, at most LISTED of them."""
+    shown = ", ".join(f"seat {s}" for s in seats[start:start + LISTED])
+    more = len(seats) - start - LISTED
+    return f"{shown} and {more:,} more" if more > 0 else shown
 
 
 def seat_wagers(stakes: dict, spots) -> dict[int, Decimal]:
@@ -110,30 +116,30 @@ def _offer_rounds(c: CoupState, item: str) -> list[list]:
 
 
 def _expected_order(c: CoupState, p: OfferParams, t: TableContext, at: int, holder: int | None,
-                    prescribed_start: bool, first_offered: int) -> tuple[list[int], dict[int, Decimal]]:
+                    prescribed_start: bool, first_offered: int) -> tuple[Sequence[int], dict[int, Decimal]]:
     """The seats in the order the rules offer them, for a round starting at event ``at``."""
     wagers = seat_wagers(c.stakes_before(at), p.wager_spots)
     if not wagers and (p.candidates == "seated_with_wager" or p.order == "highest_wager"):
         wagers = seat_wagers(c.stakes_at_first_card, p.wager_spots)  # offered before the wagers were recorded
-    seats = list(t.seat_order) + sorted(set(c.seated) - set(t.seat_order))
-    cands = [s for s in seats if c.occupied(s)]
-    if p.candidates == "seated_with_wager":
-        cands = [s for s in cands if s in wagers]
+    # who may be offered: the seated patrons; when the record does not say who is seated, every seat of the
+    # table (None: never listed, the table's seats may be many)
+    cands = set(c.seated) if c.seated else None
+    if p.candidates == "seated_with_wager" or p.order == "highest_wager":
+        cands = {s for s in wagers if (s in cands if cands is not None else t.has_seat(s))}
     if p.order == "highest_wager":
-        return ranked_by_wager({s: wagers[s] for s in cands if s in wagers}, t, p.tie_break), wagers
+        return ranked_by_wager({s: wagers[s] for s in cands}, t, p.tie_break), wagers
     if p.after_holder and holder is not None:
-        ring = counter_clockwise_from(t, holder, include=False)
+        ring = counter_clockwise_from(t, holder, include=False, among=cands)
     elif not prescribed_start:
-        ring = counter_clockwise_from(t, first_offered)
+        ring = counter_clockwise_from(t, first_offered, among=cands)
     elif p.first == "seat_number" and p.first_seat is not None:
-        ring = counter_clockwise_from(t, p.first_seat)
+        ring = counter_clockwise_from(t, p.first_seat, among=cands)
     elif p.first == "lowest_numbered_wager":
-        with_wager = [s for s in cands if s in wagers]
-        ring = counter_clockwise_from(t, min(with_wager)) if with_wager else list(t.seat_order)
+        with_wager = [s for s in wagers if (s in cands if cands is not None else t.has_seat(s))]
+        ring = counter_clockwise_from(t, min(with_wager), among=cands) if with_wager else t.counter_clockwise(cands)
     else:
-        ring = list(t.seat_order)
-    allowed = set(cands)
-    return [s for s in ring if s in allowed], wagers
+        ring = t.counter_clockwise(cands)
+    return ring, wagers
 
 
 def _describe_first(p: OfferParams) -> str:
@@ -180,14 +186,14 @@ def offer_order(c: CoupState, p: OfferParams, t: TableContext):
             if o.seat == expected:
                 continue
             if expected is None:
-                why = f"every entitled patron ({', '.join(f'seat {s}' for s in order) or 'none'}) had been offered it"
+                why = f"every entitled patron ({_listed(order) or 'none'}) had been offered it"
             else:
                 why = f"seat {expected} was next ({rule})"
             out.append(Breach(o.at, f"the {what} was offered to seat {o.seat}; {why}"))
             break
         else:
             if not rnd[-1].accepted and len(rnd) < len(order):
-                skipped = ", ".join(f"seat {s}" for s in order[len(rnd):])
+                skipped = _listed(order, len(rnd))
                 out.append(Breach(rnd[-1].at, f"after seat {rnd[-1].seat} declined the {what}, it was not offered "
                                               f"to {skipped} ({rule})"))
     return out

@@ -9,23 +9,19 @@ exist, an ``extends`` cycle.
 from __future__ import annotations
 
 import copy
-import io
-import re
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from compliance import limits
 from compliance.checks import REGISTRY, load_all
 from compliance.errors import UserError
 from compliance.ruleset.models import BoundRule, Citation, Game, HouseNote, Ruleset, RulesetFile
 
-MAX_BYTES = 1_000_000  # a ruleset is a page of YAML, not a data set
 MAX_DEPTH = 40
 MAX_NODES = 100_000
 
@@ -59,26 +55,9 @@ class _Doc:
         self.path = path
         self.display = display
         self.positions: dict[tuple, tuple[int, int]] = {}
-        try:
-            text = path.read_bytes()
-        except FileNotFoundError:
-            raise UserError("no such ruleset file", display) from None
-        except OSError as e:
-            raise UserError(f"cannot read ruleset: {e.strerror}", display) from None
-        if len(text) > MAX_BYTES:
-            raise UserError(f"ruleset is larger than {MAX_BYTES:,} bytes", display)
-        if _flow_depth(text) > MAX_DEPTH:  # the YAML parser slows down with the depth of [ { before it gives up
-            raise UserError(f"ruleset is nested more than {MAX_DEPTH} levels deep", display)
-        yaml = YAML(typ="rt", pure=True)
-        yaml.allow_duplicate_keys = False
-        try:
-            node = yaml.load(io.BytesIO(text))
-        except MarkedYAMLError as e:
-            mark = e.problem_mark or e.context_mark
-            where = f"{display}:{mark.line + 1}:{mark.column + 1}" if mark else display
-            raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
-        except (YAMLError, RecursionError, UnicodeDecodeError) as e:
-            raise UserError(f"invalid YAML: {type(e).__name__}: {str(e)[:200]}", display) from None
+        # bounded: size, UTF-8, flow nesting, aliases measured before anything is built (compliance.limits)
+        text = limits.read_input(path, "ruleset", display, missing="no such ruleset file")
+        node = limits.load_yaml(text, display)
         self._nodes = 0
         self.data = self._plain(node, (), 0)
         if not isinstance(self.data, dict):
@@ -94,6 +73,8 @@ class _Doc:
             for k, v in node.items():
                 if not isinstance(k, (str, int)) or isinstance(k, bool):
                     raise UserError(f"keys must be strings or numbers, not {type(k).__name__}", self.where(path))
+                if isinstance(k, str) and limits.lone_surrogate(k) is not None:
+                    raise UserError("a key holds a lone surrogate, which is not a character", self.where(path))
                 try:
                     line, col = node.lc.key(k)
                     self.positions[path + (k,)] = (line + 1, col + 1)
@@ -119,6 +100,9 @@ class _Doc:
         if isinstance(node, int):
             return int(node)
         if isinstance(node, str):
+            if limits.lone_surrogate(node) is not None:
+                raise UserError("text holds a lone surrogate, which is not a character (\\ud800 to \\udfff "
+                                "alone)", self.where(path))
             return str(node)
         raise UserError(f"unsupported YAML value of type {type(node).__name__} (tags are not allowed)", self.where(path))
 
@@ -128,21 +112,6 @@ class _Doc:
             path = path[:-1]
         line, col = self.positions.get(path, (1, 1))
         return f"{self.display}:{line}:{col}"
-
-
-_BRACKETS = re.compile(rb"[\[\]{}]")
-
-
-def _flow_depth(text: bytes) -> int:
-    """The deepest nesting of ``[`` and ``{`` in the text (brackets inside strings count too: a bound, not a parse)."""
-    depth = deepest = 0
-    for m in _BRACKETS.finditer(text):
-        if m.group() in (b"[", b"{"):
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth = max(depth - 1, 0)
-    return deepest
 
 
 def _pydantic_error(doc: _Doc, base: tuple, err: ValidationError) -> UserError:

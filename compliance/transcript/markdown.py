@@ -24,7 +24,7 @@ from pathlib import Path
 import msgspec
 
 from compliance.errors import UserError
-from compliance.transcript.reader import BOM, CoupRecord, TranscriptFile
+from compliance.transcript.reader import BOM, CoupRecord, MemoryPath, TranscriptFile
 
 TAG = "baccarat-transcript"
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
@@ -93,32 +93,12 @@ def blocks(document: str) -> list[Block]:
     return out
 
 
-class _MemoryPath:
-    """The little of :class:`pathlib.Path` that :class:`TranscriptFile` uses, over bytes in memory."""
-
-    def __init__(self, data: bytes, jsonl: bool):
-        self._data = data
-        self.suffix = ".jsonl" if jsonl else ".json"
-
-    def exists(self) -> bool:
-        return True
-
-    def is_dir(self) -> bool:
-        return False
-
-    def read_bytes(self) -> bytes:
-        return self._data
-
-    def open(self, mode: str = "rb"):
-        return io.BytesIO(self._data)
-
-
 class EmbeddedTranscript(TranscriptFile):
     """A transcript read from a block of a Markdown document; lines are the document's."""
 
     def __init__(self, block: Block, display: str):
         self.block = block
-        super().__init__(_MemoryPath(block.text.removeprefix(BOM), block.jsonl), display)
+        super().__init__(MemoryPath(block.text.removeprefix(BOM), block.jsonl), display)
 
     def records(self) -> Iterator[CoupRecord]:
         shift, indent = self.block.line - 1, self.block.indent

@@ -12,6 +12,7 @@ of coups.
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 from collections.abc import Iterator
 from decimal import Decimal
@@ -20,13 +21,14 @@ from typing import NamedTuple
 
 import msgspec
 
-from compliance import games
+from compliance import games, limits
 from compliance.errors import UserError
 from compliance.transcript import codec
 
 BOM = b"\xef\xbb\xbf"
-MAX_LINE = 16 << 20  # bytes: a coup is a few kilobytes; a longer line is refused, never loaded whole
-MAX_JSON = 256 << 20  # bytes: a larger single .json document is refused (pointing to .jsonl), never loaded
+# Bounds (compliance.limits): a .jsonl line over limits "line" (16 MB; a coup is a few kilobytes) is an
+# unreadable coup, never loaded whole; a .json document over "transcript" (256 MB) is refused, pointing to .jsonl;
+# a transcript that is not a regular file (a pipe, a device) is read into memory up to "stream" (64 MB).
 _VENDOR = b'"x-'
 
 
@@ -74,9 +76,9 @@ def _decode(data: bytes, decoder: msgspec.json.Decoder):
 def _coup_number(raw: bytes) -> int | None:
     try:
         obj = msgspec.json.decode(raw)
-    except (msgspec.DecodeError, RecursionError):
+    except (ValueError, RecursionError):  # msgspec.DecodeError is a ValueError
         m = re.search(rb'"coup"\s*:\s*(\d+)', raw)
-        return int(m.group(1)) if m else None
+        return int(m.group(1)) if m and len(m.group(1)) <= limits.MAX_INT_DIGITS else None
     n = obj.get("coup") if isinstance(obj, dict) else None
     return n if isinstance(n, int) and not isinstance(n, bool) else None
 
@@ -92,6 +94,8 @@ def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec 
         return CoupRecord(None, line, column, raw, path, f"not valid JSON: {e}", _coup_number(raw))
     except RecursionError:
         return CoupRecord(None, line, column, raw, path, "nested too deeply to be a coup", _coup_number(raw))
+    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
+        return CoupRecord(None, line, column, raw, path, _number_error(e), _coup_number(raw))
     return _new(CoupRecord, (coup, line, column, raw, path, None, coup.coup))
 
 
@@ -119,15 +123,18 @@ class TranscriptFile:
             raise UserError(f"header is not valid JSON: {e}", where) from None
         except RecursionError:
             raise UserError("header is nested too deeply", where) from None
+        except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
+            raise UserError(f"header: {_number_error(e)}", where) from None
 
     def _read_header(self):
         if self.jsonl:
+            longest = limits.limit("line")
             with self.path.open("rb") as f:
                 offset = 0
-                for n, line in enumerate(iter(lambda: f.readline(MAX_LINE), b""), 1):
+                for n, line in enumerate(iter(lambda: f.readline(longest), b""), 1):
                     offset += len(line)
-                    if len(line) >= MAX_LINE and not line.endswith(b"\n"):
-                        raise UserError(f"header line is longer than {MAX_LINE:,} bytes", f"{self.display}:{n}")
+                    if len(line) >= longest and not line.endswith(b"\n"):
+                        raise UserError(f"header line is {limits.too_large('line')}", f"{self.display}:{n}")
                     if n == 1:
                         line = line.removeprefix(BOM)
                     if line.strip():
@@ -137,10 +144,10 @@ class TranscriptFile:
             raise UserError("empty transcript: line 1 must be the header", self.display)
         try:
             size = self.path.stat().st_size if isinstance(self.path, Path) else 0
-            if size > MAX_JSON:
-                raise UserError(f"a .json transcript is read whole, and this one is {size / 2**20:,.0f} MB (limit "
-                                f"{MAX_JSON >> 20} MB): write it as .jsonl (the header on line 1, then one coup a line), "
-                                "which is read one coup at a time in constant memory", self.display)
+            if size > limits.limit("transcript"):
+                raise UserError(f"a .json transcript is read whole, and this one is {limits.too_large('transcript', size)}"
+                                ": write it as .jsonl (the header on line 1, then one coup a line), which is read one "
+                                "coup at a time in constant memory", self.display)
             self._data = self.path.read_bytes().removeprefix(BOM)
         except OSError as e:
             raise UserError(f"cannot read: {e.strerror}", self.display) from None
@@ -152,6 +159,8 @@ class TranscriptFile:
             raise UserError(f"not valid JSON: {_position(self._data, e)}", self.display) from None
         except RecursionError:
             raise UserError("not a transcript: JSON nested too deeply", self.display) from None
+        except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
+            raise UserError(f"not a transcript: {_number_error(e)}", self.display) from None
         if "coups" not in top:
             raise UserError("object missing required field `coups` - at `$`", self.display)
         header = b"{" + b",".join(msgspec.json.encode(k) + b":" + bytes(v) for k, v in top.items() if k != "coups") + b"}"
@@ -163,6 +172,8 @@ class TranscriptFile:
 
     def sha256(self) -> str:
         """SHA-256 of the file's bytes, for reports that must identify what they checked."""
+        if isinstance(self.path, MemoryPath):
+            return hashlib.sha256(self.path.data).hexdigest()
         return file_sha256(self.path)
 
     # -- coups ----------------------------------------------------------
@@ -187,20 +198,21 @@ class TranscriptFile:
         if start is None:
             start, line = self._body_offset, self._header_line + 1
         fmt = self.game.codec
+        longest = limits.limit("line")
         with f:
             f.seek(start)
             readline = f.readline
             pos = start
             n = line - 1
             while end is None or pos < end:
-                raw = readline(MAX_LINE)
+                raw = readline(longest)
                 if not raw:
                     break
                 n += 1
                 pos += len(raw)
-                if len(raw) >= MAX_LINE and raw[-1:] != b"\n":
+                if len(raw) >= longest and raw[-1:] != b"\n":
                     pos += _skip_line(f)
-                    yield CoupRecord(None, n, 1, b"", "$", f"line is longer than {MAX_LINE:,} bytes: not a coup",
+                    yield CoupRecord(None, n, 1, b"", "$", f"line is {limits.too_large('line')}: not a coup",
                                      _coup_number(raw[:200]))
                     continue
                 stripped = raw.strip()
@@ -260,8 +272,39 @@ def _position(data: bytes, err: Exception) -> str:
     return f"{text} at line {line}, column {column}"
 
 
+def _number_error(e: ValueError) -> str:
+    if "integer string conversion" in str(e):
+        return f"a number of more than {limits.MAX_INT_DIGITS:,} digits"
+    return str(e)[:200]
+
+
+class MemoryPath:
+    """The little of :class:`pathlib.Path` that :class:`TranscriptFile` uses, over bytes in memory: a
+    Markdown block, or a transcript read from a pipe or a device."""
+
+    def __init__(self, data: bytes, jsonl: bool):
+        self.data = data
+        self.suffix = ".jsonl" if jsonl else ".json"
+
+    def exists(self) -> bool:
+        return True
+
+    def is_dir(self) -> bool:
+        return False
+
+    def read_bytes(self) -> bytes:
+        return self.data
+
+    def open(self, mode: str = "rb", buffering: int = -1):
+        return io.BytesIO(self.data)
+
+
 def open_transcript(path: str | Path, display: str | None = None) -> TranscriptFile:
     p = Path(path)
+    display = display or str(path)
     if p.suffix.lower() not in (".json", ".jsonl"):
-        raise UserError("a transcript must be a .json or .jsonl file", str(display or path))
-    return TranscriptFile(p, display or str(path))
+        raise UserError("a transcript must be a .json or .jsonl file", display)
+    if limits.regular_size(p, display) is None:  # a pipe or a device: read once, bounded, into memory
+        kind = "transcript" if p.suffix.lower() == ".json" else "stream"
+        return TranscriptFile(MemoryPath(limits.read_input(p, kind, display), p.suffix.lower() == ".jsonl"), display)
+    return TranscriptFile(p, display)

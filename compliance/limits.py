@@ -1,0 +1,360 @@
+"""Bounds on everything the tool reads, applied before it is parsed.
+
+A compliance check runs unattended over files other people produce, so no
+input may crash it, hang it or exhaust the machine.  Every file goes through
+:func:`read_input`, which knows each kind of file's size limit:
+
+================  =======================================================  =========
+kind              what                                                     default
+================  =======================================================  =========
+``transcript``    a ``.json`` transcript (read whole; ``.jsonl`` streams)   256 MB
+``line``          one line of a ``.jsonl`` transcript                        16 MB
+``stream``        any input that is not a regular file (a pipe, a device)    64 MB
+``markdown``      a Markdown procedure document                              64 MB
+``ruleset``       a ruleset (a page of YAML)                                  1 MB
+``waivers``       a waivers file                                             16 MB
+``baseline``      a baseline file                                           256 MB
+``config``        ``.baccarat-audit.yaml``, ``pyproject.toml`` (fixed)        1 MB
+================  =======================================================  =========
+
+The configuration raises them (``limits: {waivers: 64}``, in megabytes);
+the configuration file's own limit is fixed.  A regular file is measured
+before it is opened; anything else (``/dev/zero``, a FIFO) is read up to
+its limit and refused past it.  A file that cannot be opened (a symlink loop,
+a directory, no permission) is one clear error, never a traceback.
+
+What a file holds is bounded too:
+
+* text must be UTF-8: the first bad byte is reported with its line and column;
+  a lone surrogate (``"\\ud800"`` in YAML) is refused wherever a string is read;
+* YAML documents (:func:`yaml`) nest at most :data:`MAX_DEPTH` levels, and
+  their aliases may not expand them (an alias bomb, merge keys over a large
+  anchor) past :data:`EXPANSION` times their size in values or characters
+  (:data:`MIN_EXPANSION` for a small one): the node graph is measured before
+  a single object is built;
+* integers have at most :data:`MAX_INT_DIGITS` digits (Python's own limit on
+  converting text to a number; JSON readers report it as a bad value);
+* declared counts never size an allocation: ``table.seats`` is a number the
+  checks compare with, not a list they build (:mod:`compliance.table`).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from compliance.errors import UserError
+
+MB = 1 << 20
+#: how deep a YAML or JSON document (other than a transcript's coups, which msgspec bounds) may nest
+MAX_DEPTH = 64
+#: a YAML document's aliases may expand it to this many times its size (values and characters) ...
+EXPANSION = 4
+#: ... and a small document's to this many
+MIN_EXPANSION = 100_000
+#: digits of an integer written in a file: Python's limit on converting text to int (sys.int_info)
+MAX_INT_DIGITS = sys.int_info.default_max_str_digits
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Size limits in bytes, by kind of file (see the module's table)."""
+
+    transcript: int = 256 * MB
+    line: int = 16 * MB
+    stream: int = 64 * MB
+    markdown: int = 64 * MB
+    ruleset: int = 1 * MB
+    waivers: int = 16 * MB
+    baseline: int = 256 * MB
+    config: int = 1 * MB
+
+    def items(self) -> tuple[tuple[str, int], ...]:
+        """(kind, bytes) pairs: hashable, for :class:`compliance.parallel.Settings`."""
+        return tuple((f.name, getattr(self, f.name)) for f in fields(self))
+
+
+#: the kinds the configuration may raise (``limits:``, in megabytes)
+CONFIGURABLE = tuple(f.name for f in fields(Limits) if f.name != "config")
+DEFAULTS = Limits()
+_current = DEFAULTS
+
+#: what each kind is called in messages
+NOUN = {"transcript": "a .json transcript", "line": "a .jsonl line", "stream": "an input that is not a regular file",
+        "markdown": "a Markdown document", "ruleset": "a ruleset", "waivers": "a waivers file",
+        "baseline": "a baseline file", "config": "a configuration file"}
+
+
+def current() -> Limits:
+    return _current
+
+
+def configure(limits: Limits | dict | tuple | None = None) -> Limits:
+    """Set the limits of this process: a :class:`Limits`, or ``{kind: bytes}`` over the defaults."""
+    global _current
+    if limits is None:
+        _current = DEFAULTS
+    elif isinstance(limits, Limits):
+        _current = limits
+    else:
+        _current = replace(DEFAULTS, **dict(limits))
+    return _current
+
+
+def limit(kind: str) -> int:
+    return getattr(_current, kind)
+
+
+def megabytes(n: int) -> str:
+    return f"{n / MB:,.0f} MB" if n >= MB else f"{n:,} bytes"
+
+
+def too_large(kind: str, size: int | None = None) -> str:
+    """The message for a file over its kind's limit: the limit, and how to raise it."""
+    n = limit(kind)
+    said = f"{megabytes(size)}: " if size is not None else ""
+    how = ("" if kind not in CONFIGURABLE else
+           f"; raise it with `limits: {{{kind}: MEGABYTES}}` in the configuration")
+    return f"{said}larger than the limit of {megabytes(n)} for {NOUN[kind]}{how}"
+
+
+def os_reason(e: OSError) -> str:
+    """An OSError in a few words: a symlink loop, a directory, no permission, ..."""
+    if e.errno == errno.ELOOP:
+        return "cannot read: a symbolic link loop"
+    if e.errno == errno.EISDIR:
+        return "is a directory"
+    return f"cannot read: {e.strerror or e}"
+
+
+def regular_size(path: str | Path, display: str, missing: str = "no such file") -> int | None:
+    """The size of a regular file, None for anything else that can be read (a pipe, a device).
+
+    Raises :class:`UserError` for what cannot be read at all: nothing there, a
+    symlink loop, a directory.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise UserError(missing, display) from None
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the path
+        raise UserError(os_reason(e) if isinstance(e, OSError) else f"cannot read: {e}", display) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise UserError("is a directory", display)
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+
+def read_input(path: str | Path, kind: str, display: str | None = None, missing: str = "no such file") -> bytes:
+    """The bytes of ``path``, refused (one :class:`UserError`) when over the limit of ``kind``.
+
+    A regular file is measured before it is read; anything else is read up to
+    the smaller of its kind's limit and the ``stream`` limit, and refused past it.
+    """
+    display = display or str(path)
+    size = regular_size(path, display, missing)
+    n = limit(kind) if size is not None else min(limit(kind), limit("stream"))
+    if size is not None and size > n:
+        raise UserError(too_large(kind, size), display)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(n + 1)
+    except OSError as e:
+        raise UserError(os_reason(e), display) from None
+    if len(data) > n:
+        raise UserError(too_large(kind if size is not None or limit(kind) <= limit("stream") else "stream"), display)
+    return data
+
+
+def decode_text(data: bytes, display: str, what: str = "text") -> str:
+    """UTF-8 text (a leading byte order mark dropped); a bad byte is reported with its line and column."""
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        at = e.start
+        line = body.count(b"\n", 0, at) + 1
+        start = body.rfind(b"\n", 0, at) + 1
+        column = len(body[start:at].decode("utf-8", "replace")) + 1
+        raise UserError(f"{what} is not UTF-8: byte 0x{body[at]:02x} at line {line}, column {column}",
+                        f"{display}:{line}:{column}") from None
+
+
+def read_text(path: str | Path, kind: str, display: str | None = None, missing: str = "no such file") -> str:
+    """:func:`read_input` decoded as UTF-8 by :func:`decode_text`."""
+    display = display or str(path)
+    return decode_text(read_input(path, kind, display, missing), display)
+
+
+def lone_surrogate(text: str) -> int | None:
+    """Index of the first lone surrogate in ``text`` (not a character: it cannot be written as UTF-8), or None."""
+    try:
+        text.encode("utf-8")
+        return None
+    except UnicodeEncodeError as e:
+        return e.start
+
+
+# ------------------------------------------------------------------ YAML
+
+
+class YamlBound(Exception):
+    """A YAML document over one of the bounds; ``line``/``column`` are 1-based, 0 when unknown."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+def _mark(node) -> tuple[int, int]:
+    m = getattr(node, "start_mark", None)
+    return (m.line + 1, m.column + 1) if m is not None else (0, 0)
+
+
+def measure(root, allowed: int, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse (:class:`YamlBound`) a composed YAML node graph nested too deep, or holding more than
+    ``allowed`` values or ``allowed`` characters once its aliases are expanded.
+
+    Aliases are the same node object reached twice, so each node's expanded
+    size is worked out once (memoised): linear in the document, never in its
+    expansion.  Merge keys (``<<: *a``) are mapping values like any other.
+    """
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    size: dict[int, tuple[int, int]] = {}  # id(node) -> (values, characters) it stands for, expanded
+    on_path: set[int] = set()
+    stack: list[tuple[object, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            children = node.value if isinstance(node, SequenceNode) else [c for kv in node.value for c in kv]
+            values, chars = 1, 0
+            for c in children:
+                v, n = size[id(c)]
+                values += v
+                chars += n
+            if values > allowed or chars > allowed:
+                raise YamlBound(f"too large once its aliases are expanded: more than {allowed:,} values or "
+                                "characters (an alias bomb?)", *_mark(node))
+            size[key] = (values, chars)
+            continue
+        if key in size:
+            continue
+        if isinstance(node, ScalarNode):
+            size[key] = (1, len(node.value))
+            continue
+        if not isinstance(node, (SequenceNode, MappingNode)):
+            size[key] = (1, 0)
+            continue
+        if depth > max_depth:
+            raise YamlBound(f"nested more than {max_depth} levels deep", *_mark(node))
+        on_path.add(key)
+        stack.append((node, depth, True))
+        children = node.value if isinstance(node, SequenceNode) else [c for kv in node.value for c in kv]
+        for child in children:
+            if id(child) in on_path:
+                raise YamlBound("an alias refers to the node that holds it (a recursive document)", *_mark(child))
+            if id(child) not in size:
+                stack.append((child, depth + 1, False))
+
+
+def expansion_allowed(text: str) -> int:
+    """Values (and characters) a document may hold once its aliases are expanded: four times its size, and
+    never less than :data:`MIN_EXPANSION`."""
+    return max(MIN_EXPANSION, EXPANSION * len(text))
+
+
+def yaml(allowed: int, typ: str = "rt"):
+    """A ruamel.yaml loader that measures each document (:func:`measure`) before it builds a single object
+    from it; dates are left as text (an impossible date is then a bad value in its place, not a crash), and
+    duplicate keys are errors."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import RoundTripConstructor, SafeConstructor
+
+    base = RoundTripConstructor if typ == "rt" else SafeConstructor
+
+    class Bounded(base):
+        def construct_document(self, node):
+            measure(node, allowed)
+            return super().construct_document(node)
+
+        def construct_yaml_timestamp(self, node, values=None):
+            return str(self.construct_scalar(node))
+
+    Bounded.add_constructor("tag:yaml.org,2002:timestamp", Bounded.construct_yaml_timestamp)
+    loader = YAML(typ=typ, pure=True)
+    loader.Constructor = Bounded
+    loader.allow_duplicate_keys = False
+    return loader
+
+
+def load_yaml(text: str | bytes, display: str, typ: str = "rt"):
+    """A YAML document loaded within the bounds; every problem is one :class:`UserError` with
+    ``file:line:column`` where the parser knows it."""
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    if isinstance(text, bytes):
+        text = decode_text(text, display)
+    depth = flow_depth(text)
+    if depth > MAX_DEPTH:  # the parser slows down with the depth of [ { before it gives up: refuse first
+        raise UserError(f"not valid here: nested more than {MAX_DEPTH} levels deep", display)
+    try:
+        return yaml(expansion_allowed(text), typ).load(text)
+    except YamlBound as e:
+        raise UserError(e.message, f"{display}:{e.line}:{e.column}" if e.line else display) from None
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = f"{display}:{mark.line + 1}:{mark.column + 1}" if mark else display
+        raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
+    except RecursionError:
+        raise UserError(f"invalid YAML: nested more than {MAX_DEPTH} levels deep", display) from None
+    except ValueError as e:  # a number of more than MAX_INT_DIGITS digits, a value the constructor cannot make
+        raise UserError(f"invalid YAML: {_value_error(e)}", display) from None
+    except YAMLError as e:
+        raise UserError(f"invalid YAML: {str(e)[:200]}", display) from None
+
+
+def _value_error(e: ValueError) -> str:
+    text = str(e)
+    if "integer string conversion" in text:
+        return f"a number of more than {MAX_INT_DIGITS:,} digits"
+    return text[:200]
+
+
+def flow_depth(text: str | bytes) -> int:
+    """The deepest nesting of ``[`` and ``{`` (brackets inside strings count too: a bound, not a parse)."""
+    import re
+
+    pattern = re.compile(rb"[\[\]{}]" if isinstance(text, bytes) else r"[\[\]{}]")
+    opening = (b"[", b"{") if isinstance(text, bytes) else ("[", "{")
+    depth = deepest = 0
+    for m in pattern.finditer(text):
+        if m.group() in opening:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif depth:
+            depth -= 1
+    return deepest
+
+
+def check_strings(value, display: str, where=None) -> None:
+    """Refuse a lone surrogate in any string of a loaded document (keys included)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            at = lone_surrogate(v)
+            if at is not None:
+                raise UserError(f"text {v[:at]!r}... holds a lone surrogate (\\u{ord(v[at]):04x}), which is not a "
+                                "character", where(v) if where else display)
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
