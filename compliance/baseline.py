@@ -14,6 +14,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
+from compliance import limits
 from compliance.errors import UserError
 from compliance.findings import Finding
 
@@ -59,25 +62,61 @@ def render(findings: list[Finding], tool_version: str) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+class _Entry(msgspec.Struct):
+    fingerprint: str
+    rule: str
+    transcript: str
+    coup: int | None = None
+    event: int | None = None
+    message: str = ""
+
+
+class _Head(msgspec.Struct):
+    baseline_version: object = None
+    findings: msgspec.Raw = msgspec.Raw()
+
+
+NOT_A_BASELINE = (f"not a baccarat-audit baseline (expected baseline_version {BASELINE_VERSION} and a findings list; "
+                  "write one with --write-baseline)")
+
+
 def load(path: str | Path) -> Baseline:
+    """Read a baseline file: bounded in size (limits ``baseline``), decoded by msgspec against the entries' types
+    (a value an entry cannot hold, a NaN, a deep nesting or a number of thousands of digits is one error with
+    its JSON path)."""
     shown = str(path)
+    data = limits.read_input(Path(path), "baseline", shown, missing="no such baseline file")
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("no such baseline file", shown) from None
-    except OSError as e:
-        raise UserError(f"cannot read: {e.strerror}", shown) from None
-    except json.JSONDecodeError as e:
-        raise UserError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}", shown) from None
-    if not isinstance(doc, dict) or doc.get("baseline_version") != BASELINE_VERSION or not isinstance(
-            doc.get("findings"), list):
-        raise UserError(f"not a baccarat-audit baseline (expected baseline_version {BASELINE_VERSION} "
-                        "and a findings list; write one with --write-baseline)", shown)
+        head = msgspec.json.decode(data, type=_Head)
+        if head.baseline_version != BASELINE_VERSION or not head.findings or bytes(head.findings)[:1] != b"[":
+            raise UserError(NOT_A_BASELINE, shown)
+        entries_raw = msgspec.json.decode(head.findings, type=list[_Entry])
+    except msgspec.ValidationError as e:  # a subclass of DecodeError: caught first
+        if "- at `$`" in str(e):  # the document is not an object
+            raise UserError(NOT_A_BASELINE, shown) from None
+        raise UserError(f"not a baseline entry: {_rebase(str(e))}", shown) from None
+    except msgspec.DecodeError as e:
+        if "UTF-8" in str(e):
+            limits.decode_text(data, shown, "JSON")  # raises, with the line and column of the bad byte
+        raise UserError(f"not valid JSON: {_position(data, e)}", shown) from None
+    except RecursionError:
+        raise UserError("not a baseline: JSON nested too deeply", shown) from None
+    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
+        raise UserError(f"not a baseline: {str(e)[:100]}", shown) from None
     entries: dict[str, BaselineEntry] = {}
-    for i, e in enumerate(doc["findings"]):
-        try:
-            entries[e["fingerprint"]] = BaselineEntry(e["fingerprint"], e["rule"], e["transcript"], e.get("coup"),
-                                                      e.get("event"), e.get("message", ""))
-        except (KeyError, TypeError):
-            raise UserError(f"entry {i} needs fingerprint, rule and transcript", shown) from None
+    for e in entries_raw:
+        if limits.lone_surrogate(e.fingerprint + e.rule + e.transcript + e.message) is not None:
+            raise UserError("a baseline entry holds a lone surrogate, which is not a character", shown)
+        entries[e.fingerprint] = BaselineEntry(e.fingerprint, e.rule, e.transcript, e.coup, e.event, e.message)
     return Baseline(shown, entries)
+
+
+def _rebase(err: str) -> str:
+    """msgspec's ``$[3].rule`` in the findings list, as ``$.findings[3].rule``."""
+    return err.replace("`$", "`$.findings", 1)
+
+
+def _position(data: bytes, err: Exception) -> str:
+    from compliance.transcript.reader import _position as position
+
+    return position(data, err)

@@ -17,10 +17,11 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from compliance import limits
 from compliance.categories import SEVERITIES
 from compliance.errors import UserError
 
@@ -45,11 +46,22 @@ class ConfigFile(BaseModel):
     waivers: str | None = Field(default=None, description="YAML file of approved deviations")
     baseline: str | None = Field(default=None, description="baseline file: report only findings not in it")
     paths: list[str] = Field(default=[], description="what to check when the command line names nothing")
+    limits: dict[str, Annotated[int, Field(ge=1, le=1 << 20)]] = Field(
+        default={}, description="size limits to raise, in megabytes, by kind of file: "
+        + ", ".join(f"{k} ({limits.megabytes(getattr(limits.DEFAULTS, k))})" for k in limits.CONFIGURABLE))
 
     @field_validator("output", "paths", mode="before")
     @classmethod
     def _listify(cls, v):
         return [v] if isinstance(v, str) else v
+
+    @field_validator("limits")
+    @classmethod
+    def _kinds(cls, v: dict[str, int]):
+        unknown = sorted(set(v) - set(limits.CONFIGURABLE))
+        if unknown:
+            raise ValueError(f"no limit {unknown[0]!r}; the limits are {', '.join(limits.CONFIGURABLE)}")
+        return v
 
 
 #: the settings `check` uses, with their defaults
@@ -82,12 +94,16 @@ class Settings:
 
 
 def _pyproject_table(path: Path) -> dict | None:
+    text = limits.read_text(path, "config", str(path))  # bounded, UTF-8 (a bad byte: its line and column)
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UserError(f"cannot read: {e.strerror}", str(path)) from None
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"not valid TOML: {e}", str(path)) from None
+    except RecursionError:
+        raise UserError(f"not valid TOML here: nested more than {limits.MAX_DEPTH} levels deep", str(path)) from None
+    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
+        raise UserError(f"not valid TOML here: {str(e)[:100]}", str(path)) from None
+    limits.check_strings(doc, str(path))
     table = doc.get("tool", {}).get("baccarat-audit")
     if table is not None and not isinstance(table, dict):
         raise UserError("[tool.baccarat-audit] must be a table", str(path))
@@ -95,14 +111,9 @@ def _pyproject_table(path: Path) -> dict | None:
 
 
 def _yaml_mapping(path: Path) -> dict:
-    from ruamel.yaml import YAML, YAMLError
-
-    try:
-        doc = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UserError(f"cannot read: {e.strerror}", str(path)) from None
-    except YAMLError as e:
-        raise UserError(f"not valid YAML: {e}", str(path)) from None
+    # bounded: size, UTF-8, nesting, aliases (compliance.limits)
+    doc = limits.load_yaml(limits.read_text(path, "config", str(path)), str(path), typ="safe")
+    limits.check_strings(doc, str(path))
     if doc is None:
         return {}
     if not isinstance(doc, dict):
@@ -166,7 +177,7 @@ def load(explicit: Path | None = None, start: Path | None = None) -> Settings:
     path = explicit if explicit is not None else discover(start)
     if path is None:
         return settings
-    if not path.is_file():
+    if not path.exists():
         raise UserError("no such configuration file", str(path))
     cfg = read_file(path)
     base = path.resolve().parent

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ruamel.yaml import YAML
-
+from compliance import limits
 from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_rulesets, bundled_dir
 from compliance.ruleset.models import Ruleset
@@ -153,14 +152,9 @@ def load_map(path: Path | None = None) -> CoverageMap:
     """Read and validate coverage.yaml (default: the bundled one)."""
     path = path or bundled_dir() / MAP_FILE
     display = str(path)
-    yaml = YAML(typ="rt", pure=True)
-    yaml.allow_duplicate_keys = False
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("no coverage map", display) from None
-    except Exception as e:  # ruamel's errors carry their own position in the text
-        raise UserError(f"invalid YAML: {e}", display) from None
+    # bounded like a ruleset: size, UTF-8, nesting, aliases (compliance.limits)
+    data = limits.load_yaml(limits.read_text(path, "ruleset", display, missing="no coverage map"), display)
+    limits.check_strings(data, display)
     if not isinstance(data, dict) or not isinstance(data.get("texts"), dict):
         raise UserError("the coverage map needs a `texts` mapping: text file -> paragraphs", f"{display}:1:1")
     texts: dict[str, dict[str, Entry]] = {}

@@ -11,7 +11,7 @@ kind              what                                                     defau
 ``line``          one line of a ``.jsonl`` transcript                        16 MB
 ``stream``        any input that is not a regular file (a pipe, a device)    64 MB
 ``markdown``      a Markdown procedure document                              64 MB
-``ruleset``       a ruleset (a page of YAML)                                  1 MB
+``ruleset``       a ruleset, a rule test's sidecar, the coverage map          256 KB
 ``waivers``       a waivers file                                             16 MB
 ``baseline``      a baseline file                                           256 MB
 ``config``        ``.baccarat-audit.yaml``, ``pyproject.toml`` (fixed)        1 MB
@@ -68,7 +68,7 @@ class Limits:
     line: int = 16 * MB
     stream: int = 64 * MB
     markdown: int = 64 * MB
-    ruleset: int = 1 * MB
+    ruleset: int = 256 * 1024
     waivers: int = 16 * MB
     baseline: int = 256 * MB
     config: int = 1 * MB
@@ -110,7 +110,10 @@ def limit(kind: str) -> int:
 
 
 def megabytes(n: int) -> str:
-    return f"{n / MB:,.0f} MB" if n >= MB else f"{n:,} bytes"
+    """``64 MB``, ``256 KB``: a limit as people say it."""
+    if n >= MB:
+        return f"{n / MB:,.0f} MB" if n % MB == 0 or n >= 10 * MB else f"{n / MB:,.1f} MB"
+    return f"{n // 1024:,} KB" if n % 1024 == 0 else f"{n:,} bytes"
 
 
 def too_large(kind: str, size: int | None = None) -> str:
@@ -179,7 +182,7 @@ def decode_text(data: bytes, display: str, what: str = "text") -> str:
         line = body.count(b"\n", 0, at) + 1
         start = body.rfind(b"\n", 0, at) + 1
         column = len(body[start:at].decode("utf-8", "replace")) + 1
-        raise UserError(f"{what} is not UTF-8: byte 0x{body[at]:02x} at line {line}, column {column}",
+        raise UserError(f"not UTF-8 {what}: byte 0x{body[at]:02x}",
                         f"{display}:{line}:{column}") from None
 
 
@@ -302,7 +305,7 @@ def load_yaml(text: str | bytes, display: str, typ: str = "rt"):
         text = decode_text(text, display)
     depth = flow_depth(text)
     if depth > MAX_DEPTH:  # the parser slows down with the depth of [ { before it gives up: refuse first
-        raise UserError(f"not valid here: nested more than {MAX_DEPTH} levels deep", display)
+        raise UserError(f"nested more than {MAX_DEPTH} levels deep", display)
     try:
         return yaml(expansion_allowed(text), typ).load(text)
     except YamlBound as e:

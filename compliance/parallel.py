@@ -44,6 +44,7 @@ from decimal import Decimal
 
 import msgspec
 
+from compliance import limits
 from compliance.engine import Checker, TranscriptResult
 from compliance.errors import UserError
 from compliance.findings import Finding
@@ -74,6 +75,7 @@ class Settings:
     ruleset: str | None = None
     keep_states: bool = False
     keep_coups: bool = False
+    limits: tuple[tuple[str, int], ...] = ()  # compliance.limits, as the configuration set them
 
 
 # ------------------------------------------------------------------ worker side
@@ -83,6 +85,7 @@ _CHECKERS: dict[Settings, Checker] = {}
 
 def _checker(settings: Settings) -> Checker:
     """One checker per worker process and settings (it caches the loaded rulesets)."""
+    limits.configure(dict(settings.limits))
     if settings not in _CHECKERS:
         _CHECKERS[settings] = Checker(settings.ruleset, keep_states=settings.keep_states,
                                       keep_coups=settings.keep_coups)

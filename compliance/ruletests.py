@@ -31,10 +31,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from compliance import limits
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.findings import Finding
@@ -168,16 +167,9 @@ def _where(path: Path, node, key=None) -> str:
 
 def read_sidecar(path: Path) -> Sidecar:
     """Read and validate an ``.expected.yaml`` file (every problem names file:line:column)."""
-    yaml = YAML(typ="rt", pure=True)
-    yaml.allow_duplicate_keys = False
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"))
-    except MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
-    except (YAMLError, OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read sidecar: {e}", str(path)) from None
+    # bounded like a ruleset: size, UTF-8, nesting, aliases (compliance.limits)
+    data = limits.load_yaml(limits.read_text(path, "ruleset", str(path)), str(path))
+    limits.check_strings(data, str(path))
     if not isinstance(data, CommentedMap):
         raise UserError("an expected.yaml is a mapping with fires / silent / known_gaps", f"{path}:1:1")
     allowed = {"ruleset", "description", "fires", "silent", "known_gaps"}

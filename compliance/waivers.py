@@ -16,17 +16,27 @@ A waiver applies to a finding when every scope it gives matches.  A waiver
 whose ``expires`` date has passed (judged on the run's date) or that is
 malformed waives nothing; both are reported, each with its line in the file.
 A waiver that matched no finding is reported as unused.
+
+Reading is bounded and linear (:mod:`compliance.limits`): the file is at
+most the ``waivers`` size limit (16 MB by default), and a file in the
+layout above (one key a line, plain or quoted one-line values, coups as a
+flow list of numbers) is read by :func:`plain_layout` without a general
+YAML parser, so 80,000 waivers load in a few seconds; any other YAML goes
+through ruamel.yaml.  Matching a finding looks at the waivers of its rule
+and of its category (and coup) only, never at every waiver.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from compliance import limits
 from compliance.categories import CATEGORIES
 from compliance.errors import UserError
 from compliance.findings import Finding
@@ -113,12 +123,34 @@ class Waivers:
     path: str
     active: list[Entry] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
+    _index: dict | None = field(default=None, repr=False, compare=False)
 
     def waiver_for(self, f: Finding) -> Entry | None:
-        for e in self.active:
-            if e.waiver.matches(f):
-                return e
-        return None
+        """The first waiver in the file that applies to ``f``: only the waivers of its rule or its category,
+        for its coup or for every coup, are looked at."""
+        if self._index is None:
+            self._index = _index(self.active)
+        found = None
+        for key in (("rule", f.rule, f.coup), ("rule", f.rule, None), ("category", f.category, f.coup),
+                    ("category", f.category, None)):
+            for position, e in self._index.get(key, ()):
+                if found is not None and position >= found[0]:
+                    break  # each list is in file order: nothing later in it comes first
+                if e.waiver.matches(f):
+                    found = (position, e)
+                    break
+        return found[1] if found else None
+
+
+def _index(entries: list[Entry]) -> dict[tuple, list[tuple[int, Entry]]]:
+    """Each waiver under its rule (else its category) and each of its coups (None: every coup), in file order."""
+    index: dict[tuple, list[tuple[int, Entry]]] = {}
+    for position, e in enumerate(entries):
+        w = e.waiver
+        scope = ("rule", w.rule) if w.rule else ("category", w.category)
+        for coup in (dict.fromkeys(w.coups) if w.coups is not None else (None,)):
+            index.setdefault((*scope, coup), []).append((position, e))
+    return index
 
 
 def _line_of(node, index: int) -> int:
@@ -130,31 +162,30 @@ def _line_of(node, index: int) -> int:
 
 def load(path: str | Path, today: dt.date) -> Waivers:
     """Read a waivers file; a file that cannot be read at all stops the run (exit 2)."""
-    from ruamel.yaml import YAML, YAMLError
-
-    p = Path(path)
     shown = str(path)
-    try:
-        doc = YAML(typ="rt").load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("no such waivers file", shown) from None
-    except OSError as e:
-        raise UserError(f"cannot read: {e.strerror}", shown) from None
-    except YAMLError as e:
-        raise UserError(f"not valid YAML: {e}", shown) from None
-    items = doc.get("waivers") if isinstance(doc, dict) else doc
-    if doc is None or items is None:
-        items = []
-    if not isinstance(items, list):
-        raise UserError("a waivers file holds a list `waivers:` of waivers", shown)
+    text = limits.read_text(Path(path), "waivers", shown, missing="no such waivers file")
+    listed = plain_layout(text)
+    if listed is None:  # any other YAML: the general parser, within the bounds
+        doc = limits.load_yaml(text, shown)
+        items = doc.get("waivers") if isinstance(doc, dict) else doc
+        if doc is None or items is None:
+            items = []
+        if not isinstance(items, list):
+            raise UserError("a waivers file holds a list `waivers:` of waivers", shown)
+        listed = [(_line_of(items, i), _plain(raw)) for i, raw in enumerate(items)]
     out = Waivers(shown)
-    for i, raw in enumerate(items):
-        line = _line_of(items, i)
+    for i, (line, raw) in enumerate(listed):
         key = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else f"#{i + 1}"
+        if limits.lone_surrogate(key) is not None:
+            key = f"#{i + 1}"
         try:
-            w = Waiver.model_validate(_plain(raw))
+            limits.check_strings(raw, shown)
+            w = Waiver.model_validate(raw)
         except ValidationError as e:
             out.rejected.append(Rejected(key, line, "malformed: " + _reason(e)))
+            continue
+        except UserError:
+            out.rejected.append(Rejected(key, line, "malformed: holds a lone surrogate, which is not a character"))
             continue
         if w.expires < today:
             out.rejected.append(Rejected(key, line, f"expired on {w.expires.isoformat()}"))
@@ -179,3 +210,92 @@ def _reason(e: ValidationError) -> str:
         msg = err["msg"].removeprefix("Value error, ")
         parts.append(f"{loc}: {msg}" if loc else msg)
     return "; ".join(parts)
+
+
+# ------------------------------------------------------------------ the plain layout, read without a YAML parser
+
+_UNUSUAL = re.compile(r"[^\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]|\r(?!\n)")
+#: one line: its indentation, ``- `` when it starts a waiver, and ``key: value``; or blank, or a comment
+_LINE = re.compile(r"( *)(?:(- )?([a-z_]+):(?: +(.*))?|#.*)?\Z")
+_TOP = re.compile(r"waivers:(?: +#.*)? *")
+_QUOTES = frozenset("'\"")
+_PLAIN = re.compile(r"[A-Za-z_/][^\t#'\"]*")  # a plain one-line string: a letter, _ or / first, no quote or #
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,17}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_QUOTED = re.compile(r"'([^'\n]*)'|\"([^\"\\\n]*)\"")
+_NUMBERS = re.compile(r"\[ *(?:(?:0|[1-9][0-9]{0,17}) *(?:, *(?:0|[1-9][0-9]{0,17}) *)*)?\]")
+#: plain words YAML reads as something else than text (1.2 core schema, and 1.1's words, to be safe)
+_NOT_TEXT = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "n"})
+
+
+def _value(text: str | None):
+    """One value of the plain layout, as the YAML parser reads it (dates stay text), or ``...`` when it is
+    not one of the plain forms (the caller then hands the file to the YAML parser)."""
+    if not text:
+        return ...
+    if "#" in text:
+        comment = text.find(" #")
+        if comment >= 0:
+            text = text[:comment]
+    text = text.rstrip(" ")
+    first = text[:1]
+    if first in _QUOTES:
+        return text[1:-1] if _QUOTED.fullmatch(text) else ...
+    if first.isdigit():
+        if _NUMBER.fullmatch(text):
+            return int(text)
+        return text if _DATE.fullmatch(text) else ...
+    if first == "[":
+        return [int(n) for n in text[1:-1].split(",") if n.strip()] if _NUMBERS.fullmatch(text) else ...
+    if _PLAIN.fullmatch(text) and ": " not in text and text[-1] != ":" and text.lower() not in _NOT_TEXT:
+        return text
+    return ...
+
+
+def plain_layout(text: str) -> list[tuple[int, dict]] | None:
+    """The waivers of a file in the documented layout, each with its line, read line by line (linear, no
+    YAML parser); None when the file is laid out any other way (a multi-line value, a nested mapping, a
+    block list, an anchor, a tag, ...), for the YAML parser to read.
+
+    ``waivers:`` (or nothing) on top, then ``- key: value`` to start each waiver and ``key: value`` two
+    spaces further in for its other keys; comments and blank lines anywhere.  The values it accepts are
+    read exactly as ruamel.yaml reads them (``tests/test_waivers_reading.py`` compares the two).
+    """
+    if _UNUSUAL.search(text):  # tabs, control characters, other line breaks: for the YAML parser
+        return None
+    items: list[tuple[int, dict]] = []
+    current: dict | None = None
+    top = indent = None
+    line_match = _LINE.match
+    for n, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        m = line_match(line)
+        if m is None:
+            return None
+        spaces, dash, key, value = m.groups()
+        if key is None:  # blank, or a comment
+            continue
+        if dash:
+            if indent is None:
+                indent = len(spaces)
+                if top is None:
+                    if indent:
+                        return None
+                    top = "list"
+            if len(spaces) != indent:
+                return None
+            value = _value(value)
+            if value is ...:
+                return None
+            current = {key: value}
+            items.append((n, current))
+            continue
+        if top is None and indent is None and not spaces and key == "waivers" and _TOP.fullmatch(line):
+            top = "waivers"
+            continue
+        if current is None or len(spaces) != indent + 2 or key in current:
+            return None
+        value = _value(value)
+        if value is ...:
+            return None
+        current[key] = value
+    return items

@@ -19,7 +19,7 @@ from pathlib import Path
 import typer
 
 from compliance import baseline as baseline_file
-from compliance import config
+from compliance import config, limits
 from compliance import waivers as waivers_file
 from compliance.categories import SEVERITIES
 from compliance.cli import app, fail, write_atomic
@@ -171,6 +171,7 @@ def check(
         "ruleset": ruleset, "format": fmt.value if fmt else None, "output": output,
         "fail-on": fail_on.value if fail_on else None, "paths": [str(p) for p in transcripts or []],
         "waivers": str(waivers) if waivers else None, "baseline": str(baseline) if baseline else None})
+    limits.configure({kind: mb * limits.MB for kind, mb in settings.values.get("limits", {}).items()})
     if not settings["paths"]:
         fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
              "in the configuration")
@@ -196,7 +197,8 @@ def check(
         else:  # same report, made on several processes (compliance.parallel)
             from compliance import parallel
 
-            results = parallel.check_parallel(inputs, parallel.Settings(settings["ruleset"], keep_states, keep_coups),
+            results = parallel.check_parallel(inputs, parallel.Settings(settings["ruleset"], keep_states, keep_coups,
+                                                                        limits.current().items()),
                                               jobs or parallel.default_jobs(), on_error, bar, dask)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=known)

@@ -16,6 +16,8 @@ app.add_typer(config_app, name="config")
 
 
 def _toml_value(value) -> str:
+    if isinstance(value, dict):  # limits: an inline table
+        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + "}"
     return json.dumps(value, ensure_ascii=False)
 
 

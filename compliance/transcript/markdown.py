@@ -15,7 +15,7 @@ line in it, so editors and code review point at the example itself.
 from __future__ import annotations
 
 import hashlib
-import io
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,11 +23,11 @@ from pathlib import Path
 
 import msgspec
 
+from compliance import limits
 from compliance.errors import UserError
 from compliance.transcript.reader import BOM, CoupRecord, MemoryPath, TranscriptFile
 
 TAG = "baccarat-transcript"
-_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
 
 
 @dataclass(frozen=True)
@@ -66,31 +66,48 @@ def _is_jsonl(text: bytes, info: str) -> bool:
 
 
 def blocks(document: str) -> list[Block]:
-    """Every fenced block tagged ``baccarat-transcript``, in document order (CommonMark fences)."""
-    lines = document.splitlines()
+    """Every fenced block tagged ``baccarat-transcript``, in document order (CommonMark fences).
+
+    Linear in the document: the fence lines are found by one regular expression over the whole text, and
+    each block's text is one slice of it (lines end with ``\\n``, ``\\r\\n`` or ``\\r``).
+    """
+    text = document.replace("\r\n", "\n").replace("\r", "\n")
     out: list[Block] = []
-    i = 0
-    while i < len(lines):
-        m = _FENCE.match(lines[i])
-        if not m or (m["fence"][0] == "`" and "`" in m["info"]):
-            i += 1
+    line, counted = 1, 0  # the line number at offset `counted`
+    opening = None  # (match, its line) of the fence of the block we are in
+    for m in _FENCES.finditer(text):
+        if opening is None:
+            if m["fence"][0] == "`" and "`" in m["info"]:
+                continue  # not a fence: an inline code span
+            line += text.count("\n", counted, m.start())
+            counted = m.start()
+            opening = (m, line)
             continue
-        fence, indent, info = m["fence"], len(m["indent"]), m["info"].strip()
-        body: list[str] = []
-        j = i + 1
-        while j < len(lines):
-            close = _FENCE.match(lines[j])
-            if close and close["fence"][0] == fence[0] and len(close["fence"]) >= len(fence) and not close["info"].strip():
-                break
-            line = lines[j]
-            strip = len(line) - len(line.lstrip(" "))
-            body.append(line[min(strip, indent):])
-            j += 1
-        if info.split()[:1] == [TAG]:
-            text = ("\n".join(body) + "\n").encode("utf-8")
-            out.append(Block(len(out), i + 2, indent, text, info))
-        i = j + 1
+        fence = opening[0]["fence"]
+        if m["fence"][0] == fence[0] and len(m["fence"]) >= len(fence) and not m["info"].strip():
+            out.extend(_block(text, opening, m.start(), len(out)))
+            opening = None
+    if opening is not None:  # not closed: the block runs to the end of the document
+        out.extend(_block(text, opening, len(text), len(out)))
     return out
+
+
+_FENCES = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$", re.MULTILINE)
+
+
+def _block(text: str, opening, end: int, index: int) -> list[Block]:
+    m, line = opening
+    info = m["info"].strip()
+    if info.split()[:1] != [TAG]:
+        return []
+    start = min(m.end() + 1, len(text))  # after the fence line's newline
+    body = text[start:max(end, start)]
+    if not body.endswith("\n"):
+        body += "\n"
+    indent = len(m["indent"])
+    if indent:  # fence indentation: removed from each content line, as far as it has spaces
+        body = re.sub(f"(?m)^ {{1,{indent}}}", "", body)
+    return [Block(index, line + 1, indent, body.encode("utf-8"), info)]
 
 
 class EmbeddedTranscript(TranscriptFile):
@@ -110,13 +127,24 @@ class EmbeddedTranscript(TranscriptFile):
 
 
 def read_blocks(path: str | Path, display: str) -> list[Block]:
+    """The tagged blocks of a Markdown document, read within the ``markdown`` size limit.
+
+    The last document read is kept (by its path, size and modification time), so that opening each of its
+    blocks in turn reads and splits the document once, not once a block.
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UserError("no such file", display) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read: {getattr(e, 'strerror', None) or e}", display) from None
-    return blocks(text)
+        st = os.stat(path)
+        key = (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    except (OSError, ValueError):
+        key = None
+    if key is not None and _last[0] == key:
+        return _last[1]
+    found = blocks(limits.decode_text(limits.read_input(path, "markdown", display), display))
+    _last[:] = [key, found]
+    return found
+
+
+_last: list = [None, []]  # (key, blocks) of the last document read
 
 
 def open_block(path: str | Path, display: str, index: int) -> EmbeddedTranscript:
