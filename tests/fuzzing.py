@@ -1,8 +1,24 @@
-"""Byte-level mutation of a valid input, shared by the fuzzers of transcripts and rulesets."""
+"""What the fuzzers share: their time budget and the byte-level mutation of a valid input.
+
+``make test`` runs each fuzzer briefly (a few seconds for each kind of file);
+``make fuzz`` runs them all again with ``FUZZ_SCALE`` times as many examples.
+"""
 
 from __future__ import annotations
 
+import os
+
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
+#: examples run, times the number each fuzzer asks for (``make fuzz`` sets it)
+SCALE = max(1, int(os.environ.get("FUZZ_SCALE", "1")))
+
+
+def budget(examples: int) -> settings:
+    """Hypothesis settings for a fuzzer: ``examples`` (times SCALE), no deadline, no example database."""
+    return settings(max_examples=examples * SCALE, deadline=None, suppress_health_check=list(HealthCheck),
+                    database=None)
 
 
 @st.composite

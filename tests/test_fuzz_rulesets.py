@@ -16,8 +16,8 @@ import copy
 import io
 from pathlib import Path
 
-from fuzzing import mutated
-from hypothesis import HealthCheck, given, settings
+from fuzzing import budget, mutated
+from hypothesis import given
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
@@ -27,7 +27,7 @@ from compliance.ruleset.loader import load_ruleset
 RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
 BASE = RULESETS / "punto-banco.yaml"
 JURISDICTIONS = ["us-nj", "us-in", "au-nsw", "nz"]
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+FUZZ = budget(60)
 
 _yaml = YAML(typ="safe", pure=True)
 

@@ -20,18 +20,18 @@ import tempfile
 from pathlib import Path
 
 import msgspec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from builders import coup, dumps, jsonl, transcript
-from fuzzing import mutated
+from fuzzing import budget, mutated
 from compliance.categories import CATEGORIES
 from compliance.engine import Checker
 from compliance.errors import UserError
 
 _encode = msgspec.json.Encoder(decimal_format="number").encode
 _checker = Checker()
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+FUZZ = budget(150)
 
 SEED = transcript([
     coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)]),
@@ -157,7 +157,7 @@ def test_a_valid_recording_with_bytes_mangled_is_reported_or_refused(data, suffi
     _judged(data.draw(mutated(VALID[suffix], JSON_TOKENS)), suffix)
 
 
-@settings(max_examples=100, deadline=None, database=None)
+@budget(100)
 @given(data=st.binary(max_size=2000), suffix=st.sampled_from([".json", ".jsonl"]))
 def test_random_bytes_are_reported_or_refused(data, suffix):
     _judged(data, suffix)

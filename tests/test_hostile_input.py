@@ -18,12 +18,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
 from builders import check, coup, dumps, header, jsonl, transcript
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.ruleset.loader import load_ruleset
-from compliance.transcript import reader
 
 RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
 CLEAN = coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)])
@@ -158,14 +159,14 @@ def test_deeply_nested_json_is_unreadable_or_refused(tmp_path):
         check(dumps(header())[:-2] + ', "coups": ' + deep + "}")
 
 
-def test_an_overlong_line_is_an_unreadable_coup_and_is_never_held_whole(tmp_path, monkeypatch):
-    monkeypatch.setattr(reader, "MAX_LINE", 4096)
+def test_an_overlong_line_is_an_unreadable_coup_and_is_never_held_whole(bounds):
+    bounds(line=4096)
     long_line = json.dumps({"coup": 2, "shoe": "S1", "x-pad": "p" * 100_000, "events": []})
-    _unreadable_then_checked(check(_coups(long_line), suffix=".jsonl"), "longer than 4,096 bytes")
+    _unreadable_then_checked(check(_coups(long_line), suffix=".jsonl"), "larger than the limit of 4 KB")
 
 
-def test_a_large_single_document_is_refused_with_a_pointer_to_jsonl(tmp_path, monkeypatch):
-    monkeypatch.setattr(reader, "MAX_JSON", 1000)
+def test_a_large_single_document_is_refused_with_a_pointer_to_jsonl(bounds):
+    bounds(transcript=1000)
     doc = transcript([CLEAN, BANKER_DREW_ON_SIX])
     with pytest.raises(UserError, match=r"write it as \.jsonl"):
         check(doc)
@@ -336,3 +337,200 @@ def test_the_command_never_shows_a_traceback_for_any_of_it(tmp_path):
     assert len(report["errors"]) == 3  # deep.json, garbage.jsonl, empty.jsonl
     assert {t["transcript"].split("/")[-1] for t in report["transcripts"]} == {"bom.json", "crlf.jsonl", "nan.jsonl",
                                                                                "enormous.jsonl"}
+
+
+# ------------------------------------------------------------------ the attack run of issue 19: transcripts
+
+BIG = "1" + "0" * 4999  # 5,000 digits: past Python's limit on turning text into a number
+
+
+def test_a_number_of_5000_digits_in_a_coup_is_an_unreadable_coup():
+    line = _line(coup(2, ["9H", "KH"], ["2C", "3C"])).replace('"coup":2', '"coup":' + BIG)
+    _unreadable_then_checked(check(_coups(line), suffix=".jsonl"), "out of range")
+    doc = dumps(transcript([CLEAN, coup(2, ["9H", "KH"], ["2C", "3C"]), BANKER_DREW_ON_SIX]))
+    _unreadable_then_checked(check(doc.replace('"coup": 2', '"coup": ' + BIG)), "out of range")
+
+
+def test_a_number_of_5000_digits_in_the_header_is_refused():
+    with pytest.raises(UserError, match="out of range|digits"):
+        check(dumps(transcript([CLEAN])).replace('"seats": 7', '"seats": ' + BIG))
+    with pytest.raises(UserError, match="out of range|digits"):
+        check(dumps(transcript([CLEAN])).replace('"seats": 7', '"seats": 7, "x-big": ' + BIG))
+
+
+def _seats(n: int) -> str:
+    return dumps(transcript([CLEAN, BANKER_DREW_ON_SIX])).replace('"seats": 7', f'"seats": {n}')
+
+
+@pytest.mark.parametrize("seats", [10**18, 30_000_000])
+def test_the_declared_number_of_seats_sizes_nothing(seats):
+    """Memory grows with the recorded coups, not with table.seats (30,000,000 seats took 3.8 GB before)."""
+    tracemalloc.start()
+    try:
+        findings = check(_seats(seats))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert _categories(findings) == [(3, "third-card.banker.illegal")]
+    assert peak < 32 << 20, f"peak {peak >> 20} MB"
+
+
+def test_offers_at_a_table_of_10_18_seats_are_judged_and_listed_short():
+    """No one recorded as seated: every seat of the table is entitled, and the message names twenty of them."""
+    from procedure import offer, procedure_coup
+
+    declined = procedure_coup(1, ["4H", "2C"], ["KS", "7D"], [(1, "player", 100)],
+                              before_calls=[offer(1, False)])
+    del declined["seated"]  # the record does not say who is seated
+    doc = dumps(transcript([declined], "us-in")).replace('"seats": 7', f'"seats": {10**18}')
+    messages = [f.message for f in check(doc) if f.category == "curator.offer-order"]
+    assert len(messages) == 1 and "seat 2, seat 3" in messages[0], messages
+    assert "and 999,999,999,999,999,979 more" in messages[0] and len(messages[0]) < 500
+
+
+def _old_ring(order: list[int], rank, seat: int, include: bool, among) -> list[int]:
+    """The seats counter-clockwise as the checks listed them before: every seat of the table, then filtered."""
+    if seat not in order:
+        later = [s for s in order if rank(s) > rank(seat)]
+        start = order.index(later[0]) if later else 0
+    else:
+        start = order.index(seat) + (0 if include else 1)
+    ring = order[start:] + order[:start]
+    return ring if among is None else [s for s in ring if s in among]
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(seats=st.integers(1, 12), listed=st.booleans(), shuffle=st.randoms(use_true_random=False),
+       start=st.integers(-3, 15), include=st.booleans(), among=st.none() | st.sets(st.integers(-2, 15)))
+def test_the_seats_counter_clockwise_are_those_of_the_listed_table(seats, listed, shuffle, start, include, among):
+    """A ring over a range of seats (table.seats) gives the seats a listed table order gave, in the same order."""
+    from compliance.table import TableContext
+
+    order = list(range(1, seats + 1))
+    if listed:
+        shuffle.shuffle(order)
+    t = TableContext(game="punto_banco", ruleset=None, tableau=None, payouts=None,
+                     seat_order=tuple(order) if listed else range(1, seats + 1),
+                     seat_rank={s: i for i, s in enumerate(order)} if listed else {}, decks={},
+                     dealing_method=None, min_wager=None, max_wager=None, table_differential=None)
+    assert list(t.counter_clockwise(among, start, include)) == _old_ring(order, t.rank, start, include, among)
+    assert [t.rank(s) for s in range(-2, 15)] == [
+        order.index(s) if s in order else len(order) + s for s in range(-2, 15)]
+
+
+def test_a_symlink_loop_is_one_clear_error(tmp_path):
+    (tmp_path / "loop.json").symlink_to("loop.json")
+    folder = tmp_path / "recordings"
+    folder.mkdir()
+    (folder / "a.json").symlink_to("b.json")
+    (folder / "b.json").symlink_to("a.json")
+    (folder / "ok.json").write_text(dumps(transcript([CLEAN, BANKER_DREW_ON_SIX])))
+    with pytest.raises(UserError, match="symbolic link loop"):
+        Checker().check_file(tmp_path / "loop.json")
+    r = _cli(tmp_path, "check", "loop.json", "recordings", "-j", "1", "-f", "json")
+    assert r.returncode == 2
+    assert r.stderr.count("symbolic link loop") == 3, r.stderr  # loop.json, a.json, b.json
+    assert [t["transcript"] for t in json.loads(r.stdout)["transcripts"]] == ["recordings/ok.json"]
+
+
+@pytest.mark.parametrize("name", ["zero.json", "zero.jsonl"])
+def test_dev_zero_as_a_transcript_is_read_up_to_the_stream_limit(tmp_path, bounds, name):
+    (tmp_path / name).symlink_to("/dev/zero")
+    bounds(stream=1 << 20)
+    with pytest.raises(UserError, match="larger than the limit of 1 MB for an input that is not a regular file"):
+        Checker().check_file(tmp_path / name)
+
+
+def test_a_transcript_from_a_pipe_is_checked_like_the_file(tmp_path):
+    """A FIFO (``<(zcat shift.jsonl.gz)``) is read once, within the stream limit, then checked as usual."""
+    import os
+    import threading
+
+    fifo = tmp_path / "shift.jsonl"
+    os.mkfifo(fifo)
+    text = jsonl(transcript([CLEAN, BANKER_DREW_ON_SIX]))
+    writer = threading.Thread(target=lambda: fifo.write_text(text))
+    writer.start()
+    result = Checker().check_file(fifo)
+    writer.join()
+    assert _categories(result.findings) == [(3, "third-card.banker.illegal")]
+    assert result.sha256 == __import__("hashlib").sha256(text.encode()).hexdigest()
+
+
+# ------------------------------------------------------------------ the attack run of issue 19: rulesets
+
+
+def test_a_lone_surrogate_in_a_ruleset_is_refused_at_its_line(tmp_path):
+    text = (RULESETS / "us-nj.yaml").read_text().replace("extends: punto-banco",
+                                                         f"extends: {RULESETS / 'punto-banco.yaml'}")
+    text = text.replace("title:", 'title: "N.J. \\ud800"\nx-old-title:', 1)
+    with pytest.raises(UserError, match=r"hostile.yaml:\d+:\d+: text holds a lone surrogate"):
+        load_ruleset(str(_ruleset(tmp_path, text)))
+
+
+def test_a_large_anchor_referenced_many_times_is_refused_quickly(tmp_path):
+    """One 100 KB string, referenced 2,000 times: 200 MB of text if expanded (the attack's took 4.3 GB)."""
+    text = "a: &a '" + "x" * 100_000 + "'\nb: [" + ", ".join(["*a"] * 2000) + "]\nid: bomb\n"
+    _refused_quickly(_ruleset(tmp_path, text), "too large once its aliases are expanded", megabytes=64)
+
+
+def test_merge_keys_over_a_large_anchor_are_refused_quickly(tmp_path):
+    keys = ", ".join(f"k{i}: v" for i in range(2000))
+    text = "a: &a {" + keys + "}\nb: [" + ", ".join(["{<<: *a}"] * 1000) + "]\nid: bomb\n"
+    _refused_quickly(_ruleset(tmp_path, text), "too large once its aliases are expanded", megabytes=64)
+
+
+def test_a_recursive_alias_is_refused(tmp_path):
+    _refused_quickly(_ruleset(tmp_path, "id: &a [*a]\n"), "refers to the node that holds it")
+
+
+@pytest.mark.parametrize("how", ["--ruleset", "jurisdiction"])
+def test_dev_zero_as_a_ruleset_is_refused_at_the_ruleset_limit(tmp_path, how):
+    zero = tmp_path / "zero.yaml"
+    zero.symlink_to("/dev/zero")
+    doc = transcript([CLEAN])
+    if how == "jurisdiction":
+        doc["table"]["jurisdiction"] = str(zero)
+    (tmp_path / "t.json").write_text(dumps(doc))
+    args = ("--ruleset", str(zero)) if how == "--ruleset" else ()
+    r = _cli(tmp_path, "check", "t.json", *args, "-j", "1")
+    assert r.returncode == 2 and "larger than the limit of 256 KB for a ruleset" in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ the attack run of issue 19: Markdown
+
+
+def test_a_markdown_document_of_nul_bytes_holds_no_transcript(tmp_path):
+    (tmp_path / "nul.md").write_bytes(b"\x00" * (4 << 20))
+    r = _cli(tmp_path, "check", "nul.md", "-j", "1", "-f", "json")
+    assert r.returncode == 0 and json.loads(r.stdout)["transcripts"] == []
+
+
+def test_dev_zero_as_a_markdown_document_is_refused_at_its_limit(tmp_path, bounds):
+    from compliance.inputs import collect
+
+    (tmp_path / "zero.md").symlink_to("/dev/zero")
+    bounds(markdown=1 << 20)
+    errors = []
+    assert collect([tmp_path / "zero.md"], errors.append) == []
+    assert [e.message for e in errors] == ["larger than the limit of 1 MB for a Markdown document; raise it with "
+                                           "`limits: {markdown: MEGABYTES}` in the configuration"]
+
+
+def test_a_markdown_document_of_2000_blocks_is_read_once(tmp_path, monkeypatch):
+    """Opening each block no longer reads and splits the whole document again (2,000 blocks took 42 s)."""
+    from compliance import limits
+    from compliance.inputs import collect
+
+    block = "```baccarat-transcript\n" + dumps(transcript([CLEAN])) + "\n```\n\n"
+    (tmp_path / "manual.md").write_text("# Procedures\n\n" + block * 2000)
+    reads = []
+    real = limits.read_input
+    monkeypatch.setattr(limits, "read_input", lambda *a, **k: reads.append(a[0]) or real(*a, **k))
+    inputs = collect([tmp_path / "manual.md"], pytest.fail)
+    checker = Checker()
+    start = time.process_time()
+    results = [i.check(checker) for i in inputs]
+    assert len(results) == 2000 and all(r.coups == 1 for r in results)
+    assert [p.name for p in reads if p.suffix == ".md"] == ["manual.md"]
+    assert time.process_time() - start < 30
