@@ -92,7 +92,7 @@ def load(path: str | Path) -> Baseline:
             raise UserError(NOT_A_BASELINE, shown)
         entries_raw = msgspec.json.decode(head.findings, type=list[_Entry])
     except msgspec.ValidationError as e:  # a subclass of DecodeError: caught first
-        if "- at `$`" in str(e):  # the document is not an object
+        if " - at `" not in str(e) or "- at `$`" in str(e):  # the document is not an object
             raise UserError(NOT_A_BASELINE, shown) from None
         raise UserError(f"not a baseline entry: {_rebase(str(e))}", shown) from None
     except msgspec.DecodeError as e:

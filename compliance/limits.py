@@ -12,7 +12,7 @@ kind              what                                                     defau
 ``stream``        any input that is not a regular file (a pipe, a device)    64 MB
 ``markdown``      a Markdown procedure document                              64 MB
 ``ruleset``       a ruleset, a rule test's sidecar, the coverage map          256 KB
-``waivers``       a waivers file                                             16 MB
+``waivers``       a waivers file                                             32 MB
 ``baseline``      a baseline file                                           256 MB
 ``config``        ``.baccarat-audit.yaml``, ``pyproject.toml`` (fixed)        1 MB
 ================  =======================================================  =========
@@ -69,7 +69,7 @@ class Limits:
     stream: int = 64 * MB
     markdown: int = 64 * MB
     ruleset: int = 256 * 1024
-    waivers: int = 16 * MB
+    waivers: int = 32 * MB
     baseline: int = 256 * MB
     config: int = 1 * MB
 

@@ -29,7 +29,9 @@ and of its category (and coup) only, never at every waiver.
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
@@ -164,15 +166,21 @@ def load(path: str | Path, today: dt.date) -> Waivers:
     """Read a waivers file; a file that cannot be read at all stops the run (exit 2)."""
     shown = str(path)
     text = limits.read_text(Path(path), "waivers", shown, missing="no such waivers file")
-    listed = plain_layout(text)
-    if listed is None:  # any other YAML: the general parser, within the bounds
-        doc = limits.load_yaml(text, shown)
-        items = doc.get("waivers") if isinstance(doc, dict) else doc
-        if doc is None or items is None:
-            items = []
-        if not isinstance(items, list):
-            raise UserError("a waivers file holds a list `waivers:` of waivers", shown)
-        listed = [(_line_of(items, i), _plain(raw)) for i, raw in enumerate(items)]
+    try:  # the documented layout, line by line: each waiver validated as it is read
+        return _judge(shown, plain_layout(text), today)
+    except _NotPlain:
+        pass
+    doc = limits.load_yaml(text, shown)  # any other YAML: the general parser, within the bounds
+    items = doc.get("waivers") if isinstance(doc, dict) else doc
+    if doc is None or items is None:
+        items = []
+    if not isinstance(items, list):
+        raise UserError("a waivers file holds a list `waivers:` of waivers", shown)
+    return _judge(shown, ((_line_of(items, i), _plain(raw)) for i, raw in enumerate(items)), today)
+
+
+def _judge(shown: str, listed, today: dt.date) -> Waivers:
+    """The waivers (line, raw value) split into those in force and those rejected, with the reason."""
     out = Waivers(shown)
     for i, (line, raw) in enumerate(listed):
         key = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else f"#{i + 1}"
@@ -229,10 +237,10 @@ _NOT_TEXT = frozenset({"true", "false", "null", "yes", "no", "on", "off", "y", "
 
 
 def _value(text: str | None):
-    """One value of the plain layout, as the YAML parser reads it (dates stay text), or ``...`` when it is
-    not one of the plain forms (the caller then hands the file to the YAML parser)."""
+    """One value of the plain layout, as the YAML parser reads it (dates stay text); :class:`_NotPlain` when
+    it is not one of the plain forms."""
     if not text:
-        return ...
+        raise _NotPlain
     if "#" in text:
         comment = text.find(" #")
         if comment >= 0:
@@ -240,37 +248,44 @@ def _value(text: str | None):
     text = text.rstrip(" ")
     first = text[:1]
     if first in _QUOTES:
-        return text[1:-1] if _QUOTED.fullmatch(text) else ...
-    if first.isdigit():
+        if _QUOTED.fullmatch(text):
+            return text[1:-1]
+    elif first.isdigit():
         if _NUMBER.fullmatch(text):
             return int(text)
-        return text if _DATE.fullmatch(text) else ...
-    if first == "[":
-        return [int(n) for n in text[1:-1].split(",") if n.strip()] if _NUMBERS.fullmatch(text) else ...
-    if _PLAIN.fullmatch(text) and ": " not in text and text[-1] != ":" and text.lower() not in _NOT_TEXT:
+        if _DATE.fullmatch(text):
+            return text
+    elif first == "[":
+        if _NUMBERS.fullmatch(text):
+            return [int(n) for n in text[1:-1].split(",") if n.strip()]
+    elif _PLAIN.fullmatch(text) and ": " not in text and text[-1] != ":" and text.lower() not in _NOT_TEXT:
         return text
-    return ...
+    raise _NotPlain
 
 
-def plain_layout(text: str) -> list[tuple[int, dict]] | None:
+class _NotPlain(Exception):
+    """The file is not in the plain layout: the YAML parser reads it."""
+
+
+def plain_layout(text: str) -> Iterator[tuple[int, dict]]:
     """The waivers of a file in the documented layout, each with its line, read line by line (linear, no
-    YAML parser); None when the file is laid out any other way (a multi-line value, a nested mapping, a
-    block list, an anchor, a tag, ...), for the YAML parser to read.
+    YAML parser), each yielded once all its keys are read; :class:`_NotPlain` is raised as soon as the file
+    turns out to be laid out any other way (a multi-line value, a nested mapping, a block list, an anchor,
+    a tag, ...), for the YAML parser to read.
 
     ``waivers:`` (or nothing) on top, then ``- key: value`` to start each waiver and ``key: value`` two
     spaces further in for its other keys; comments and blank lines anywhere.  The values it accepts are
     read exactly as ruamel.yaml reads them (``tests/test_waivers_reading.py`` compares the two).
     """
     if _UNUSUAL.search(text):  # tabs, control characters, other line breaks: for the YAML parser
-        return None
-    items: list[tuple[int, dict]] = []
-    current: dict | None = None
+        raise _NotPlain
+    current: tuple[int, dict] | None = None
     top = indent = None
     line_match = _LINE.match
-    for n, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
-        m = line_match(line)
+    for n, line in enumerate(io.StringIO(text, newline=None), 1):
+        m = line_match(line.rstrip("\n"))
         if m is None:
-            return None
+            raise _NotPlain
         spaces, dash, key, value = m.groups()
         if key is None:  # blank, or a comment
             continue
@@ -279,23 +294,19 @@ def plain_layout(text: str) -> list[tuple[int, dict]] | None:
                 indent = len(spaces)
                 if top is None:
                     if indent:
-                        return None
+                        raise _NotPlain
                     top = "list"
             if len(spaces) != indent:
-                return None
-            value = _value(value)
-            if value is ...:
-                return None
-            current = {key: value}
-            items.append((n, current))
+                raise _NotPlain
+            if current is not None:
+                yield current
+            current = (n, {key: _value(value)})
             continue
-        if top is None and indent is None and not spaces and key == "waivers" and _TOP.fullmatch(line):
+        if top is None and indent is None and not spaces and key == "waivers" and _TOP.fullmatch(line.rstrip("\n")):
             top = "waivers"
             continue
-        if current is None or len(spaces) != indent + 2 or key in current:
-            return None
-        value = _value(value)
-        if value is ...:
-            return None
-        current[key] = value
-    return items
+        if current is None or len(spaces) != indent + 2 or key in current[1]:
+            raise _NotPlain
+        current[1][key] = _value(value)
+    if current is not None:
+        yield current
