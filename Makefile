@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := fixtures/samples/night-shift.json
 
-.PHONY: run test conformance bench docs clean
+.PHONY: run test fuzz conformance bench docs clean
 
 $(BIN)/baccarat-audit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,11 @@ run: $(BIN)/baccarat-audit
 
 test: $(BIN)/baccarat-audit
 	$(BIN)/python -m pytest
+
+# the fuzzers of every kind of file the tool reads (make test runs them briefly), FUZZ_SCALE times as long
+FUZZ_SCALE ?= 40
+fuzz: $(BIN)/baccarat-audit
+	FUZZ_SCALE=$(FUZZ_SCALE) $(BIN)/python -m pytest -q tests/test_fuzz_*.py
 
 conformance: $(BIN)/baccarat-audit
 	$(BIN)/python ../shared/conformance/score.py --cmd $(BIN)/baccarat-audit -v

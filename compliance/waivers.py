@@ -275,7 +275,7 @@ def plain_layout(text: str) -> Iterator[tuple[int, dict]]:
 
     ``waivers:`` (or nothing) on top, then ``- key: value`` to start each waiver and ``key: value`` two
     spaces further in for its other keys; comments and blank lines anywhere.  The values it accepts are
-    read exactly as ruamel.yaml reads them (``tests/test_waivers_reading.py`` compares the two).
+    read exactly as ruamel.yaml reads them (``tests/test_fuzz_waivers.py`` compares the two).
     """
     if _UNUSUAL.search(text):  # tabs, control characters, other line breaks: for the YAML parser
         raise _NotPlain
