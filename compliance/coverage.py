@@ -29,7 +29,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from compliance.errors import UserError
-from compliance.ruleset.loader import bundled_rulesets, bundled_dir
+from compliance.ruleset.loader import bundled_dir, bundled_rulesets
 from compliance.ruleset.models import Ruleset
 
 MAP_FILE = "coverage.yaml"

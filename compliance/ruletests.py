@@ -38,9 +38,9 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.findings import Finding
+from compliance.reading.reader import open_transcript
 from compliance.ruleset.loader import bundled_rulesets
 from compliance.ruleset.models import Ruleset
-from compliance.transcript.reader import open_transcript
 
 SUFFIX = ".expected.yaml"
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl")

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
 from builders import check, coup, dumps, header, jsonl, transcript
+
 from compliance.engine import Checker
 from compliance.errors import UserError
+from compliance.reading import reader
 from compliance.ruleset.loader import load_ruleset
-from compliance.transcript import reader
 
 RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
 CLEAN = coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)])
@@ -305,7 +305,7 @@ def test_a_file_cut_short_while_it_is_read_ends_in_an_unreadable_coup(tmp_path):
             with path.open("r+b") as f:
                 f.truncate(size // 2 + 17)  # in the middle of a line
 
-    from compliance.transcript.reader import open_transcript
+    from compliance.reading.reader import open_transcript
 
     result = Checker().check_source(open_transcript(path), on_coup=cut)
     assert 10 < result.coups < 4000

@@ -8,6 +8,7 @@ moved out of a hand that does not hold it).
 from __future__ import annotations
 
 from builders import check, coup, header, replay, transcript
+
 from compliance.cards import DECK
 
 RULE = "BAC-SHOE-INTEGRITY"

@@ -37,8 +37,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from compliance.analyze import STANDARD_TABLEAU, describe_edge_shift, edge_shift
-from compliance.checks import REGISTRY, load_all
+from compliance import games
+from compliance.checks import REGISTRY
 from compliance.errors import UserError
 from compliance.ruleset.loader import (
     _Doc,
@@ -139,7 +139,7 @@ class _Linter:
     # -------------------------------------------------------------- passes
 
     def run(self) -> list[Diagnostic]:
-        load_all()
+        games.load_checks()
         try:
             self.doc = _Doc(self.path, self.display)
         except UserError as e:
@@ -379,7 +379,8 @@ class _Linter:
         if own is not None and not isinstance(own, dict):
             return  # schema error already
         game_kind = data.get("game_kind") or (getattr(parent, "game_kind", None) if parent else None) or "baccarat"
-        if game_kind != "baccarat":
+        analysis = games.get(game_kind).analysis if game_kind in games.PACKAGES else None
+        if analysis is None:
             return  # no tableau: the loader refuses a `game` section here (reported by the last pass)
         base = _game_view(parent) if parent and parent.game is not None else {}
         if casino and own:
@@ -405,14 +406,14 @@ class _Linter:
             return
         if problems:
             return
-        differences = tableau_differences(game.tableau.model_dump())
+        differences = tableau_differences(game.tableau.model_dump(), analysis.STANDARD_TABLEAU)
         source = "" if own_tableau else f" (inherited from {parent.lineage[0] if parent else '?'})"
         if differences:
             for where, message in differences:
                 self.add(tab_at + where if own_tableau else tab_at, "info", "tableau-differs",
                          message + source)
-            shift = edge_shift(game.tableau, game.payouts, 8)
-            self.add(tab_at, "info", "tableau-edge", describe_edge_shift(shift, 8) + source)
+            shift = analysis.edge_shift(game.tableau, game.payouts, 8)
+            self.add(tab_at, "info", "tableau-edge", analysis.describe_edge_shift(shift, 8) + source)
         elif data.get("abstract") is not True or own_tableau:
             self.add(tab_at, "info", "tableau-standard",
                      "the drawing tableau is the standard punto banco tableau" + source)
@@ -541,7 +542,7 @@ def tableau_problems(tab: dict) -> list[tuple[tuple, str]]:
     return out
 
 
-def tableau_differences(tab: dict, standard: dict = STANDARD_TABLEAU) -> list[tuple[tuple, str]]:
+def tableau_differences(tab: dict, standard: dict) -> list[tuple[tuple, str]]:
     """How a complete tableau differs from the standard one, case by case, in words."""
     out: list[tuple[tuple, str]] = []
     if sorted(tab["naturals"]) != sorted(standard["naturals"]):

@@ -21,9 +21,18 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from compliance.checks import REGISTRY, load_all
+from compliance import games
+from compliance.checks import REGISTRY
 from compliance.errors import UserError
-from compliance.ruleset.models import BoundRule, Citation, Game, HouseNote, Ruleset, RulesetFile
+from compliance.ruleset.models import (
+    HOUSE_VALUE_SCHEMA,
+    BoundRule,
+    Citation,
+    Game,
+    HouseNote,
+    Ruleset,
+    RulesetFile,
+)
 
 MAX_BYTES = 1_000_000  # a ruleset is a page of YAML, not a data set
 MAX_DEPTH = 40
@@ -181,16 +190,6 @@ def _one_error(doc: _Doc, base: tuple, e: dict) -> UserError:
 # ------------------------------------------------------------------ merge helpers
 
 
-def deep_merge(base: dict, over: dict) -> dict:
-    out = copy.deepcopy(base)
-    for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = deep_merge(out[k], v)
-        else:
-            out[k] = copy.deepcopy(v)
-    return out
-
-
 SET_BY = "_set_by"  # internal: the ruleset that set a house parameter's value
 
 
@@ -304,7 +303,7 @@ def load_ruleset(ref: str | Path, *, allow_abstract: bool = False) -> Ruleset:
 
 
 def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
-    load_all()
+    games.load_checks()
     top = layers[-1]
     sources: dict = {}
     game_raw: dict = {}
@@ -406,3 +405,38 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
             defined_in=layer.model.id, location=f"{layer.doc.display}:{line}",
         ))
     return skeleton.model_copy(update={"rules": bound, "disabled": disabled})
+
+
+def ruleset_json_schema() -> dict:
+    """The JSON Schema of a ruleset file, for editors (yaml-language-server) and validators.
+
+    Generated from :class:`RulesetFile`, with what the models alone cannot say:
+    a rule's ``check`` is one of the registered check kinds, and its ``params``
+    are that kind's parameters, each of which may be written as a house value
+    ``{house: X, note: ...}``.
+    """
+    games.load_checks()
+    doc = RulesetFile.model_json_schema()
+    defs = doc.setdefault("$defs", {})
+    defs["HouseValue"] = HOUSE_VALUE_SCHEMA
+    rule = defs["Rule"]
+    rule["properties"]["check"]["enum"] = sorted(REGISTRY)
+    branches = []
+    for name in sorted(REGISTRY):
+        ps = REGISTRY[name].params.model_json_schema(ref_template="#/$defs/{model}")
+        for k, v in ps.pop("$defs", {}).items():
+            defs.setdefault(k, v)
+        props = {
+            key: {"anyOf": [value, {"$ref": "#/$defs/HouseValue"}], **(
+                {"description": value["description"]} if "description" in value else {})}
+            for key, value in ps.get("properties", {}).items()
+        }
+        params = {"type": "object", "properties": props, "additionalProperties": False}
+        if ps.get("required"):
+            params["required"] = ps["required"]
+        branches.append({"if": {"properties": {"check": {"const": name}}, "required": ["check"]},
+                         "then": {"properties": {"params": params}}})
+    rule["allOf"] = branches
+    doc["title"] = "baccarat-audit ruleset"
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return doc

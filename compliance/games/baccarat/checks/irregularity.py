@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
-from compliance.checks.dealing import dealt_in_order
-from compliance.checks.drawing import banker_must_draw, is_natural, player_must_draw
-from compliance.replay import BANKER, PLAYER, CoupState, describe_bettor
-from compliance.table import TableContext
+from compliance.games.baccarat.checks.dealing import dealt_in_order
+from compliance.games.baccarat.checks.drawing import banker_must_draw, is_natural, player_must_draw
+from compliance.games.baccarat.replay import BANKER, PLAYER, CoupState, describe_bettor
+from compliance.games.baccarat.table import TableContext
 
 INFO = "info"
 

@@ -20,20 +20,12 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from compliance.cards import CANONICAL, DECK, POINTS
-from compliance.table import TableContext
+from compliance.games.baccarat.table import TableContext
+from compliance.games.common import ZERO, ReplayError, check_coup_number  # noqa: F401  (the checks read them here)
 
-ZERO = Decimal(0)
 PLAYER, BANKER = "player", "banker"
 HAND = {PLAYER: "Player's Hand", BANKER: "Banker's Hand"}  # the hands in the words of the regulations
 _new = tuple.__new__  # builds a NamedTuple from a full tuple of its fields without its Python-level __new__
-
-
-class ReplayError(Exception):
-    """The coup cannot be replayed (becomes a ``transcript.unreadable`` finding)."""
-
-    def __init__(self, message: str, event: int | None = None):
-        super().__init__(message)
-        self.event = event
 
 
 class DealtCard(NamedTuple):
@@ -121,14 +113,6 @@ class CoupCards(NamedTuple):
     banker_total: int
     result: tuple[str, int, int] | None  # announced (winner, player points, banker points)
     void: str | None  # reason, when the coup was declared void
-
-
-def check_coup_number(n: int, last: int | None, last_line: int) -> None:
-    """Coup numbers increase within a transcript (every game): the last number is enough to tell."""
-    if last is not None and n <= last:
-        if n == last:
-            raise ReplayError(f"coup number {n} repeats the coup at line {last_line}")
-        raise ReplayError(f"coup number {n} comes after coup {last}: coup numbers must increase")
 
 
 def spot_totals(stakes: dict[tuple, Decimal]) -> dict[str, Decimal]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from compliance.errors import UserError
+from compliance.games.common import money
 from compliance.ruleset.models import Payouts, Ruleset, Tableau
 
 
@@ -48,10 +49,4 @@ class TableContext:
         """Position counter-clockwise from the dealer's right (unknown seats last, by number)."""
         return self.seat_rank.get(seat, len(self.seat_order) + seat)
 
-    def money(self, amount: Decimal) -> str:
-        if not -15 < amount.adjusted() < 15:  # an absurd amount (1e999999): its digits would fill the report
-            return f"{amount.normalize():E}"
-        text = f"{amount:,f}"
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-        return text
+    money = staticmethod(money)  # amounts print the same way for every game

@@ -24,7 +24,7 @@ from pathlib import Path
 import msgspec
 
 from compliance.errors import UserError
-from compliance.transcript.reader import BOM, CoupRecord, TranscriptFile
+from compliance.reading.reader import BOM, CoupRecord, TranscriptFile
 
 TAG = "baccarat-transcript"
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
