@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from compliance.categories import CATEGORIES
 from compliance.errors import UserError
 from compliance.findings import Finding
+from compliance.yamlread import read_yaml
 
 
 class Waiver(BaseModel):
@@ -121,38 +122,23 @@ class Waivers:
         return None
 
 
-def _line_of(node, index: int) -> int:
-    try:
-        return node.lc.item(index)[0] + 1
-    except Exception:  # plain lists (no position information)
-        return 0
-
-
 def load(path: str | Path, today: dt.date) -> Waivers:
     """Read a waivers file; a file that cannot be read at all stops the run (exit 2)."""
-    from ruamel.yaml import YAML, YAMLError
-
-    p = Path(path)
-    shown = str(path)
-    try:
-        doc = YAML(typ="rt").load(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError("no such waivers file", shown) from None
-    except OSError as e:
-        raise UserError(f"cannot read: {e.strerror}", shown) from None
-    except YAMLError as e:
-        raise UserError(f"not valid YAML: {e}", shown) from None
-    items = doc.get("waivers") if isinstance(doc, dict) else doc
-    if doc is None or items is None:
+    doc = read_yaml(Path(path), str(path), what="waivers file", dates=True)
+    shown = doc.display
+    data = doc.data
+    items = data.get("waivers") if isinstance(data, dict) else data
+    base = ("waivers",) if isinstance(data, dict) else ()
+    if data is None or items is None:
         items = []
     if not isinstance(items, list):
-        raise UserError("a waivers file holds a list `waivers:` of waivers", shown)
+        raise UserError("a waivers file holds a list `waivers:` of waivers", doc.where(base))
     out = Waivers(shown)
     for i, raw in enumerate(items):
-        line = _line_of(items, i)
+        line = doc.position(base + (i,))[0]
         key = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else f"#{i + 1}"
         try:
-            w = Waiver.model_validate(_plain(raw))
+            w = Waiver.model_validate(raw)
         except ValidationError as e:
             out.rejected.append(Rejected(key, line, "malformed: " + _reason(e)))
             continue
@@ -161,15 +147,6 @@ def load(path: str | Path, today: dt.date) -> Waivers:
             continue
         out.active.append(Entry(key, line, w))
     return out
-
-
-def _plain(node):
-    """ruamel's round-trip containers as plain dicts and lists (dates stay dates)."""
-    if isinstance(node, dict):
-        return {str(k): _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
 
 
 def _reason(e: ValidationError) -> str:

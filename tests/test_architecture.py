@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "compliance.findings": 0,
     "compliance.checks": 0,  # the registry of check kinds (each game's kinds register in it)
     "compliance.limits": 0,
+    "compliance.yamlread": 0,
     "compliance.transcript": 1,  # the transcript vocabulary every game's format is built from
     "compliance.ruleset.models": 1,
     "compliance.ruleset": 3,  # loading and lint are the engine's (they need the games' check kinds)

@@ -24,8 +24,6 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import BinaryIO
 
-import msgspec
-
 from compliance.errors import UserError
 from compliance.games.baccarat.simulate.curator import Holders
 from compliance.games.baccarat.simulate.irregular import irregularities as irregular_kinds
