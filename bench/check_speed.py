@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate  # noqa: E402
 
 from compliance.engine import Checker  # noqa: E402
-from compliance.transcript.reader import open_transcript  # noqa: E402
+from compliance.reading.reader import open_transcript  # noqa: E402
 
 
 def transcript(coups: int, jurisdiction: str, method: str | None, breach_every: int) -> Path:

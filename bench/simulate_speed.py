@@ -15,10 +15,10 @@ import argparse
 import tempfile
 import time
 
-from compliance.analyze import _enumerate, analyze
+from compliance.games.baccarat.analyze import _enumerate, analyze
 from compliance.ruleset.loader import bundled_ids, load_ruleset
-from compliance.simulate import Simulator, injectable, write_transcript
-from compliance.simulate.procedure import Procedure
+from compliance.games.baccarat.simulate import Simulator, injectable, write_transcript
+from compliance.games.baccarat.simulate.procedure import Procedure
 
 
 def simulate_once(ruleset, coups: int, method: str | None, inject: bool) -> tuple[float, float, int]:

@@ -117,6 +117,6 @@ def _rebase(err: str) -> str:
 
 
 def _position(data: bytes, err: Exception) -> str:
-    from compliance.transcript.reader import _position as position
+    from compliance.reading.reader import _position as position
 
     return position(data, err)

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from compliance import limits
 from compliance.categories import SEVERITIES
 from compliance.errors import UserError
+from compliance.yamlread import YamlDoc, read_yaml
 
 YAML_NAME = ".baccarat-audit.yaml"
 PYPROJECT = "pyproject.toml"
@@ -100,51 +101,61 @@ def _pyproject_table(path: Path) -> dict | None:
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"not valid TOML: {e}", str(path)) from None
     except RecursionError:
-        raise UserError(f"not valid TOML here: nested more than {limits.MAX_DEPTH} levels deep", str(path)) from None
+        raise UserError("not valid TOML here: nested too deeply", str(path)) from None
     except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
         raise UserError(f"not valid TOML here: {str(e)[:100]}", str(path)) from None
-    limits.check_strings(doc, str(path))
     table = doc.get("tool", {}).get("baccarat-audit")
     if table is not None and not isinstance(table, dict):
         raise UserError("[tool.baccarat-audit] must be a table", str(path))
     return table
 
 
-def _yaml_mapping(path: Path) -> dict:
-    # bounded: size, UTF-8, nesting, aliases (compliance.limits)
-    doc = limits.load_yaml(limits.read_text(path, "config", str(path)), str(path), typ="safe")
-    limits.check_strings(doc, str(path))
-    if doc is None:
-        return {}
-    if not isinstance(doc, dict):
-        raise UserError("the configuration must be a mapping of settings", str(path))
-    return doc
+def _yaml_mapping(path: Path) -> tuple[dict, YamlDoc]:
+    doc = read_yaml(path, what="configuration file", kind="config")  # bounded (compliance.limits)
+    if doc.data is None:
+        return {}, doc
+    if not isinstance(doc.data, dict):
+        raise UserError("the configuration must be a mapping of settings", doc.where())
+    return doc.data, doc
 
 
-def discover(start: Path | None = None) -> Path | None:
-    """The configuration file that applies in ``start`` (default: the working directory), if any."""
+def _find(start: Path | None) -> tuple[Path, dict | None] | None:
+    """The configuration file that applies in ``start``, with its ``pyproject.toml`` table once read."""
     here = (start or Path.cwd()).resolve()
     for d in (here, *here.parents):
         candidate = d / YAML_NAME
         if candidate.is_file():
-            return candidate
+            return candidate, None
         candidate = d / PYPROJECT
-        if candidate.is_file() and _pyproject_table(candidate) is not None:
-            return candidate
+        if candidate.is_file():
+            table = _pyproject_table(candidate)
+            if table is not None:
+                return candidate, table
     return None
 
 
-def read_file(path: Path) -> ConfigFile:
-    """Read and validate one configuration file; unknown keys are errors (they catch typos)."""
-    raw = _pyproject_table(path) if path.name == PYPROJECT else _yaml_mapping(path)
+def discover(start: Path | None = None) -> Path | None:
+    """The configuration file that applies in ``start`` (default: the working directory), if any."""
+    found = _find(start)
+    return found[0] if found else None
+
+
+def read_file(path: Path, table: dict | None = None) -> ConfigFile:
+    """Read and validate one configuration file (``table``: its pyproject table, when already read);
+    unknown keys are errors (they catch typos)."""
+    doc = None
+    if path.name == PYPROJECT:
+        raw = table if table is not None else _pyproject_table(path)
+    else:
+        raw, doc = _yaml_mapping(path)
     if raw is None:
         raise UserError("has no [tool.baccarat-audit] table", str(path))
-    where = f"{path} [{TABLE}]" if path.name == PYPROJECT else str(path)
     try:
         return ConfigFile.model_validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
         key = ".".join(str(p) for p in first["loc"]) or "(top)"
+        where = doc.where(tuple(first["loc"])) if doc is not None else f"{path} [{TABLE}]"
         raise UserError(f"setting {key}: {first['msg']}", where) from None
 
 
@@ -174,12 +185,13 @@ def _relative_output(base: Path, spec: str) -> str:
 def load(explicit: Path | None = None, start: Path | None = None) -> Settings:
     """Defaults overlaid with the configuration file (``explicit``, or the one discovered)."""
     settings = Settings()
-    path = explicit if explicit is not None else discover(start)
-    if path is None:
+    found = (explicit, None) if explicit is not None else _find(start)
+    if found is None:
         return settings
+    path, table = found
     if not path.exists():
         raise UserError("no such configuration file", str(path))
-    cfg = read_file(path)
+    cfg = read_file(path, table)
     base = path.resolve().parent
     origin = os.path.relpath(path)
     settings.file = path

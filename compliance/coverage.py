@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from compliance import limits
 from compliance.errors import UserError
-from compliance.ruleset.loader import bundled_rulesets, bundled_dir
+from compliance.ruleset.loader import bundled_dir, bundled_rulesets
 from compliance.ruleset.models import Ruleset
+from compliance.yamlread import read_yaml
 
 MAP_FILE = "coverage.yaml"
 ENV_DIR = "BACCARAT_AUDIT_REGULATIONS"
@@ -151,22 +151,20 @@ _ENTRY_KEYS = {"about", "rules", "not_checkable", "gap"}
 def load_map(path: Path | None = None) -> CoverageMap:
     """Read and validate coverage.yaml (default: the bundled one)."""
     path = path or bundled_dir() / MAP_FILE
-    display = str(path)
-    # bounded like a ruleset: size, UTF-8, nesting, aliases (compliance.limits)
-    data = limits.load_yaml(limits.read_text(path, "ruleset", display, missing="no coverage map"), display)
-    limits.check_strings(data, display)
+    doc = read_yaml(path, what="coverage map")
+    data, display = doc.data, doc.display
     if not isinstance(data, dict) or not isinstance(data.get("texts"), dict):
-        raise UserError("the coverage map needs a `texts` mapping: text file -> paragraphs", f"{display}:1:1")
+        raise UserError("the coverage map needs a `texts` mapping: text file -> paragraphs", doc.where())
     texts: dict[str, dict[str, Entry]] = {}
     for name, body in data["texts"].items():
-        where = f"{display}:{data['texts'].lc.key(name)[0] + 1}"
+        where = doc.where(("texts", name))
         if not isinstance(body, dict) or not isinstance(body.get("paragraphs"), dict):
             raise UserError(f"text {name!r} needs a `paragraphs` mapping", where)
         entries: dict[str, Entry] = {}
         paras = body["paragraphs"]
         for pid, e in paras.items():
-            line = paras.lc.key(pid)[0] + 1
-            at = f"{display}:{line}"
+            at = doc.where(("texts", name, "paragraphs", pid))
+            line = at.line
             if not isinstance(e, dict):
                 raise UserError(f"paragraph {pid!r}: expected a mapping with `about` and one of rules, "
                                 "not_checkable, gap", at)

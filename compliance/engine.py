@@ -15,15 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compliance import games
-from compliance.checks import REGISTRY, load_all
+from compliance.checks import REGISTRY
 from compliance.errors import UserError
 from compliance.findings import Finding
-from compliance.replay import CoupCards, CoupState, Replayer, ReplayError
+from compliance.games.common import ReplayError
+from compliance.reading.reader import CoupRecord, TranscriptFile, open_transcript
 from compliance.ruleset.loader import load_ruleset
 from compliance.ruleset.models import BoundRule, Ruleset
-from compliance.table import TableContext
 from compliance.transcript.locate import event_offsets, position
-from compliance.transcript.reader import CoupRecord, TranscriptFile, open_transcript
 
 
 @dataclass
@@ -39,7 +38,7 @@ class TranscriptResult:
     unreadable: int = 0
     sha256: str = ""
     findings: list[Finding] = field(default_factory=list)
-    states: list[CoupCards] | None = None  # the cards of the coups with findings, kept only when a report draws them
+    states: list | None = None  # the game's CoupCards: the cards of the coups with findings, kept only when a report draws them
     coup_numbers: list[int] | None = None  # every readable coup's number, kept only for reports listing each coup
 
 
@@ -72,7 +71,7 @@ class Checker:
     """Checks transcripts against rulesets."""
 
     def __init__(self, ruleset: str | None = None, keep_states: bool = False, keep_coups: bool = False):
-        load_all()
+        games.load_checks()
         self.rulesets = RulesetCache(ruleset)
         self.keep_states = keep_states
         self.keep_coups = keep_coups
@@ -128,11 +127,11 @@ class Checker:
         findings.sort(key=Finding.sort_key)
         return result
 
-    def replayer(self, game: games.Game, table: TableContext) -> Replayer:
+    def replayer(self, game: games.Game, table):
         """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see parallel)."""
         return game.replayer(table)
 
-    def _run_rules(self, rules, state: CoupState, table: TableContext, source, record: CoupRecord, unreadable_rule):
+    def _run_rules(self, rules, state, table, source, record: CoupRecord, unreadable_rule):
         out = None
         for rule, fn, params in rules:
             try:

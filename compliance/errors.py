@@ -3,6 +3,19 @@
 from __future__ import annotations
 
 
+class Where(str):
+    """A place in a file, ``file:line:column``, that keeps its parts (no parsing the text back)."""
+
+    file: str
+    line: int
+    column: int
+
+    def __new__(cls, file: str, line: int, column: int = 1):
+        self = super().__new__(cls, f"{file}:{line}:{column}")
+        self.file, self.line, self.column = file, line, column
+        return self
+
+
 class UserError(Exception):
     """Something in the user's input or arguments stops the run (exit 2).
 

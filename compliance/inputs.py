@@ -38,10 +38,10 @@ class Input:
 
     def open(self):
         if self.block is None:
-            from compliance.transcript.reader import open_transcript
+            from compliance.reading.reader import open_transcript
 
             return open_transcript(self.path, self.display)
-        from compliance.transcript.markdown import open_block
+        from compliance.reading.markdown import open_block
 
         return open_block(self.path, self.display, self.block)
 
@@ -87,7 +87,7 @@ def collect(paths: Iterable[str | Path], on_error: Callable[[UserError], None]) 
                 on_error(UserError("directory holds no .json or .jsonl transcript", str(arg)))
             out.extend(Input(str(f), display_name(f), size=_size(f)) for f in files)
         elif p.suffix.lower() in MARKDOWN_SUFFIXES:
-            from compliance.transcript.markdown import read_blocks
+            from compliance.reading.markdown import read_blocks
 
             display = display_name(p)
             try:

@@ -51,7 +51,7 @@ from compliance.errors import UserError
 
 MB = 1 << 20
 #: how deep a YAML or JSON document (other than a transcript's coups, which msgspec bounds) may nest
-MAX_DEPTH = 64
+MAX_DEPTH = 40
 #: a YAML document's aliases may expand it to this many times its size (values and characters) ...
 EXPANSION = 4
 #: ... and a small document's to this many
@@ -296,33 +296,7 @@ def yaml(allowed: int, typ: str = "rt"):
     return loader
 
 
-def load_yaml(text: str | bytes, display: str, typ: str = "rt"):
-    """A YAML document loaded within the bounds; every problem is one :class:`UserError` with
-    ``file:line:column`` where the parser knows it."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    if isinstance(text, bytes):
-        text = decode_text(text, display)
-    depth = flow_depth(text)
-    if depth > MAX_DEPTH:  # the parser slows down with the depth of [ { before it gives up: refuse first
-        raise UserError(f"nested more than {MAX_DEPTH} levels deep", display)
-    try:
-        return yaml(expansion_allowed(text), typ).load(text)
-    except YamlBound as e:
-        raise UserError(e.message, f"{display}:{e.line}:{e.column}" if e.line else display) from None
-    except MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        where = f"{display}:{mark.line + 1}:{mark.column + 1}" if mark else display
-        raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
-    except RecursionError:
-        raise UserError(f"invalid YAML: nested more than {MAX_DEPTH} levels deep", display) from None
-    except ValueError as e:  # a number of more than MAX_INT_DIGITS digits, a value the constructor cannot make
-        raise UserError(f"invalid YAML: {_value_error(e)}", display) from None
-    except YAMLError as e:
-        raise UserError(f"invalid YAML: {str(e)[:200]}", display) from None
-
-
-def _value_error(e: ValueError) -> str:
+def value_error(e: ValueError) -> str:
     text = str(e)
     if "integer string conversion" in text:
         return f"a number of more than {MAX_INT_DIGITS:,} digits"
@@ -344,20 +318,3 @@ def flow_depth(text: str | bytes) -> int:
         elif depth:
             depth -= 1
     return deepest
-
-
-def check_strings(value, display: str, where=None) -> None:
-    """Refuse a lone surrogate in any string of a loaded document (keys included)."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            at = lone_surrogate(v)
-            if at is not None:
-                raise UserError(f"text {v[:at]!r}... holds a lone surrogate (\\u{ord(v[at]):04x}), which is not a "
-                                "character", where(v) if where else display)
-        elif isinstance(v, dict):
-            stack.extend(v.keys())
-            stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)

@@ -9,7 +9,7 @@ Units
 * every transcript is a unit of its own;
 * a large ``.jsonl`` is cut into chunks of lines.  A coup's state depends on
   the coups before it (the shoe's cards so far, the curator, the Banker
-  marker, a card set aside, the previous coup: :class:`~compliance.replay.Replayer`),
+  marker, a card set aside, the previous coup: :class:`~compliance.games.baccarat.replay.Replayer`),
   so a chunk must start its replay from the state the coups before it left.
 
 Chunks, exactly
@@ -48,9 +48,7 @@ from compliance import limits
 from compliance.engine import Checker, TranscriptResult
 from compliance.errors import UserError
 from compliance.findings import Finding
-from compliance.replay import CoupCards, CoupState, Replayer
-from compliance.table import TableContext
-from compliance.transcript.reader import file_sha256
+from compliance.reading.reader import file_sha256
 
 #: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
 CHUNK_BYTES = 8 << 20
@@ -131,10 +129,10 @@ class _Chunk:
 class _ChunkChecker(Checker):
     """A checker whose replayer can continue from a warmed-up one."""
 
-    carry: Replayer | None = None
-    current: Replayer | None = None
+    carry: object | None = None  # the game's replayer
+    current: object | None = None
 
-    def replayer(self, game, table: TableContext) -> Replayer:
+    def replayer(self, game, table):
         r, self.carry = self.carry or super().replayer(game, table), None
         self.current = r
         return r
@@ -146,7 +144,7 @@ class ChunkResult:
     coups: int
     unreadable: int
     coup_numbers: list[int] | None
-    states: list[CoupCards] | None  # the cards of the coups with findings, when a report draws them
+    states: list | None  # the game's CoupCards: the cards of the coups with findings, when a report draws them
     start_key: str | None  # fingerprint of the replay state the chunk started from (None: the file's start)
     end_key: str
     start_shoe: str | None  # the shoe the lookback replayed
@@ -198,7 +196,7 @@ def count_newlines(path: str, start: int, end: int) -> int:
 _SKIP = ("table", "shoe_counts", "shoe_totals")
 
 
-def carry_key(r: Replayer) -> str:
+def carry_key(r) -> str:
     """A fingerprint of everything the replayer carries to the next coup.
 
     The shoe counts are those of the current shoe only: :func:`_accept`
@@ -217,8 +215,9 @@ def _canon(x):
     """A repr-able, process-independent form of a replay value (sets sorted, dict order kept)."""
     if x is None or isinstance(x, (bool, int, float, str, bytes, Decimal)):
         return x
-    if isinstance(x, CoupState):
-        return ("CoupState",) + tuple(_canon(getattr(x, n, None)) for n in CoupState.__slots__)
+    slots = getattr(type(x), "__slots__", None)
+    if slots and not isinstance(x, (tuple, msgspec.Struct)):  # a game's coup state (baccarat's CoupState)
+        return (type(x).__name__,) + tuple(_canon(getattr(x, n, None)) for n in slots)
     if isinstance(x, dict):
         return ("dict",) + tuple((_canon(k), _canon(v)) for k, v in x.items())
     if isinstance(x, (set, frozenset)):

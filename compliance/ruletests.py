@@ -31,15 +31,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-from compliance import limits
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.findings import Finding
+from compliance.reading.reader import open_transcript
 from compliance.ruleset.loader import bundled_rulesets
 from compliance.ruleset.models import Ruleset
-from compliance.transcript.reader import open_transcript
+from compliance.yamlread import YamlDoc, read_yaml
 
 SUFFIX = ".expected.yaml"
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
@@ -154,61 +152,49 @@ class SuiteResult:
 # ------------------------------------------------------------------ the sidecar
 
 
-def _where(path: Path, node, key=None) -> str:
-    try:
-        if key is not None and isinstance(node, (CommentedMap, CommentedSeq)):
-            line, col = node.lc.key(key) if isinstance(node, CommentedMap) else node.lc.item(key)
-        else:
-            line, col = node.lc.line, node.lc.col
-        return f"{path}:{line + 1}:{col + 1}"
-    except (AttributeError, KeyError, TypeError, IndexError):
-        return str(path)
-
-
 def read_sidecar(path: Path) -> Sidecar:
     """Read and validate an ``.expected.yaml`` file (every problem names file:line:column)."""
-    # bounded like a ruleset: size, UTF-8, nesting, aliases (compliance.limits)
-    data = limits.load_yaml(limits.read_text(path, "ruleset", str(path)), str(path))
-    limits.check_strings(data, str(path))
-    if not isinstance(data, CommentedMap):
-        raise UserError("an expected.yaml is a mapping with fires / silent / known_gaps", f"{path}:1:1")
+    doc = read_yaml(path, what="sidecar")
+    data = doc.data
+    if not isinstance(data, dict):
+        raise UserError("an expected.yaml is a mapping with fires / silent / known_gaps", doc.where())
     allowed = {"ruleset", "description", "fires", "silent", "known_gaps"}
     for k in data:
         if k not in allowed:
-            raise UserError(f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})", _where(path, data, k))
+            raise UserError(f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})", doc.where((k,)))
     ruleset = data.get("ruleset")
     if ruleset is not None and not isinstance(ruleset, str):
-        raise UserError("`ruleset` is a ruleset id or a path", _where(path, data, "ruleset"))
+        raise UserError("`ruleset` is a ruleset id or a path", doc.where(("ruleset",)))
     description = data.get("description") or ""
     if not isinstance(description, str):
-        raise UserError("`description` is one line of text", _where(path, data, "description"))
-    fires = _expectations(path, data, "fires", gap=False)
-    gaps = _expectations(path, data, "known_gaps", gap=True)
+        raise UserError("`description` is one line of text", doc.where(("description",)))
+    fires = _expectations(doc, "fires", gap=False)
+    gaps = _expectations(doc, "known_gaps", gap=True)
     silent = data.get("silent", [])
     if silent is None:
         silent = []
     if isinstance(silent, str):
         if silent != "all":
-            raise UserError("`silent` is a list of rule ids or the word all", _where(path, data, "silent"))
+            raise UserError("`silent` is a list of rule ids or the word all", doc.where(("silent",)))
     elif not isinstance(silent, list) or not all(isinstance(s, str) for s in silent):
-        raise UserError("`silent` is a list of rule ids or the word all", _where(path, data, "silent"))
+        raise UserError("`silent` is a list of rule ids or the word all", doc.where(("silent",)))
     else:
         silent = [str(s) for s in silent]
     if not fires and not silent and not gaps:
-        raise UserError("the sidecar expects nothing: give fires, silent or known_gaps", f"{path}:1:1")
+        raise UserError("the sidecar expects nothing: give fires, silent or known_gaps", doc.where())
     return Sidecar(path, ruleset, " ".join(description.split()), fires, silent, gaps)
 
 
-def _expectations(path: Path, data: CommentedMap, key: str, gap: bool) -> list[Expected]:
-    items = data.get(key)
+def _expectations(doc: YamlDoc, key: str, gap: bool) -> list[Expected]:
+    items = doc.data.get(key)
     if items is None:
         return []
     if not isinstance(items, list):
-        raise UserError(f"`{key}` is a list of {{rule, coup, event}}", _where(path, data, key))
+        raise UserError(f"`{key}` is a list of {{rule, coup, event}}", doc.where((key,)))
     out = []
     allowed = {"rule", "coup", "event", "reason"} if gap else {"rule", "coup", "event"}
     for i, item in enumerate(items):
-        at = _where(path, items, i)
+        at = doc.where((key, i))
         if isinstance(item, str):
             item = {"rule": item}
         if not isinstance(item, dict):

@@ -42,6 +42,7 @@ from compliance import limits
 from compliance.categories import CATEGORIES
 from compliance.errors import UserError
 from compliance.findings import Finding
+from compliance.yamlread import parse_yaml
 
 
 class Waiver(BaseModel):
@@ -155,28 +156,22 @@ def _index(entries: list[Entry]) -> dict[tuple, list[tuple[int, Entry]]]:
     return index
 
 
-def _line_of(node, index: int) -> int:
-    try:
-        return node.lc.item(index)[0] + 1
-    except Exception:  # plain lists (no position information)
-        return 0
-
-
 def load(path: str | Path, today: dt.date) -> Waivers:
     """Read a waivers file; a file that cannot be read at all stops the run (exit 2)."""
     shown = str(path)
-    text = limits.read_text(Path(path), "waivers", shown, missing="no such waivers file")
+    data = limits.read_input(Path(path), "waivers", shown, missing="no such waivers file")
     try:  # the documented layout, line by line: each waiver validated as it is read
-        return _judge(shown, plain_layout(text), today)
+        return _judge(shown, plain_layout(limits.decode_text(data, shown)), today)
     except _NotPlain:
         pass
-    doc = limits.load_yaml(text, shown)  # any other YAML: the general parser, within the bounds
-    items = doc.get("waivers") if isinstance(doc, dict) else doc
-    if doc is None or items is None:
+    doc = parse_yaml(data, shown, what="waivers file", kind="waivers")  # any other YAML: the one YAML reader
+    items = doc.data.get("waivers") if isinstance(doc.data, dict) else doc.data
+    base = ("waivers",) if isinstance(doc.data, dict) else ()
+    if doc.data is None or items is None:
         items = []
     if not isinstance(items, list):
-        raise UserError("a waivers file holds a list `waivers:` of waivers", shown)
-    return _judge(shown, ((_line_of(items, i), _plain(raw)) for i, raw in enumerate(items)), today)
+        raise UserError("a waivers file holds a list `waivers:` of waivers", doc.where(base))
+    return _judge(shown, ((doc.position(base + (i,))[0], raw) for i, raw in enumerate(items)), today)
 
 
 def _judge(shown: str, listed, today: dt.date) -> Waivers:
@@ -184,31 +179,16 @@ def _judge(shown: str, listed, today: dt.date) -> Waivers:
     out = Waivers(shown)
     for i, (line, raw) in enumerate(listed):
         key = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else f"#{i + 1}"
-        if limits.lone_surrogate(key) is not None:
-            key = f"#{i + 1}"
         try:
-            limits.check_strings(raw, shown)
             w = Waiver.model_validate(raw)
         except ValidationError as e:
             out.rejected.append(Rejected(key, line, "malformed: " + _reason(e)))
-            continue
-        except UserError:
-            out.rejected.append(Rejected(key, line, "malformed: holds a lone surrogate, which is not a character"))
             continue
         if w.expires < today:
             out.rejected.append(Rejected(key, line, f"expired on {w.expires.isoformat()}"))
             continue
         out.active.append(Entry(key, line, w))
     return out
-
-
-def _plain(node):
-    """ruamel's round-trip containers as plain dicts and lists (dates stay dates)."""
-    if isinstance(node, dict):
-        return {str(k): _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    return node
 
 
 def _reason(e: ValidationError) -> str:

@@ -179,10 +179,12 @@ def check(doc: dict | str, ruleset: str | None = None, suffix: str = ".json") ->
 
 def replay(doc: dict, ruleset: str | None = None) -> list:
     """The replayed state (CoupState) of every coup of ``doc``, decoded as the reader decodes it."""
-    from compliance.replay import Replayer
+    from compliance.games.baccarat import GAME
+    from compliance.games.baccarat.replay import Replayer
+    from compliance.games.baccarat.table import TableContext
     from compliance.ruleset.loader import load_ruleset
-    from compliance.table import TableContext
-    from compliance.transcript import codec
+
+    codec = GAME.codec
 
     head = codec.header_decoder.decode(msgspec.json.encode({k: v for k, v in doc.items() if k != "coups"}))
     replayer = Replayer(TableContext.build(head, load_ruleset(ruleset or head.table.jurisdiction), "test"))

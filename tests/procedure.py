@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from builders import payout, result_event
 
+
 def wager(seat: int, spot: str, amount) -> dict:
     return {"type": "wager", "seat": seat, "spot": spot, "amount": Decimal(str(amount))}
 

@@ -9,8 +9,15 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from compliance.analyze import analyze, decimal, describe_edge_shift, edge_shift, enumerate_shoe, standard_tableau
 from compliance.cli import app
+from compliance.games.baccarat.analyze import (
+    analyze,
+    decimal,
+    describe_edge_shift,
+    edge_shift,
+    enumerate_shoe,
+    standard_tableau,
+)
 from compliance.ruleset.loader import load_ruleset
 
 # Wizard of Odds, "Baccarat", appendix 1: six-card permutations of the shoe won by each hand.

@@ -14,7 +14,6 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-
 from builders import coup, dumps, transcript
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,6 +1,6 @@
 """The two decoders of the transcript format agree (spec: the format; the models are its one source of truth).
 
-The pydantic models (:mod:`compliance.transcript.models`) publish the JSON
+The pydantic models (:mod:`compliance.games.baccarat.models`) publish the JSON
 Schema; the msgspec structs derived from them (:mod:`compliance.transcript.codec`)
 read transcripts on the hot path.  Whatever one accepts the other accepts,
 with the same content; whatever one refuses the other refuses.  Hypothesis
@@ -15,13 +15,13 @@ from decimal import Decimal
 
 import msgspec
 import pytest
+from builders import coup, dumps, header
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from builders import coup, dumps, header
-from compliance.transcript import codec, models
-from compliance.transcript.reader import _decode, decode_coup
+from compliance.games.baccarat import GAME, models
+from compliance.reading.reader import _decode, decode_coup
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -106,7 +106,7 @@ def _msgspec_coup(raw: bytes):
 
 def _msgspec_header(raw: bytes):
     try:
-        return _plain(_decode(raw, codec.header_decoder))
+        return _plain(_decode(raw, GAME.codec.header_decoder))
     except msgspec.ValidationError:
         return None
 

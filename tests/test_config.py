@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from compliance import config
 from reporting import run, sample_into
+
+from compliance import config
 
 
 def test_no_file_means_the_defaults(tmp_path):

@@ -8,7 +8,6 @@ covered only when an enabled rule checks it.
 
 from __future__ import annotations
 
-
 import pytest
 from typer.testing import CliRunner
 

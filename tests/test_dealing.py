@@ -7,7 +7,6 @@ a hand.  A reconstructed deal is judged by its reconstruction.
 from __future__ import annotations
 
 import pytest
-
 from builders import JURISDICTIONS, check, coup, pairs, transcript
 
 WAGER = [(1, "player", 100)]

@@ -8,13 +8,22 @@ Table tests: every cell of Table 2, and one mistake gives one finding.
 from __future__ import annotations
 
 import pytest
+from builders import (
+    JURISDICTIONS,
+    banker_draws,
+    card_events,
+    check,
+    coup,
+    dealt_by_the_rules,
+    pairs,
+    play,
+    result_event,
+    total,
+    transcript,
+)
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from builders import (
-    JURISDICTIONS, banker_draws, card_events, check, coup, dealt_by_the_rules, pairs, play, result_event, total,
-    transcript,
-)
 from compliance.cards import DECK, POINTS
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

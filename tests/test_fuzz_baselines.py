@@ -12,13 +12,13 @@ import json
 import tempfile
 from pathlib import Path
 
+from fuzzing import budget, mutated
 from hypothesis import given
 from hypothesis import strategies as st
 
 from compliance import baseline
 from compliance.errors import UserError
 from compliance.findings import Finding
-from fuzzing import budget, mutated
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(),
                     st.sampled_from(["", "f1", "BAC-SETTLE-AMOUNT", "night-shift.json", "\u0000", "\ufeff", "é"]),

@@ -12,13 +12,13 @@ import json
 import tempfile
 from pathlib import Path
 
+from fuzzing import budget, mutated
 from hypothesis import given
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from compliance import config
 from compliance.errors import UserError
-from fuzzing import budget, mutated
 
 KEYS = ["ruleset", "format", "output", "fail-on", "waivers", "baseline", "paths", "limits", "typo"]
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70),

@@ -14,16 +14,16 @@ import re
 import tempfile
 from pathlib import Path
 
+from builders import coup, dumps, jsonl, transcript
+from fuzzing import budget, mutated
 from hypothesis import given
 from hypothesis import strategies as st
 
-from builders import coup, dumps, jsonl, transcript
 from compliance.categories import CATEGORIES
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.inputs import collect
-from compliance.transcript.markdown import TAG, blocks
-from fuzzing import budget, mutated
+from compliance.reading.markdown import TAG, blocks
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
 

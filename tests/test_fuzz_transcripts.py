@@ -20,11 +20,11 @@ import tempfile
 from pathlib import Path
 
 import msgspec
+from builders import coup, dumps, jsonl, transcript
+from fuzzing import budget, mutated
 from hypothesis import given
 from hypothesis import strategies as st
 
-from builders import coup, dumps, jsonl, transcript
-from fuzzing import budget, mutated
 from compliance.categories import CATEGORIES
 from compliance.engine import Checker
 from compliance.errors import UserError

@@ -13,13 +13,14 @@ import datetime as dt
 import tempfile
 from pathlib import Path
 
+from fuzzing import budget, mutated
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compliance import limits, waivers
+from compliance import waivers
 from compliance.errors import UserError
 from compliance.findings import Finding
-from fuzzing import budget, mutated
+from compliance.yamlread import parse_yaml
 
 TODAY = dt.date(2026, 11, 29)
 KEYS = ["id", "rule", "category", "transcript", "coups", "coup", "justification", "approved_by", "expires", "note"]
@@ -65,9 +66,11 @@ def plain_files(draw, values=VALUES) -> str:
 
 
 def _yaml_reading(text: str):
-    doc = limits.load_yaml(text, "w.yaml")
-    items = doc.get("waivers") if isinstance(doc, dict) else doc
-    return [(waivers._line_of(items, i), waivers._plain(raw)) for i, raw in enumerate(items or [])]
+    """(line, value) of each waiver as the one YAML reader reads the file."""
+    doc = parse_yaml(text.encode(), "w.yaml", kind="waivers")
+    items = doc.data.get("waivers") if isinstance(doc.data, dict) else doc.data
+    base = ("waivers",) if isinstance(doc.data, dict) else ()
+    return [(doc.position(base + (i,))[0], raw) for i, raw in enumerate(items or [])]
 
 
 @budget(120)

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from compliance.cli import app
-from compliance.ruleset.lint import STANDARD_TABLEAU, lint_file, tableau_differences, tableau_problems
+from compliance.games.baccarat.analyze import STANDARD_TABLEAU
+from compliance.ruleset.lint import lint_file, tableau_differences, tableau_problems
 from compliance.ruleset.loader import bundled_dir, bundled_ids, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,7 +112,7 @@ def test_lint_names_each_case_a_variant_tableau_changes():
 
 def test_lint_says_how_far_a_variant_tableau_moves_the_house_edge():
     """The exact analysis (issue 6) measures the variant against the standard tableau."""
-    from compliance.analyze import edge_shift
+    from compliance.games.baccarat.analyze import edge_shift
     from compliance.ruleset.models import Tableau
 
     variant = load_ruleset(str(ROOT / "fixtures" / "rulesets" / "banker-stands-on-six.yaml"))
@@ -138,7 +139,7 @@ def test_tableau_completeness_one_decision_per_total_and_third_card():
 def test_tableau_differences_in_player_and_stood_rules():
     tab = {**STANDARD_TABLEAU, "player_draws": [0, 1, 2, 3, 4, 5, 6],
            "banker_draws_when_player_stood": [0, 1, 2, 3, 4]}
-    assert [m for _, m in tableau_differences(tab)] == [
+    assert [m for _, m in tableau_differences(tab, STANDARD_TABLEAU)] == [
         "the Player's Hand draws on 6 (standard: stands)",
         "the Banker's Hand, when the Player's Hand stood, stands on 5 (standard: draws)",
     ]
@@ -171,7 +172,7 @@ def test_a_tableau_with_any_cells_flipped_is_complete_and_differs_in_exactly_tho
     tab = {**STANDARD_TABLEAU, "banker_draws_on_player_third_card": rows}
     assert tableau_problems(tab) == []
     named = {(int(m.split()[2].rstrip(",")), int(m.split("card ")[1].split(":")[0]))
-             for _, m in tableau_differences(tab)}
+             for _, m in tableau_differences(tab, STANDARD_TABLEAU)}
     assert named == flips
 
 

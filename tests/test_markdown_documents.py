@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from compliance.transcript.markdown import blocks
 from reporting import SAMPLE, STAMP, clean_doc, run, sample_doc, write
+
+from compliance.reading.markdown import blocks
 
 
 def manual(tmp_path, *parts: str):
@@ -95,7 +96,6 @@ def test_a_directory_stands_for_every_transcript_inside(tmp_path, monkeypatch):
 
 def test_sarif_and_junit_point_at_the_manual(tmp_path, monkeypatch):
     from lxml import etree
-
     from reporting import junit_schema, sarif_validator
 
     monkeypatch.chdir(tmp_path)

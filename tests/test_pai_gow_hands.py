@@ -15,8 +15,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.games.pai_gow.hands import (
-    ACE, DECK, FIVE_ACES, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, JOKER, ONE_PAIR, STRAIGHT, STRAIGHT_FLUSH,
-    THREE_OF_A_KIND, TWO_PAIR, VALUE, BadHand, HandValue, compare, describe, fouled, high_hand, low_hand, outcome,
+    ACE,
+    DECK,
+    FIVE_ACES,
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    JOKER,
+    ONE_PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+    VALUE,
+    BadHand,
+    HandValue,
+    compare,
+    describe,
+    fouled,
+    high_hand,
+    low_hand,
+    outcome,
 )
 
 # (cards, category, description) -- the wheel ranks second highest unless a row says otherwise

@@ -26,9 +26,10 @@ from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.games.pai_gow import GAME, models
 from compliance.games.pai_gow.simulate import simulate, write
+from compliance.reading.reader import _decode
 from compliance.ruleset.loader import load_ruleset
-from compliance.transcript.reader import _decode
 
+PAI_GOW = load_ruleset("us-in-pai-gow")
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = {
     "dealer": ("KS KH 9D 7C 3S", "QD 8H"),
@@ -269,13 +270,13 @@ def test_seven_cards_a_position(tmp_path):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(0, 2**32 - 1))
 def test_simulated_play_checks_clean(tmp_path, seed):
-    assert check(tmp_path, *simulate(20, seed)["coups"]) == []
+    assert check(tmp_path, *simulate(PAI_GOW, 20, seed)["coups"]) == []
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(0, 2**32 - 1), st.data())
 def test_any_settlement_changed_is_found(tmp_path, seed, data):
-    doc = simulate(5, seed)
+    doc = simulate(PAI_GOW, 5, seed)
     settles = [(r, i) for r in doc["coups"] for i, e in enumerate(r["events"]) if e["type"] == "settle"]
     r, i = data.draw(st.sampled_from(settles))
     e = r["events"][i]
@@ -285,7 +286,7 @@ def test_any_settlement_changed_is_found(tmp_path, seed, data):
 
 
 def test_a_long_simulated_jsonl_checks_clean_from_the_command_line(tmp_path):
-    path = write(simulate(500, 11), tmp_path / "night.jsonl")
+    path = write(simulate(PAI_GOW, 500, 11), tmp_path / "night.jsonl")
     result = CliRunner().invoke(app, ["check", str(path), "--format", "json", "--no-progress"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)

@@ -13,7 +13,6 @@ import subprocess
 import sys
 
 import pytest
-
 from builders import coup, dumps, jsonl, transcript
 
 # Coup 3 always carries a real breach: the Banker drew on 6 against a 3.

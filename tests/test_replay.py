@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from builders import coup, replay, transcript
-from compliance.replay import DealtCard, Settlement, WagerChange
+
+from compliance.games.baccarat.replay import DealtCard, Settlement, WagerChange
 
 
 def test_every_record_the_replay_builds_carries_all_its_fields():

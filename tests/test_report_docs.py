@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import hashlib
 
-from ruamel.yaml import YAML
-
 from reporting import ROOT, SAMPLE
+from ruamel.yaml import YAML
 
 
 def test_the_committed_html_report_is_generated_from_the_current_sample():

@@ -9,9 +9,8 @@ from __future__ import annotations
 import hashlib
 import re
 
-import pytest
-
 import browser
+import pytest
 from reporting import ROOT, SAMPLE, STAMP, clean_doc, run, sample_doc, sample_into, with_unreadable_coup, write
 
 ARTIFACTS = ROOT / "out" / "html-report"

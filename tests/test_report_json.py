@@ -6,9 +6,9 @@ import json
 
 import jsonschema
 import pytest
+from reporting import ROOT, STAMP, clean_doc, run, sample_into, with_unreadable_coup, write
 
 from compliance.report.json import schema
-from reporting import ROOT, STAMP, clean_doc, run, sample_into, with_unreadable_coup, write
 
 CONTRACT = ["rule", "category", "severity", "transcript", "coup", "event", "message", "citation"]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from lxml import etree
-
 from reporting import STAMP, clean_doc, junit_schema, run, sample_into, with_unreadable_coup, write
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from compliance.report import markdown
 from reporting import STAMP, clean_doc, run, sample_into, write
+
+from compliance.report import markdown
 
 
 def test_the_comment_shows_status_counts_and_findings(tmp_path, monkeypatch):

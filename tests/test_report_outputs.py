@@ -6,7 +6,6 @@ import json
 import os
 
 import pytest
-
 from reporting import STAMP, clean_doc, run, sample_into, write
 
 FORMATS = ["text", "json", "sarif", "junit", "markdown", "html"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from reporting import STAMP, clean_doc, run, sample_doc, sample_into, sarif_validator, with_unreadable_coup, write
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from reporting import STAMP, clean_doc, run, sample_into, write
+
 from compliance.report import text
 from compliance.report.model import Report
-from reporting import STAMP, clean_doc, run, sample_into, write
 
 
 def test_plain_lines_point_at_file_line_and_column(tmp_path, monkeypatch):
@@ -43,7 +44,7 @@ def test_summary_line_counts_with_thousands_separators():
 
 
 def test_rich_report_on_a_terminal(tmp_path, monkeypatch):
-    from compliance.cli.check import check_inputs, Progress
+    from compliance.cli.check import Progress, check_inputs
     from compliance.inputs import collect
 
     monkeypatch.chdir(tmp_path)

@@ -6,7 +6,6 @@ The dealer announces both final point counts and the winner as the cards give th
 from __future__ import annotations
 
 import pytest
-
 from builders import check, coup, transcript
 
 HANDS = (["4H", "TD", "3S"], ["KS", "6C"])  # Player 7, Banker 6: Player wins

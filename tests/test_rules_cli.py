@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
+from test_rule_tests import LATE_EVENT, case, coup, transcript
 from typer.testing import CliRunner
 
-from compliance.checks import REGISTRY, load_all
+from compliance import games
+from compliance.checks import REGISTRY
 from compliance.cli import app
 from compliance.ruleset.loader import load_ruleset
-
-from test_rule_tests import LATE_EVENT, case, coup, transcript
 
 
 def run(*args: str, code: int = 0) -> str:
@@ -88,7 +88,7 @@ def test_rules_show_unknown_rule_suggests_the_nearest():
 
 
 def test_rules_kinds_lists_every_check_kind_with_its_parameters():
-    load_all()
+    games.load_checks()
     out = run("rules", "kinds")
     for name, kind in REGISTRY.items():
         assert f"{name}  [{kind.category}]" in out

@@ -11,10 +11,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from builders import check, coup, pairs, payout, transcript
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from builders import check, coup, pairs, payout, transcript
 
 PLAYER_WINS = (["4H", "TD", "3S"], ["KS", "6C"])  # Player 7, Banker 6
 BANKER_WINS = (["KD", "6D"], ["KS", "7C"])  # Player 6, Banker 7
@@ -245,9 +244,9 @@ def test_even_money_is_not_a_game_of_other_jurisdictions(jurisdiction):
 @st.composite
 def one_settlement_wrong(draw):
     """Coups dealt by the rules, then one settlement of one coup altered: (coups, coup number, rule expected)."""
-    from compliance.cards import DECK
-
     from builders import dealt_by_the_rules
+
+    from compliance.cards import DECK
 
     cards = draw(st.permutations(list(DECK)))
     coups = dealt_by_the_rules(cards, wagers=((1, "player", 100), (2, "banker", 300), (4, "tie", 25)))

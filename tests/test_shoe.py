@@ -8,6 +8,7 @@ moved out of a hand that does not hold it).
 from __future__ import annotations
 
 from builders import check, coup, header, replay, transcript
+
 from compliance.cards import DECK
 
 RULE = "BAC-SHOE-INTEGRITY"
@@ -98,4 +99,4 @@ def test_a_card_set_aside_is_the_last_dealt_copy_when_both_hands_hold_its_code()
     (state,) = replay(doc)
     assert [c.code for c in state.player] == ["5H", "KD", "2C"]
     assert [c.code for c in state.banker] == ["KS", "3C", "8D"]
-    assert state.carry_out == ["5H"]
+    assert [aside.code for aside in state.carry_out] == ["5H"]

@@ -21,11 +21,12 @@ from typer.testing import CliRunner
 from compliance.cli import app
 from compliance.engine import Checker
 from compliance.errors import UserError
+from compliance.games.baccarat.models import Coup, Header, Transcript
+from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
+from compliance.games.baccarat.simulate import injectable as can_inject
+from compliance.games.baccarat.simulate.irregular import irregularities
+from compliance.games.baccarat.simulate.procedure import Procedure
 from compliance.ruleset.loader import bundled_ids, load_ruleset
-from compliance.simulate import Simulator, injectable as can_inject, parse_inject, write_transcript
-from compliance.simulate.irregular import irregularities
-from compliance.simulate.procedure import Procedure
-from compliance.transcript.models import Coup, Header, Transcript
 
 JURISDICTIONS = [r for r in bundled_ids()
                  if not (rs := load_ruleset(r, allow_abstract=True)).abstract and rs.game is not None]  # baccarat
@@ -267,8 +268,9 @@ def test_pai_gow_simulation_is_exact_money_and_settles_by_the_rulesets_commissio
 
     from compliance.games.pai_gow.simulate import simulate as simulate_pai_gow
     from compliance.games.pai_gow.simulate import write as write_pai_gow
+    from compliance.ruleset.loader import load_ruleset
 
-    doc = simulate_pai_gow(40, 3)
+    doc = simulate_pai_gow(load_ruleset("us-in-pai-gow"), 40, 3)
     amounts = [e["amount"] for r in doc["coups"] for e in r["events"] if "amount" in e]
     assert amounts and all(isinstance(a, Decimal) for a in amounts)
     for suffix in (".json", ".jsonl"):
@@ -282,7 +284,7 @@ def test_pai_gow_simulation_is_exact_money_and_settles_by_the_rulesets_commissio
     house = tmp_path / "house.yaml"
     house.write_text("id: pg-four\ntitle: four per cent\nversion: '1'\nextends: us-in-pai-gow\n"
                      "overrides:\n  PG-SETTLE-AMOUNT:\n    params: {commission: 0.04}\n")
-    doc = simulate_pai_gow(40, 3, jurisdiction=str(house))
+    doc = simulate_pai_gow(load_ruleset(str(house)), 40, 3)
     stakes, collected = {}, 0
     for r in doc["coups"]:
         for e in r["events"]:

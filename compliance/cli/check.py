@@ -22,7 +22,7 @@ from compliance import baseline as baseline_file
 from compliance import config, limits
 from compliance import waivers as waivers_file
 from compliance.categories import SEVERITIES
-from compliance.cli import app, fail, write_atomic
+from compliance.cli.app import app, fail, write_atomic
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.inputs import Input, collect

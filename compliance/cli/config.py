@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from compliance import config as settings_file
-from compliance.cli import app
+from compliance.cli.app import app
 
 config_app = typer.Typer(help="Project configuration ([tool.baccarat-audit] in pyproject.toml, or .baccarat-audit.yaml).",
                          no_args_is_help=True)

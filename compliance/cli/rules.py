@@ -15,9 +15,10 @@ from pathlib import Path
 
 import typer
 
+from compliance import games
 from compliance.categories import CATEGORIES
-from compliance.checks import REGISTRY, load_all
-from compliance.cli import app, decimal_text
+from compliance.checks import REGISTRY
+from compliance.cli.app import app, decimal_text
 from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 from compliance.ruleset.models import BoundRule, Ruleset
@@ -314,7 +315,7 @@ def _type_words(schema: dict) -> str:
 
 
 def kinds_dict() -> list[dict]:
-    load_all()
+    games.load_checks()
     out = []
     for name in sorted(REGISTRY):
         k = REGISTRY[name]

@@ -7,7 +7,7 @@ from enum import Enum
 
 import typer
 
-from compliance.cli import app
+from compliance.cli.app import app
 
 
 class Which(str, Enum):
@@ -19,16 +19,16 @@ class Which(str, Enum):
 
 def schema_for(which: str) -> dict:
     if which == "transcript":
-        from compliance.transcript.models import Transcript
+        from compliance import games
 
-        doc = Transcript.model_json_schema()
+        doc = games.get(games.BACCARAT).transcript_model.model_json_schema()
         doc["title"] = "baccarat transcript v1 (.json)"
         doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
                               "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a line.")
     elif which == "pai-gow-transcript":
-        from compliance.games.pai_gow.models import Transcript as PaiGowTranscript
+        from compliance import games
 
-        doc = PaiGowTranscript.model_json_schema()
+        doc = games.get("pai_gow_poker").transcript_model.model_json_schema()
         doc["title"] = "pai gow poker transcript v1 (.json)"
         doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
                               "A .jsonl transcript holds the header (everything but coups) on line 1 and one round "
@@ -38,7 +38,7 @@ def schema_for(which: str) -> dict:
 
         return report_schema()
     else:
-        from compliance.ruleset.models import ruleset_json_schema
+        from compliance.ruleset.loader import ruleset_json_schema
 
         doc = ruleset_json_schema()
     doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import typer
 
-from compliance.analyze import SPOTS, analyze, decimal
-from compliance.cli import app, decimal_text, write_atomic
+from compliance.cli.app import app, decimal_text, write_atomic
 from compliance.errors import UserError
+from compliance.games.baccarat.analyze import SPOTS, analyze, decimal
 from compliance.ruleset.loader import load_ruleset
 
 
@@ -49,7 +49,7 @@ def simulate(
     commission: str = typer.Option(None, "--commission", help="The table's commission rate (default: the ruleset's)."),
 ):
     """Play shoes as the ruleset prescribes and write the transcript; --inject breaks chosen coups on purpose."""
-    from compliance.simulate import Simulator, parse_inject, write_transcript
+    from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
 
     rules = load_ruleset(ruleset)
     wanted: dict[str, float] = {}

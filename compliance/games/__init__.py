@@ -1,25 +1,28 @@
-"""The games baccarat-audit checks, and what each brings to the shared engine.
+"""The games baccarat-audit checks: the one interface the engine knows them by.
 
 Reading a transcript (``.json``/``.jsonl``, vendor keys, unreadable coups),
-the replay driver, findings, reports, waivers, baselines and the JSON report
-contract are the same for every game.  A game brings only what is its own:
+the check driver, findings, reports, waivers, baselines and the JSON report
+contract are the same for every game.  A game is a package of one shape,
+``compliance/games/<game>/``, and brings only what is its own:
 
-* its transcript format: pydantic models, from which
+* ``models.py``: its transcript format, as pydantic models, from which a
   :class:`compliance.transcript.codec.Codec` derives the msgspec structs;
-* its table context (what the header and the ruleset fix for every coup);
-* its replayer (one pass over a coup's events builds the state its checks read);
-* its check kinds, registered in :data:`compliance.checks.REGISTRY` like any other.
+* ``table.py``: its table context (what the header and the ruleset fix for every coup);
+* ``replay.py``: its replayer (one pass over a coup's events builds the state its checks read);
+* ``checks``: its check kinds, registered in :data:`compliance.checks.REGISTRY` like any other;
+* ``simulate``: its simulator; ``analyze.py`` its exact analysis, where it has one;
+* ``__init__.py``: ``GAME``, the :class:`Game` below.
 
-The transcript names its game in ``table.game``; a ruleset names the game
-its rules are for in ``game_kind`` (default ``baccarat``).
+Adding a game is a new package of that shape and one line in :data:`PACKAGES`.
+The transcript names its game in ``table.game``; a ruleset names the game its
+rules are for in ``game_kind`` (default ``baccarat``).  Games share the
+building blocks of :mod:`compliance.games.common`; no game imports another.
 """
 
 from __future__ import annotations
 
 import functools
-import typing
 import importlib
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,6 +31,12 @@ import msgspec
 from compliance.errors import UserError
 
 BACCARAT = "baccarat"
+
+#: the registry: ruleset ``game_kind`` -> the package of that game (one line a game)
+PACKAGES: dict[str, str] = {
+    BACCARAT: "compliance.games.baccarat",
+    "pai_gow_poker": "compliance.games.pai_gow",
+}
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,8 @@ class Game:
     codec: object  # compliance.transcript.codec.Codec
     build_table: Callable  # (header, ruleset, where) -> table context
     replayer: Callable  # (table context) -> object with .replay(coup, line) -> coup state
+    transcript_model: type  # the pydantic model of a whole transcript (its JSON Schema)
+    analysis: object | None = None  # exact analysis (module): STANDARD_TABLEAU, edge_shift, describe_edge_shift
 
     def table_context(self, header, ruleset, where: str):
         """The table context of a transcript, once its ruleset is known to be for this game."""
@@ -50,37 +61,19 @@ class Game:
         return self.build_table(header, ruleset, where)
 
 
-def _baccarat() -> Game:
-    from compliance.replay import Replayer
-    from compliance.table import TableContext
-    from compliance.transcript import codec, models
-
-    return Game(BACCARAT, "baccarat", typing.get_args(models.BaccaratGame), codec.BACCARAT, TableContext.build,
-                Replayer)
-
-
-def _pai_gow() -> Game:
-    from compliance.games.pai_gow import GAME
-
-    return GAME
-
-
-_FACTORIES: dict[str, Callable[[], Game]] = {BACCARAT: _baccarat, "pai_gow_poker": _pai_gow}
-
-
 @functools.cache
 def get(kind: str) -> Game:
     """The game of a ruleset ``game_kind``."""
-    return _FACTORIES[kind]()
+    return importlib.import_module(PACKAGES[kind]).GAME
 
 
 def _title(kind: str) -> str:
-    return get(kind).title if kind in _FACTORIES else kind
+    return get(kind).title if kind in PACKAGES else kind
 
 
 def for_table_game(name) -> Game:
     """The game of a ``table.game`` value; baccarat's own validation reports values no game knows."""
-    for kind in _FACTORIES:
+    for kind in PACKAGES:
         if kind != BACCARAT and name in get(kind).table_games:
             return get(kind)
     return get(BACCARAT)
@@ -99,8 +92,11 @@ def of_document(header: bytes) -> Game:
     return for_table_game(table.get("game") if table else None)
 
 
-def load_checks() -> None:
-    """Import the check kinds of every game package (``compliance.games.<game>.checks``)."""
-    for mod in pkgutil.iter_modules(__path__):
-        if mod.ispkg:
-            importlib.import_module(f"{__name__}.{mod.name}.checks")
+@functools.cache
+def load_checks() -> dict:
+    """Import the check kinds of every game (``<package>.checks``) and return the filled registry."""
+    from compliance.checks import REGISTRY
+
+    for package in PACKAGES.values():
+        importlib.import_module(f"{package}.checks")
+    return REGISTRY

@@ -22,7 +22,6 @@ from compliance.baseline import Baseline, BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES, SEVERITY_RANK
 from compliance.engine import TranscriptResult
 from compliance.findings import Finding
-from compliance.replay import CoupCards
 from compliance.ruleset.models import BoundRule, Ruleset
 from compliance.waivers import Entry, Rejected, Waivers
 
@@ -63,7 +62,7 @@ class CoupView:
     findings: list[Finding]  # reported
     waived: list[tuple[Finding, Entry]]
     line: int | None = None  # where an unreadable coup without a number was found
-    cards: CoupCards | None = None  # when the run kept them (HTML)
+    cards: tuple | None = None  # the game's CoupCards, when the run kept them (HTML)
 
     @property
     def unreadable(self) -> bool:

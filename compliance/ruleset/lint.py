@@ -37,23 +37,24 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from compliance.analyze import STANDARD_TABLEAU, describe_edge_shift, edge_shift
-from compliance.checks import REGISTRY, load_all
-from compliance.errors import UserError
+from compliance import games
+from compliance.checks import REGISTRY
+from compliance.errors import UserError, Where
 from compliance.ruleset.loader import (
-    _Doc,
+    Parsed,
     _resolve_ref,
     is_house,
     load_ruleset,
     merge_keeping_house,
     pydantic_errors,
+    read_ruleset_yaml,
     unwrap_house,
 )
 from compliance.ruleset.models import Game, Ruleset, RulesetFile
+from compliance.yamlread import YamlDoc
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
-_WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?$")
 
 
 @dataclass(frozen=True)
@@ -79,12 +80,10 @@ class Diagnostic:
 
 
 def _from_where(where: str | None, default_path: str) -> tuple[str, int, int]:
-    if where:
-        m = _WHERE.match(where)
-        if m:
-            return m["file"], int(m["line"]), int(m["col"] or 1)
-        return where, 1, 1
-    return default_path, 1, 1
+    """File, line and column of an error's place (a :class:`~compliance.errors.Where` keeps them)."""
+    if isinstance(where, Where):
+        return where.file, where.line, where.column
+    return where or default_path, 1, 1
 
 
 @dataclass
@@ -117,13 +116,14 @@ class _Linter:
         self.path = path
         self.display = display
         self.out: list[Diagnostic] = []
-        self.doc: _Doc | None = None
+        self.doc: YamlDoc | None = None
+        self.parsed: Parsed = {}  # every file of the extends chain as read here, handed to the loader (never read twice)
 
     # -------------------------------------------------------------- reporting
 
     def add(self, at: tuple, severity: str, code: str, message: str) -> None:
         assert self.doc is not None
-        _, line, col = _from_where(self.doc.where(at), self.display)
+        line, col = self.doc.position(at)
         self.out.append(Diagnostic(self.display, line, col, severity, code, message))
 
     def add_user_error(self, e: UserError, code: str, prefix: str = "") -> None:
@@ -139,12 +139,13 @@ class _Linter:
     # -------------------------------------------------------------- passes
 
     def run(self) -> list[Diagnostic]:
-        load_all()
+        games.load_checks()
         try:
-            self.doc = _Doc(self.path, self.display)
+            self.doc = read_ruleset_yaml(self.path, self.display)
         except UserError as e:
             self.add_user_error(e, "schema")
             return self.out
+        self.parsed[self.path.resolve()] = self.doc
         data = self.doc.data
         try:
             RulesetFile.model_validate(data)
@@ -250,16 +251,17 @@ class _Linter:
                 return None
             seen.append(nxt.resolve())
             try:
-                parent_doc = _Doc(nxt, str(nxt))
+                parent_doc = read_ruleset_yaml(nxt, str(nxt))
             except UserError:
                 break  # reported by loading the parent below
+            self.parsed[nxt.resolve()] = parent_doc
             cur = parent_doc.data.get("extends")
             if not isinstance(cur, str):
                 break  # reported by loading the parent below
             path = nxt
         target, _ = _resolve_ref(ref, self.path)
         try:
-            return load_ruleset(str(target), allow_abstract=True)
+            return load_ruleset(str(target), allow_abstract=True, parsed=self.parsed)
         except UserError as e:
             self.add(("extends",), "error", "extends-missing", f"`extends: {ref}` cannot be loaded: {e}")
             return None
@@ -271,7 +273,7 @@ class _Linter:
                 continue
             rid = rule["id"]
             if rid in seen:
-                first = self.doc.where(("rules", seen[rid], "id")).rsplit(":", 2)[-2]
+                first = self.doc.position(("rules", seen[rid], "id"))[0]
                 self.add(("rules", i, "id"), "error", "duplicate-id", f"duplicate rule id {rid!r} (first at line {first})")
             else:
                 seen[rid] = i
@@ -379,7 +381,8 @@ class _Linter:
         if own is not None and not isinstance(own, dict):
             return  # schema error already
         game_kind = data.get("game_kind") or (getattr(parent, "game_kind", None) if parent else None) or "baccarat"
-        if game_kind != "baccarat":
+        analysis = games.get(game_kind).analysis if game_kind in games.PACKAGES else None
+        if analysis is None:
             return  # no tableau: the loader refuses a `game` section here (reported by the last pass)
         base = _game_view(parent) if parent and parent.game is not None else {}
         if casino and own:
@@ -405,14 +408,14 @@ class _Linter:
             return
         if problems:
             return
-        differences = tableau_differences(game.tableau.model_dump())
+        differences = tableau_differences(game.tableau.model_dump(), analysis.STANDARD_TABLEAU)
         source = "" if own_tableau else f" (inherited from {parent.lineage[0] if parent else '?'})"
         if differences:
             for where, message in differences:
                 self.add(tab_at + where if own_tableau else tab_at, "info", "tableau-differs",
                          message + source)
-            shift = edge_shift(game.tableau, game.payouts, 8)
-            self.add(tab_at, "info", "tableau-edge", describe_edge_shift(shift, 8) + source)
+            shift = analysis.edge_shift(game.tableau, game.payouts, 8)
+            self.add(tab_at, "info", "tableau-edge", analysis.describe_edge_shift(shift, 8) + source)
         elif data.get("abstract") is not True or own_tableau:
             self.add(tab_at, "info", "tableau-standard",
                      "the drawing tableau is the standard punto banco tableau" + source)
@@ -422,7 +425,7 @@ class _Linter:
         if any(d.severity == "error" for d in self.out):
             return
         try:
-            load_ruleset(str(self.path), allow_abstract=True)
+            load_ruleset(str(self.path), allow_abstract=True, parsed=self.parsed)
         except UserError as e:
             self.add_user_error(e, "load")
 
@@ -541,7 +544,7 @@ def tableau_problems(tab: dict) -> list[tuple[tuple, str]]:
     return out
 
 
-def tableau_differences(tab: dict, standard: dict = STANDARD_TABLEAU) -> list[tuple[tuple, str]]:
+def tableau_differences(tab: dict, standard: dict) -> list[tuple[tuple, str]]:
     """How a complete tableau differs from the standard one, case by case, in words."""
     out: list[tuple[tuple, str]] = []
     if sorted(tab["naturals"]) != sorted(standard["naturals"]):

@@ -9,21 +9,26 @@ exist, an ``extends`` cycle.
 from __future__ import annotations
 
 import copy
-from decimal import Decimal
+import dataclasses
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from compliance import limits
-from compliance.checks import REGISTRY, load_all
+from compliance import games
+from compliance.checks import REGISTRY
 from compliance.errors import UserError
-from compliance.ruleset.models import BoundRule, Citation, Game, HouseNote, Ruleset, RulesetFile
-
-MAX_DEPTH = 40
-MAX_NODES = 100_000
+from compliance.ruleset.models import (
+    HOUSE_VALUE_SCHEMA,
+    BoundRule,
+    Citation,
+    Game,
+    HouseNote,
+    Ruleset,
+    RulesetFile,
+)
+from compliance.yamlread import YamlDoc, read_yaml
 
 
 def bundled_dir() -> Path:
@@ -48,82 +53,24 @@ def bundled_rulesets(include_abstract: bool = False) -> list[Ruleset]:
 # ------------------------------------------------------------------ YAML
 
 
-class _Doc:
-    """A YAML document as plain Python values plus the position of every node."""
-
-    def __init__(self, path: Path, display: str):
-        self.path = path
-        self.display = display
-        self.positions: dict[tuple, tuple[int, int]] = {}
-        # bounded: size, UTF-8, flow nesting, aliases measured before anything is built (compliance.limits)
-        text = limits.read_input(path, "ruleset", display, missing="no such ruleset file")
-        node = limits.load_yaml(text, display)
-        self._nodes = 0
-        self.data = self._plain(node, (), 0)
-        if not isinstance(self.data, dict):
-            raise UserError("a ruleset must be a YAML mapping", f"{display}:1:1")
-
-    def _plain(self, node, path: tuple, depth: int):
-        self._nodes += 1
-        if depth > MAX_DEPTH or self._nodes > MAX_NODES:
-            raise UserError("ruleset is nested too deeply or too large (aliases?)", self.where(path[:-1] or ()))
-        if isinstance(node, CommentedMap):
-            self.positions.setdefault(path, (node.lc.line + 1, node.lc.col + 1))
-            out = {}
-            for k, v in node.items():
-                if not isinstance(k, (str, int)) or isinstance(k, bool):
-                    raise UserError(f"keys must be strings or numbers, not {type(k).__name__}", self.where(path))
-                if isinstance(k, str) and limits.lone_surrogate(k) is not None:
-                    raise UserError("a key holds a lone surrogate, which is not a character", self.where(path))
-                try:
-                    line, col = node.lc.key(k)
-                    self.positions[path + (k,)] = (line + 1, col + 1)
-                except (KeyError, TypeError):
-                    pass
-                out[k] = self._plain(v, path + (k,), depth + 1)
-            return out
-        if isinstance(node, CommentedSeq):
-            self.positions.setdefault(path, (node.lc.line + 1, node.lc.col + 1))
-            out = []
-            for i, v in enumerate(node):
-                try:
-                    line, col = node.lc.item(i)
-                    self.positions[path + (i,)] = (line + 1, col + 1)
-                except (KeyError, TypeError, IndexError):
-                    pass
-                out.append(self._plain(v, path + (i,), depth + 1))
-            return out
-        if isinstance(node, bool) or node is None:
-            return node
-        if isinstance(node, float):
-            return Decimal(repr(float(node)))
-        if isinstance(node, int):
-            return int(node)
-        if isinstance(node, str):
-            if limits.lone_surrogate(node) is not None:
-                raise UserError("text holds a lone surrogate, which is not a character (\\ud800 to \\udfff "
-                                "alone)", self.where(path))
-            return str(node)
-        raise UserError(f"unsupported YAML value of type {type(node).__name__} (tags are not allowed)", self.where(path))
-
-    def where(self, path: tuple) -> str:
-        path = tuple(path)
-        while path and path not in self.positions:
-            path = path[:-1]
-        line, col = self.positions.get(path, (1, 1))
-        return f"{self.display}:{line}:{col}"
+def read_ruleset_yaml(path: Path, display: str) -> YamlDoc:
+    """A ruleset file's YAML, with the position of every node (:func:`compliance.yamlread.read_yaml`)."""
+    doc = read_yaml(path, display, what="ruleset file")
+    if not isinstance(doc.data, dict):
+        raise UserError("a ruleset must be a YAML mapping", doc.where())
+    return doc
 
 
-def _pydantic_error(doc: _Doc, base: tuple, err: ValidationError) -> UserError:
+def _pydantic_error(doc: YamlDoc, base: tuple, err: ValidationError) -> UserError:
     return pydantic_errors(doc, base, err)[0]
 
 
-def pydantic_errors(doc: _Doc, base: tuple, err: ValidationError) -> list[UserError]:
+def pydantic_errors(doc: YamlDoc, base: tuple, err: ValidationError) -> list[UserError]:
     """Every error of a validation, each with the file:line:column of its key."""
     return [_one_error(doc, base, e) for e in err.errors(include_url=False)]
 
 
-def _one_error(doc: _Doc, base: tuple, e: dict) -> UserError:
+def _one_error(doc: YamlDoc, base: tuple, e: dict) -> UserError:
     loc = tuple(base) + tuple(x for x in e["loc"] if not (isinstance(x, str) and x.startswith("function-")))
     # pydantic's loc for a tagged union / model-level error may include class names: keep data keys only
     data_loc = []
@@ -148,16 +95,6 @@ def _one_error(doc: _Doc, base: tuple, e: dict) -> UserError:
 
 
 # ------------------------------------------------------------------ merge helpers
-
-
-def deep_merge(base: dict, over: dict) -> dict:
-    out = copy.deepcopy(base)
-    for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = deep_merge(out[k], v)
-        else:
-            out[k] = copy.deepcopy(v)
-    return out
 
 
 SET_BY = "_set_by"  # internal: the ruleset that set a house parameter's value
@@ -214,7 +151,7 @@ def unwrap_house(value: Any, path: str) -> tuple[Any, list[HouseNote]]:
 class _Layer:
     """One file of an ``extends`` chain."""
 
-    def __init__(self, doc: _Doc, model: RulesetFile):
+    def __init__(self, doc: YamlDoc, model: RulesetFile):
         self.doc = doc
         self.model = model
 
@@ -233,8 +170,13 @@ def _resolve_ref(ref: str, relative_to: Path | None) -> tuple[Path, str]:
     return p, f"rulesets/{ref}.yaml"
 
 
-def _read_layer(path: Path, display: str) -> _Layer:
-    doc = _Doc(path, display)
+#: parsed ruleset files, by real path: a caller that has read them already (lint) passes them on
+Parsed = dict[Path, YamlDoc]
+
+
+def _read_layer(path: Path, display: str, parsed: Parsed | None = None) -> _Layer:
+    doc = (parsed or {}).get(path.resolve())
+    doc = dataclasses.replace(doc, display=display) if doc else read_ruleset_yaml(path, display)
     try:
         model = RulesetFile.model_validate(doc.data)
     except ValidationError as e:
@@ -242,7 +184,7 @@ def _read_layer(path: Path, display: str) -> _Layer:
     return _Layer(doc, model)
 
 
-def _chain(path: Path, display: str) -> list[_Layer]:
+def _chain(path: Path, display: str, parsed: Parsed | None = None) -> list[_Layer]:
     layers: list[_Layer] = []
     seen: list[Path] = []
     while True:
@@ -251,7 +193,7 @@ def _chain(path: Path, display: str) -> list[_Layer]:
             names = " -> ".join(str(layer.model.id) for layer in layers) + f" -> {layers[-1].model.extends}"
             raise UserError(f"`extends` cycle: {names}", layers[-1].doc.where(("extends",)))
         seen.append(real)
-        layer = _read_layer(path, display)
+        layer = _read_layer(path, display, parsed)
         layers.append(layer)
         if not layer.model.extends:
             return list(reversed(layers))  # base first
@@ -264,16 +206,16 @@ def _chain(path: Path, display: str) -> list[_Layer]:
             raise UserError(f"`extends` names {layer.model.extends!r}, which {what}", layer.doc.where(("extends",)))
 
 
-def load_ruleset(ref: str | Path, *, allow_abstract: bool = False) -> Ruleset:
-    """Load a ruleset by bundled id (``us-nj``) or by path."""
+def load_ruleset(ref: str | Path, *, allow_abstract: bool = False, parsed: Parsed | None = None) -> Ruleset:
+    """Load a ruleset by bundled id (``us-nj``) or by path (``parsed``: files already read, not read again)."""
     ref = str(ref)
     path, display = _resolve_ref(ref, None)
-    layers = _chain(path, display)
+    layers = _chain(path, display, parsed)
     return _bind(layers, allow_abstract=allow_abstract)
 
 
 def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
-    load_all()
+    games.load_checks()
     top = layers[-1]
     sources: dict = {}
     game_raw: dict = {}
@@ -375,3 +317,38 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
             defined_in=layer.model.id, location=f"{layer.doc.display}:{line}",
         ))
     return skeleton.model_copy(update={"rules": bound, "disabled": disabled})
+
+
+def ruleset_json_schema() -> dict:
+    """The JSON Schema of a ruleset file, for editors (yaml-language-server) and validators.
+
+    Generated from :class:`RulesetFile`, with what the models alone cannot say:
+    a rule's ``check`` is one of the registered check kinds, and its ``params``
+    are that kind's parameters, each of which may be written as a house value
+    ``{house: X, note: ...}``.
+    """
+    games.load_checks()
+    doc = RulesetFile.model_json_schema()
+    defs = doc.setdefault("$defs", {})
+    defs["HouseValue"] = HOUSE_VALUE_SCHEMA
+    rule = defs["Rule"]
+    rule["properties"]["check"]["enum"] = sorted(REGISTRY)
+    branches = []
+    for name in sorted(REGISTRY):
+        ps = REGISTRY[name].params.model_json_schema(ref_template="#/$defs/{model}")
+        for k, v in ps.pop("$defs", {}).items():
+            defs.setdefault(k, v)
+        props = {
+            key: {"anyOf": [value, {"$ref": "#/$defs/HouseValue"}], **(
+                {"description": value["description"]} if "description" in value else {})}
+            for key, value in ps.get("properties", {}).items()
+        }
+        params = {"type": "object", "properties": props, "additionalProperties": False}
+        if ps.get("required"):
+            params["required"] = ps["required"]
+        branches.append({"if": {"properties": {"check": {"const": name}}, "required": ["check"]},
+                         "then": {"properties": {"params": params}}})
+    rule["allOf"] = branches
+    doc["title"] = "baccarat-audit ruleset"
+    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return doc

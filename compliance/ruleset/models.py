@@ -14,13 +14,15 @@ and remembers its provenance, so reports can tell "the regulation says" from
 
 from __future__ import annotations
 
+import copy
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from compliance.categories import CATEGORIES, SEVERITIES
-from compliance.transcript.models import BaccaratGame
+
+BaccaratGame = Literal["punto_banco", "mini_baccarat", "even_money"]  # table.game of a baccarat table
 
 Severity = Literal[SEVERITIES]
 Total = Annotated[int, Field(ge=0, le=9)]
@@ -257,12 +259,21 @@ class Ruleset(BaseModel):
     def payouts_for(self, game: str, commission: Decimal | None = None) -> Payouts:
         """The payouts of ``game``; ``commission``, if given, the table's rate on a winning Banker wager
         in place of the ruleset's."""
-        from compliance.ruleset.loader import deep_merge
-
         payouts = Payouts.model_validate(deep_merge(self.game.payouts.model_dump(), self.game.variants[game]))
         if commission is not None:
             payouts = payouts.model_copy(update={"banker": payouts.banker.model_copy(update={"commission": commission})})
         return payouts
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
 
 
 HOUSE_VALUE_SCHEMA = {
@@ -272,40 +283,3 @@ HOUSE_VALUE_SCHEMA = {
     "required": ["house"],
     "additionalProperties": False,
 }
-
-
-def ruleset_json_schema() -> dict:
-    """The JSON Schema of a ruleset file, for editors (yaml-language-server) and validators.
-
-    Generated from :class:`RulesetFile`, with what the models alone cannot say:
-    a rule's ``check`` is one of the registered check kinds, and its ``params``
-    are that kind's parameters, each of which may be written as a house value
-    ``{house: X, note: ...}``.
-    """
-    from compliance.checks import REGISTRY, load_all
-
-    load_all()
-    doc = RulesetFile.model_json_schema()
-    defs = doc.setdefault("$defs", {})
-    defs["HouseValue"] = HOUSE_VALUE_SCHEMA
-    rule = defs["Rule"]
-    rule["properties"]["check"]["enum"] = sorted(REGISTRY)
-    branches = []
-    for name in sorted(REGISTRY):
-        ps = REGISTRY[name].params.model_json_schema(ref_template="#/$defs/{model}")
-        for k, v in ps.pop("$defs", {}).items():
-            defs.setdefault(k, v)
-        props = {
-            key: {"anyOf": [value, {"$ref": "#/$defs/HouseValue"}], **(
-                {"description": value["description"]} if "description" in value else {})}
-            for key, value in ps.get("properties", {}).items()
-        }
-        params = {"type": "object", "properties": props, "additionalProperties": False}
-        if ps.get("required"):
-            params["required"] = ps["required"]
-        branches.append({"if": {"properties": {"check": {"const": name}}, "required": ["check"]},
-                         "then": {"properties": {"params": params}}})
-    rule["allOf"] = branches
-    doc["title"] = "baccarat-audit ruleset"
-    doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    return doc

@@ -1,6 +1,6 @@
 """Fast decoding of transcripts: msgspec structs derived from the pydantic models.
 
-The pydantic models in :mod:`compliance.transcript.models` are the one source
+The pydantic models of each game (``compliance.games.<game>.models``) are the one source
 of truth.  This module walks their fields once, at import, and builds the
 equivalent ``msgspec.Struct`` types (same names, same fields, same
 constraints, unknown fields forbidden, the event union tagged by ``type``).
@@ -21,7 +21,7 @@ import msgspec
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from compliance.transcript import models
+from compliance.transcript import fields
 
 _structs: dict[type, type] = {}
 
@@ -70,7 +70,7 @@ def _convert(tp, metadata=()):
         return typing.Annotated[inner, meta] if meta else inner
     if origin is dict:
         k, v = typing.get_args(tp)
-        if k == models.SeatKey:  # msgspec reads a key of digits into int itself (no regex, no int() later)
+        if k == fields.SeatKey:  # msgspec reads a key of digits into int itself (no regex, no int() later)
             return dict[typing.Annotated[int, msgspec.Meta(ge=0)], _convert(v)]
         return dict[_convert(k), _convert(v)]
     if tp is Decimal:
@@ -137,11 +137,11 @@ def _flat_types(tp) -> set:
 
 
 def _struct_name(model: type[BaseModel]) -> str:
-    """The model's name; another game's models (same names: Wager, Settle) get their game's name in front."""
-    if model.__module__ == models.__name__:
-        return model.__name__
+    """The model's name; another game's models (same names: Wager, Settle) get their game's name in front.
+
+    Baccarat's keep the bare names they have always had (the first format, v1)."""
     game = model.__module__.removeprefix("compliance.games.").removesuffix(".models").replace(".", "_")
-    return f"{game}_{model.__name__}"
+    return model.__name__ if game == "baccarat" else f"{game}_{model.__name__}"
 
 
 def _struct(model: type[BaseModel]) -> type:
@@ -181,6 +181,9 @@ def _struct(model: type[BaseModel]) -> type:
     return struct
 
 
+CARD_WORDS = "rank (A 2-9 T J Q K) then suit (S H D C)"  # what a card code is, unless a game says otherwise
+
+
 class Codec:
     """The msgspec structs and decoders of one transcript format, derived from its pydantic models.
 
@@ -189,8 +192,7 @@ class Codec:
     derived by this one walk, so each stays identical to its models.
     """
 
-    def __init__(self, header: type[BaseModel], coup: type[BaseModel],
-                 card_words: str = "rank (A 2-9 T J Q K) then suit (S H D C)"):
+    def __init__(self, header: type[BaseModel], coup: type[BaseModel], card_words: str = CARD_WORDS):
         self.card_words = card_words  # what a card code is, for the reader's "bad card code" message
         self.Header = _struct(header)
         self.Coup = _struct(coup)  # its events' structs too, through the tagged union of its `events` field
@@ -198,10 +200,4 @@ class Codec:
         self.coup_decoder = msgspec.json.Decoder(self.Coup)
 
 
-#: the baccarat transcript format v1
-BACCARAT = Codec(models.Header, models.Coup)
-Header, Coup = BACCARAT.Header, BACCARAT.Coup
-header_decoder, coup_decoder = BACCARAT.header_decoder, BACCARAT.coup_decoder
-
-
-strip_vendor_keys = models.strip_vendor_keys  # one definition for both decoders
+strip_vendor_keys = fields.strip_vendor_keys  # one definition for both decoders

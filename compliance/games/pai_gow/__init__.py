@@ -23,4 +23,5 @@ GAME = Game(
                 card_words="rank (A 2-9 T J Q K) then suit (S H D C), or JK for the joker"),
     build_table=PaiGowTable.build,
     replayer=PaiGowReplayer,
+    transcript_model=models.Transcript,
 )

@@ -17,10 +17,9 @@ from typing import Annotated
 from pydantic import Field
 
 from compliance.checks import Breach, Params, check
-from compliance.checks.settlement import Due, settlement_basis
+from compliance.games.common import ZERO, Due, settlement_basis
 from compliance.games.pai_gow.hands import Wheel, describe, fouled, outcome
 from compliance.games.pai_gow.replay import DEALER, RoundState, describe_position
-from compliance.replay import ZERO
 
 GAME = "pai_gow_poker"
 

@@ -17,7 +17,7 @@ from typing import Annotated, Literal, Union
 from pydantic import Field
 
 from compliance.games.pai_gow.hands import CARDS
-from compliance.transcript.models import SEATED_SCHEMA, Money, SeatKey, SpecModel
+from compliance.transcript.fields import SEATED_SCHEMA, Money, SeatKey, SpecModel
 
 FORMAT = "pai-gow-transcript"
 

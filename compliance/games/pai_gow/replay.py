@@ -6,7 +6,7 @@ The last ``set`` of a position is how its hands are finally set.  The cards
 are checked against the one 53-card deck of the round as they are dealt.
 
 The replay driver, the coup numbering and unreadable rounds are the shared
-engine's (:mod:`compliance.engine`, :func:`compliance.replay.check_coup_number`).
+engine's (:mod:`compliance.engine`, :func:`compliance.games.baccarat.replay.check_coup_number`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections import Counter
 from decimal import Decimal
 from typing import NamedTuple
 
+from compliance.games.common import ZERO, check_coup_number
 from compliance.games.pai_gow.hands import CARDS, DECK, HandValue, Wheel, fouled, high_hand, low_hand
-from compliance.replay import ZERO, check_coup_number
 
 DEALER = "dealer"
 HAND_SIZE = 7

@@ -17,12 +17,11 @@ from pathlib import Path
 
 import msgspec
 
+from compliance.games.common import encode, plain
 from compliance.games.pai_gow.checks import SettlementParams
 from compliance.games.pai_gow.hands import DECK, fouled, high_hand, low_hand, outcome
 from compliance.games.pai_gow.models import FORMAT
-from compliance.ruleset.loader import load_ruleset
-from compliance.simulate import encode
-from compliance.simulate.wagers import plain
+from compliance.ruleset.models import Ruleset
 
 
 def house_way(seven: list[str]) -> tuple[list[str], list[str]]:
@@ -39,20 +38,20 @@ def house_way(seven: list[str]) -> tuple[list[str], list[str]]:
     return best[1], best[2]
 
 
-def settlement_params(jurisdiction: str) -> SettlementParams:
+def settlement_params(ruleset: Ruleset) -> SettlementParams:
     """The payout and commission of the ruleset's pai gow settlement rule (the rule's defaults if it has none)."""
-    rules = load_ruleset(jurisdiction).rules
+    rules = ruleset.rules
     return next((r.params for r in rules if r.check == "pai-gow.settlement.amount"), SettlementParams())
 
 
-def simulate(rounds: int = 100, seed: int = 1, boxes: int = 6, jurisdiction: str = "us-in-pai-gow") -> dict:
-    """A whole ``.json`` pai gow transcript of ``rounds`` rounds of compliant play."""
-    pay = settlement_params(jurisdiction)
+def simulate(ruleset: Ruleset, rounds: int = 100, seed: int = 1, boxes: int = 6) -> dict:
+    """A whole ``.json`` pai gow transcript of ``rounds`` rounds of compliant play under ``ruleset``."""
+    pay = settlement_params(ruleset)
     rng = random.Random(seed)
     patrons = [f"P-{n}" for n in range(1, 13)]
     header = {
         "format": FORMAT, "version": 1,
-        "table": {"id": "PG-01", "jurisdiction": jurisdiction, "game": "pai_gow_poker", "seats": boxes,
+        "table": {"id": "PG-01", "jurisdiction": ruleset.id, "game": "pai_gow_poker", "seats": boxes,
                   "currency": "USD", "limits": {"min_wager": 10, "max_wager": 500}},
     }
     coups = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from compliance.games.common import money
 from compliance.ruleset.models import Ruleset
-from compliance.table import TableContext
 
 
 @dataclass(slots=True)
@@ -23,7 +23,7 @@ class PaiGowTable:
     boxes_per_patron: int | None  # the table's limit on multiple play, when its header sets one
     currency: str | None
 
-    money = TableContext.money  # amounts print the same way for every game
+    money = staticmethod(money)  # amounts print the same way for every game
 
     @classmethod
     def build(cls, header, ruleset: Ruleset, where: str) -> PaiGowTable:

@@ -25,7 +25,7 @@ import msgspec
 
 from compliance import limits
 from compliance.errors import UserError
-from compliance.transcript.reader import BOM, CoupRecord, MemoryPath, TranscriptFile
+from compliance.reading.reader import BOM, CoupRecord, MemoryPath, TranscriptFile
 
 TAG = "baccarat-transcript"
 

@@ -7,7 +7,7 @@ for a Player's Hand that stood (spec: one mistake, one finding).
 from __future__ import annotations
 
 from compliance.checks import Breach, check
-from compliance.replay import BANKER, PLAYER, CoupState
+from compliance.games.baccarat.replay import BANKER, PLAYER, CoupState
 
 
 def is_natural(c: CoupState, t) -> bool:

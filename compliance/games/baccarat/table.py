@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from compliance.errors import UserError
+from compliance.games.common import money
 from compliance.ruleset.models import Payouts, Ruleset, Tableau
 
 
@@ -80,13 +81,7 @@ class TableContext:
         i = r if self.has_seat(start) and include else r + 1  # the first seat ranked after `start`
         return Ring(self.seat_order, i if 0 <= i < n else 0)
 
-    def money(self, amount: Decimal) -> str:
-        if not -15 < amount.adjusted() < 15:  # an absurd amount (1e999999): its digits would fill the report
-            return f"{amount.normalize():E}"
-        text = f"{amount:,f}"
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-        return text
+    money = staticmethod(money)  # amounts print the same way for every game
 
 
 class Ring(Sequence):

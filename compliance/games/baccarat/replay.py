@@ -20,20 +20,12 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from compliance.cards import CANONICAL, DECK, POINTS
-from compliance.table import TableContext
+from compliance.games.baccarat.table import TableContext
+from compliance.games.common import ZERO, ReplayError, check_coup_number  # noqa: F401  (the checks read them here)
 
-ZERO = Decimal(0)
 PLAYER, BANKER = "player", "banker"
 HAND = {PLAYER: "Player's Hand", BANKER: "Banker's Hand"}  # the hands in the words of the regulations
 _new = tuple.__new__  # builds a NamedTuple from a full tuple of its fields without its Python-level __new__
-
-
-class ReplayError(Exception):
-    """The coup cannot be replayed (becomes a ``transcript.unreadable`` finding)."""
-
-    def __init__(self, message: str, event: int | None = None):
-        super().__init__(message)
-        self.event = event
 
 
 class DealtCard(NamedTuple):
@@ -107,6 +99,13 @@ class Move(NamedTuple):
     to: str
 
 
+class SetAside(NamedTuple):
+    """A card set aside for the next coup, and whether it was exposed when it was."""
+
+    code: str
+    disclosed: bool
+
+
 class CoupCards(NamedTuple):
     """What a report draws of a coup (the HTML report): small, and picklable from a worker process."""
 
@@ -121,14 +120,6 @@ class CoupCards(NamedTuple):
     banker_total: int
     result: tuple[str, int, int] | None  # announced (winner, player points, banker points)
     void: str | None  # reason, when the coup was declared void
-
-
-def check_coup_number(n: int, last: int | None, last_line: int) -> None:
-    """Coup numbers increase within a transcript (every game): the last number is enough to tell."""
-    if last is not None and n <= last:
-        if n == last:
-            raise ReplayError(f"coup number {n} repeats the coup at line {last_line}")
-        raise ReplayError(f"coup number {n} comes after coup {last}: coup numbers must increase")
 
 
 def spot_totals(stakes: dict[tuple, Decimal]) -> dict[str, Decimal]:
@@ -156,7 +147,7 @@ class CoupState:
         "settlements", "commissions", "result", "result_at", "void", "void_at",
         "offers", "passes", "returns", "shoe_returns", "curator_at_start", "curator",
         "marker_at_start", "marker", "previous", "last_event",
-        "last_curator_at_start", "offered_before", "reconstructed", "carry_disclosed", "expected_carry_disclosed",
+        "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete",
     )
 
@@ -175,8 +166,8 @@ class CoupState:
         self.drawn: list[tuple[str, DealtCard]] = []  # every card taken from the shoe, with where it went
         self.moves: list[Move] = []
         self.found_face_up: list[DealtCard] = []
-        self.expected_carry: list[str] = []  # cards the previous coup set aside for this one
-        self.carry_out: list[str] = []  # cards this coup sets aside for the next
+        self.expected_carry: list[SetAside] = []  # cards the previous coup set aside for this one
+        self.carry_out: list[SetAside] = []  # cards this coup sets aside for the next
         self.integrity: list[tuple[int, str]] = []  # cards that do not fit the shoe
         self.stakes_at_first_card: dict[tuple, Decimal] = {}
         self.stakes: dict[tuple, Decimal] = {}  # as they stand at the end of the coup
@@ -196,8 +187,6 @@ class CoupState:
         self.last_curator_at_start: int | None = None  # the seat that last held the shoe, even if it went back
         self.offered_before: frozenset[str] = frozenset()  # items offered in earlier coups of this shoe
         self.reconstructed: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # the last reconstruct's hands
-        self.carry_disclosed: list[bool] = []  # parallel to carry_out: was the card set aside exposed
-        self.expected_carry_disclosed: list[bool] = []  # parallel to expected_carry
         # worked out once the hands are final, at the end of the replay (checks read a replayed state only):
         self.points: tuple[int, int, int, int] = (0, 0, 0, 0)  # initial and final totals, Player's then Banker's
         self.hands_complete = False  # both hands hold their two initial cards (dealt in order or reconstructed)
@@ -274,12 +263,11 @@ class Replayer:
         self.shoe_counts: dict[str, dict[str, int]] = {}
         self.shoe_totals: dict[str, int] = {}
         self.current_shoe: str | None = None
-        self.pending_carry: list[str] = []
+        self.pending_carry: list[SetAside] = []  # what the last coup set aside for the next
         self.curator: int | None = None
         self.last_curator: int | None = None
         self.marker: int | None = None
         self.offered: frozenset[str] = frozenset()  # items offered in this shoe so far (replaced, never changed)
-        self.pending_disclosed: list[bool] = []
         self.last_number: int | None = None  # numbers must increase: the last one is enough
         self.last_line = 0
         self.previous: CoupState | None = None
@@ -304,7 +292,6 @@ class Replayer:
 
         if coup.shoe != self.current_shoe:
             self.pending_carry = []  # a new shoe: nothing carries over
-            self.pending_disclosed = []
             self.offered = frozenset()
             if self.current_shoe in self.shoe_counts:  # the shoe put away: its counts kept small, in case it returns
                 put_away = self.shoe_counts[self.current_shoe]
@@ -316,9 +303,7 @@ class Replayer:
         total = self.shoe_totals.get(coup.shoe, 0)
         capacity = 52 * decks
         s.expected_carry = self.pending_carry
-        s.expected_carry_disclosed = self.pending_disclosed
         self.pending_carry = []
-        self.pending_disclosed = []
         s.last_curator_at_start = self.last_curator
         s.offered_before = self.offered
         s.curator_at_start = s.curator = self.curator
@@ -344,7 +329,7 @@ class Replayer:
                 card = _new(DealtCard, (code, value, i, ev.face, face_up, carried, None))
                 to = ev.to
                 if carried:
-                    if code not in s.expected_carry:
+                    if all(a.code != code for a in s.expected_carry):
                         s.integrity.append((i, f"{code} is marked carried over, but the previous coup set no {code} aside"))
                 else:
                     c = counts.get(code, 0) + 1
@@ -441,7 +426,6 @@ class Replayer:
             s.stakes_at_first_card = dict(stakes)
         self.shoe_totals[coup.shoe] = total
         self.pending_carry = s.carry_out
-        self.pending_disclosed = s.carry_disclosed
         self.previous = s
         return s
 
@@ -476,8 +460,7 @@ class Replayer:
         elif ev.to == BANKER:
             s.banker.append(moved)
         elif ev.to == "next_coup":
-            s.carry_out.append(code)
-            s.carry_disclosed.append(card.exposed)
+            s.carry_out.append(SetAside(code, card.exposed))
 
 
 def _keep_dealt(s: CoupState) -> None:

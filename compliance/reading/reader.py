@@ -44,7 +44,7 @@ class CoupRecord(NamedTuple):
     number: int | None = None  # the coup number, when it could be recovered
 
 
-def _friendly(err: str, card_words: str = codec.BACCARAT.card_words) -> str:
+def _friendly(err: str, card_words: str = codec.CARD_WORDS) -> str:
     """msgspec's validation message in the words of the spec (``card_words``: what a card code is, per game)."""
     m = re.match(r"Invalid enum value '(.*)' - at `(.*\.card|.*\.(?:player|banker|cards|high|low)\[\d+\])`$", err)
     if m:
@@ -83,8 +83,9 @@ def _coup_number(raw: bytes) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) else None
 
 
-def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec = codec.BACCARAT) -> CoupRecord:
-    """One coup decoded with the codec of its transcript's game (``fmt``)."""
+def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec | None = None) -> CoupRecord:
+    """One coup decoded with the codec of its transcript's game (``fmt``; baccarat's when not given)."""
+    fmt = fmt or games.get(games.BACCARAT).codec
     try:
         coup = _decode(raw, fmt.coup_decoder)
     except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first

@@ -22,13 +22,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compliance.replay import BANKER, PLAYER, ZERO
+from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO
 
 KINDS = {
     "erroneous-card": "irregularity.erroneous-card",
     "face-up-card": "irregularity.face-up-card",
     "misdeal": "irregularity.misdeal",
 }
+
+
+@dataclass(frozen=True)
+class Injection:
+    """One breach the simulator made on purpose."""
+
+    coup: int
+    category: str
+    what: str
+
+    def as_dict(self) -> dict:
+        return {"coup": self.coup, "category": self.category, "what": self.what}
 
 
 @dataclass(frozen=True)
@@ -46,11 +58,9 @@ def irregularities(procedure, method: str | None) -> list[str]:
 
 
 class IrregularSteps:
-    """Irregularities within a coup (mixed into :class:`~compliance.simulate.play.CoupPlay`)."""
+    """Irregularities within a coup (mixed into :class:`~compliance.games.baccarat.simulate.play.CoupPlay`)."""
 
     def handled_as_required(self, what: str) -> None:
-        from compliance.simulate.play import Injection
-
         self.handled = Injection(self.number, "irregularity.mishandled", what)
 
     def irregular_deal(self) -> bool:

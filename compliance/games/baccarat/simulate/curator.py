@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from compliance.replay import BANKER, PLAYER, ZERO
+from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO
 
 
 @dataclass
@@ -41,7 +41,7 @@ class Holders:
 
 
 class CuratorSteps:
-    """Offers and passes of the cards (mixed into :class:`~compliance.simulate.play.CoupPlay`)."""
+    """Offers and passes of the cards (mixed into :class:`~compliance.games.baccarat.simulate.play.CoupPlay`)."""
 
     # ------------------------------------------------------------ offers
     def offer_rules(self, after_wagers: bool) -> list:

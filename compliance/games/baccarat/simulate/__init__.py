@@ -24,16 +24,15 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import BinaryIO
 
-import msgspec
-
 from compliance.errors import UserError
+from compliance.games.baccarat.simulate.curator import Holders
+from compliance.games.baccarat.simulate.irregular import irregularities as irregular_kinds
+from compliance.games.baccarat.simulate.play import CoupPlay, Game, Injection
+from compliance.games.baccarat.simulate.procedure import Procedure
+from compliance.games.baccarat.simulate.shoe import Shoe
+from compliance.games.baccarat.simulate.table import Patrons, TableSetup
+from compliance.games.common import encode
 from compliance.ruleset.models import Ruleset
-from compliance.simulate.curator import Holders
-from compliance.simulate.irregular import irregularities as irregular_kinds
-from compliance.simulate.play import CoupPlay, Game, Injection
-from compliance.simulate.procedure import Procedure
-from compliance.simulate.shoe import Shoe
-from compliance.simulate.table import Patrons, TableSetup
 
 __all__ = ["INJECTABLE", "Injection", "Simulator", "injectable", "parse_inject", "write_transcript"]
 
@@ -211,14 +210,6 @@ class Simulator:
 
 def _recorded_cards(coup: dict) -> list[str]:
     return [ev["card"] for ev in coup["events"] if ev["type"] == "card"]
-
-
-_encoder = msgspec.json.Encoder(decimal_format="number")
-
-
-def encode(obj) -> bytes:
-    """Compact JSON, amounts as JSON numbers, keys in the order written: the same input, the same bytes."""
-    return _encoder.encode(obj)
 
 
 def write_transcript(sim: Simulator, out: BinaryIO, fmt: str = "json") -> None:

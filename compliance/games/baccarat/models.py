@@ -14,47 +14,17 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator
 
 from compliance.cards import CANONICAL
+from compliance.ruleset.models import BaccaratGame
+from compliance.transcript.fields import SEATED_SCHEMA, Money, SeatKey, SpecModel, strip_vendor_keys  # noqa: F401
 
 CardCode = Literal[tuple(sorted(CANONICAL))]  # type: ignore[valid-type]
 Hand = Literal["player", "banker"]
-BaccaratGame = Literal["punto_banco", "mini_baccarat", "even_money"]  # table.game of a baccarat table
 Spot = Literal["player", "banker", "tie"]
-# strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal
-Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False)]
 Seat = Annotated[int, Field(ge=0)]
 Points = Annotated[int, Field(ge=0, le=9)]
-# a seat number as a JSON object key ("seated"): digits, no sign, no leading zero; the fast
-# decoder (codec.py) reads such keys straight into int
-SeatKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]*)$")]
-# the JSON Schema of a seated map says exactly what the readers take: seat keys, x- keys, nothing else
-SEATED_SCHEMA = {"patternProperties": {r"^(0|[1-9][0-9]*)$": {"type": "string"}, "^x-": {}},
-                 "additionalProperties": False}
-
-
-class SpecModel(BaseModel):
-    """Base of every transcript object: unknown keys are errors, ``x-`` keys are dropped."""
-
-    # strict: no "7" for 7, no 1.0 for 1, no 1 for true, exactly as the msgspec decoder of codec.py
-    # the JSON Schema says what the readers do: x- keys allowed on every object, any other unknown key refused
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True,
-                              json_schema_extra={"patternProperties": {"^x-": {}}})
-
-    @model_validator(mode="before")
-    @classmethod
-    def _drop_vendor_extensions(cls, data):
-        return strip_vendor_keys(data) if isinstance(data, dict) else data
-
-
-def strip_vendor_keys(obj):
-    """Drop ``x-`` keys at every depth of a decoded JSON value (also inside maps such as ``seated``)."""
-    if isinstance(obj, dict):
-        return {k: strip_vendor_keys(v) for k, v in obj.items() if not (isinstance(k, str) and k.startswith("x-"))}
-    if isinstance(obj, list):
-        return [strip_vendor_keys(v) for v in obj]
-    return obj
 
 
 # ---------------------------------------------------------------- header

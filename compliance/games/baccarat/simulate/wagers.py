@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from decimal import ROUND_FLOOR, Decimal
 
-from compliance.replay import BANKER, PLAYER, ZERO, describe_bettor, spot_totals
+from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, describe_bettor, spot_totals
+from compliance.games.common import plain  # noqa: F401  (the simulator writes amounts as dealers do)
 
 TIE = "tie"
 SPOTS = (PLAYER, BANKER, TIE)
@@ -36,7 +37,7 @@ def pro_rata(stakes: dict, limit: Decimal, unit: Decimal) -> dict[tuple, Decimal
 
 
 class WagerSteps:
-    """The wagering part of a coup (mixed into :class:`~compliance.simulate.play.CoupPlay`)."""
+    """The wagering part of a coup (mixed into :class:`~compliance.games.baccarat.simulate.play.CoupPlay`)."""
 
     def bettors(self) -> list[int | str]:
         return list(self.seated) + ["patron:" + p for p in self.standing]
@@ -187,10 +188,3 @@ class WagerSteps:
 
 def who(bettor: int | str) -> dict:
     return {"seat": bettor} if isinstance(bettor, int) else {"patron": bettor.removeprefix("patron:")}
-
-
-def plain(amount: Decimal) -> Decimal:
-    """An amount without trailing zeros or exponent (25, 23.75), as a dealer writes it."""
-    if amount == amount.to_integral_value():
-        return amount.quantize(Decimal(1))
-    return amount.normalize()

@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
-from compliance.checks.dealing import dealt_in_order
-from compliance.checks.drawing import banker_must_draw, is_natural, player_must_draw
-from compliance.replay import BANKER, PLAYER, CoupState, describe_bettor
-from compliance.table import TableContext
+from compliance.games.baccarat.checks.dealing import dealt_in_order
+from compliance.games.baccarat.checks.drawing import banker_must_draw, is_natural, player_must_draw
+from compliance.games.baccarat.replay import BANKER, PLAYER, CoupState, describe_bettor
+from compliance.games.baccarat.table import TableContext
 
 INFO = "info"
 
@@ -52,7 +52,7 @@ def _carried_into_this_coup(c: CoupState, p: ErroneousCardParams):
         return []
     out = []
     first = c.initial[0][1] if c.initial else None
-    for code, disclosed in zip(c.expected_carry, c.expected_carry_disclosed or [False] * len(c.expected_carry)):
+    for code, disclosed in c.expected_carry:
         if disclosed and p.when_disclosed == "discard":
             continue  # it should not have been set aside (reported in the previous coup): not using it is right
         at = c.first_card_at

@@ -11,32 +11,11 @@ announcement is ``result.wrong``'s finding).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from decimal import Decimal
 
 from compliance.checks import Breach, check
-from compliance.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
-
-
-class Due:
-    """What a wager is owed: outcome, winnings (gross), and the commission the house keeps.
-
-    ``why`` may be given as a function that words it: most wagers are settled
-    right, and the reason is only worded for a finding.
-    """
-
-    __slots__ = ("outcome", "gross", "commission", "_why")
-
-    def __init__(self, outcome: str, gross: Decimal, commission: Decimal, why: str | Callable[[], str]):
-        self.outcome, self.gross, self.commission, self._why = outcome, gross, commission, why
-
-    @property
-    def why(self) -> str:
-        return self._why if isinstance(self._why, str) else self._why()
-
-    @property
-    def net(self) -> Decimal:
-        return self.gross - self.commission if self.commission else self.gross
+from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
+from compliance.games.common import Due, settlement_basis
 
 
 def _owed(terms: tuple, stake: Decimal) -> Due:
@@ -89,12 +68,6 @@ def terms(c: CoupState, spot: str, t) -> tuple:
 
 
 _WON = {PLAYER: "Player won", BANKER: "Banker won"}
-
-
-def settlement_basis(c) -> dict:
-    """The wagers a settlement is judged against: as they stood when settlement began (or at the end of a coup
-    that settled nothing). Any game's coup state with ``stakes`` and ``stakes_at_settlement``."""
-    return c.stakes_at_settlement if c.stakes_at_settlement is not None else c.stakes
 
 
 def _judgeable(c: CoupState) -> bool:

@@ -20,8 +20,8 @@ from decimal import Decimal
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
-from compliance.replay import BANKER, HAND, PLAYER, ZERO, CoupState
-from compliance.table import TableContext
+from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState
+from compliance.games.baccarat.table import TableContext
 
 TieBreak = Literal["seat_order", "lowest_number"]
 ITEM = {"shoe": "shoe", "banker_marker": "Banker marker"}

@@ -13,30 +13,17 @@ cards), so that one breach is one finding.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from decimal import Decimal
 
 from compliance.cards import POINTS, hand_total
-from compliance.replay import BANKER, PLAYER, ZERO, describe_bettor
+from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, describe_bettor
+from compliance.games.baccarat.simulate.curator import CuratorSteps, Holders
+from compliance.games.baccarat.simulate.irregular import Carry, Injection, IrregularSteps
+from compliance.games.baccarat.simulate.procedure import Procedure
+from compliance.games.baccarat.simulate.shoe import Shoe
+from compliance.games.baccarat.simulate.table import TableSetup
+from compliance.games.baccarat.simulate.wagers import SPOTS, TIE, WagerSteps, plain, who
 from compliance.ruleset.models import Payouts, Tableau
-from compliance.simulate.curator import CuratorSteps, Holders
-from compliance.simulate.irregular import Carry, IrregularSteps
-from compliance.simulate.procedure import Procedure
-from compliance.simulate.shoe import Shoe
-from compliance.simulate.table import TableSetup
-from compliance.simulate.wagers import SPOTS, TIE, WagerSteps, plain, who
-
-
-@dataclass(frozen=True)
-class Injection:
-    """One breach the simulator made on purpose."""
-
-    coup: int
-    category: str
-    what: str
-
-    def as_dict(self) -> dict:
-        return {"coup": self.coup, "category": self.category, "what": self.what}
 
 
 class Game:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compliance.checks import Breach, check
-from compliance.replay import CoupState
+from compliance.games.baccarat.replay import CoupState
 
 
 @check("shoe.integrity", "shoe.integrity")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compliance.checks import Breach, check
-from compliance.replay import BANKER, PLAYER, CoupState
+from compliance.games.baccarat.replay import BANKER, PLAYER, CoupState
 
 
 @check("result.wrong", "result.wrong")

@@ -5,9 +5,10 @@ parameters.  Each kind is registered with :func:`check`, which records the
 finding category it reports, the pydantic model of its parameters and its
 documentation (the function's docstring), the way ruff registers its rules.
 
-A check function is called as ``fn(coup, params, table)`` with the
-:class:`~compliance.replay.CoupState` of one coup, the validated parameters
-and the :class:`~compliance.table.TableContext` of its transcript; it returns
+A check function is called as ``fn(coup, params, table)`` with the coup
+state its game's replayer built (baccarat's
+:class:`~compliance.games.baccarat.replay.CoupState`), the validated parameters
+and the table context of its transcript; it returns
 an iterable of :class:`Breach` (usually an empty tuple).  It never reads raw
 events again: everything it needs is in the replayed state.
 """
@@ -74,14 +75,9 @@ def check(name: str, category: str, params: type[BaseModel] = NoParams, game: st
     return register
 
 
-def load_all() -> dict[str, CheckKind]:
-    """Import every module of check kinds so they register themselves."""
-    import importlib
-    import pkgutil
-
-    from compliance import games
-
-    for mod in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{mod.name}")
-    games.load_checks()  # the check kinds of the other games register in the same registry
-    return REGISTRY
+@check("transcript.unreadable", "transcript.unreadable", game=None)
+def unreadable(c, p, t):
+    """A coup that cannot be decoded or replayed is reported with the reason and its place;
+    the coups after it are still checked.  The engine reports these findings itself, before
+    any coup state exists, so this function never has anything to add."""
+    return ()

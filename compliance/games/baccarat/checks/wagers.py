@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from compliance.checks import Breach, Params, check
-from compliance.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, spot_totals
+from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, spot_totals
 
 
 @check("wager.late", "wager.late")

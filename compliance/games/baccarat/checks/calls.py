@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
-from compliance.replay import CoupState
+from compliance.games.baccarat.replay import CoupState
 
 WORDS = {"no_more_bets": '"No more bets"', "cards": '"Cards"'}
 

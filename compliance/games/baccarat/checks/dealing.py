@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
-from compliance.replay import BANKER, HAND, PLAYER, CoupState
+from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, CoupState
 
 ORDER = (PLAYER, BANKER, PLAYER, BANKER)
 

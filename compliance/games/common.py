@@ -1,0 +1,83 @@
+"""What every game shares below the engine: exact amounts, coup order, settlement terms, replay errors.
+
+A game package (``compliance.games.<game>``) builds on these and on the
+transcript vocabulary (:mod:`compliance.transcript.fields`); no game imports
+another game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import msgspec
+
+ZERO = Decimal(0)
+
+
+class ReplayError(Exception):
+    """The coup cannot be replayed (becomes a ``transcript.unreadable`` finding)."""
+
+    def __init__(self, message: str, event: int | None = None):
+        super().__init__(message)
+        self.event = event
+
+
+def check_coup_number(n: int, last: int | None, last_line: int) -> None:
+    """Coup numbers increase within a transcript (every game): the last number is enough to tell."""
+    if last is not None and n <= last:
+        if n == last:
+            raise ReplayError(f"coup number {n} repeats the coup at line {last_line}")
+        raise ReplayError(f"coup number {n} comes after coup {last}: coup numbers must increase")
+
+
+def money(amount: Decimal) -> str:
+    """An amount as reports write it: grouped digits, no trailing zeros (1,000; 23.75)."""
+    if not -15 < amount.adjusted() < 15:  # an absurd amount (1e999999): its digits would fill the report
+        return f"{amount.normalize():E}"
+    text = f"{amount:,f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+class Due:
+    """What a wager is owed: outcome, winnings (gross), and the commission the house keeps.
+
+    ``why`` may be given as a function that words it: most wagers are settled
+    right, and the reason is only worded for a finding.
+    """
+
+    __slots__ = ("outcome", "gross", "commission", "_why")
+
+    def __init__(self, outcome: str, gross: Decimal, commission: Decimal, why: str | Callable[[], str]):
+        self.outcome, self.gross, self.commission, self._why = outcome, gross, commission, why
+
+    @property
+    def why(self) -> str:
+        return self._why if isinstance(self._why, str) else self._why()
+
+    @property
+    def net(self) -> Decimal:
+        return self.gross - self.commission if self.commission else self.gross
+
+
+def settlement_basis(c) -> dict:
+    """The wagers a settlement is judged against: as they stood when settlement began (or at the end of a coup
+    that settled nothing). Any game's coup state with ``stakes`` and ``stakes_at_settlement``."""
+    return c.stakes_at_settlement if c.stakes_at_settlement is not None else c.stakes
+
+
+def plain(amount: Decimal) -> Decimal:
+    """An amount without trailing zeros or exponent (25, 23.75), as a dealer writes it."""
+    if amount == amount.to_integral_value():
+        return amount.quantize(Decimal(1))
+    return amount.normalize()
+
+
+_encoder = msgspec.json.Encoder(decimal_format="number")
+
+
+def encode(obj) -> bytes:
+    """Compact JSON, amounts as JSON numbers, keys in the order written: the same input, the same bytes."""
+    return _encoder.encode(obj)

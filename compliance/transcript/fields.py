@@ -1,0 +1,45 @@
+"""What every game's transcript format shares: exact money, seat keys, vendor keys.
+
+The transcript models of each game (``compliance.games.<game>.models``) are
+built from these; :mod:`compliance.transcript.codec` derives the msgspec
+structs of the hot path from those models.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal
+Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False)]
+# a seat number as a JSON object key ("seated"): digits, no sign, no leading zero; the fast
+# decoder (codec.py) reads such keys straight into int
+SeatKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]*)$")]
+# the JSON Schema of a seated map says exactly what the readers take: seat keys, x- keys, nothing else
+SEATED_SCHEMA = {"patternProperties": {r"^(0|[1-9][0-9]*)$": {"type": "string"}, "^x-": {}},
+                 "additionalProperties": False}
+
+
+class SpecModel(BaseModel):
+    """Base of every transcript object: unknown keys are errors, ``x-`` keys are dropped."""
+
+    # strict: no "7" for 7, no 1.0 for 1, no 1 for true, exactly as the msgspec decoder of codec.py
+    # the JSON Schema says what the readers do: x- keys allowed on every object, any other unknown key refused
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True,
+                              json_schema_extra={"patternProperties": {"^x-": {}}})
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_vendor_extensions(cls, data):
+        return strip_vendor_keys(data) if isinstance(data, dict) else data
+
+
+def strip_vendor_keys(obj):
+    """Drop ``x-`` keys at every depth of a decoded JSON value (also inside maps such as ``seated``)."""
+    if isinstance(obj, dict):
+        return {k: strip_vendor_keys(v) for k, v in obj.items() if not (isinstance(k, str) and k.startswith("x-"))}
+    if isinstance(obj, list):
+        return [strip_vendor_keys(v) for v in obj]
+    return obj

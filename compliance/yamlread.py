@@ -1,0 +1,143 @@
+"""The one way YAML is read: plain values, the position of every node, and one wording of errors.
+
+Rulesets, rule-test sidecars, the coverage map, waivers and the configuration
+file all come through :func:`read_yaml`.  What it returns is plain Python
+(``dict``, ``list``, ``str``, ``int``, exact ``Decimal`` for a YAML float,
+``bool``, ``None``; a date stays the text it was written as, so an impossible
+date is a bad value in its place, not a crash), so the validators downstream
+never see ruamel's round-trip types; every node's place is kept, so each
+later complaint can say ``file:line:col: message`` too (:meth:`YamlDoc.where`).
+
+The input is bounded before it is parsed (:mod:`compliance.limits`): its size
+(the limit of its kind of file; a pipe or a device is read up to it), UTF-8
+(a bad byte is reported with its line and column), the depth of its flow
+brackets (the parser slows down with them before it gives up); and before a
+single value is built from it: the depth of its nesting and its size once its
+aliases are expanded (an alias bomb or merge keys over a large anchor stop at
+the count, not at the machine's memory).  A lone surrogate (``"\\ud800"``) is
+refused wherever a string is read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from compliance import limits
+from compliance.errors import UserError, Where
+
+MAX_DEPTH = limits.MAX_DEPTH
+MAX_NODES = 100_000  # values a document may hold, at least (limits.expansion_allowed: more for a larger text)
+
+
+@dataclass
+class YamlDoc:
+    """A YAML document as plain Python values plus the position (line, column; 1-based) of every node."""
+
+    display: str  # the name errors carry
+    data: object = None
+    positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+
+    def position(self, path: tuple) -> tuple[int, int]:
+        """Line and column of the node at ``path``, or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while path and path not in self.positions:
+            path = path[:-1]
+        return self.positions.get(path, (1, 1))
+
+    def where(self, path: tuple = ()) -> Where:
+        return Where(self.display, *self.position(path))
+
+
+def read_yaml(path: Path, display: str | None = None, *, what: str = "YAML file", kind: str = "ruleset") -> YamlDoc:
+    """Read and parse ``path`` within the limits of ``kind`` (compliance.limits: ``ruleset`` for rulesets,
+    sidecars and the coverage map, ``waivers``, ``config``); ``what`` names the file in messages."""
+    display = str(path) if display is None else display
+    return parse_yaml(limits.read_input(path, kind, display, missing=f"no such {what}"), display, what=what,
+                      kind=kind)
+
+
+def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str = "ruleset") -> YamlDoc:
+    """Parse YAML bytes into a :class:`YamlDoc` (every error a :class:`UserError` at ``file:line:col``)."""
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    if len(text) > limits.limit(kind):
+        raise UserError(limits.too_large(kind, len(text)), display)
+    source = limits.decode_text(text, display)
+    if limits.flow_depth(source) > MAX_DEPTH:
+        raise UserError(f"{what} is nested more than {MAX_DEPTH} levels deep", Where(display, 1))
+    allowed = limits.expansion_allowed(source)
+    try:
+        node = limits.yaml(allowed, "rt").load(source)
+    except limits.YamlBound as e:
+        raise UserError(e.message, Where(display, e.line or 1, e.column or None)) from None
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = Where(display, mark.line + 1, mark.column + 1) if mark else Where(display, 1)
+        raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
+    except RecursionError:
+        raise UserError(f"invalid YAML: nested more than {MAX_DEPTH} levels deep", Where(display, 1)) from None
+    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
+        raise UserError(f"invalid YAML: {limits.value_error(e)}", Where(display, 1)) from None
+    except YAMLError as e:
+        raise UserError(f"invalid YAML: {type(e).__name__}: {str(e)[:200]}", Where(display, 1)) from None
+    doc = YamlDoc(display)
+    doc.data = _Plain(doc, max(MAX_NODES, allowed)).value(node, (), 0)
+    return doc
+
+
+SURROGATE = "text holds a lone surrogate (\\ud800 to \\udfff alone), which is not a character"
+
+
+class _Plain:
+    """ruamel's round-trip nodes as plain values, recording positions as it goes."""
+
+    def __init__(self, doc: YamlDoc, max_nodes: int):
+        self.doc, self.max_nodes, self.nodes = doc, max_nodes, 0
+
+    def value(self, node, path: tuple, depth: int):
+        from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+        self.nodes += 1
+        if depth > MAX_DEPTH or self.nodes > self.max_nodes:
+            raise UserError("nested too deeply or too large (aliases?)", self.doc.where(path[:-1] or ()))
+        positions = self.doc.positions
+        if isinstance(node, CommentedMap):
+            positions.setdefault(path, (node.lc.line + 1, node.lc.col + 1))
+            out = {}
+            for k, v in node.items():
+                if not isinstance(k, (str, int)) or isinstance(k, bool):
+                    raise UserError(f"keys must be strings or numbers, not {type(k).__name__}", self.doc.where(path))
+                if isinstance(k, str) and limits.lone_surrogate(k) is not None:
+                    raise UserError(SURROGATE, self.doc.where(path + (k,)))
+                try:
+                    line, col = node.lc.key(k)
+                    positions[path + (k,)] = (line + 1, col + 1)
+                except (KeyError, TypeError):
+                    pass
+                out[k] = self.value(v, path + (k,), depth + 1)
+            return out
+        if isinstance(node, CommentedSeq):
+            positions.setdefault(path, (node.lc.line + 1, node.lc.col + 1))
+            out = []
+            for i, v in enumerate(node):
+                try:
+                    line, col = node.lc.item(i)
+                    positions[path + (i,)] = (line + 1, col + 1)
+                except (KeyError, TypeError, IndexError):
+                    pass
+                out.append(self.value(v, path + (i,), depth + 1))
+            return out
+        if isinstance(node, bool) or node is None:
+            return node
+        if isinstance(node, float):
+            return Decimal(repr(float(node)))
+        if isinstance(node, int):
+            return int(node)
+        if isinstance(node, str):
+            if limits.lone_surrogate(node) is not None:
+                raise UserError(SURROGATE, self.doc.where(path))
+            return str(node)
+        raise UserError(f"unsupported YAML value of type {type(node).__name__} (tags are not allowed)",
+                        self.doc.where(path))

@@ -1,0 +1,156 @@
+"""The package's layout: imports run downward only, and every game has the same shape.
+
+The layers, top to bottom (docs/architecture.md):
+
+    cli -> engine -> games -> ruleset models / transcript vocabulary -> base
+
+Every import is counted, the ones inside functions too: a lazy import is
+still a dependency, and a cycle through one is still a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "compliance"
+
+# the layer of each module, by the longest prefix that names it (0 is the bottom)
+LAYERS: dict[str, int] = {
+    "compliance": 0,  # __version__ and the package docstring
+    "compliance.errors": 0,
+    "compliance.categories": 0,
+    "compliance.cards": 0,
+    "compliance.findings": 0,
+    "compliance.checks": 0,  # the registry of check kinds (each game's kinds register in it)
+    "compliance.limits": 0,
+    "compliance.yamlread": 0,
+    "compliance.transcript": 1,  # the transcript vocabulary every game's format is built from
+    "compliance.ruleset.models": 1,
+    "compliance.ruleset": 3,  # loading and lint are the engine's (they need the games' check kinds)
+    "compliance.games": 2,
+    "compliance.reading": 3,
+    "compliance.engine": 3,
+    "compliance.cli": 4,
+    "compliance.__main__": 4,
+}
+ENGINE = 3
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str) -> set[str]:
+    """The package's modules that ``name`` imports, anywhere in its body."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("compliance")}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            if not base.startswith("compliance"):
+                continue
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in MODULES else base)
+    return {m for m in found if m in MODULES and m != name}
+
+
+GRAPH = {name: _imports(name) for name in MODULES}
+
+
+def layer(name: str) -> int:
+    best = max((p for p in LAYERS if name == p or (p != "compliance" and name.startswith(p + "."))),
+               key=len, default=None)
+    return LAYERS[best] if best is not None else ENGINE  # engine modules at the top of the package
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_package_has_no_import_cycle():
+    assert _cycles(GRAPH) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_imports_run_downward_only():
+    upward = [f"{m} (layer {layer(m)}) imports {t} (layer {layer(t)})"
+              for m, targets in sorted(GRAPH.items()) for t in sorted(targets) if layer(t) > layer(m)]
+    assert upward == []
+
+
+def _game_packages() -> list[str]:
+    return sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").exists())
+
+
+def test_the_engine_knows_a_game_only_through_its_interface():
+    """Below the CLI, nothing outside ``compliance/games`` names a game's package."""
+    named = [f"{m} imports {t}" for m, targets in sorted(GRAPH.items()) if layer(m) == ENGINE
+             for t in sorted(targets) if any(t.startswith(f"compliance.games.{g}") for g in _game_packages())]
+    assert named == []
+
+
+def test_no_game_imports_another():
+    games = _game_packages()
+    crossing = [f"{m} imports {t}" for m, targets in sorted(GRAPH.items()) for g in games
+                if m.startswith(f"compliance.games.{g}") for t in sorted(targets)
+                for other in games if other != g and t.startswith(f"compliance.games.{other}")]
+    assert crossing == []
+
+
+@pytest.mark.parametrize("game", _game_packages())
+def test_every_game_is_a_package_of_the_same_shape(game):
+    from compliance import games
+
+    names = {p.stem for p in (PACKAGE / "games" / game).iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
+    assert {"__init__", "models", "table", "replay", "checks", "simulate"} <= names
+    assert f"compliance.games.{game}" in games.PACKAGES.values()
+    kind = next(k for k, v in games.PACKAGES.items() if v == f"compliance.games.{game}")
+    g = games.get(kind)
+    assert g.kind == kind and g.table_games and g.transcript_model is not None
