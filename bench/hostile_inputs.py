@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -142,6 +141,62 @@ def cases(d: Path):
             _write(d, f"blocks{n}.md", "# Procedures\n\n" + block * n)], d
 
 
+H, F = "test_hostile_input.py::", "test_hostile_files.py::"
+#: the test that holds each input, by the start of its name
+TESTS = {
+    "int-json": H + "test_a_number_of_5000_digits_in_a_coup_is_an_unreadable_coup",
+    "seats": H + "test_the_declared_number_of_seats_sizes_nothing",
+    "loop": H + "test_a_symlink_loop_is_one_clear_error",
+    "surrogate": H + "test_a_lone_surrogate_in_a_ruleset_is_refused_at_its_line",
+    "utf8-waivers": F + "test_a_waivers_file_that_is_not_utf8_names_the_byte_and_its_place",
+    "utf8-baseline": F + "test_a_baseline_that_is_not_utf8_names_the_byte_and_its_place",
+    "utf8-toml": F + "test_a_pyproject_that_is_not_utf8_names_the_byte",
+    "utf8-config": F + "test_a_configuration_that_is_not_utf8_names_the_byte",
+    "deep-waivers": F + "test_deeply_nested_waivers_are_refused",
+    "deep-config": F + "test_a_hostile_configuration_is_one_error",
+    "deep-baseline": F + "test_a_hostile_baseline_is_one_error_with_its_place",
+    "date": F + "test_an_impossible_expiry_date_is_a_malformed_waiver_at_its_line",
+    "nan": F + "test_a_hostile_baseline_is_one_error_with_its_place",
+    "int-baseline": F + "test_a_hostile_baseline_is_one_error_with_its_place",
+    "alias": H + "test_a_large_anchor_referenced_many_times_is_refused_quickly",
+    "merge": H + "test_merge_keys_over_a_large_anchor_are_refused_quickly",
+    "nul": H + "test_a_markdown_document_of_nul_bytes_holds_no_transcript",
+    "zero-transcript": H + "test_dev_zero_as_a_transcript_is_read_up_to_the_stream_limit",
+    "zero-markdown": H + "test_dev_zero_as_a_markdown_document_is_refused_at_its_limit",
+    "zero-ruleset": H + "test_dev_zero_as_a_ruleset_is_refused_at_the_ruleset_limit",
+    "zero-jurisdiction": H + "test_dev_zero_as_a_ruleset_is_refused_at_the_ruleset_limit",
+    "zero-": F + "test_dev_zero_as_waivers_baseline_or_configuration_is_refused_at_its_limit",
+    "waivers-50": F + "test_a_waivers_file_over_its_limit_is_refused_and_the_configuration_raises_the_limit",
+    "waivers-": F + "test_80000_waivers_are_read_and_matched_in_linear_time",
+    "markdown-": H + "test_a_markdown_document_of_2000_blocks_is_read_once",
+}
+
+
+#: what the attack run of issue 19 reported for each input, before the bounds
+BEFORE = {
+    "int-": "traceback (ValueError)", "seats-1e18": "traceback (MemoryError)", "seats-3e7": "3.8 GB, 21 s",
+    "loop": "traceback (RuntimeError)", "surrogate": "traceback (UnicodeEncodeError)",
+    "utf8": "traceback (UnicodeDecodeError)", "deep": "traceback (RecursionError)", "date": "traceback (ValueError)",
+    "nan": "traceback (TypeError)", "int-baseline": "traceback (ValueError)", "alias": "4.3 GB, 18 s",
+    "merge": "killed at 20 s (measured here)", "nul": "23.7 GB, killed", "zero-": "killed",
+    "zero-transcript-jsonl": "exit 2 (header line over 16 MB)", "zero-config": "exit 2, \"no such file\"",
+    "waivers-80": "71 s, 650 MB", "waivers-140": "(not run)", "waivers-50": "over 300 s",
+    "markdown-1000": "17 s", "markdown-2000": "42 s",
+}
+
+
+def _longest(table: dict, name: str) -> str:
+    return next(table[k] for k in sorted(table, key=len, reverse=True) if name.startswith(k))
+
+
+def before_of(name: str) -> str:
+    return _longest(BEFORE, name)
+
+
+def test_of(name: str) -> str:
+    return _longest(TESTS, name)
+
+
 def measure(args: list[str], cwd: Path, timeout: int) -> dict:
     command = args[0][1:] if args and args[0].startswith("@") else "check"
     argv = [COMMAND, command, *(args[1:] if command != "check" else [*args, *STAMP])]
@@ -170,16 +225,17 @@ def main() -> None:
     ap.add_argument("only", nargs="*", help="measure only the inputs whose name contains one of these")
     ap.add_argument("--timeout", type=int, default=60)
     opts = ap.parse_args()
-    print("| input | exit | wall s | CPU s | peak RSS MB | traceback | message |")
-    print("|---|---|---|---|---|---|---|")
+    print("| input | before | exit | wall s | CPU s | peak RSS MB | traceback | what it gives | test (tests/) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for name, what, args, cwd in cases(Path(tmp)):
             if opts.only and not any(o in name for o in opts.only):
                 continue
             r = measure(args, cwd, opts.timeout)
-            message = r["message"].replace(tmp + "/", "").replace("|", "\\|")[:110]
-            print(f"| {name}: {what} | {r['exit']} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['rss']:.0f} | "
-                  f"{'yes' if r['traceback'] else 'no'} | {message} |", flush=True)
+            message = r["message"].replace(tmp + "/", "").removeprefix("baccarat-audit: ").replace("|", "\\|")
+            message = message if len(message) <= 140 else message[:139] + "…"
+            print(f"| {what} | {before_of(name)} | {r['exit']} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['rss']:.0f} | "
+                  f"{'yes' if r['traceback'] else 'no'} | {message} | `{test_of(name)}` |", flush=True)
 
 
 if __name__ == "__main__":

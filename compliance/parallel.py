@@ -276,8 +276,13 @@ def plan_chunks(inp, parts: int, chunk_bytes: int = CHUNK_BYTES) -> list[tuple[i
     """Byte offsets (lookback, cut) of the cuts of a ``.jsonl`` input into at most ``parts`` chunks."""
     if inp.block is not None or not inp.path.lower().endswith(".jsonl") or parts < 2:
         return None
+    try:
+        size = os.path.getsize(inp.path)
+    except OSError:
+        return None  # checked whole, which reports why it cannot be read
+    if size // max(chunk_bytes, 1) < 2:
+        return None  # too small to cut; a pipe or a device (size 0) is read once, by the one unit
     source = inp.open()  # reads only the header; UserError if the file is unusable
-    size = os.path.getsize(inp.path)
     body = source._body_offset
     parts = min(parts, (size - body) // max(chunk_bytes, 1))
     if parts < 2:
