@@ -27,7 +27,7 @@ What a file holds is bounded too:
 
 * text must be UTF-8: the first bad byte is reported with its line and column;
   a lone surrogate (``"\\ud800"`` in YAML) is refused wherever a string is read;
-* YAML documents (:func:`yaml`) nest at most :data:`MAX_DEPTH` levels, and
+* YAML documents (:func:`yaml`, used by :mod:`compliance.yamlread`) nest at most :data:`MAX_DEPTH` levels, and
   their aliases may not expand them (an alias bomb, merge keys over a large
   anchor) past :data:`EXPANSION` times their size in values or characters
   (:data:`MIN_EXPANSION` for a small one): the node graph is measured before
@@ -35,7 +35,9 @@ What a file holds is bounded too:
 * integers have at most :data:`MAX_INT_DIGITS` digits (Python's own limit on
   converting text to a number; JSON readers report it as a bad value);
 * declared counts never size an allocation: ``table.seats`` is a number the
-  checks compare with, not a list they build (:mod:`compliance.table`).
+  checks compare with, not a list they build (:mod:`compliance.games.baccarat.table`).
+
+Every bound, and what each hostile input costs: ``docs/reliability.md``.
 """
 
 from __future__ import annotations
