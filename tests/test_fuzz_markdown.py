@@ -80,7 +80,7 @@ TOKENS = [b"```", b"~~~", f"```{TAG}\n".encode(), b"\n", b"\r", b"\r\n", b"\x00"
           b"9" * 5000, b'"\\ud800"']
 
 
-@budget(100)
+@budget(40)
 @given(data=st.data())
 def test_a_manual_with_bytes_mangled_is_checked_or_refused(data):
     document = data.draw(mutated(MANUAL, TOKENS))
