@@ -72,6 +72,25 @@ def test_exit_2_when_the_run_cannot_be_done(files, args):
     assert r.stderr.strip()
 
 
+def test_an_input_that_cannot_be_read_is_said_once_on_stderr(files):
+    (files / "cut.json").write_text('{"format": 1')
+    r = audit("check", "clean.json", "missing.json", "cut.json", cwd=files)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == ["baccarat-audit: missing.json: no such file",
+                                     "baccarat-audit: cut.json: not valid JSON: Input data was truncated at line 1, "
+                                     "column 13"]
+    assert "missing.json" not in r.stdout and "cut.json" not in r.stdout
+    assert r.stdout.splitlines()[-1] == "checked 1 transcript, 1 coup, 0 findings; 2 files could not be checked"
+
+
+def test_a_text_report_written_to_a_file_names_what_could_not_be_checked(files):
+    r = audit("check", "clean.json", "missing.json", "-o", "text=audit.txt", cwd=files)
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[0] == "baccarat-audit: missing.json: no such file"
+    assert (files / "audit.txt").read_text().splitlines() == [
+        "error: missing.json: no such file", "checked 1 transcript, 1 coup, 0 findings; 1 file could not be checked"]
+
+
 def test_fail_on_sets_the_failing_severity(files):
     """A warning fails the run only with --fail-on warning or info."""
     doc = transcript([coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100)])])
