@@ -67,6 +67,17 @@ def test_initial_deal_stopped_after_three_cards():
                          "Banker's Hand 1 initial card(s); each hand gets two")
 
 
+def test_a_result_recorded_without_any_card_says_the_cards_are_missing_from_the_record():
+    c = dealt([])
+    found = check(transcript([c]))
+    assert pairs(found) == {(1, "BAC-DEAL-ORDER")}
+    (f,) = found
+    assert f.event == [e["type"] for e in c["events"]].index("result")
+    assert f.message == ("the result is recorded (Player 7, Banker 6) but no card is: the record lacks the four "
+                         "initial cards, two to each hand, and any third card the result rests on")
+    assert "incomplete" not in f.message
+
+
 def test_a_void_coup_may_stop_mid_deal():
     c = dealt([("player", "4H"), ("banker", "KS"), ("player", "TD")])
     c["events"] = [e for e in c["events"] if e["type"] not in ("result", "settle")]

@@ -42,14 +42,21 @@ def initial_order(c: CoupState, p, t):
 
 def _incomplete(c: CoupState):
     """A coup that went on (cards dealt, or a result announced) without two initial cards a hand,
-    and was not declared void: the initial deal was never completed."""
+    and was not declared void: the initial deal was never completed.  A result with no card recorded
+    at all is worded as what it is, a record without its cards (it may be a dealing error or a
+    partial recording; the record cannot tell)."""
     if c.hands_complete or c.void is not None or (not c.initial and c.result is None):
         return ()
+    if not c.initial:  # a result with no card at all: the record lacks the deal, nothing says it went wrong
+        r = c.result
+        return (Breach(c.result_at, f"the result is recorded (Player {r.player_points}, Banker {r.banker_points}) "
+                                    "but no card is: the record lacks the four initial cards, two to each hand, "
+                                    "and any third card the result rests on"),)
     taken = next((m for m in c.moves if m.source is not None), None)
     if len(c.initial) == 4 and taken is not None:
         at, how = taken.at, f"after {taken.code} was moved out of the {HAND[taken.source]}"
     else:
-        at = c.initial[-1][1].at if c.initial else c.result_at
+        at = c.initial[-1][1].at
         how = f"after {len(c.initial)} initial card{'s' if len(c.initial) != 1 else ''}"
     return (Breach(at, f"the initial deal is incomplete {how}: the Player's Hand holds {c.player_initial} "
                        f"and the Banker's Hand {c.banker_initial} initial card(s); each hand gets two"),)
