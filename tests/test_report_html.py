@@ -48,9 +48,9 @@ def test_transcript_text_is_escaped(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def chromium():
-    path, why = browser.install()
+    path = browser.find()
     if path is None:
-        pytest.skip(why)
+        pytest.skip(browser.MISSING)
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (test extra) drives the browser")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
