@@ -56,6 +56,8 @@ class CuratorSteps:
 
     def offers_before_wagers(self) -> None:
         h = self.holders
+        if h.shoe is not None and not self.g.procedure.handling(self.method).shoe_to_players:
+            self.return_shoe()  # a coup dealt by a method where the dealer keeps the shoe (a no bet coup)
         if h.curator_lost and h.shoe is not None:
             if self.can("curator.not-eligible"):
                 self.take("curator.not-eligible", f"seat {h.shoe} kept the shoe although its wager lost")
