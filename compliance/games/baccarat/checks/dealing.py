@@ -17,6 +17,12 @@ def dealt_in_order(c: CoupState) -> bool:
     return hands == ORDER[: len(hands)]
 
 
+def voided_for_misdeal(c: CoupState) -> bool:
+    """The coup was declared void for a misdeal: how the misdeal was put right is the misdeal rule's
+    concern (an ``info`` finding when voiding was the remedy), not a second finding of the dealing rules."""
+    return c.void is not None and c.void.reason == "misdeal"
+
+
 @check("deal.initial-order", "deal.initial-order")
 def initial_order(c: CoupState, p, t):
     """The first and third cards go to the Player's Hand, the second and fourth to the Banker's.
@@ -27,7 +33,7 @@ def initial_order(c: CoupState, p, t):
     that goes on without two initial cards a hand, and is not void, breaks the
     rule too (the fourth card never came).
     """
-    if c.reconstruct_at is not None or (c.void is not None and c.void.reason == "misdeal"):
+    if c.reconstruct_at is not None or voided_for_misdeal(c):
         return ()  # put right by reconstruction or voided: the misdeal rule judges how
     if c.player_initial > 2 or c.banker_initial > 2:
         return ()  # one hand took the other's card: deal.extra-card's finding (one mistake, one finding)
@@ -68,7 +74,11 @@ def extra_card(c: CoupState, p, t):
 
     A hand short of an initial card (the other hand took it) is not charged
     again for the cards it got after: it breaks this rule only past three cards.
+    A coup declared void for the misdeal is judged by the misdeal rule (one
+    mistake, one finding); a misdeal the coup went on with is a breach here.
     """
+    if voided_for_misdeal(c):
+        return ()
     out = []
     for hand in (PLAYER, BANKER):
         initial = c.player_initial if hand == PLAYER else c.banker_initial
