@@ -370,3 +370,29 @@ def test_the_dealer_keeps_the_shoe_under_methods_a_b_c_even_when_a_patron_held_i
     given_back = procedure_coup(2, P, B, wagers, method="C", face="up", before_calls=[{"type": "shoe_return"}])
     assert [c for c, _, _ in found(doc("au-nsw", [d_coup, kept], dealing_method="D"), "NSW-SHOE-KEPT-BY-DEALER")] == [2]
     assert found(doc("au-nsw", [d_coup, given_back], dealing_method="D"), "NSW-SHOE-KEPT-BY-DEALER") == []
+
+
+# ------------------------------------------------------------------ Methods D and E: the curator plays one hand
+
+
+@pytest.mark.parametrize("method", ["D", "E"])
+def test_the_player_with_the_shoe_plays_one_hand_and_the_dealer_the_other(method):
+    """NSW 8.22 and 8.29: the holder plays the Banker's Hand (or, with an approval no transcript records,
+    the Player's); the dealer plays the other. Turning both is a wrong recipient for the second."""
+    wagers = [(1, "banker", 300), (2, "player", 100)]
+
+    def dealt(passes):
+        c = procedure_coup(1, ["4H", "AC", "5S"], B, wagers, method=method, before_calls=[offer(1, True)],
+                           passes=passes)
+        return doc("au-nsw", [c], dealing_method=method), c
+
+    for passes in ({"banker": [(1, True)]}, {"player": [(1, True)]}):
+        assert found(dealt(passes)[0], "NSW-DE-RECIPIENT") == []
+    d, c = dealt({"player": [(1, True)], "banker": [(1, True)]})
+    second = [i for i, e in enumerate(c["events"]) if e["type"] == "hand_pass" and e["hand"] == "banker"]
+    assert found(d, "NSW-DE-RECIPIENT") == [(1, second[0], "error")]
+    # the Player's third card stays with the dealer when the holder plays the Banker's Hand
+    d, c = dealt({"banker": [(1, True)]})
+    at = next(i for i, e in enumerate(c["events"]) if e.get("card") == "5S") + 1
+    c["events"][at:at] = hand_pass("player", 1, True, "third")
+    assert [e for _, e, _ in found(d, "NSW-DE-RECIPIENT")] == [at]

@@ -284,6 +284,10 @@ class RecipientParams(Params):
     without_holder: Literal["dealer", "unjudged"] = "unjudged"
     """for a hand that goes to the curator or the marker's holder, when no one holds the shoe or marker:
     the dealer keeps the hand, or the record is not judged"""
+    curator_plays: Literal["both", "one"] = "both"
+    """where both hands name the curator: ``one``: the patron holding the shoe plays one of the two hands
+    (either: which one may need an approval no transcript records) and the dealer plays the other, so a
+    curator given the second hand too is a wrong recipient for it"""
 
 
 def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: TableContext,
@@ -351,19 +355,50 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
     return None, None
 
 
+def _curators_hand(c: CoupState, p: RecipientParams) -> str | None:
+    """Where the curator plays one hand only: the hand the curator took first (None if it took none)."""
+    if p.curator_plays != "one" or p.player != "curator" or p.banker != "curator":
+        return None
+    for ps in c.passes:
+        if ps.cards == "initial" and ps.accepted and ps.seat == c.holder_at("shoe", ps.at):
+            return ps.hand
+    return None
+
+
+def _the_dealers_hand(c: CoupState, hand: str, curators_hand: str,
+                      passes: list) -> tuple[Breach | None, int | None]:
+    """The hand the dealer plays, the curator having taken the other: passed to no one."""
+    if not passes:
+        return None, None
+    ps = passes[0]
+    curator = c.holder_at("shoe", ps.at)
+    if ps.seat == curator:
+        why = (f"seat {ps.seat}, holding the shoe, already plays the {HAND[curators_hand]}; the patron with the "
+               f"shoe plays one hand and the dealer the other")
+    else:
+        why = (f"the patron with the shoe plays the {HAND[curators_hand]} and the dealer plays this one")
+    return Breach(ps.at, f"the {HAND[hand]} was passed to seat {ps.seat}; {why}"), None
+
+
 @check("curator.wrong-recipient", "curator.wrong-recipient", RecipientParams)
 def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
     """Each hand's cards go to the patron entitled to turn them: the highest wager on that hand (equal
     wagers by the tie-break; after a refusal, the next entitled patron), or the curator or the marker's
     holder where the rules say so; with no wager on a hand, or after every refusal, the dealer keeps it
-    (or, where the rules allow, a patron betting on the other hand turns it).  A third card goes to whoever
-    accepted that hand's initial cards."""
+    (or, where the rules allow, a patron betting on the other hand turns it).  Where the patron holding the
+    shoe plays one hand only, the dealer plays the other: passing it to anyone, the curator included, is a
+    wrong recipient.  A third card goes to whoever accepted that hand's initial cards."""
     if c.first_card_at is None or not c.passes:
         return ()
     out = []
+    curators_hand = _curators_hand(c, p)
     for hand in (PLAYER, BANKER):
         initial = [ps for ps in c.passes if ps.hand == hand and ps.cards == "initial"]
-        breach, holder = _first_wrong_pass(c, hand, getattr(p, hand), p, t, initial)
+        who = getattr(p, hand)
+        if curators_hand is not None and hand != curators_hand:
+            breach, holder = _the_dealers_hand(c, hand, curators_hand, initial)
+        else:
+            breach, holder = _first_wrong_pass(c, hand, who, p, t, initial)
         if breach is not None:
             out.append(breach)
             continue

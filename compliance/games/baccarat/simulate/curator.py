@@ -183,6 +183,8 @@ class CuratorSteps:
         whom = getattr(p, hand)
         if whom == "dealer":
             return [], "none"
+        if whom == "curator" and hand == PLAYER and p.curator_plays == "one" and p.banker == "curator":
+            return [], "none"  # the patron with the shoe plays the Banker's Hand, the dealer the Player's
         if whom in ("curator", "marker"):
             holder = self.holders.shoe if whom == "curator" else self.holders.marker
             return ([holder], "holder") if holder is not None else ([], "none")
