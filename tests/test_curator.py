@@ -396,3 +396,30 @@ def test_the_player_with_the_shoe_plays_one_hand_and_the_dealer_the_other(method
     at = next(i for i, e in enumerate(c["events"]) if e.get("card") == "5S") + 1
     c["events"][at:at] = hand_pass("player", 1, True, "third")
     assert [e for _, e, _ in found(d, "NSW-DE-RECIPIENT")] == [at]
+
+
+# ------------------------------------------------------------------ NSW: the face of each card, by dealing method
+
+# NSW 7.3 (the four initial cards face down), 10.6.1.1 (Methods A, D, E: third cards passed face down),
+# 10.6.2 and 10.6.3.1 (Method B: the Player's third card face up, the Banker's passed face down),
+# 10.6.4 (Method C: third cards face up). Method C's initial cards are not judged (the dealer turns them).
+NSW_FACES = {"A": ("down", "down", "down"), "B": ("down", "up", "down"), "C": (None, "up", "up"),
+             "D": ("down", "down", "down"), "E": ("down", "down", "down")}
+NSW_FACE_RULE = {"A": "NSW-FACE-ADE", "B": "NSW-FACE-B", "C": "NSW-FACE-C", "D": "NSW-FACE-ADE", "E": "NSW-FACE-ADE"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(method=st.sampled_from("ABCDE"), faces=st.lists(st.sampled_from(["up", "down"]), min_size=6, max_size=6))
+def test_nsw_each_card_is_dealt_with_the_face_its_dealing_method_gives_it(method, faces):
+    player, banker = ["4H", "KD", "5C"], ["3S", "2D", "9C"]  # Player 4 draws 5; Banker 5 draws against 5
+    c = procedure_coup(1, player, banker, [(1, "player", 100), (5, "banker", 100)], method=method)
+    dealt = [i for i, ev in enumerate(c["events"]) if ev["type"] == "card"]
+    for k, face in zip(range(6), faces):
+        c["events"][dealt[k]]["face"] = face
+    initial, player_third, banker_third = NSW_FACES[method]
+    want = [initial] * 4 + [player_third, banker_third]  # the Player's third card is dealt before the Banker's
+    wrong = [dealt[k] for k in range(6) if want[k] is not None and faces[k] != want[k]]
+    got = found(doc("au-nsw", [c], dealing_method=method), NSW_FACE_RULE[method])
+    assert got == ([(1, wrong[0], "error")] if wrong else [])
+    others = set(NSW_FACE_RULE.values()) - {NSW_FACE_RULE[method]}
+    assert all(found(doc("au-nsw", [c], dealing_method=method), rule) == [] for rule in others)

@@ -1,5 +1,5 @@
 """The initial deal: four cards, Player, Banker, Player, Banker; at most one more card a hand; face down
-where the procedure hands the cards to the players."""
+where the procedure hands the cards to the players, face up where the rules deal them so."""
 
 from __future__ import annotations
 
@@ -95,29 +95,62 @@ def extra_card(c: CoupState, p, t):
     return out
 
 
+Face = Literal["up", "down"]  # the order of the transcript format's `face` (equal Literals share one schema)
+
+
 class FaceDownParams(Params):
     when: Literal["hands_passed", "always"] = "hands_passed"
     """judge only the coups that record a hand passed to a patron (the procedure that deals face down is the
-    one followed), or every coup"""
-    third_cards: bool = False
-    """a hand's additional card is dealt face down too, not only the four initial cards"""
+    one followed), or every coup the rule applies to"""
+    initial: Face | None = "down"
+    """the face the four initial cards are dealt with (null: not judged)"""
+    player_third: Face | None = None
+    """the face the Player's additional card is dealt with (null: not judged)"""
+    banker_third: Face | None = None
+    """the face the Banker's additional card is dealt with (null: not judged)"""
+
+
+_WHICH = {  # the cards a rule requires dealt with one face, as a message names them
+    ("initial",): "initial cards are", ("initial", "player_third", "banker_third"): "cards are",
+    ("player_third", "banker_third"): "additional cards are", ("player_third",): "Player's additional card is",
+    ("banker_third",): "Banker's additional card is",
+    ("initial", "player_third"): "initial cards and the Player's additional card are",
+    ("initial", "banker_third"): "initial cards and the Banker's additional card are",
+}
 
 
 @check("deal.face-down", "curator.handling", FaceDownParams)
 def face_down(c: CoupState, p: FaceDownParams, t):
-    """Where the procedure deals the cards face down (for the patrons to turn them), the initial cards, and
-    where the rules say so the additional cards, are dealt face down: a card recorded as dealt face up
-    breaks it (one finding a coup, naming every such card). A card whose face is not recorded is not judged,
-    nor one found face up in the shoe or carried over (irregularities, judged by their own rules)."""
+    """The cards are dealt with the face the procedure gives them: face down where a patron (or the dealer)
+    turns them, face up where the rules deal them face up; the four initial cards and each hand's
+    additional card each by their own parameter.  A card recorded with the other face breaks it (one
+    finding a coup, naming every such card).  A card whose face is not recorded is not judged, nor one
+    found face up in the shoe, carried over, or moved out of its hand (irregularities, judged by their own
+    rules)."""
     if p.when == "hands_passed" and not c.passes:
         return ()
     dealt = [(to, card) for to, card in c.drawn if to == PLAYER or to == BANKER]
-    judged = dealt if p.third_cards else dealt[:4]
-    up = [(to, card) for to, card in judged if card.face == "up" and not card.found_face_up and not card.carried_over]
-    if not up:
+    wrong: dict[str, list] = {"down": [], "up": []}  # required face -> the cards dealt with the other
+    for i, (to, card) in enumerate(dealt):
+        want = p.initial if i < 4 else p.player_third if to == PLAYER else p.banker_third
+        if want is None or card.face is None or card.face == want or card.found_face_up or card.carried_over:
+            continue
+        if c.moves and c.move_of(card, to) is not None:
+            continue  # dealt in error and moved out of the hand: an irregularity rule judges it
+        wrong[want].append((to, card))
+    if not wrong["down"] and not wrong["up"]:
         return ()
-    which = "cards" if p.third_cards else "initial cards"
-    where = " where the hands are passed to the players" if p.when == "hands_passed" else ""
-    listed = ", ".join(f"{card.code} to the {HAND[to]}" for to, card in up)
-    were = "was" if len(up) == 1 else "were"
-    return (Breach(up[0][1].at, f"{listed} {were} dealt face up; the {which} are dealt face down{where}"),)
+    if p.when == "hands_passed":
+        where = " where the hands are passed to the players"
+    else:
+        where = f" under dealing method {c.method}" if c.method else ""
+    parts = []
+    for want, other in (("down", "up"), ("up", "down")):
+        if not wrong[want]:
+            continue
+        which = _WHICH[tuple(k for k in ("initial", "player_third", "banker_third") if getattr(p, k) == want)]
+        listed = ", ".join(f"{card.code} to the {HAND[to]}" for to, card in wrong[want])
+        were = "was" if len(wrong[want]) == 1 else "were"
+        parts.append(f"{listed} {were} dealt face {other}; the {which} dealt face {want}{where}")
+    first = min((cards[0][1] for cards in wrong.values() if cards), key=lambda card: card.at)
+    return (Breach(first.at, "; ".join(parts)),)
