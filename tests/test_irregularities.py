@@ -179,8 +179,8 @@ def test_nsw_a_wager_is_withdrawn_only_before_any_card_is_exposed():
 
 
 def test_nsw_a_withdrawn_wager_is_not_replaced_and_no_other_wager_changes():
-    """NSW 13.2: once taken down a wager is not put back, and the wagers left are neither added to nor
-    reduced. The misdeal rule reports it, once: not the late-wager rule as well."""
+    """NSW 13.2: once taken down a wager is not put back, and the wagers left are neither raised nor
+    lowered. The misdeal rule reports it, once: not the late-wager rule as well."""
     replaced = withdrawn(0, take_down(1, "player"), {"type": "wager", "seat": 1, "spot": "player", "amount": 100})
     raised = withdrawn(0, take_down(1, "player"), {"type": "wager_adjust", "seat": 2, "spot": "banker",
                                                     "amount": 200, "reason": "other"})

@@ -221,7 +221,7 @@ def insufficient_cards(c: CoupState, p: InsufficientParams, t: TableContext):
 class MisdealParams(Params):
     withdrawal_after_reconstruction: bool = False
     """after a reconstruction, and before any card is exposed or play resumes, a patron may take a wager
-    down (whole, not in part); a wager taken down is not put back, no other wager is added to or reduced,
+    down (whole, not in part); a wager taken down is not put back, no other wager is raised or lowered,
     and if every wager is taken down the coup is void"""
     void_for: Literal["initial_deal", "any_misdeal"] = "initial_deal"
     """the misdeals that voiding the coup puts right: only an initial deal out of sequence (or with more
@@ -320,7 +320,7 @@ def _withdrawals(c: CoupState, t: TableContext) -> list[Breach]:
                                          f"its {ch.spot} wager was {what}"))
             else:
                 out.append(Breach(ch.at, f"after the reconstruction a wager may only be withdrawn whole, not "
-                                         f"added to; {who} {ch.spot} wager was {what}"))
+                                         f"raised; {who} {ch.spot} wager was {what}"))
     if withdrew and not c.stakes and c.void is None:
         last = [ch for ch in c.changes if ch.at > c.reconstruct_at and ch.kind == "wager_adjust" and not ch.after]
         out.append(Breach(last[-1].at, "every wager was withdrawn after the reconstruction, so the coup is void; "
