@@ -1,14 +1,22 @@
 """Regulation coverage: which paragraph of which regulation each rule checks, and which it cannot.
 
-Two things are read:
+``rulesets/coverage.yaml``, written by hand and shipped in the package, is two
+things at once:
 
-* the regulation texts (``../shared/regulations/*.txt``, never copied into the
-  project), split into their numbered paragraphs by :func:`paragraphs`;
-* ``rulesets/coverage.yaml``, written by hand: for every paragraph of every
-  bundled text, in our own words what it is about, and either the rules that
-  check it (``rules``), why a transcript cannot show whether it was obeyed
-  (``not_checkable``), or what a rule would have to check that no rule does
-  yet (``gap``).
+* the **paragraph index** of every bundled regulation text: its numbered
+  paragraphs, in the text's order, each with what it is about, in our own
+  words (never the text's; the texts themselves are not part of the project).
+  :func:`paragraph_index` reads it; coverage, lint's citation check and the
+  docs rest on it alone, so they work wherever the package is installed;
+* for each paragraph, either the rules that check it (``rules``), why a
+  transcript cannot show whether it was obeyed (``not_checkable``), or what a
+  rule would have to check that no rule does yet (``gap``).
+
+The regulation texts, where they are at hand (``$BACCARAT_AUDIT_REGULATIONS``
+or ``../shared/regulations``), only verify the index: :func:`paragraphs` splits
+a text into its numbered paragraphs and :func:`index_problems` says where the
+index and the texts disagree (``tests/test_coverage.py``, and ``ruleset lint``
+of the map).  Nothing works differently with them.
 
 The rulesets' citations are the other half of the map: a rule citing a
 paragraph of a bundled text checks it.  :func:`coverage` joins the two, per
@@ -35,12 +43,13 @@ MAP_FILE = "coverage.yaml"
 ENV_DIR = "BACCARAT_AUDIT_REGULATIONS"
 
 
-# ------------------------------------------------------------------ the texts
+# ------------------------------------------------------------------ the texts (to verify the index only)
 
 
 def regulations_dir() -> Path | None:
-    """Where the regulation texts are: $BACCARAT_AUDIT_REGULATIONS, else ``../shared/regulations``
-    next to the project (or the working directory)."""
+    """Where the regulation texts are, if anywhere: $BACCARAT_AUDIT_REGULATIONS, else
+    ``../shared/regulations`` next to the project (or the working directory).  Only the
+    verification of the paragraph index reads them."""
     env = os.environ.get(ENV_DIR)
     candidates = [Path(env)] if env else []
     project = Path(__file__).resolve().parent.parent
@@ -111,7 +120,7 @@ def _paragraphs_of(path: str, mtime: float) -> dict[str, int]:
 
 
 def text_paragraphs(name: str, directory: Path | None = None) -> dict[str, int] | None:
-    """Paragraphs of the bundled text ``name``; None when the texts are not at hand."""
+    """Paragraphs of the regulation text ``name`` as read from the text itself; None when it is not at hand."""
     directory = directory or regulations_dir()
     if directory is None:
         return None
@@ -189,6 +198,47 @@ def _text(v) -> str | None:
     return " ".join(str(v).split()) if v else None
 
 
+# ------------------------------------------------------------------ the paragraph index
+
+
+@lru_cache(maxsize=1)
+def bundled_map() -> CoverageMap:
+    """The coverage map shipped in the package (read once)."""
+    return load_map()
+
+
+def paragraph_index(text: str) -> dict[str, str] | None:
+    """The paragraphs of the bundled regulation text ``text``, in the text's order, each with what it
+    is about (our words); None when ``text`` is not a bundled text."""
+    entries = bundled_map().texts.get(text)
+    return None if entries is None else {pid: e.about for pid, e in entries.items()}
+
+
+def index_problems(cmap: CoverageMap | None = None, directory: Path | None = None) -> list[str]:
+    """Where the paragraph index (of ``cmap``, default the bundled map) and the regulation texts at
+    hand disagree: a text without an entry, a paragraph one has and the other lacks, another order.
+    Empty when the texts are not at hand (nothing to verify with)."""
+    cmap = cmap or bundled_map()
+    directory = directory or regulations_dir()
+    if directory is None:
+        return []
+    out = [f"{cmap.path}: no entry for {p.name}, a regulation text in {directory}"
+           for p in sorted(directory.glob("*.txt")) if p.name not in cmap.texts]
+    for text, entries in cmap.texts.items():
+        paras = text_paragraphs(text, directory)
+        if paras is None:
+            out.append(f"{cmap.path}: {text} is not a regulation text in {directory}")
+            continue
+        out += [f"{cmap.path}:{e.line}: {text} has no paragraph {pid!r}" for pid, e in entries.items()
+                if pid not in paras]
+        out += [f"{cmap.path}: {text} paragraph {pid} is not in the map" for pid in paras if pid not in entries]
+        shared = [pid for pid in entries if pid in paras]
+        if shared != [pid for pid in paras if pid in entries]:
+            first = next(pid for pid, want in zip(shared, (p for p in paras if p in entries)) if pid != want)
+            out.append(f"{cmap.path}:{entries[first].line}: {text}: paragraph {first} is out of the text's order")
+    return out
+
+
 # ------------------------------------------------------------------ joining map and rulesets
 
 
@@ -207,7 +257,7 @@ class TextCoverage:
     title: str
     ruleset: str | None
     rows: list[Row]
-    found: bool = True  # the text file was at hand
+    indexed: bool = True  # a bundled text: its paragraphs come from the paragraph index
 
     @property
     def checkable(self) -> int:
@@ -284,9 +334,11 @@ def citing(ruleset: Ruleset, text: str) -> dict[str, list[str]]:
     return out
 
 
-def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = None,
-             directory: Path | None = None) -> Coverage:
-    """The coverage of every bundled text by the rulesets that rest on it (default: the bundled ones)."""
+def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = None) -> Coverage:
+    """The coverage of every bundled text by the rulesets that rest on it (default: the bundled ones).
+
+    Paragraphs are taken from the paragraph index; a map other than the bundled one is compared with it.
+    """
     cmap = cmap or load_map()
     all_rulesets = rulesets if rulesets is not None else bundled_rulesets()
     restricted = rulesets is not None
@@ -302,7 +354,7 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
             result.problems.append(f"{cmap.path}: no entry for {text}, which "
                                    + ", ".join(r.id for r in by_text.get(text, [])) + " rest(s) on")
             entries = {}
-        paras = text_paragraphs(text, directory)
+        paras = paragraph_index(text)
         for rs in by_text.get(text) or [None]:
             result.texts.append(_text_coverage(text, entries, paras, rs, cmap, result.problems))
     for rs in all_rulesets:
@@ -315,7 +367,7 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
     return result
 
 
-def _text_coverage(text: str, entries: dict[str, Entry], paras: dict[str, int] | None, rs: Ruleset | None,
+def _text_coverage(text: str, entries: dict[str, Entry], paras: dict[str, str] | None, rs: Ruleset | None,
                    cmap: CoverageMap, problems: list[str]) -> TextCoverage:
     title = ""
     cited: dict[str, list[str]] = {}
@@ -361,7 +413,7 @@ def _text_coverage(text: str, entries: dict[str, Entry], paras: dict[str, int] |
             if e.gap:
                 why.append(e.gap)
             rows.append(Row(pid, e.about, "missing", [], "; ".join(why)))
-    return TextCoverage(text, title, rs.id if rs else None, rows, found=paras is not None)
+    return TextCoverage(text, title, rs.id if rs else None, rows, indexed=paras is not None)
 
 
 # ------------------------------------------------------------------ rendering (formats only)
@@ -372,8 +424,8 @@ def render_text(cov: Coverage) -> str:
     for t in cov.texts:
         head = f"{t.text}" + (f"  [{t.ruleset}]" if t.ruleset else "  [no ruleset]")
         out.append(head)
-        if not t.found:
-            out.append("  (text not found: paragraph ids taken from the map)")
+        if not t.indexed:
+            out.append("  (not a bundled text: paragraph ids taken from the map)")
         width = max((len(r.paragraph) for r in t.rows), default=4)
         for r in t.rows:
             mark = {"covered": "covered", "not-checkable": "n/a", "missing": "MISSING"}[r.status]

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from decimal import Decimal
+from importlib import resources
 from pathlib import Path
 
 from compliance.engine import Checker
@@ -41,6 +42,11 @@ from compliance.yamlread import YamlDoc, read_yaml
 
 SUFFIX = ".expected.yaml"
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
+
+
+def bundled_dir() -> Path:
+    """The rule tests shipped with the package (``fixtures/rules`` of the project)."""
+    return Path(str(resources.files("compliance.rule_tests")))
 
 
 @dataclass(frozen=True)

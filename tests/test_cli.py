@@ -72,6 +72,25 @@ def test_exit_2_when_the_run_cannot_be_done(files, args):
     assert r.stderr.strip()
 
 
+def test_an_input_that_cannot_be_read_is_said_once_on_stderr(files):
+    (files / "cut.json").write_text('{"format": 1')
+    r = audit("check", "clean.json", "missing.json", "cut.json", cwd=files)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == ["baccarat-audit: missing.json: no such file",
+                                     "baccarat-audit: cut.json: not valid JSON: Input data was truncated at line 1, "
+                                     "column 13"]
+    assert "missing.json" not in r.stdout and "cut.json" not in r.stdout
+    assert r.stdout.splitlines()[-1] == "checked 1 transcript, 1 coup, 0 findings; 2 files could not be checked"
+
+
+def test_a_text_report_written_to_a_file_names_what_could_not_be_checked(files):
+    r = audit("check", "clean.json", "missing.json", "-o", "text=audit.txt", cwd=files)
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[0] == "baccarat-audit: missing.json: no such file"
+    assert (files / "audit.txt").read_text().splitlines() == [
+        "error: missing.json: no such file", "checked 1 transcript, 1 coup, 0 findings; 1 file could not be checked"]
+
+
 def test_fail_on_sets_the_failing_severity(files):
     """A warning fails the run only with --fail-on warning or info."""
     doc = transcript([coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100)])])
@@ -147,17 +166,33 @@ def test_schema_transcript_is_the_models_json_schema(tmp_path):
 # ------------------------------------------------------------------ installed from a wheel, away from the source
 
 
-@pytest.mark.install
-def test_pip_install_then_check_from_anywhere(tmp_path):
-    """``pip install .`` into a fresh venv, then ``baccarat-audit check`` without the source tree.
+class Installed:
+    """The package installed from its wheel into a fresh venv, and a directory far from the source tree."""
+
+    def __init__(self, venv: Path, wheel: Path, elsewhere: Path):
+        self.venv, self.wheel, self.elsewhere = venv, wheel, elsewhere
+
+    def run(self, *args: str) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if k != "BACCARAT_AUDIT_REGULATIONS"}  # no regulation text
+        r = subprocess.run([self.venv / "bin" / "baccarat-audit", *args], cwd=self.elsewhere, capture_output=True,
+                           text=True, timeout=300, env=env)
+        assert "Traceback" not in r.stderr, r.stderr
+        return r
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Installed:
+    """A wheel built from a copy of what the project ships, installed into a fresh venv; the copy removed.
 
     Offline: the new venv sees this environment's packages (the dependencies and
     the build backend) through a .pth file, so pip resolves every dependency
-    without the index; the rulesets must come from the installed package data.
+    without the index; rulesets, the paragraph index and the rule tests must
+    come from the installed package data.
     """
+    tmp_path = tmp_path_factory.mktemp("installed")
     src = tmp_path / "src"
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info")
-    for part in ("compliance", "rulesets"):
+    for part in ("compliance", "rulesets", "fixtures/rules"):
         shutil.copytree(ROOT / part, src / part, ignore=ignore)
     for part in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / part, src / part)
@@ -167,30 +202,93 @@ def test_pip_install_then_check_from_anywhere(tmp_path):
     site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
     Path(site, "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    pip = subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-build-isolation", "--quiet", str(src)],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert pip.returncode == 0, pip.stdout + pip.stderr
+    pip = [python, "-m", "pip", "--disable-pip-version-check"]
+    built = subprocess.run([*pip, "wheel", "--no-index", "--no-build-isolation", "--no-deps", "--quiet",
+                            "-w", str(tmp_path / "dist"), str(src)], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300)
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = (tmp_path / "dist").glob("baccarat_audit-*.whl")
     shutil.rmtree(src)  # no source tree left behind
-
+    done = subprocess.run([*pip, "install", "--no-index", "--quiet", str(wheel)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
     elsewhere = tmp_path / "audit-room"
     elsewhere.mkdir()
     shutil.copy(SAMPLE, elsewhere / "night-shift.json")
-    where = subprocess.run([python, "-c", "import compliance; print(compliance.__file__)"], cwd=elsewhere,
-                           capture_output=True, text=True, check=True).stdout
-    assert where.startswith(str(venv)), where
-    installed = Path(where).parent
-    packages = {p.parent.relative_to(ROOT / "compliance") for p in (ROOT / "compliance").rglob("__init__.py")}
-    assert {p for p in packages if not (installed / p / "__init__.py").exists()} == set(), "packages not shipped"
-    shipped = {p.name for p in (installed / "rulesets").glob("*.yaml")}
-    assert {p.name for p in (ROOT / "rulesets").glob("*.yaml")} <= shipped
-    r = subprocess.run([venv / "bin" / "baccarat-audit", "check", "night-shift.json", "--format", "json"],
-                       cwd=elsewhere, capture_output=True, text=True, timeout=120)
+    return Installed(venv, wheel, elsewhere)
+
+
+@pytest.mark.install
+def test_the_wheel_ships_the_packages_rulesets_paragraph_index_and_rule_tests_but_no_regulation_text(installed):
+    import zipfile
+
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    packages = {str(p.parent.relative_to(ROOT)) for p in (ROOT / "compliance").rglob("__init__.py")}
+    assert {p for p in packages if f"{p}/__init__.py" not in names} == set(), "packages not shipped"
+    assert {f"compliance/rulesets/{p.name}" for p in (ROOT / "rulesets").glob("*.yaml")} <= names
+    assert "compliance/rulesets/coverage.yaml" in names  # the paragraph index
+    tests = {f"compliance/rule_tests/{p.relative_to(ROOT / 'fixtures' / 'rules')}"
+             for p in (ROOT / "fixtures" / "rules").rglob("*") if p.suffix in (".json", ".jsonl", ".yaml")}
+    assert tests and tests <= names
+    from compliance.coverage import bundled_map
+
+    assert {n.rsplit("/", 1)[-1] for n in names} & set(bundled_map().texts) == set(), "a regulation text shipped"
+
+
+@pytest.mark.install
+def test_installed_check_from_anywhere(installed):
+    where = subprocess.run([installed.venv / "bin" / "python", "-c", "import compliance.coverage as c; "
+                            "print(c.__file__); print(c.regulations_dir())"], cwd=installed.elsewhere,
+                           capture_output=True, text=True, check=True,
+                           env={k: v for k, v in os.environ.items() if k != "BACCARAT_AUDIT_REGULATIONS"}).stdout
+    module, texts = where.splitlines()
+    assert module.startswith(str(installed.venv)), module
+    assert texts == "None", "the regulation texts are within reach: this test would not show they are not needed"
+    r = installed.run("check", "night-shift.json", "--format", "json")
     assert r.returncode == 1, r.stderr
     assert {f["transcript"] for f in json.loads(r.stdout)["findings"]} == {"night-shift.json"}
     for ruleset in ("us-nj", "us-in", "au-nsw", "nz"):
-        r = subprocess.run([venv / "bin" / "baccarat-audit", "check", "night-shift.json", "--ruleset", ruleset,
-                            "--format", "json"], cwd=elsewhere, capture_output=True, text=True, timeout=120)
+        r = installed.run("check", "night-shift.json", "--ruleset", ruleset, "--format", "json")
         assert r.returncode in (0, 1), r.stderr
+
+
+@pytest.mark.install
+def test_installed_coverage_without_the_regulation_texts(installed):
+    r = installed.run("coverage", "--format", "markdown")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
+    r = installed.run("coverage", "--ruleset", "au-nsw")
+    assert r.returncode == 0, r.stderr
+    assert "14.4.1" in r.stdout and "checkable paragraphs covered (" in r.stdout.splitlines()[-1]
+    assert "not a bundled text" not in r.stdout
+
+
+@pytest.mark.install
+def test_installed_rules_show_gives_a_compliant_and_a_breaching_coup(installed):
+    r = installed.run("rules", "show", "NSW-A-RECIPIENT")
+    assert r.returncode == 0, r.stderr
+    rule_tests = f"{installed.venv}/lib/"
+    for label in ("Compliant example (au-nsw): coup ", "Breaching example (au-nsw): coup "):
+        line = r.stdout.split(label, 1)[1].splitlines()[0]
+        assert rule_tests in line and "/compliance/rule_tests/au-nsw/" in line, line
+    assert "reported at event " in r.stdout
+
+
+@pytest.mark.install
+def test_installed_lint_checks_citations_against_the_paragraph_index(installed):
+    shutil.copy(ROOT / "fixtures" / "rulesets" / "broken" / "citation-not-in-text.yaml", installed.elsewhere)
+    r = installed.run("ruleset", "lint", "--strict", "citation-not-in-text.yaml")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert ("citation-not-in-text.yaml:7:35: warning [citation-not-in-text] rule 'BAC-CALLS' cites '3.7(e)', which "
+            "is not a paragraph of new-jersey-njac-13-69f-3-7.txt (did you mean '3.7(d)'?)") in r.stdout.splitlines()
+
+
+@pytest.mark.install
+def test_installed_test_rules_runs_the_bundled_rule_tests(installed):
+    r = installed.run("test-rules")
+    assert r.returncode == 0, r.stdout + r.stderr
+    cases = len(list((ROOT / "fixtures" / "rules").rglob("*.expected.yaml")))
+    assert r.stdout.splitlines()[-1].startswith(f"{cases} rule tests: {cases} passed, 0 failed, 0 errors;")
 
 
 # ------------------------------------------------------------------ files written atomically

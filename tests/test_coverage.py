@@ -1,9 +1,13 @@
-"""Regulation coverage: the map in rulesets/coverage.yaml against the texts and the rulesets.
+"""Regulation coverage: the map in rulesets/coverage.yaml, its paragraph index, the texts and the rulesets.
 
-Every paragraph id of the map is a paragraph of its regulation text and every
-paragraph of every bundled text is in the map; every rule cites a paragraph
-that is in the map (or a text that is not bundled); a paragraph counts as
-covered only when an enabled rule checks it.
+The map is the paragraph index of every bundled text (its paragraphs, in the
+text's order, what each is about in our words) and says how each is covered.
+Coverage, lint's citation check and docs/coverage.md rest on it alone; where
+the regulation texts are at hand they verify it: every paragraph id of the
+map is a paragraph of its text, in the text's order, and every paragraph of
+every text is in the map.  Every rule cites a paragraph that is in the map (or
+a text that is not bundled); a paragraph counts as covered only when an
+enabled rule checks it.
 """
 
 from __future__ import annotations
@@ -11,11 +15,14 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+import compliance.coverage
 from compliance.cli import app
 from compliance.coverage import (
     citing,
     coverage,
+    index_problems,
     load_map,
+    paragraph_index,
     paragraphs,
     regulations_dir,
     text_paragraphs,
@@ -24,21 +31,72 @@ from compliance.coverage import (
 from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
 REGULATIONS = regulations_dir()
-pytestmark = pytest.mark.skipif(REGULATIONS is None, reason="the regulation texts (../shared/regulations) are not here")
+with_the_texts = pytest.mark.skipif(REGULATIONS is None, reason="the regulation texts ($BACCARAT_AUDIT_REGULATIONS "
+                                    "or ../shared/regulations) are not here to verify the paragraph index with")
 
 NSW = "rules-of-baccarat-casino-control-act-1992.txt"
+NJ = "new-jersey-njac-13-69f-3-7.txt"
 
 
+# ------------------------------------------------------------------ the paragraph index, verified by the texts
+
+
+@with_the_texts
 def test_every_bundled_text_is_in_the_map():
     assert set(load_map().texts) == {p.name for p in REGULATIONS.glob("*.txt")}
 
 
+@with_the_texts
 @pytest.mark.parametrize("text", sorted(load_map().texts))
-def test_map_has_exactly_the_paragraphs_of_its_text(text):
+def test_map_has_exactly_the_paragraphs_of_its_text_in_its_order(text):
     in_text = text_paragraphs(text)
     in_map = load_map().texts[text]
     assert sorted(set(in_map) - set(in_text)) == [], "paragraph ids in the map that the text does not have"
     assert sorted(set(in_text) - set(in_map)) == [], "paragraphs of the text missing from the map"
+    assert list(in_map) == list(in_text), "the map lists the paragraphs in another order than the text"
+
+
+@with_the_texts
+def test_the_index_agrees_with_the_texts():
+    assert index_problems() == []
+
+
+def test_index_problems_name_a_paragraph_missing_made_up_or_out_of_order(tmp_path):
+    """Verified against a made-up text (our words) numbered like New Jersey's: (b), (a), (q)."""
+    (tmp_path / NJ).write_text("Section 13:69F-3.7 - Made up\n\n(b) One.\n\n(a) Two.\n\n(q) Three.\n", encoding="utf-8")
+    problems = [p.split(": ", 1)[1] for p in index_problems(directory=tmp_path) if NJ in p]
+    assert f"{NJ} paragraph 3.7(q) is not in the map" in problems
+    assert f"{NJ} has no paragraph '3.7(c)'" in problems
+    assert f"{NJ}: paragraph 3.7(a) is out of the text's order" in problems
+    assert f"{NSW} is not a regulation text in {tmp_path}" in [p.split(": ", 1)[1] for p in index_problems(
+        directory=tmp_path)]
+
+
+def test_the_index_is_the_maps_paragraphs_with_what_each_is_about():
+    index = paragraph_index(NSW)
+    assert list(index) == list(load_map().texts[NSW])
+    assert "8.8.2" in index and "10.6.1.1" in index and index["14.4.1"]
+    assert "12(g)(5)" in paragraph_index("indiana-68-iac-10-12-deal-and-play-of-baccarat.txt")
+    assert "3.7(d)(6)" in paragraph_index(NJ)
+    assert list(paragraph_index("new-zealand-gazette-1994-no-112-baccarat-rules-11-12.txt"))[:2] == ["11.1", "11.2"]
+    assert paragraph_index("house-copy.pdf") is None
+
+
+def test_coverage_reads_no_regulation_text(monkeypatch):
+    expected = CliRunner().invoke(app, ["coverage"]).output
+
+    def unreadable(*args, **kwargs):
+        raise AssertionError("coverage read a regulation text")
+
+    monkeypatch.setattr(compliance.coverage, "regulations_dir", lambda: None)
+    monkeypatch.setattr(compliance.coverage, "text_paragraphs", unreadable)
+    result = CliRunner().invoke(app, ["coverage"])
+    assert result.exit_code == 0, result.output
+    assert result.output == expected
+    assert "not a bundled text" not in result.output
+
+
+# ------------------------------------------------------------------ the map and the rulesets
 
 
 def test_every_rule_cites_a_paragraph_in_the_map_or_a_text_not_bundled():
@@ -93,10 +151,11 @@ def test_lettered_sections_indiana_and_new_jersey():
     assert list(paragraphs(nj)) == ["3.7(d)", "3.7(d)(5)"]
 
 
+@with_the_texts
 def test_the_bundled_texts_read_as_expected():
     assert "8.8.2" in text_paragraphs(NSW) and "10.6.1.1" in text_paragraphs(NSW)
     assert "12(g)(5)" in text_paragraphs("indiana-68-iac-10-12-deal-and-play-of-baccarat.txt")
-    assert "3.7(d)(6)" in text_paragraphs("new-jersey-njac-13-69f-3-7.txt")
+    assert "3.7(d)(6)" in text_paragraphs(NJ)
     assert list(text_paragraphs("new-zealand-gazette-1994-no-112-baccarat-rules-11-12.txt"))[:2] == ["11.1", "11.2"]
 
 

@@ -7,6 +7,7 @@ the dealer's right" and "lowest numbered seat" pick different patrons.
 
 from __future__ import annotations
 
+import pytest
 from builders import by_rule, check, header
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -315,3 +316,110 @@ def test_every_card_dealt_face_up_is_named_once_in_one_finding(up, jurisdiction)
     named = [c["events"][dealt[k]]["card"] for k in judged]
     assert all(code in f.message for code in named)
     assert f.message.split(";")[0].count(" to the ") == len(named)
+
+
+# ------------------------------------------------------------------ eligibility in every coup the holder acts
+
+
+def left_after_first_coup(jurisdiction, method, item="shoe", keep_seated=False):
+    """Seat 1 takes the shoe (or the Banker marker) in coup 1 and plays the Banker's Hand in coups 1 and 2;
+    before coup 2 its patron leaves the seat (unless ``keep_seated``)."""
+    first = procedure_coup(1, P, B, [(1, "banker", 100), (2, "player", 100)], seated=[1, 2, 3], method=method,
+                           before_calls=[offer(1, True, item)], passes={"banker": [(1, True)]} | (
+                               {"player": [(2, True)]} if jurisdiction == "us-in" else {}))
+    second = procedure_coup(2, P, B, [(2, "player", 100), (3, "banker", 100)] + (
+        [(1, "banker", 100)] if keep_seated else []), seated=[1, 2, 3] if keep_seated else [2, 3], method=method,
+        passes={"banker": [(1, True)]} | ({"player": [(2, True)]} if jurisdiction == "us-in" else {}))
+    return doc(jurisdiction, [first, second], **({"dealing_method": method} if method else {}))
+
+
+@pytest.mark.parametrize("jurisdiction,method,item,rule", [
+    ("us-in", None, "shoe", "IN-CURATOR-SEATED"),          # 68 IAC 10-10-12(d)
+    ("au-nsw", "D", "shoe", "NSW-D-SHOE-HOLDER"),          # NSW 8.20
+    ("au-nsw", "B", "banker_marker", "NSW-B-MARKER-HOLDER"),  # NSW 8.10
+])
+def test_a_holder_who_left_the_seat_is_not_eligible_in_each_coup_it_acts(jurisdiction, method, item, rule):
+    left = left_after_first_coup(jurisdiction, method, item)
+    assert [(c, sev) for c, _, sev in found(left, rule)] == [(2, "error")]
+    (f,) = by_rule(check(left))[rule]
+    assert "no patron is seated there" in f.message
+    assert found(left_after_first_coup(jurisdiction, method, item, keep_seated=True), rule) == []
+
+
+def test_a_curator_who_gave_the_shoe_back_before_leaving_is_not_reported():
+    d = left_after_first_coup("us-in", None)
+    d["coups"][1]["events"][2:2] = [{"type": "shoe_return"}, offer(2, True)]
+    for ev in d["coups"][1]["events"]:
+        if ev["type"] == "hand_pass" and ev["hand"] == "banker":
+            ev["seat"] = 2
+    assert found(d, "IN-CURATOR-SEATED") == [] and found(d, "IN-CURATOR-OFFER") == []
+
+
+def test_method_e_shoe_to_an_empty_seat_is_one_finding_at_the_offer():
+    c = procedure_coup(1, P, B, [(1, "banker", 100)], seated=[1], method="E", before_calls=[offer(4, True)])
+    d = doc("au-nsw", [c], dealing_method="E")
+    assert [e for _, e, _ in found(d, "NSW-E-SHOE-HOLDER")] == [1]
+
+
+def test_the_dealer_keeps_the_shoe_under_methods_a_b_c_even_when_a_patron_held_it_before():
+    """NSW 8.2: a player who took the shoe under Method D and still holds it when a coup is dealt by
+    Method C breaks the rule in that coup, though nothing was offered in it."""
+    wagers = [(1, "banker", 100), (2, "player", 100)]
+    d_coup = procedure_coup(1, P, B, wagers, method="D", before_calls=[offer(1, True)], passes={"banker": [(1, True)]})
+    kept = procedure_coup(2, P, B, wagers, method="C", face="up")
+    given_back = procedure_coup(2, P, B, wagers, method="C", face="up", before_calls=[{"type": "shoe_return"}])
+    assert [c for c, _, _ in found(doc("au-nsw", [d_coup, kept], dealing_method="D"), "NSW-SHOE-KEPT-BY-DEALER")] == [2]
+    assert found(doc("au-nsw", [d_coup, given_back], dealing_method="D"), "NSW-SHOE-KEPT-BY-DEALER") == []
+
+
+# ------------------------------------------------------------------ Methods D and E: the curator plays one hand
+
+
+@pytest.mark.parametrize("method", ["D", "E"])
+def test_the_player_with_the_shoe_plays_one_hand_and_the_dealer_the_other(method):
+    """NSW 8.22 and 8.29: the holder plays the Banker's Hand (or, with an approval no transcript records,
+    the Player's); the dealer plays the other. Turning both is a wrong recipient for the second."""
+    wagers = [(1, "banker", 300), (2, "player", 100)]
+
+    def dealt(passes):
+        c = procedure_coup(1, ["4H", "AC", "5S"], B, wagers, method=method, before_calls=[offer(1, True)],
+                           passes=passes)
+        return doc("au-nsw", [c], dealing_method=method), c
+
+    for passes in ({"banker": [(1, True)]}, {"player": [(1, True)]}):
+        assert found(dealt(passes)[0], "NSW-DE-RECIPIENT") == []
+    d, c = dealt({"player": [(1, True)], "banker": [(1, True)]})
+    second = [i for i, e in enumerate(c["events"]) if e["type"] == "hand_pass" and e["hand"] == "banker"]
+    assert found(d, "NSW-DE-RECIPIENT") == [(1, second[0], "error")]
+    # the Player's third card stays with the dealer when the holder plays the Banker's Hand
+    d, c = dealt({"banker": [(1, True)]})
+    at = next(i for i, e in enumerate(c["events"]) if e.get("card") == "5S") + 1
+    c["events"][at:at] = hand_pass("player", 1, True, "third")
+    assert [e for _, e, _ in found(d, "NSW-DE-RECIPIENT")] == [at]
+
+
+# ------------------------------------------------------------------ NSW: the face of each card, by dealing method
+
+# NSW 7.3 (the four initial cards face down), 10.6.1.1 (Methods A, D, E: third cards passed face down),
+# 10.6.2 and 10.6.3.1 (Method B: the Player's third card face up, the Banker's passed face down),
+# 10.6.4 (Method C: third cards face up). Method C's initial cards are not judged (the dealer turns them).
+NSW_FACES = {"A": ("down", "down", "down"), "B": ("down", "up", "down"), "C": (None, "up", "up"),
+             "D": ("down", "down", "down"), "E": ("down", "down", "down")}
+NSW_FACE_RULE = {"A": "NSW-FACE-ADE", "B": "NSW-FACE-B", "C": "NSW-FACE-C", "D": "NSW-FACE-ADE", "E": "NSW-FACE-ADE"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(method=st.sampled_from("ABCDE"), faces=st.lists(st.sampled_from(["up", "down"]), min_size=6, max_size=6))
+def test_nsw_each_card_is_dealt_with_the_face_its_dealing_method_gives_it(method, faces):
+    player, banker = ["4H", "KD", "5C"], ["3S", "2D", "9C"]  # Player 4 draws 5; Banker 5 draws against 5
+    c = procedure_coup(1, player, banker, [(1, "player", 100), (5, "banker", 100)], method=method)
+    dealt = [i for i, ev in enumerate(c["events"]) if ev["type"] == "card"]
+    for k, face in zip(range(6), faces):
+        c["events"][dealt[k]]["face"] = face
+    initial, player_third, banker_third = NSW_FACES[method]
+    want = [initial] * 4 + [player_third, banker_third]  # the Player's third card is dealt before the Banker's
+    wrong = [dealt[k] for k in range(6) if want[k] is not None and faces[k] != want[k]]
+    got = found(doc("au-nsw", [c], dealing_method=method), NSW_FACE_RULE[method])
+    assert got == ([(1, wrong[0], "error")] if wrong else [])
+    others = set(NSW_FACE_RULE.values()) - {NSW_FACE_RULE[method]}
+    assert all(found(doc("au-nsw", [c], dealing_method=method), rule) == [] for rule in others)

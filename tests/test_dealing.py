@@ -67,6 +67,17 @@ def test_initial_deal_stopped_after_three_cards():
                          "Banker's Hand 1 initial card(s); each hand gets two")
 
 
+def test_a_result_recorded_without_any_card_says_the_cards_are_missing_from_the_record():
+    c = dealt([])
+    found = check(transcript([c]))
+    assert pairs(found) == {(1, "BAC-DEAL-ORDER")}
+    (f,) = found
+    assert f.event == [e["type"] for e in c["events"]].index("result")
+    assert f.message == ("the result is recorded (Player 7, Banker 6) but no card is: the record lacks the four "
+                         "initial cards, two to each hand, and any third card the result rests on")
+    assert "incomplete" not in f.message
+
+
 def test_a_void_coup_may_stop_mid_deal():
     c = dealt([("player", "4H"), ("banker", "KS"), ("player", "TD")])
     c["events"] = [e for e in c["events"] if e["type"] not in ("result", "settle")]
@@ -115,3 +126,23 @@ def test_a_hand_short_of_an_initial_card_is_charged_only_past_three_cards():
     found = [f.message for f in check(transcript([c])) if f.rule == "BAC-DEAL-EXTRA"]
     assert found == ["the Player's Hand received 3 initial cards; it gets two",
                      "the Banker's Hand holds 4 cards (KS, 6C, 2C, 2D); a hand holds at most three"]
+
+
+@pytest.mark.parametrize("jurisdiction", JURISDICTIONS)
+@pytest.mark.parametrize("order", [
+    [("player", "4H"), ("banker", "KS"), ("player", "TD"), ("player", "3S")],  # three initial cards to the Player
+    [("banker", "KS"), ("player", "4H"), ("banker", "6C"), ("player", "TD")],  # out of sequence
+    [("player", "4H"), ("banker", "KS"), ("player", "TD"), ("banker", "6C"), ("player", "3S"), ("player", "2D")],
+])
+def test_a_coup_voided_for_the_misdeal_is_not_judged_by_the_dealing_rules(jurisdiction, order):
+    """Put right by voiding the coup, a misdeal is the misdeal rule's to judge (an info finding where the
+    ruleset has one), not a second finding of the dealing rules: one mistake, one finding."""
+    c = dealt(order)
+    c["events"] = [e for e in c["events"] if e["type"] not in ("result", "settle")]
+    c["events"] += [{"type": "void", "reason": "misdeal"},
+                    {"type": "settle", "seat": 1, "spot": "player", "outcome": "push", "amount": 0}]
+    found = check(transcript([c], jurisdiction))
+    assert {f.rule for f in found} & {"BAC-DEAL-ORDER", "BAC-DEAL-EXTRA"} == set()
+    assert all(f.category == "irregularity.mishandled" for f in found)  # the misdeal rule's, if any
+    c["events"][-2]["reason"] = "supervisor"  # voided, but not as a misdeal: the deal is judged
+    assert {f.rule for f in check(transcript([c], jurisdiction))} & {"BAC-DEAL-ORDER", "BAC-DEAL-EXTRA"}

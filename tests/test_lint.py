@@ -43,12 +43,14 @@ CASES = [
     ("house-sets-regulation.yaml", "house-sets-regulation", "`severity` is the regulation's", 11, 5),
     ("house-sets-regulation.yaml", "house-sets-regulation", "params.calls is fixed by the regulation", 12, 14),
     ("citation-not-in-text.yaml", "citation-not-in-text", "'3.7(e)', which is not a paragraph", 7, 35),
+    ("unknown-text.yaml", "unknown-text", "names text 'new-jersey-njac-13-69f-3-7.pdf', which is not a bundled "
+     "regulation text (did you mean 'new-jersey-njac-13-69f-3-7.txt'?)", 9, 5),
     ("unknown-dealing-method.yaml", "unknown-dealing-method", "dealing method 'F', which the ruleset does not define",
      7, 26),
     ("override-of-own-rule.yaml", "unreachable-override", "which this file defines itself", 11, 3),
     ("inherits-uncited.yaml", "missing-citation", "rule 'BAC-CALLS' (from punto-banco) has no citation here", 7, 1),
 ]
-WARNINGS_ONLY = {"citation-not-in-text.yaml", "unknown-dealing-method.yaml"}
+WARNINGS_ONLY = {"citation-not-in-text.yaml", "unknown-dealing-method.yaml", "unknown-text.yaml"}
 
 
 @pytest.mark.parametrize("name,code,words,line,column", CASES, ids=[f"{c[0]}:{c[1]}:{c[3]}" for c in CASES])
@@ -145,9 +147,7 @@ def test_tableau_differences_in_player_and_stood_rules():
     ]
 
 
-def test_coverage_map_is_linted_against_the_texts_and_rulesets(tmp_path):
-    from compliance.coverage import regulations_dir
-
+def test_coverage_map_is_linted_against_the_paragraph_index_and_rulesets(tmp_path):
     assert not lint_file(bundled_dir() / "coverage.yaml")
     broken = tmp_path / "coverage.yaml"
     broken.write_text("texts:\n  new-jersey-njac-13-69f-3-7.txt:\n    paragraphs:\n"
@@ -155,12 +155,11 @@ def test_coverage_map_is_linted_against_the_texts_and_rulesets(tmp_path):
     (d,) = lint_file(broken)
     assert (d.code, d.line, d.message) == ("coverage-map", 4, "paragraph '3.7(a)': give exactly one of rules, "
                                                               "not_checkable, gap")
-    if regulations_dir() is not None:
-        broken.write_text("texts:\n  new-jersey-njac-13-69f-3-7.txt:\n    paragraphs:\n"
-                          "      \"3.7(z)\": {about: nothing, not_checkable: made up}\n", encoding="utf-8")
-        messages = [d.message for d in lint_file(broken)]
-        assert "new-jersey-njac-13-69f-3-7.txt has no paragraph '3.7(z)'" in messages
-        assert "new-jersey-njac-13-69f-3-7.txt paragraph 3.7(b) is not in the map" in messages
+    broken.write_text("texts:\n  new-jersey-njac-13-69f-3-7.txt:\n    paragraphs:\n"
+                      "      \"3.7(z)\": {about: nothing, not_checkable: made up}\n", encoding="utf-8")
+    found = [(d.line, d.message) for d in lint_file(broken) if d.code == "coverage-map"]
+    assert (4, "new-jersey-njac-13-69f-3-7.txt has no paragraph '3.7(z)'") in found
+    assert (1, "new-jersey-njac-13-69f-3-7.txt paragraph 3.7(b) is not in the map") in found
 
 
 @given(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 9)), max_size=12))

@@ -46,11 +46,21 @@ def test_transcript_text_is_escaped(tmp_path, monkeypatch):
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
+def test_without_chromium_the_browser_tests_name_the_step_that_installs_it(monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    assert browser.find() is None
+    assert "`make browser`" in browser.MISSING
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\nbrowser:\n", 1)[1].split("\n\n", 1)[0]
+    assert "apt-get install" in recipe and "chromium" in recipe
+    assert "make browser" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def chromium():
-    path, why = browser.install()
+    path = browser.find()
     if path is None:
-        pytest.skip(why)
+        pytest.skip(browser.MISSING)
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (test extra) drives the browser")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])

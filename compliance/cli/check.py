@@ -42,11 +42,13 @@ def _use_rich() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def render(report: Report, fmt: str, terminal: bool = False) -> str:
-    """The report in one format; ``terminal``: text for a colour terminal (rich)."""
+def render(report: Report, fmt: str, terminal: bool = False, stdout: bool = False) -> str:
+    """The report in one format; ``terminal``: text for a colour terminal (rich); ``stdout``: the text
+    report leaves out the inputs that could not be checked, each already said once on standard error."""
     renderer = importlib.import_module(f"compliance.report.{fmt}")  # one module a format
     if fmt == "text":
-        return renderer.render_rich(report) if terminal else renderer.render_plain(report)
+        errors = not stdout
+        return renderer.render_rich(report, errors=errors) if terminal else renderer.render_plain(report, errors)
     return renderer.render(report)
 
 
@@ -224,7 +226,7 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
     for out_format, path in outputs:
         if str(path) == "-":
             to_stdout = out_format
-            sys.stdout.write(render(report, out_format, terminal=out_format == "text" and _use_rich()))
+            sys.stdout.write(render(report, out_format, terminal=out_format == "text" and _use_rich(), stdout=True))
             sys.stdout.flush()
         else:
             write_atomic(path, render(report, out_format).encode("utf-8"), "cannot write report")

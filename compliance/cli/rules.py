@@ -198,11 +198,6 @@ def rules_list(
 # ------------------------------------------------------------------ rules show
 
 
-def default_examples_dir() -> Path:
-    project = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
-    return project if project.is_dir() else Path("fixtures/rules")
-
-
 def _event_line(i: int, e: dict) -> str:
     fields = " ".join(f"{k}={_value(v)}" for k, v in e.items() if k not in ("type", "at"))
     return f"    {i:>3}  {e.get('type', '?'):<12} {fields}"
@@ -234,10 +229,11 @@ def rules_show(
     rule_id: str = typer.Argument(..., help="The rule id, e.g. BAC-DRAW-BANKER-ILLEGAL."),
     ruleset: str = typer.Option(None, "--ruleset", "-r", help="Only this ruleset (id or path)."),
     examples: Path = typer.Option(None, "--examples", help="Rule tests to take example coups from "
-                                  "(default: fixtures/rules of the project)."),
+                                  "(default: the rule tests bundled with the package, fixtures/rules)."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
 ):
     """Explain one rule: what it requires, its citation and parameters in each jurisdiction, and example coups."""
+    from compliance.ruletests import bundled_dir
     from compliance.ruletests import examples as find_examples
 
     every = _rulesets(ruleset, include_abstract=True)
@@ -250,7 +246,7 @@ def rules_show(
         close = difflib.get_close_matches(rule_id, known, n=3)
         raise UserError(f"no rule {rule_id!r}" + (f"; did you mean {', '.join(close)}?" if close else
                                                   " (see `baccarat-audit rules list`)"))
-    root = examples or default_examples_dir()
+    root = examples or bundled_dir()
     compliant = breaching = None
     example_rs = None
     for rs, _ in found:
@@ -413,7 +409,8 @@ def ruleset_lint(
 
 @app.command("test-rules")
 def test_rules(
-    directory: Path = typer.Argument(..., help="Directory of rule tests (transcript + .expected.yaml)."),
+    directory: Path = typer.Argument(None, help="Directory of rule tests (transcript + .expected.yaml) "
+                                     "[default: the rule tests bundled with the package].", show_default=False),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a rule has no firing or no non-firing test."),
     ruleset: list[str] = typer.Option(None, "--ruleset", "-r", help="Report untested rules of these rulesets only "
@@ -422,11 +419,12 @@ def test_rules(
     list_untested: bool = typer.Option(False, "--list-untested", help="Print only the untested rules, one "
                                        "`ruleset rule firing|non-firing` a line."),
 ):
-    """Run rule tests: each transcript's findings against its sidecar; exit 1 when one fails."""
+    """Run rule tests (default: the bundled ones): each transcript's findings against its sidecar; exit 1 when
+    one fails."""
     from compliance import ruletests
 
     wanted = [load_ruleset(r, allow_abstract=True) for r in ruleset] if ruleset else None
-    suite = ruletests.run_dir(directory, wanted)
+    suite = ruletests.run_dir(directory or ruletests.bundled_dir(), wanted)
     if wanted is not None:
         ids = {r.id for r in wanted}
         suite.untested = [u for u in suite.untested if u.ruleset in ids]
@@ -448,13 +446,13 @@ def coverage_cmd(
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a checkable paragraph is not covered "
                                 "or the map disagrees with the rulesets."),
 ):
-    """Which paragraph of each regulation text is checked by which rule, and which cannot be checked."""
+    """Which paragraph of each regulation text is checked by which rule, and which cannot be checked.
+
+    The paragraphs come from the paragraph index shipped in the package; the texts are not needed."""
     from compliance import coverage as cov_mod
 
     cmap = cov_mod.load_map(map_file)
     rulesets = _rulesets(ruleset) if ruleset else None
-    if cov_mod.regulations_dir() is None:
-        raise UserError(f"regulation texts not found: set {cov_mod.ENV_DIR} to their directory")
     cov = cov_mod.coverage(rulesets, cmap)
     if fmt == ListFormat.json:
         _out(_json(cov.as_dict()))

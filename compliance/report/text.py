@@ -31,7 +31,9 @@ def plain_line(f: Finding, severity: str | None = None) -> str:
     return text + (f" ({f.citation})" if f.citation else "")
 
 
-def render_plain(report: Report) -> str:
+def render_plain(report: Report, errors: bool = True) -> str:
+    """One line a finding, then the notes, the inputs that could not be checked (unless ``errors`` is
+    false: on standard output they are left out, standard error has said each once) and the summary."""
     out = io.StringIO()
     for f in report.findings:
         out.write(plain_line(f) + "\n")
@@ -39,13 +41,13 @@ def render_plain(report: Report) -> str:
         out.write(plain_line(f, f"waived {f.severity}") + f" [waiver {e.key}]\n")
     for notice in report.notices():
         out.write(f"note: {notice}\n")
-    for e in report.errors:
+    for e in report.errors if errors else ():
         out.write(f"error: {e}\n")
     out.write(report.summary_line() + "\n")
     return out.getvalue()
 
 
-def rich_renderables(report: Report):
+def rich_renderables(report: Report, errors: bool = True):
     parts = []
     for view in report.transcripts:
         r = view.result
@@ -91,13 +93,13 @@ def rich_renderables(report: Report):
         parts.append(Panel(table, title=title, title_align="left", subtitle=subtitle, subtitle_align="left"))
     for notice in report.notices():
         parts.append(Text(f"note: {notice}", style="yellow"))
-    for e in report.errors:
+    for e in report.errors if errors else ():
         parts.append(Text(f"error: {e}", style="bold red"))
     parts.append(Text(report.summary_line(), style="bold"))
     return Group(*parts)
 
 
-def render_rich(report: Report, width: int | None = None) -> str:
+def render_rich(report: Report, width: int | None = None, errors: bool = True) -> str:
     console = Console(record=True, width=width or 140, force_terminal=True, file=io.StringIO())
-    console.print(rich_renderables(report))
+    console.print(rich_renderables(report, errors))
     return console.export_text(styles=True)

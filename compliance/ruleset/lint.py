@@ -10,7 +10,8 @@ compiler or Ruff does:
 ``duplicate-id``           two rules of one file share an id
 ``missing-citation``       a rule of a jurisdiction cites no regulation paragraph
 ``unknown-source``         a citation names a source the ruleset does not declare
-``citation-not-in-text``   a cited paragraph is not in the bundled regulation text
+``citation-not-in-text``   a cited paragraph is not in the bundled regulation text (its paragraph index)
+``unknown-text``           a source names a regulation text that is not bundled
 ``unreachable-override``   an override of a rule no parent defines (or of the file's own rule)
 ``override-no-effect``     an override that sets what is already in force
 ``extends-cycle``          the ``extends`` chain comes back to a ruleset already in it
@@ -22,7 +23,8 @@ compiler or Ruff does:
 ``tableau-edge``           how far such a tableau moves each wager's house edge (exact, 8 decks)
 ``tableau-standard``       the drawing tableau is the standard one (a note)
 ``load``                   anything else the loader refuses
-``coverage-map``           rulesets/coverage.yaml is malformed or disagrees with the texts and rulesets
+``coverage-map``           rulesets/coverage.yaml is malformed or disagrees with the rulesets (or with the
+                           regulation texts, where they are at hand)
 
 Errors make the exit status 1; warnings and notes do not (``--strict``: warnings do).
 """
@@ -152,6 +154,7 @@ class _Linter:
         except ValidationError as err:
             self.add_validation((), err, "schema", skip=lambda e: "duplicate rule id" in str(e.get("msg", "")))
         ctx = _Context.of(data, self._parent(data))
+        self._texts(data)
         rules = data.get("rules") if isinstance(data.get("rules"), list) else []
         overrides = data.get("overrides") if isinstance(data.get("overrides"), dict) else {}
         self._duplicates(rules)
@@ -297,6 +300,19 @@ class _Linter:
         except ValidationError as err:
             self.add_validation(at, err, "bad-params")
 
+    def _texts(self, data: dict) -> None:
+        """A source's ``text`` names a bundled regulation text (one the paragraph index knows)."""
+        from compliance.coverage import bundled_map
+
+        sources = data.get("sources")
+        bundled = bundled_map().texts
+        for key, src in (sources.items() if isinstance(sources, dict) else ()):
+            text = src.get("text") if isinstance(src, dict) else None
+            if isinstance(text, str) and text not in bundled:
+                self.add(("sources", key, "text"), "warning", "unknown-text",
+                         f"source {key!r} names text {text!r}, which is not a bundled regulation text"
+                         f"{_did_you_mean(text, list(bundled))}; the citations of it cannot be checked")
+
     def _citation(self, cit: Any, sources: dict, at: tuple, rid: Any) -> None:
         if not isinstance(cit, dict):
             return
@@ -312,11 +328,11 @@ class _Linter:
         text = src.get("text") if isinstance(src, dict) else getattr(src, "text", None)
         if not isinstance(text, str) or not text or not isinstance(cit.get("at"), list):
             return
-        from compliance.coverage import text_paragraphs
+        from compliance.coverage import paragraph_index
 
-        paragraphs = text_paragraphs(text)
+        paragraphs = paragraph_index(text)
         if paragraphs is None:
-            return  # the text is not at hand: nothing to compare with
+            return  # not a bundled text: the `unknown-text` warning of its source says so
         for j, para in enumerate(cit["at"]):
             if str(para) not in paragraphs:
                 self.add(at + ("at", j), "warning", "citation-not-in-text",
@@ -586,9 +602,9 @@ def _is_coverage_map(path: Path) -> bool:
 
 
 def lint_coverage_map(path: Path, display: str) -> list[Diagnostic]:
-    """The coverage map (rulesets/coverage.yaml) is linted too: its form, and whether it agrees
-    with the texts and the bundled rulesets (paragraph ids, rules citing a paragraph the map
-    does not list them under)."""
+    """The coverage map (rulesets/coverage.yaml) is linted too: its form, whether it agrees with the
+    paragraph index and the bundled rulesets (paragraph ids, rules citing a paragraph the map does not
+    list them under) and, where the regulation texts are at hand, whether its index agrees with them."""
     from compliance import coverage as cov
 
     try:
@@ -597,9 +613,7 @@ def lint_coverage_map(path: Path, display: str) -> list[Diagnostic]:
         p, line, col = _from_where(e.where, display)
         return [Diagnostic(display, line, col, "error", "coverage-map", e.message)]
     out = []
-    if cov.regulations_dir() is None:
-        return out
-    for problem in cov.coverage(cmap=cmap).problems:
+    for problem in cov.coverage(cmap=cmap).problems + cov.index_problems(cmap):
         m = re.match(r"^(?P<file>.*?):(?P<line>\d+): (?P<msg>.*)$", problem)
         line, msg = (int(m["line"]), m["msg"]) if m else (1, problem.split(": ", 1)[-1])
         out.append(Diagnostic(display, line, 1, "error", "coverage-map", msg))

@@ -211,18 +211,46 @@ class EligibleParams(Params):
     """a curator whose wager lost gives up the shoe before the next coup"""
 
 
+def _holders_at_play(c: CoupState):
+    """(item, seat, event) for every moment of the coup a patron acts with the shoe or the Banker marker:
+    the shoe's holder as each card leaves the shoe, and each holder as a hand is passed or the first card
+    dealt (the marker's holder plays the Banker's Hand of that coup)."""
+    moments = sorted({card.at for _, card in c.drawn if not card.carried_over}
+                     | {ps.at for ps in c.passes if ps.accepted})
+    for at in moments:
+        seat = c.holder_at("shoe", at)
+        if seat is not None:
+            yield "shoe", seat, at
+        seat = c.holder_at("banker_marker", at)
+        if seat is not None:
+            yield "banker_marker", seat, at
+
+
 @check("curator.not-eligible", "curator.not-eligible", EligibleParams)
 def not_eligible(c: CoupState, p: EligibleParams, t: TableContext):
     """Only a patron allowed to do so holds the shoe or the Banker marker: a seated patron, with the
     wager the rules require of the holder, and not after the holder's wager lost where the rules take
-    the shoe away then."""
+    the shoe away then.  Being seated is judged in every coup the holder deals or plays a hand in, not
+    only when the shoe or the marker is accepted: a holder who has left the seat (it is not among the
+    coup's ``seated``) and goes on dealing is reported in each such coup."""
     out = []
     if p.seated_only:
+        reported = set()
         for o in c.offers:
             if o.accepted and not c.occupied(o.seat):
+                reported.add((o.item, o.seat))
                 out.append(Breach(o.at, f"seat {o.seat} accepted the {ITEM[o.item]}, but no patron is seated there"))
+        for item, seat, at in _holders_at_play(c):
+            if (item, seat) in reported or c.occupied(seat):
+                continue
+            reported.add((item, seat))
+            acts = "deals from it" if item == "shoe" else "plays the Banker's Hand"
+            out.append(Breach(at, f"seat {seat} still holds the {ITEM[item]} and {acts}, but no patron is seated "
+                                  f"there in this coup; only a seated patron may hold it"))
     if p.marker_holder_wagers_on and c.first_card_at is not None:
         holder = c.holder_at("banker_marker", c.first_card_at)
+        if p.seated_only and holder is not None and not c.occupied(holder):
+            holder = None  # a holder who is not seated is reported as such (one finding): it cannot wager there
         if holder is not None and not c.stakes_at_first_card.get((holder, p.marker_holder_wagers_on)):
             out.append(Breach(c.first_card_at, f"seat {holder} holds the Banker marker but has no wager on the "
                                                f"{HAND[p.marker_holder_wagers_on]}"))
@@ -262,6 +290,10 @@ class RecipientParams(Params):
     without_holder: Literal["dealer", "unjudged"] = "unjudged"
     """for a hand that goes to the curator or the marker's holder, when no one holds the shoe or marker:
     the dealer keeps the hand, or the record is not judged"""
+    curator_plays: Literal["both", "one"] = "both"
+    """where both hands name the curator: ``one``: the patron holding the shoe plays one of the two hands
+    (either: which one may need an approval no transcript records) and the dealer plays the other, so a
+    curator given the second hand too is a wrong recipient for it"""
 
 
 def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: TableContext,
@@ -329,19 +361,50 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
     return None, None
 
 
+def _curators_hand(c: CoupState, p: RecipientParams) -> str | None:
+    """Where the curator plays one hand only: the hand the curator took first (None if it took none)."""
+    if p.curator_plays != "one" or p.player != "curator" or p.banker != "curator":
+        return None
+    for ps in c.passes:
+        if ps.cards == "initial" and ps.accepted and ps.seat == c.holder_at("shoe", ps.at):
+            return ps.hand
+    return None
+
+
+def _the_dealers_hand(c: CoupState, hand: str, curators_hand: str,
+                      passes: list) -> tuple[Breach | None, int | None]:
+    """The hand the dealer plays, the curator having taken the other: passed to no one."""
+    if not passes:
+        return None, None
+    ps = passes[0]
+    curator = c.holder_at("shoe", ps.at)
+    if ps.seat == curator:
+        why = (f"seat {ps.seat}, holding the shoe, already plays the {HAND[curators_hand]}; the patron with the "
+               f"shoe plays one hand and the dealer the other")
+    else:
+        why = (f"the patron with the shoe plays the {HAND[curators_hand]} and the dealer plays this one")
+    return Breach(ps.at, f"the {HAND[hand]} was passed to seat {ps.seat}; {why}"), None
+
+
 @check("curator.wrong-recipient", "curator.wrong-recipient", RecipientParams)
 def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
     """Each hand's cards go to the patron entitled to turn them: the highest wager on that hand (equal
     wagers by the tie-break; after a refusal, the next entitled patron), or the curator or the marker's
     holder where the rules say so; with no wager on a hand, or after every refusal, the dealer keeps it
-    (or, where the rules allow, a patron betting on the other hand turns it).  A third card goes to whoever
-    accepted that hand's initial cards."""
+    (or, where the rules allow, a patron betting on the other hand turns it).  Where the patron holding the
+    shoe plays one hand only, the dealer plays the other: passing it to anyone, the curator included, is a
+    wrong recipient.  A third card goes to whoever accepted that hand's initial cards."""
     if c.first_card_at is None or not c.passes:
         return ()
     out = []
+    curators_hand = _curators_hand(c, p)
     for hand in (PLAYER, BANKER):
         initial = [ps for ps in c.passes if ps.hand == hand and ps.cards == "initial"]
-        breach, holder = _first_wrong_pass(c, hand, getattr(p, hand), p, t, initial)
+        who = getattr(p, hand)
+        if curators_hand is not None and hand != curators_hand:
+            breach, holder = _the_dealers_hand(c, hand, curators_hand, initial)
+        else:
+            breach, holder = _first_wrong_pass(c, hand, who, p, t, initial)
         if breach is not None:
             out.append(breach)
             continue
@@ -406,6 +469,12 @@ def handling(c: CoupState, p: HandlingParams, t: TableContext):
         o = shoe_offers[0]
         out.append(Breach(o.at, f"the shoe was offered to seat {o.seat}; under dealing method {c.method} "
                                 "the dealer keeps the shoe"))
+    elif not p.shoe_to_players and c.first_card_at is not None:
+        # held since an earlier coup (dealt by a method that lets a patron hold it) and never given back
+        curator = c.holder_at("shoe", c.first_card_at)
+        if curator is not None:
+            out.append(Breach(c.first_card_at, f"seat {curator} still holds the shoe, given to it in an earlier "
+                                               f"coup; under dealing method {c.method} the dealer keeps the shoe"))
     if p.one_hand_at_a_time and p.players_handle_cards:
         out_with: dict[str, int] = {}
         returns = sorted(c.returns)

@@ -1,5 +1,5 @@
 """The initial deal: four cards, Player, Banker, Player, Banker; at most one more card a hand; face down
-where the procedure hands the cards to the players."""
+where the procedure hands the cards to the players, face up where the rules deal them so."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ def dealt_in_order(c: CoupState) -> bool:
     return hands == ORDER[: len(hands)]
 
 
+def voided_for_misdeal(c: CoupState) -> bool:
+    """The coup was declared void for a misdeal: how the misdeal was put right is the misdeal rule's
+    concern (an ``info`` finding when voiding was the remedy), not a second finding of the dealing rules."""
+    return c.void is not None and c.void.reason == "misdeal"
+
+
 @check("deal.initial-order", "deal.initial-order")
 def initial_order(c: CoupState, p, t):
     """The first and third cards go to the Player's Hand, the second and fourth to the Banker's.
@@ -27,7 +33,7 @@ def initial_order(c: CoupState, p, t):
     that goes on without two initial cards a hand, and is not void, breaks the
     rule too (the fourth card never came).
     """
-    if c.reconstruct_at is not None or (c.void is not None and c.void.reason == "misdeal"):
+    if c.reconstruct_at is not None or voided_for_misdeal(c):
         return ()  # put right by reconstruction or voided: the misdeal rule judges how
     if c.player_initial > 2 or c.banker_initial > 2:
         return ()  # one hand took the other's card: deal.extra-card's finding (one mistake, one finding)
@@ -42,14 +48,21 @@ def initial_order(c: CoupState, p, t):
 
 def _incomplete(c: CoupState):
     """A coup that went on (cards dealt, or a result announced) without two initial cards a hand,
-    and was not declared void: the initial deal was never completed."""
+    and was not declared void: the initial deal was never completed.  A result with no card recorded
+    at all is worded as what it is, a record without its cards (it may be a dealing error or a
+    partial recording; the record cannot tell)."""
     if c.hands_complete or c.void is not None or (not c.initial and c.result is None):
         return ()
+    if not c.initial:  # a result with no card at all: the record lacks the deal, nothing says it went wrong
+        r = c.result
+        return (Breach(c.result_at, f"the result is recorded (Player {r.player_points}, Banker {r.banker_points}) "
+                                    "but no card is: the record lacks the four initial cards, two to each hand, "
+                                    "and any third card the result rests on"),)
     taken = next((m for m in c.moves if m.source is not None), None)
     if len(c.initial) == 4 and taken is not None:
         at, how = taken.at, f"after {taken.code} was moved out of the {HAND[taken.source]}"
     else:
-        at = c.initial[-1][1].at if c.initial else c.result_at
+        at = c.initial[-1][1].at
         how = f"after {len(c.initial)} initial card{'s' if len(c.initial) != 1 else ''}"
     return (Breach(at, f"the initial deal is incomplete {how}: the Player's Hand holds {c.player_initial} "
                        f"and the Banker's Hand {c.banker_initial} initial card(s); each hand gets two"),)
@@ -61,7 +74,11 @@ def extra_card(c: CoupState, p, t):
 
     A hand short of an initial card (the other hand took it) is not charged
     again for the cards it got after: it breaks this rule only past three cards.
+    A coup declared void for the misdeal is judged by the misdeal rule (one
+    mistake, one finding); a misdeal the coup went on with is a breach here.
     """
+    if voided_for_misdeal(c):
+        return ()
     out = []
     for hand in (PLAYER, BANKER):
         initial = c.player_initial if hand == PLAYER else c.banker_initial
@@ -78,29 +95,62 @@ def extra_card(c: CoupState, p, t):
     return out
 
 
+Face = Literal["up", "down"]  # the order of the transcript format's `face` (equal Literals share one schema)
+
+
 class FaceDownParams(Params):
     when: Literal["hands_passed", "always"] = "hands_passed"
     """judge only the coups that record a hand passed to a patron (the procedure that deals face down is the
-    one followed), or every coup"""
-    third_cards: bool = False
-    """a hand's additional card is dealt face down too, not only the four initial cards"""
+    one followed), or every coup the rule applies to"""
+    initial: Face | None = "down"
+    """the face the four initial cards are dealt with (null: not judged)"""
+    player_third: Face | None = None
+    """the face the Player's additional card is dealt with (null: not judged)"""
+    banker_third: Face | None = None
+    """the face the Banker's additional card is dealt with (null: not judged)"""
+
+
+_WHICH = {  # the cards a rule requires dealt with one face, as a message names them
+    ("initial",): "initial cards are", ("initial", "player_third", "banker_third"): "cards are",
+    ("player_third", "banker_third"): "additional cards are", ("player_third",): "Player's additional card is",
+    ("banker_third",): "Banker's additional card is",
+    ("initial", "player_third"): "initial cards and the Player's additional card are",
+    ("initial", "banker_third"): "initial cards and the Banker's additional card are",
+}
 
 
 @check("deal.face-down", "curator.handling", FaceDownParams)
 def face_down(c: CoupState, p: FaceDownParams, t):
-    """Where the procedure deals the cards face down (for the patrons to turn them), the initial cards, and
-    where the rules say so the additional cards, are dealt face down: a card recorded as dealt face up
-    breaks it (one finding a coup, naming every such card). A card whose face is not recorded is not judged,
-    nor one found face up in the shoe or carried over (irregularities, judged by their own rules)."""
+    """The cards are dealt with the face the procedure gives them: face down where a patron (or the dealer)
+    turns them, face up where the rules deal them face up; the four initial cards and each hand's
+    additional card each by their own parameter.  A card recorded with the other face breaks it (one
+    finding a coup, naming every such card).  A card whose face is not recorded is not judged, nor one
+    found face up in the shoe, carried over, or moved out of its hand (irregularities, judged by their own
+    rules)."""
     if p.when == "hands_passed" and not c.passes:
         return ()
     dealt = [(to, card) for to, card in c.drawn if to == PLAYER or to == BANKER]
-    judged = dealt if p.third_cards else dealt[:4]
-    up = [(to, card) for to, card in judged if card.face == "up" and not card.found_face_up and not card.carried_over]
-    if not up:
+    wrong: dict[str, list] = {"down": [], "up": []}  # required face -> the cards dealt with the other
+    for i, (to, card) in enumerate(dealt):
+        want = p.initial if i < 4 else p.player_third if to == PLAYER else p.banker_third
+        if want is None or card.face is None or card.face == want or card.found_face_up or card.carried_over:
+            continue
+        if c.moves and c.move_of(card, to) is not None:
+            continue  # dealt in error and moved out of the hand: an irregularity rule judges it
+        wrong[want].append((to, card))
+    if not wrong["down"] and not wrong["up"]:
         return ()
-    which = "cards" if p.third_cards else "initial cards"
-    where = " where the hands are passed to the players" if p.when == "hands_passed" else ""
-    listed = ", ".join(f"{card.code} to the {HAND[to]}" for to, card in up)
-    were = "was" if len(up) == 1 else "were"
-    return (Breach(up[0][1].at, f"{listed} {were} dealt face up; the {which} are dealt face down{where}"),)
+    if p.when == "hands_passed":
+        where = " where the hands are passed to the players"
+    else:
+        where = f" under dealing method {c.method}" if c.method else ""
+    parts = []
+    for want, other in (("down", "up"), ("up", "down")):
+        if not wrong[want]:
+            continue
+        which = _WHICH[tuple(k for k in ("initial", "player_third", "banker_third") if getattr(p, k) == want)]
+        listed = ", ".join(f"{card.code} to the {HAND[to]}" for to, card in wrong[want])
+        were = "was" if len(wrong[want]) == 1 else "were"
+        parts.append(f"{listed} {were} dealt face {other}; the {which} dealt face {want}{where}")
+    first = min((cards[0][1] for cards in wrong.values() if cards), key=lambda card: card.at)
+    return (Breach(first.at, "; ".join(parts)),)

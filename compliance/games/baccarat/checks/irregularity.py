@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Literal
 
 from compliance.checks import Breach, Params, check
-from compliance.games.baccarat.checks.dealing import dealt_in_order
+from compliance.games.baccarat.checks.dealing import dealt_in_order, voided_for_misdeal
 from compliance.games.baccarat.checks.drawing import banker_must_draw, is_natural, player_must_draw
-from compliance.games.baccarat.replay import BANKER, PLAYER, CoupState, describe_bettor
+from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, CoupState, describe_bettor
 from compliance.games.baccarat.table import TableContext
 
 INFO = "info"
@@ -220,16 +220,23 @@ def insufficient_cards(c: CoupState, p: InsufficientParams, t: TableContext):
 
 class MisdealParams(Params):
     withdrawal_after_reconstruction: bool = False
-    """after a reconstruction a patron may take a wager down (whole, not in part); if every wager is taken
-    down the coup is void"""
+    """after a reconstruction, and before any card is exposed or play resumes, a patron may take a wager
+    down (whole, not in part); a wager taken down is not put back, no other wager is raised or lowered,
+    and if every wager is taken down the coup is void"""
+    void_for: Literal["initial_deal", "any_misdeal"] = "initial_deal"
+    """the misdeals that voiding the coup puts right: only an initial deal out of sequence (or with more
+    than two cards to a hand), or also a hand misdealt its additional cards"""
 
 
 @check("irregularity.misdeal", "irregularity.mishandled", MisdealParams)
 def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
     """Cards dealt out of the Player, Banker, Player, Banker order are reconstructed into that order (the
     first and third cards the Player's, the second and fourth the Banker's), or, if they cannot be, the
-    coup is void.  Where the rules allow patrons to withdraw after a reconstruction, a wager may only be
-    taken down whole, and if every wager is taken down the coup is void."""
+    coup is void; where the rules say so, a hand misdealt its additional cards may be put right by voiding
+    the coup too (elsewhere only the initial deal is).  Where the rules allow patrons to withdraw after a
+    reconstruction, a wager may only be taken down whole, before any card is exposed and before play
+    resumes; a wager taken down is not put back, no other wager changes, and if every wager is taken down
+    the coup is void."""
     out = []
     if c.reconstructed is not None:
         dealt = [card.code for to, card in c.drawn if to in (PLAYER, BANKER)][:4]
@@ -243,20 +250,79 @@ def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
             out.append(Breach(c.reconstruct_at, f"the reconstruction gives {shown}; dealt in order the cards give "
                                                 f"Player {' '.join(want_p)}, Banker {' '.join(want_b)}"))
         if p.withdrawal_after_reconstruction:
-            out += _withdrawals(c)
-    elif c.void is not None and c.void.reason == "misdeal" and not dealt_in_order(c):
-        out.append(Breach(c.void_at, "misdealt cards not reconstructed: the coup was declared void", INFO))
+            out += _withdrawals(c, t)
+    elif voided_for_misdeal(c):
+        if not dealt_in_order(c):
+            out.append(Breach(c.void_at, "misdealt cards not reconstructed: the coup was declared void", INFO))
+        else:
+            excess = [(hand, extra) for hand in (PLAYER, BANKER) if len(extra := c.extra_cards(hand)) > 1]
+            if excess:
+                dealt = "; ".join(f"the {HAND[hand]} received {len(extra)} additional cards "
+                                  f"({', '.join(x.code for x in extra)})" for hand, extra in excess)
+                if p.void_for == "any_misdeal":
+                    out.append(Breach(c.void_at, f"misdeal not reconstructed: {dealt}; the coup was declared "
+                                                 "void", INFO))
+                else:
+                    out.append(Breach(c.void_at, f"misdeal of the additional cards: {dealt}; the coup was "
+                                                 "declared void, but voiding puts right only an initial deal out "
+                                                 "of sequence (later cards are reconstructed)"))
     return out
 
 
-def _withdrawals(c: CoupState) -> list[Breach]:
+def _option_closed(c: CoupState, index: int) -> tuple[int, str] | None:
+    """What, before event ``index``, ended the patrons' option to take their wagers down after the
+    reconstruction (the first such event, and what it was): a card of the coup exposed (dealt or found face
+    up, or a hand passed to a patron to turn), play resumed (a card dealt after the reconstruction), or
+    the result announced.  None while the option is open."""
+    found = []
+    for to, card in c.drawn:
+        if card.at >= index:
+            break
+        if to != PLAYER and to != BANKER:
+            continue
+        if card.exposed:
+            found.append((card.at, f"{card.code} was exposed"))
+        elif card.at > c.reconstruct_at:
+            found.append((card.at, f"play had resumed ({card.code} was dealt after the reconstruction)"))
+    for ps in c.passes:
+        if ps.accepted and ps.at < index:
+            found.append((ps.at, f"the {HAND[ps.hand]} had been passed to seat {ps.seat} to turn"))
+            break
+    if c.result_at is not None and c.result_at < index:
+        found.append((c.result_at, "the result had been announced"))
+    return min(found) if found else None
+
+
+def _withdrawals(c: CoupState, t: TableContext) -> list[Breach]:
+    """After a reconstruction a patron may take a wager down whole, before any card is exposed; nothing else
+    may change, a wager taken down is not put back, and if every wager is taken down the coup is void."""
     out = []
+    withdrew: set = set()  # bettors who took a wager down after the reconstruction
     for ch in c.changes:
-        if ch.at > c.reconstruct_at and ch.kind == "wager_adjust" and 0 < ch.after < ch.before:
+        if ch.at < c.reconstruct_at or ch.reason == "table_differential":
+            continue  # a reduction for the table differential is judged by the reduction rule
+        who = describe_bettor(ch.bettor)
+        if ch.kind == "wager_adjust" and not ch.after and ch.before:
+            withdrew.add(ch.bettor)
+            closed = _option_closed(c, ch.at)
+            if closed is not None:
+                out.append(Breach(ch.at, f"{who} withdrew its {ch.spot} wager after the reconstruction, but "
+                                         f"{closed[1]}: a wager may be withdrawn only before any card is exposed "
+                                         "and before play resumes"))
+        elif ch.kind == "wager_adjust" and 0 < ch.after < ch.before:
             out.append(Breach(ch.at, f"after the reconstruction a wager may only be withdrawn whole; "
-                                     f"{describe_bettor(ch.bettor)} {ch.spot} wager was reduced instead"))
-    withdrawn = [ch for ch in c.changes if ch.at > c.reconstruct_at and ch.kind == "wager_adjust" and not ch.after]
-    if withdrawn and not c.stakes and c.void is None:
-        out.append(Breach(withdrawn[-1].at, "every wager was withdrawn after the reconstruction, so the coup is void; "
-                                            "it was not declared void"))
+                                     f"{who} {ch.spot} wager was reduced instead"))
+        elif ch.kind == "wager" or ch.after > ch.before:
+            what = f"placed {t.money(ch.after)}" if ch.kind == "wager" else \
+                f"increased from {t.money(ch.before)} to {t.money(ch.after)}"
+            if ch.bettor in withdrew:
+                out.append(Breach(ch.at, f"{who} withdrew a wager after the reconstruction and may not replace it; "
+                                         f"its {ch.spot} wager was {what}"))
+            else:
+                out.append(Breach(ch.at, f"after the reconstruction a wager may only be withdrawn whole, not "
+                                         f"raised; {who} {ch.spot} wager was {what}"))
+    if withdrew and not c.stakes and c.void is None:
+        last = [ch for ch in c.changes if ch.at > c.reconstruct_at and ch.kind == "wager_adjust" and not ch.after]
+        out.append(Breach(last[-1].at, "every wager was withdrawn after the reconstruction, so the coup is void; "
+                                       "it was not declared void"))
     return out

@@ -11,12 +11,19 @@ from compliance.checks import Breach, Params, check
 from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, spot_totals
 
 
-@check("wager.late", "wager.late")
-def late(c: CoupState, p, t):
+class LateParams(Params):
+    after_reconstruction: Literal["late", "misdeal_rule"] = "late"
+    """a wager placed or increased after a reconstruction: a late wager, or left to the misdeal rule where
+    the rules say what patrons may do with their wagers after a reconstruction (one finding, not two)"""
+
+
+@check("wager.late", "wager.late", LateParams)
+def late(c: CoupState, p: LateParams, t):
     """No wager is placed or increased after "no more bets" is called or after the first card is dealt."""
     out = []
+    after = c.reconstruct_at if p.after_reconstruction == "misdeal_rule" and c.reconstruct_at is not None else None
     for ch in c.changes:
-        if not ch.late:
+        if not ch.late or (after is not None and ch.at > after):
             continue
         when = "after the first card" if ch.after_first_card else "after \"no more bets\""
         what = "placed" if ch.kind == "wager" else f"increased from {t.money(ch.before)} to"

@@ -56,6 +56,8 @@ class CuratorSteps:
 
     def offers_before_wagers(self) -> None:
         h = self.holders
+        if h.shoe is not None and not self.g.procedure.handling(self.method).shoe_to_players:
+            self.return_shoe()  # a coup dealt by a method where the dealer keeps the shoe (a no bet coup)
         if h.curator_lost and h.shoe is not None:
             if self.can("curator.not-eligible"):
                 self.take("curator.not-eligible", f"seat {h.shoe} kept the shoe although its wager lost")
@@ -181,6 +183,8 @@ class CuratorSteps:
         whom = getattr(p, hand)
         if whom == "dealer":
             return [], "none"
+        if whom == "curator" and hand == PLAYER and p.curator_plays == "one" and p.banker == "curator":
+            return [], "none"  # the patron with the shoe plays the Banker's Hand, the dealer the Player's
         if whom in ("curator", "marker"):
             holder = self.holders.shoe if whom == "curator" else self.holders.marker
             return ([holder], "holder") if holder is not None else ([], "none")

@@ -141,7 +141,15 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 self.breach_late()
 
     # ------------------------------------------------------------ cards
-    def deal(self, hand: str, face: str = "down") -> str:
+    def face(self, hand: str) -> str:
+        """The face the next card to ``hand`` is dealt with, by the face rules: an initial card's (the
+        first four cards to the hands) or that hand's additional card's."""
+        dealt = sum(1 for e in self.events if e["type"] == "card" and e["to"] in (PLAYER, BANKER))
+        faces = self.g.procedure.faces(self.method)
+        return faces["initial"] if dealt < 4 else faces[f"{hand}_third"]
+
+    def deal(self, hand: str, face: str | None = None) -> str:
+        face = face or self.face(hand)
         if not self.player and not self.banker:
             self.stakes_at_first_card = dict(self.stakes)
         code = self.shoe.draw()

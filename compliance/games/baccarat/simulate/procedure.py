@@ -113,6 +113,20 @@ class Procedure:
     def recipient(self, method: str | None):
         return self.params("curator.wrong-recipient", method)
 
+    @_memo
+    def faces(self, method: str | None) -> dict[str, str]:
+        """The face each card is dealt with ("initial", "player_third", "banker_third"): as the face rules
+        that apply say (the first that names one), face down where none does."""
+        faces = {"initial": "down", "player_third": "down", "banker_third": "down"}
+        named = set()
+        for p in self.all_params("deal.face-down", method):
+            for key in faces:
+                want = getattr(p, key)
+                if want is not None and key not in named:
+                    faces[key] = want
+                    named.add(key)
+        return faces
+
 
 @dataclass(frozen=True)
 class Handling:
