@@ -10,11 +10,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # $(call generate,ARGS,FILE): FILE is the output of `baccarat-audit ARGS`, written whole or left as it was.
 generate = $(BIN)/baccarat-audit $(1) > $(2).tmp && mv $(2).tmp $(2) || { rm -f $(2).tmp; exit 1; }
 
-<<<<<<< HEAD
-.PHONY: run test fuzz conformance bench docs clean
-=======
-.PHONY: run test browser conformance bench docs clean
->>>>>>> main
+.PHONY: run test fuzz browser conformance bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,14 +31,11 @@ run: $(TOOL)
 test: $(TESTS)
 	$(BIN)/python -m pytest
 
-<<<<<<< HEAD
-# the fuzzers of every kind of file the tool reads (make test runs them briefly), FUZZ_SCALE times as long
+# The fuzzers of every kind of file the tool reads (make test runs them briefly), FUZZ_SCALE times as long.
 FUZZ_SCALE ?= 40
-fuzz: $(BIN)/baccarat-audit
+fuzz: $(TESTS)
 	FUZZ_SCALE=$(FUZZ_SCALE) $(BIN)/python -m pytest -q tests/test_fuzz_*.py
 
-conformance: $(BIN)/baccarat-audit
-=======
 # Headless Chromium for the HTML report test (tests/test_report_html.py skips without it): Debian's package.
 browser:
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
@@ -50,7 +43,6 @@ browser:
 	@command -v chromium || command -v chromium-browser
 
 conformance: $(TOOL)
->>>>>>> main
 	$(BIN)/python ../shared/conformance/score.py --cmd $(BIN)/baccarat-audit -v
 
 bench: $(TESTS)

@@ -49,7 +49,7 @@ import sys
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
-from compliance.errors import UserError
+from compliance.errors import UserError, Where
 
 MB = 1 << 20
 #: how deep a YAML or JSON document (other than a transcript's coups, which msgspec bounds) may nest
@@ -184,8 +184,7 @@ def decode_text(data: bytes, display: str, what: str = "text") -> str:
         line = body.count(b"\n", 0, at) + 1
         start = body.rfind(b"\n", 0, at) + 1
         column = len(body[start:at].decode("utf-8", "replace")) + 1
-        raise UserError(f"not UTF-8 {what}: byte 0x{body[at]:02x}",
-                        f"{display}:{line}:{column}") from None
+        raise UserError(f"not UTF-8 {what}: byte 0x{body[at]:02x}", Where(display, line, column)) from None
 
 
 def read_text(path: str | Path, kind: str, display: str | None = None, missing: str = "no such file") -> str:

@@ -71,7 +71,7 @@ def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str 
     try:
         node = limits.yaml(allowed, "rt").load(source)
     except limits.YamlBound as e:
-        raise UserError(e.message, Where(display, e.line or 1, e.column or None)) from None
+        raise UserError(e.message, Where(display, e.line or 1, e.column or 1)) from None
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = Where(display, mark.line + 1, mark.column + 1) if mark else Where(display, 1)
