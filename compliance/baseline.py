@@ -1,11 +1,18 @@
 """Baselines: accept the findings known today, report only new ones.
 
-``--write-baseline FILE`` records every finding of a run by its logical
-fingerprint (rule, category, transcript, table, coup, event: not its line, so
-editing a transcript elsewhere does not make old findings new).
-``--baseline FILE`` then reports only findings whose fingerprint is not in it;
-entries that no finding matches any more are listed as stale (the breach was
-fixed or the transcript moved), never fatal.
+``--write-baseline FILE`` records every finding of a run by its fingerprint
+(:func:`compliance.findings.fingerprint`: rule, category, transcript, coup,
+event and the facts the message states, not its line, so editing a
+transcript elsewhere does not make old findings new, while a changed amount
+or card does).  ``--baseline FILE`` then reports only findings whose
+fingerprint is in it; entries that no finding matches any more are listed as
+stale (the breach was fixed or the transcript moved), never fatal.
+
+The fingerprint of every entry is worked out again from the entry's fields
+when the file is read: a version 1 file (whose fingerprints left the facts
+out, so that one entry could hide several findings) is read with the
+fingerprints of today, and a version 2 entry whose fingerprint does not
+match its fields (edited by hand) stops the run.
 """
 
 from __future__ import annotations
@@ -15,9 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compliance.errors import UserError
-from compliance.findings import Finding
+from compliance.findings import Finding, fingerprint
+from compliance.printable import json_safe
 
-BASELINE_VERSION = 1
+BASELINE_VERSION = 2
+READS = (1, 2)  # the versions a baseline file may have
 
 
 @dataclass(frozen=True)
@@ -56,28 +65,52 @@ def render(findings: list[Finding], tool_version: str) -> str:
                                                    e["fingerprint"]))
     doc = {"baseline_version": BASELINE_VERSION, "tool": "baccarat-audit", "tool_version": tool_version,
            "findings": entries}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs):
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKey(key[:64])
+        seen.add(key)
+    return dict(pairs)
 
 
 def load(path: str | Path) -> Baseline:
     shown = str(path)
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        doc = json.loads(Path(path).read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as e:
+        raise UserError(f"duplicate key {e.args[0]!r}: a baseline means one thing or nothing", shown) from None
     except FileNotFoundError:
         raise UserError("no such baseline file", shown) from None
     except OSError as e:
         raise UserError(f"cannot read: {e.strerror}", shown) from None
     except json.JSONDecodeError as e:
         raise UserError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}", shown) from None
-    if not isinstance(doc, dict) or doc.get("baseline_version") != BASELINE_VERSION or not isinstance(
-            doc.get("findings"), list):
+    version = doc.get("baseline_version") if isinstance(doc, dict) else None
+    if version not in READS or isinstance(version, bool) or not isinstance(doc.get("findings"), list):
         raise UserError(f"not a baccarat-audit baseline (expected baseline_version {BASELINE_VERSION} "
                         "and a findings list; write one with --write-baseline)", shown)
     entries: dict[str, BaselineEntry] = {}
     for i, e in enumerate(doc["findings"]):
         try:
-            entries[e["fingerprint"]] = BaselineEntry(e["fingerprint"], e["rule"], e["transcript"], e.get("coup"),
-                                                      e.get("event"), e.get("message", ""))
+            rule, category, transcript, message = e["rule"], e["category"], e["transcript"], e["message"]
+            coup, event = e.get("coup"), e.get("event")
+            if not all(isinstance(x, str) for x in (rule, category, transcript, message)) or not all(
+                    x is None or (isinstance(x, int) and not isinstance(x, bool)) for x in (coup, event)):
+                raise TypeError
+            key = fingerprint(rule, category, transcript, coup, event, message)
         except (KeyError, TypeError):
-            raise UserError(f"entry {i} needs fingerprint, rule and transcript", shown) from None
+            raise UserError(f"entry {i} needs rule, category, transcript and message (strings) and coup and event "
+                            "(numbers or null)", shown) from None
+        if version == BASELINE_VERSION and e.get("fingerprint") != key:
+            raise UserError(f"entry {i}: its fingerprint is not that of its rule, coup and message (edited by "
+                            "hand?): write the baseline again with --write-baseline", shown)
+        entries[key] = BaselineEntry(key, rule, transcript, coup, event, message)
     return Baseline(shown, entries)

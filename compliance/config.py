@@ -4,16 +4,21 @@ The configuration is found by searching upward from the working directory:
 the first directory that holds ``.baccarat-audit.yaml``, or a
 ``pyproject.toml`` with a ``[tool.baccarat-audit]`` table, gives it (in one
 directory the dedicated YAML file wins over ``pyproject.toml``).  A
-``pyproject.toml`` without that table does not stop the search.
+``pyproject.toml`` without that table does not stop the search, and neither
+does one that cannot be read or parsed unless it shows such a table (another
+project's broken file is not ours to judge); a broken file that is ours is
+an error.
 
 Settings on the command line win over the file; the file wins over the
 defaults.  Paths in the file (``waivers``, ``baseline``, ``paths``, report
-files) are relative to the file's directory.
+files, a ``ruleset`` or ``jurisdictions`` value that names a file) are
+relative to the file's directory.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +51,9 @@ class ConfigFile(BaseModel):
     waivers: str | None = Field(default=None, description="YAML file of approved deviations")
     baseline: str | None = Field(default=None, description="baseline file: report only findings not in it")
     paths: list[str] = Field(default=[], description="what to check when the command line names nothing")
+    jurisdictions: dict[str, str] = Field(
+        default={}, description="table.jurisdiction values this project uses, each mapped to a ruleset id or "
+        "YAML file; a transcript may name only these and the bundled ruleset ids")
 
     @field_validator("output", "paths", mode="before")
     @classmethod
@@ -62,6 +70,7 @@ DEFAULTS: dict[str, Any] = {
     "waivers": None,
     "baseline": None,
     "paths": [],
+    "jurisdictions": {},
 }
 _PATH_KEYS = ("waivers", "baseline")
 
@@ -82,12 +91,31 @@ class Settings:
         self.origin[key] = origin
 
 
-def _pyproject_table(path: Path) -> dict | None:
+#: a ``[tool.baccarat-audit]`` table, or a ``tool.baccarat-audit`` dotted key, in a TOML text
+_OUR_TABLE = re.compile(r"""^\s*(\[\s*tool\s*\.\s*["']?baccarat-audit["']?\s*[\].]|tool\s*\.\s*["']?baccarat-audit["']?\s*[.=])""",
+                        re.MULTILINE)
+
+
+def _mentions_our_table(path: Path) -> bool:
+    """Does this file, which cannot be parsed, show a [tool.baccarat-audit] table (so that it is ours)?"""
+    try:
+        return _OUR_TABLE.search(path.read_bytes().decode("utf-8", "replace")) is not None
+    except OSError:
+        return False
+
+
+def _pyproject_table(path: Path, discovering: bool = False) -> dict | None:
+    """The [tool.baccarat-audit] table of a pyproject.toml, or None.  ``discovering``: the file was found
+    on the way up, not named: one that cannot be read or parsed is passed over unless it is ours."""
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UserError(f"cannot read: {e.strerror}", str(path)) from None
-    except tomllib.TOMLDecodeError as e:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        if discovering and not _mentions_our_table(path):
+            return None
+        if isinstance(e, OSError):
+            raise UserError(f"cannot read: {e.strerror}", str(path)) from None
+        if isinstance(e, UnicodeDecodeError):
+            raise UserError(f"not UTF-8 text (byte {e.start})", str(path)) from None
         raise UserError(f"not valid TOML: {e}", str(path)) from None
     table = doc.get("tool", {}).get("baccarat-audit")
     if table is not None and not isinstance(table, dict):
@@ -113,7 +141,7 @@ def _find(start: Path | None) -> tuple[Path, dict | None] | None:
             return candidate, None
         candidate = d / PYPROJECT
         if candidate.is_file():
-            table = _pyproject_table(candidate)
+            table = _pyproject_table(candidate, discovering=True)
             if table is not None:
                 return candidate, table
     return None
@@ -155,6 +183,13 @@ def _relative(base: Path, value: str) -> str:
         return str(p)
 
 
+def _ruleset_ref(base: Path, value: str) -> str:
+    """A ruleset named in a configuration file: a bundled id as it is, a file relative to the file's directory."""
+    from compliance.ruleset.loader import looks_like_path
+
+    return _relative(base, value) if looks_like_path(value) else value
+
+
 def split_output(spec: str) -> tuple[str | None, str]:
     """A report to write, ``FORMAT=FILE`` or ``FILE``, as (FORMAT, FILE); FORMAT is None for a bare ``FILE``
     (one whose name has an ``=`` after something that is not a format, too)."""
@@ -184,6 +219,10 @@ def load(explicit: Path | None = None, start: Path | None = None) -> Settings:
     for key, value in given.items():
         if key in _PATH_KEYS and value is not None:
             value = _relative(base, value)
+        elif key == "ruleset" and value is not None:
+            value = _ruleset_ref(base, value)
+        elif key == "jurisdictions":
+            value = {k: _ruleset_ref(base, v) for k, v in value.items()}
         elif key == "paths":
             value = [_relative(base, v) for v in value]
         elif key == "output":

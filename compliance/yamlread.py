@@ -17,6 +17,7 @@ stops at the count, not at the machine's memory).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
 import re
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ class YamlDoc:
     display: str  # the name errors carry
     data: object = None
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    sha256: str = ""  # of the bytes parsed (a ruleset's content hash is made of its files')
 
     def position(self, path: tuple) -> tuple[int, int]:
         """Line and column of the node at ``path``, or of its nearest ancestor that has one."""
@@ -98,7 +100,7 @@ def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", max_bytes:
         raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
     except (YAMLError, RecursionError, UnicodeDecodeError, ValueError) as e:
         raise UserError(f"invalid YAML: {type(e).__name__}: {str(e)[:200]}", Where(display, 1)) from None
-    doc = YamlDoc(display)
+    doc = YamlDoc(display, sha256=hashlib.sha256(text).hexdigest())
     doc.data = _Plain(doc, dates).value(node, (), 0)
     return doc
 
