@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compliance.transcript import duplicates
+from compliance.reading import duplicates
 from reporting import run, sample_doc
 
 UNREADABLE = "transcript.unreadable"

@@ -16,7 +16,7 @@ import json
 import re
 import time
 
-from compliance.transcript.reader import MAX_QUOTED, open_transcript
+from compliance.reading.reader import MAX_QUOTED, open_transcript
 from reporting import run, sample_doc
 
 HUGE = "k" * (1 << 20)
@@ -62,7 +62,7 @@ def test_a_huge_shoe_name_and_a_huge_header_key_are_quoted_by_their_start(tmp_pa
 
 
 def test_a_quoted_part_is_cut_once_to_at_most_the_bound():
-    from compliance.transcript.reader import bounded
+    from compliance.reading.reader import bounded
 
     once = bounded(f"unknown field `{HUGE}` - at `$`")
     assert bounded(once) == once and len(once.split("`")[1]) <= MAX_QUOTED

@@ -24,7 +24,7 @@ import pytest
 from compliance import parallel
 from compliance.engine import Checker
 from compliance.inputs import Input
-from compliance.transcript.reader import open_transcript
+from compliance.reading.reader import open_transcript
 from reporting import sample_doc, write
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

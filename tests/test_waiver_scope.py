@@ -56,4 +56,4 @@ def test_two_waivers_with_one_id_stop_the_run(tmp_path, monkeypatch):
     out = _check(tmp_path, monkeypatch, "waivers:\n  - id: W-1\n" + WAIVE + "  - id: W-1\n    coup: 99\n" + WAIVE,
                  "night.json")
     assert out["exit"] == 2
-    assert "w.yaml:7: two waivers have the id 'W-1' (lines 2 and 7)" in out["stderr"]
+    assert "w.yaml:7:1: two waivers have the id 'W-1' (lines 2 and 7)" in out["stderr"]
