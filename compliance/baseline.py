@@ -1,11 +1,18 @@
 """Baselines: accept the findings known today, report only new ones.
 
-``--write-baseline FILE`` records every finding of a run by its logical
-fingerprint (rule, category, transcript, table, coup, event: not its line, so
-editing a transcript elsewhere does not make old findings new).
-``--baseline FILE`` then reports only findings whose fingerprint is not in it;
-entries that no finding matches any more are listed as stale (the breach was
-fixed or the transcript moved), never fatal.
+``--write-baseline FILE`` records every finding of a run by its fingerprint
+(:func:`compliance.findings.fingerprint`: rule, category, transcript, coup,
+event and the facts the message states, not its line, so editing a
+transcript elsewhere does not make old findings new, while a changed amount
+or card does).  ``--baseline FILE`` then reports only findings whose
+fingerprint is in it; entries that no finding matches any more are listed as
+stale (the breach was fixed or the transcript moved), never fatal.
+
+The fingerprint of every entry is worked out again from the entry's fields
+when the file is read: a version 1 file (whose fingerprints left the facts
+out, so that one entry could hide several findings) is read with the
+fingerprints of today, and a version 2 entry whose fingerprint does not
+match its fields (edited by hand) stops the run.
 """
 
 from __future__ import annotations
@@ -14,13 +21,13 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import msgspec
-
 from compliance import limits
 from compliance.errors import UserError
-from compliance.findings import Finding
+from compliance.findings import Finding, fingerprint
+from compliance.printable import json_safe
 
-BASELINE_VERSION = 1
+BASELINE_VERSION = 2
+READS = (1, 2)  # the versions a baseline file may have
 
 
 @dataclass(frozen=True)
@@ -59,64 +66,60 @@ def render(findings: list[Finding], tool_version: str) -> str:
                                                    e["fingerprint"]))
     doc = {"baseline_version": BASELINE_VERSION, "tool": "baccarat-audit", "tool_version": tool_version,
            "findings": entries}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
 
-class _Entry(msgspec.Struct):
-    fingerprint: str
-    rule: str
-    transcript: str
-    coup: int | None = None
-    event: int | None = None
-    message: str = ""
+class _DuplicateKey(ValueError):
+    pass
 
 
-class _Head(msgspec.Struct):
-    baseline_version: object = None
-    findings: msgspec.Raw = msgspec.Raw()
+def _no_duplicates(pairs):
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKey(key[:64])
+        seen.add(key)
+    return dict(pairs)
 
 
-NOT_A_BASELINE = (f"not a baccarat-audit baseline (expected baseline_version {BASELINE_VERSION} and a findings list; "
-                  "write one with --write-baseline)")
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def load(path: str | Path) -> Baseline:
-    """Read a baseline file: bounded in size (limits ``baseline``), decoded by msgspec against the entries' types
-    (a value an entry cannot hold, a NaN, a deep nesting or a number of thousands of digits is one error with
-    its JSON path)."""
     shown = str(path)
-    data = limits.read_input(Path(path), "baseline", shown, missing="no such baseline file")
+    # bounded (limits ``baseline``, a pipe or a device read up to it), UTF-8 with the bad byte's place
+    text = limits.read_text(Path(path), "baseline", shown, missing="no such baseline file")
     try:
-        head = msgspec.json.decode(data, type=_Head)
-        if head.baseline_version != BASELINE_VERSION or not head.findings or bytes(head.findings)[:1] != b"[":
-            raise UserError(NOT_A_BASELINE, shown)
-        entries_raw = msgspec.json.decode(head.findings, type=list[_Entry])
-    except msgspec.ValidationError as e:  # a subclass of DecodeError: caught first
-        if " - at `" not in str(e) or "- at `$`" in str(e):  # the document is not an object
-            raise UserError(NOT_A_BASELINE, shown) from None
-        raise UserError(f"not a baseline entry: {_rebase(str(e))}", shown) from None
-    except msgspec.DecodeError as e:
-        if "UTF-8" in str(e):
-            limits.decode_text(data, shown, "JSON")  # raises, with the line and column of the bad byte
-        raise UserError(f"not valid JSON: {_position(data, e)}", shown) from None
+        doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except _DuplicateKey as e:
+        raise UserError(f"duplicate key {e.args[0]!r}: a baseline means one thing or nothing", shown) from None
+    except json.JSONDecodeError as e:
+        raise UserError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}", shown) from None
     except RecursionError:
         raise UserError("not a baseline: JSON nested too deeply", shown) from None
-    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-        raise UserError(f"not a baseline: {str(e)[:100]}", shown) from None
+    except ValueError as e:  # NaN or Infinity, a number of more than limits.MAX_INT_DIGITS digits
+        raise UserError(f"not valid JSON here: {limits.value_error(e)}", shown) from None
+    version = doc.get("baseline_version") if isinstance(doc, dict) else None
+    if version not in READS or isinstance(version, bool) or not isinstance(doc.get("findings"), list):
+        raise UserError(f"not a baccarat-audit baseline (expected baseline_version {BASELINE_VERSION} "
+                        "and a findings list; write one with --write-baseline)", shown)
     entries: dict[str, BaselineEntry] = {}
-    for e in entries_raw:
-        if limits.lone_surrogate(e.fingerprint + e.rule + e.transcript + e.message) is not None:
-            raise UserError("a baseline entry holds a lone surrogate, which is not a character", shown)
-        entries[e.fingerprint] = BaselineEntry(e.fingerprint, e.rule, e.transcript, e.coup, e.event, e.message)
+    for i, e in enumerate(doc["findings"]):
+        try:
+            rule, category, transcript, message = e["rule"], e["category"], e["transcript"], e["message"]
+            coup, event = e.get("coup"), e.get("event")
+            if not all(isinstance(x, str) for x in (rule, category, transcript, message)) or not all(
+                    x is None or (isinstance(x, int) and not isinstance(x, bool)) for x in (coup, event)):
+                raise TypeError
+            if any(limits.lone_surrogate(x) is not None for x in (rule, category, transcript, message)):
+                raise UserError(f"entry {i}: text holds a lone surrogate, which is not a character", shown)
+            key = fingerprint(rule, category, transcript, coup, event, message)
+        except (KeyError, TypeError):
+            raise UserError(f"entry {i} needs rule, category, transcript and message (strings) and coup and event "
+                            "(numbers or null)", shown) from None
+        if version == BASELINE_VERSION and e.get("fingerprint") != key:
+            raise UserError(f"entry {i}: its fingerprint is not that of its rule, coup and message (edited by "
+                            "hand?): write the baseline again with --write-baseline", shown)
+        entries[key] = BaselineEntry(key, rule, transcript, coup, event, message)
     return Baseline(shown, entries)
-
-
-def _rebase(err: str) -> str:
-    """msgspec's ``$[3].rule`` in the findings list, as ``$.findings[3].rule``."""
-    return err.replace("`$", "`$.findings", 1)
-
-
-def _position(data: bytes, err: Exception) -> str:
-    from compliance.reading.reader import _position as position
-
-    return position(data, err)

@@ -4,16 +4,21 @@ The configuration is found by searching upward from the working directory:
 the first directory that holds ``.baccarat-audit.yaml``, or a
 ``pyproject.toml`` with a ``[tool.baccarat-audit]`` table, gives it (in one
 directory the dedicated YAML file wins over ``pyproject.toml``).  A
-``pyproject.toml`` without that table does not stop the search.
+``pyproject.toml`` without that table does not stop the search, and neither
+does one that cannot be read or parsed unless it shows such a table (another
+project's broken file is not ours to judge); a broken file that is ours is
+an error.
 
 Settings on the command line win over the file; the file wins over the
 defaults.  Paths in the file (``waivers``, ``baseline``, ``paths``, report
-files) are relative to the file's directory.
+files, a ``ruleset`` or ``jurisdictions`` value that names a file) are
+relative to the file's directory.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +52,9 @@ class ConfigFile(BaseModel):
     waivers: str | None = Field(default=None, description="YAML file of approved deviations")
     baseline: str | None = Field(default=None, description="baseline file: report only findings not in it")
     paths: list[str] = Field(default=[], description="what to check when the command line names nothing")
+    jurisdictions: dict[str, str] = Field(
+        default={}, description="table.jurisdiction values this project uses, each mapped to a ruleset id or "
+        "YAML file; a transcript may name only these and the bundled ruleset ids")
     limits: dict[str, Annotated[int, Field(ge=1, le=1 << 20)]] = Field(
         default={}, description="size limits to raise, in megabytes, by kind of file: "
         + ", ".join(f"{k} ({limits.megabytes(getattr(limits.DEFAULTS, k))})" for k in limits.CONFIGURABLE))
@@ -74,6 +82,7 @@ DEFAULTS: dict[str, Any] = {
     "waivers": None,
     "baseline": None,
     "paths": [],
+    "jurisdictions": {},
 }
 _PATH_KEYS = ("waivers", "baseline")
 
@@ -94,16 +103,40 @@ class Settings:
         self.origin[key] = origin
 
 
-def _pyproject_table(path: Path) -> dict | None:
-    text = limits.read_text(path, "config", str(path))  # bounded, UTF-8 (a bad byte: its line and column)
+#: a ``[tool.baccarat-audit]`` table, or a ``tool.baccarat-audit`` dotted key, in a TOML text
+_OUR_TABLE = re.compile(r"""^\s*(\[\s*tool\s*\.\s*["']?baccarat-audit["']?\s*[\].]|tool\s*\.\s*["']?baccarat-audit["']?\s*[.=])""",
+                        re.MULTILINE)
+
+
+def _mentions_our_table(path: Path) -> bool:
+    """Does this file, which cannot be parsed, show a [tool.baccarat-audit] table (so that it is ours)?
+    Only its first bytes, up to the configuration's size limit, are looked at."""
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+        with open(path, "rb") as f:
+            head = f.read(limits.limit("config"))
+    except OSError:
+        return False
+    return _OUR_TABLE.search(head.decode("utf-8", "replace")) is not None
+
+
+def _pyproject_table(path: Path, discovering: bool = False) -> dict | None:
+    """The [tool.baccarat-audit] table of a pyproject.toml, or None.  ``discovering``: the file was found
+    on the way up, not named: one that cannot be read or parsed is passed over unless it is ours.
+
+    Bounded (compliance.limits): the configuration's size limit, UTF-8 (a bad byte: its line and column),
+    TOML nested too deeply, a number of more than limits.MAX_INT_DIGITS digits."""
+    try:
+        doc = tomllib.loads(limits.read_text(path, "config", str(path)))
+    except (UserError, RecursionError, ValueError) as e:  # tomllib.TOMLDecodeError is a ValueError
+        if discovering and not _mentions_our_table(path):
+            return None
+        if isinstance(e, UserError):
+            raise
+        if isinstance(e, RecursionError):
+            raise UserError("not valid TOML here: nested too deeply", str(path)) from None
+        if not isinstance(e, tomllib.TOMLDecodeError):
+            raise UserError(f"not valid TOML here: {limits.value_error(e)}", str(path)) from None
         raise UserError(f"not valid TOML: {e}", str(path)) from None
-    except RecursionError:
-        raise UserError("not valid TOML here: nested too deeply", str(path)) from None
-    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-        raise UserError(f"not valid TOML here: {str(e)[:100]}", str(path)) from None
     table = doc.get("tool", {}).get("baccarat-audit")
     if table is not None and not isinstance(table, dict):
         raise UserError("[tool.baccarat-audit] must be a table", str(path))
@@ -128,7 +161,7 @@ def _find(start: Path | None) -> tuple[Path, dict | None] | None:
             return candidate, None
         candidate = d / PYPROJECT
         if candidate.is_file():
-            table = _pyproject_table(candidate)
+            table = _pyproject_table(candidate, discovering=True)
             if table is not None:
                 return candidate, table
     return None
@@ -170,6 +203,13 @@ def _relative(base: Path, value: str) -> str:
         return str(p)
 
 
+def _ruleset_ref(base: Path, value: str) -> str:
+    """A ruleset named in a configuration file: a bundled id as it is, a file relative to the file's directory."""
+    from compliance.ruleset.loader import looks_like_path
+
+    return _relative(base, value) if looks_like_path(value) else value
+
+
 def split_output(spec: str) -> tuple[str | None, str]:
     """A report to write, ``FORMAT=FILE`` or ``FILE``, as (FORMAT, FILE); FORMAT is None for a bare ``FILE``
     (one whose name has an ``=`` after something that is not a format, too)."""
@@ -199,6 +239,10 @@ def load(explicit: Path | None = None, start: Path | None = None) -> Settings:
     for key, value in given.items():
         if key in _PATH_KEYS and value is not None:
             value = _relative(base, value)
+        elif key == "ruleset" and value is not None:
+            value = _ruleset_ref(base, value)
+        elif key == "jurisdictions":
+            value = {k: _ruleset_ref(base, v) for k, v in value.items()}
         elif key == "paths":
             value = [_relative(base, v) for v in value]
         elif key == "output":

@@ -19,8 +19,8 @@ from compliance.checks import REGISTRY
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.games.common import ReplayError
-from compliance.reading.reader import CoupRecord, TranscriptFile, open_transcript
-from compliance.ruleset.loader import load_ruleset
+from compliance.reading.reader import CoupRecord, TranscriptFile, bounded, open_transcript
+from compliance.ruleset.loader import load_jurisdiction, load_ruleset
 from compliance.ruleset.models import BoundRule, Ruleset
 from compliance.transcript.locate import event_offsets, position
 
@@ -43,24 +43,37 @@ class TranscriptResult:
 
 
 class RulesetCache:
-    """Loads each ruleset once per run."""
+    """Loads each ruleset once per run.
 
-    def __init__(self, override: str | None = None):
+    The ruleset is the operator's choice (``override``: --ruleset or the
+    configuration's ``ruleset``, an id or a file), else the transcript's
+    ``table.jurisdiction``, which may only be a bundled ruleset id or one the
+    configuration maps (``jurisdictions``: id -> ruleset id or file): the
+    evidence never names the file it is judged by.
+    """
+
+    def __init__(self, override: str | None = None, jurisdictions: dict[str, str] | None = None):
         self.override = override
+        self.jurisdictions = dict(jurisdictions or {})
         self._loaded: dict[str, Ruleset] = {}
 
     def for_header(self, header, where: str) -> Ruleset:
-        ref = self.override or header.table.jurisdiction
+        if self.override:
+            if self.override not in self._loaded:
+                self._loaded[self.override] = load_ruleset(self.override)
+            return self._loaded[self.override]
+        ref = header.table.jurisdiction
         if not ref:
             raise UserError("the transcript names no table.jurisdiction: choose a ruleset with --ruleset", where)
-        if ref not in self._loaded:
+        key = "table.jurisdiction:" + ref  # never the same entry as an override of the same spelling
+        if key not in self._loaded:
             try:
-                self._loaded[ref] = load_ruleset(ref)
+                self._loaded[key] = load_jurisdiction(ref, self.jurisdictions)
             except UserError as e:
-                if e.where is None and not self.override:  # the transcript's table.jurisdiction names no ruleset
+                if e.where is None:  # the transcript's table.jurisdiction names no ruleset
                     raise UserError(f"table.jurisdiction: {e.message}", where) from None
                 raise
-        return self._loaded[ref]
+        return self._loaded[key]
 
 
 def _applies(rule: BoundRule, method: str | None) -> bool:
@@ -70,9 +83,10 @@ def _applies(rule: BoundRule, method: str | None) -> bool:
 class Checker:
     """Checks transcripts against rulesets."""
 
-    def __init__(self, ruleset: str | None = None, keep_states: bool = False, keep_coups: bool = False):
+    def __init__(self, ruleset: str | None = None, keep_states: bool = False, keep_coups: bool = False,
+                 jurisdictions: dict[str, str] | None = None):
         games.load_checks()
-        self.rulesets = RulesetCache(ruleset)
+        self.rulesets = RulesetCache(ruleset, jurisdictions)
         self.keep_states = keep_states
         self.keep_coups = keep_coups
 
@@ -83,6 +97,12 @@ class Checker:
         return self.check_source(source, on_coup)
 
     def check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
+        try:
+            return self._check_source(source, on_coup)
+        finally:
+            source.close()
+
+    def _check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
         header = source.header
         ruleset = self.rulesets.for_header(header, source.display)
         game = source.game  # the reader picked it by table.game, to decode the coups
@@ -160,7 +180,7 @@ class Checker:
 
     def _unreadable(self, rule, source, record: CoupRecord, why: str, event) -> Finding:
         where = f"{source.display}:{record.line}"
-        f = self._finding(rule, rule.severity, source, record, event, f"coup cannot be read ({where}): {why}")
+        f = self._finding(rule, rule.severity, source, record, event, f"coup cannot be read ({where}): {bounded(why)}")
         if event is not None:
             self._locate([f], record)
         return f
@@ -180,9 +200,10 @@ class Checker:
 
 
 def check_paths(paths: Iterable[tuple[str, str]], ruleset: str | None = None, keep_states: bool = False,
-                on_error: Callable[[UserError], None] | None = None, on_coup=None) -> list[TranscriptResult]:
+                on_error: Callable[[UserError], None] | None = None, on_coup=None,
+                jurisdictions: dict[str, str] | None = None) -> list[TranscriptResult]:
     """Check each (path, display) in order; a file that cannot be read is reported through on_error."""
-    checker = Checker(ruleset, keep_states)
+    checker = Checker(ruleset, keep_states, jurisdictions=jurisdictions)
     results = []
     for path, display in paths:
         try:

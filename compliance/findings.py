@@ -3,9 +3,32 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from compliance.categories import SEVERITY_RANK
+
+
+_UNREADABLE = "transcript.unreadable"
+
+
+def fingerprint(rule: str, category: str, transcript: str, coup: int | None, event: int | None, message: str) -> str:
+    """The key a baseline knows a finding by: its logical identity and the facts it judged.
+
+    The identity is the rule, the category, the transcript (its path as
+    reported), the coup and the event; the facts are the message, which
+    names the amounts, cards, seats and calls the finding is about.  So a
+    finding whose payout amount changes is a new finding, and a baseline
+    never hides a finding it does not hold.  The line is left out (editing a
+    transcript elsewhere moves it), except for an unreadable coup without a
+    number, which has no other identity: its message names its line.  An
+    unreadable coup with a number is known by its number, not its line.
+    """
+    facts = message
+    if category == _UNREADABLE and coup is not None:
+        facts = re.sub(r"^coup cannot be read \(" + re.escape(transcript) + r":\d+\): ", "coup cannot be read: ", facts)
+    key = "\x1f".join(str(x) for x in (rule, category, transcript, coup, event, facts))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,9 +47,8 @@ class Finding:
 
     @property
     def fingerprint(self) -> str:
-        """Stable logical key: same breach, same fingerprint, wherever its line moves."""
-        key = "\x1f".join(str(x) for x in (self.rule, self.category, self.transcript, self.table, self.coup, self.event))
-        return hashlib.sha256(key.encode()).hexdigest()[:32]
+        """What the finding is, wherever its line moves: see :func:`fingerprint`."""
+        return fingerprint(self.rule, self.category, self.transcript, self.coup, self.event, self.message)
 
     def sort_key(self):
         return (

@@ -13,7 +13,7 @@ kind              what                                                     defau
 ``markdown``      a Markdown procedure document                              64 MB
 ``ruleset``       a ruleset, a rule test's sidecar, the coverage map          256 KB
 ``waivers``       a waivers file                                             32 MB
-``baseline``      a baseline file                                           256 MB
+``baseline``      a baseline file                                            64 MB
 ``config``        ``.baccarat-audit.yaml``, ``pyproject.toml`` (fixed)        1 MB
 ================  =======================================================  =========
 
@@ -72,7 +72,7 @@ class Limits:
     markdown: int = 64 * MB
     ruleset: int = 256 * 1024
     waivers: int = 32 * MB
-    baseline: int = 256 * MB
+    baseline: int = 64 * MB
     config: int = 1 * MB
 
     def items(self) -> tuple[tuple[str, int], ...]:
@@ -166,12 +166,28 @@ def read_input(path: str | Path, kind: str, display: str | None = None, missing:
         raise UserError(too_large(kind, size), display)
     try:
         with open(path, "rb") as f:
-            data = f.read(n + 1)
+            data = read_from(f, size, n)
     except OSError as e:
         raise UserError(os_reason(e), display) from None
     if len(data) > n:
         raise UserError(too_large(kind if size is not None or limit(kind) <= limit("stream") else "stream"), display)
     return data
+
+
+def read_from(f, size: int | None, n: int) -> bytes:
+    """At most ``n + 1`` bytes of the open file ``f`` (``size``: its size when it is a regular file, None for a
+    pipe or a device).  Never asks for more memory than the input holds: a regular file is read by its size,
+    anything else a megabyte at a time."""
+    if size is not None:
+        return f.read(min(size, n) + 1)
+    chunks, total = [], 0
+    while total <= n:
+        chunk = f.read(min(MB, n + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def decode_text(data: bytes, display: str, what: str = "text") -> str:
@@ -298,6 +314,7 @@ def yaml(allowed: int, typ: str = "rt"):
 
 
 def value_error(e: ValueError) -> str:
+    """A ValueError of a parser in a few words (Python's limit on the digits of a number, named)."""
     text = str(e)
     if "integer string conversion" in text:
         return f"a number of more than {MAX_INT_DIGITS:,} digits"

@@ -48,7 +48,6 @@ from compliance import limits
 from compliance.engine import Checker, TranscriptResult
 from compliance.errors import UserError
 from compliance.findings import Finding
-from compliance.reading.reader import file_sha256
 
 #: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
 CHUNK_BYTES = 8 << 20
@@ -73,7 +72,12 @@ class Settings:
     ruleset: str | None = None
     keep_states: bool = False
     keep_coups: bool = False
+    jurisdictions: tuple[tuple[str, str], ...] = ()  # the configuration's table.jurisdiction -> ruleset map
     limits: tuple[tuple[str, int], ...] = ()  # compliance.limits, as the configuration set them
+
+    def checker(self, cls=Checker) -> Checker:
+        return cls(self.ruleset, keep_states=self.keep_states, keep_coups=self.keep_coups,
+                   jurisdictions=dict(self.jurisdictions))
 
 
 # ------------------------------------------------------------------ worker side
@@ -85,8 +89,7 @@ def _checker(settings: Settings) -> Checker:
     """One checker per worker process and settings (it caches the loaded rulesets)."""
     limits.configure(dict(settings.limits))
     if settings not in _CHECKERS:
-        _CHECKERS[settings] = Checker(settings.ruleset, keep_states=settings.keep_states,
-                                      keep_coups=settings.keep_coups)
+        _CHECKERS[settings] = settings.checker()
     return _CHECKERS[settings]
 
 
@@ -111,19 +114,20 @@ class _Chunk:
         self.source, self.start, self.end, self.line = source, start, end, line
         self.header, self.display = source.header, source.display
         self.shoes: set[str] = set()
+        self.digest = hashlib.sha256()  # of the bytes of the region, as they were read
 
     def __getattr__(self, name):  # everything else is the transcript's
         return getattr(self.source, name)
 
     def records(self):
         shoes = self.shoes
-        for record in self.source._jsonl_records(self.start, self.end, self.line):
+        for record in self.source._jsonl_records(self.start, self.end, self.line, self.digest):
             if record.coup is not None:
                 shoes.add(getattr(record.coup, "shoe", None))
             yield record
 
     def sha256(self) -> str:
-        return ""  # the file's digest is taken once, by the parent
+        return ""  # the file's digest is put together by the parent (_Chunked.result)
 
 
 class _ChunkChecker(Checker):
@@ -149,6 +153,8 @@ class ChunkResult:
     end_key: str
     start_shoe: str | None  # the shoe the lookback replayed
     shoes: set[str]
+    header_sha256: str = ""  # of the bytes before the first coup, as this chunk read them
+    region_sha256: str = ""  # of the bytes of its region, as it read them
     result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
 
 
@@ -157,7 +163,7 @@ def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
     """Check the lines of ``region`` (start, end, first line) after replaying ``lookback`` unreported."""
     try:
         base = _checker(settings)
-        checker = _ChunkChecker(settings.ruleset, keep_states=settings.keep_states, keep_coups=settings.keep_coups)
+        checker = settings.checker(_ChunkChecker)
         checker.rulesets = base.rulesets
         source = inp.open()
         start_key = start_shoe = None
@@ -169,12 +175,34 @@ def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
         result = checker.check_source(chunk)
         result.transcript = inp.name
         out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
-                          start_key, carry_key(checker.current), start_shoe, chunk.shoes)
+                          start_key, carry_key(checker.current), start_shoe, chunk.shoes, source.header_sha256,
+                          chunk.digest.hexdigest())
         if lookback is None:
             out.result = result
         return out
     except UserError as e:
         return e
+
+
+def file_digests(path: str, marks: list[int]) -> tuple[str, list[str]]:
+    """SHA-256 of the whole file and of each region between ``marks`` (byte offsets, sorted, the first 0;
+    the last region runs to the end), in one read."""
+    whole = hashlib.sha256()
+    parts = []
+    with open(path, "rb") as f:
+        for start, end in zip(marks, [*marks[1:], None]):
+            part = hashlib.sha256()
+            left = None if end is None else end - start
+            while left is None or left > 0:
+                block = f.read(1 << 22 if left is None else min(left, 1 << 22))
+                if not block:
+                    break
+                whole.update(block)
+                part.update(block)
+                if left is not None:
+                    left -= len(block)
+            parts.append(part.hexdigest())
+    return whole.hexdigest(), parts
 
 
 def count_newlines(path: str, start: int, end: int) -> int:
@@ -283,6 +311,7 @@ def plan_chunks(inp, parts: int, chunk_bytes: int = CHUNK_BYTES) -> list[tuple[i
     if size // max(chunk_bytes, 1) < 2:
         return None  # too small to cut; a pipe or a device (size 0) is read once, by the one unit
     source = inp.open()  # reads only the header; UserError if the file is unusable
+    source.close()
     body = source._body_offset
     parts = min(parts, (size - body) // max(chunk_bytes, 1))
     if parts < 2:
@@ -350,43 +379,62 @@ class _Whole:
 
 
 class _Chunked:
-    def __init__(self, inp, futures, sha256_future):
-        self.inp, self.futures, self.sha256 = inp, futures, sha256_future
+    def __init__(self, inp, futures, digests_future):
+        self.inp, self.futures, self.digests = inp, futures, digests_future
 
     def result(self, settings: Settings):
         chunks = [f.result() for f in self.futures]
         error = next((c for c in chunks if isinstance(c, UserError)), None)
         if error is not None:
             return error
-        if not _accept(chunks):  # the guessed start of a chunk was wrong: check the file in one piece
+        whole, (header, *regions) = self.digests.result()
+        same_bytes = all(c.header_sha256 == header for c in chunks) and [c.region_sha256 for c in chunks] == regions
+        # the guessed start of a chunk was wrong, or the file changed while it was read: check it in one piece
+        if not same_bytes or not _accept(chunks):
             return check_input(self.inp, settings)
-        return _merge(chunks, self.sha256.result())
+        return _merge(chunks, whole)
 
 
-def _schedule(submit, inputs, settings: Settings, jobs: int, chunk_bytes: int):
-    """Submit every unit of work; yield, per input, something whose ``result()`` is its outcome."""
-    pending = []
+def plan(inputs, jobs: int, chunk_bytes: int) -> list[list[tuple[int, int]] | None]:
+    """The cuts of each input into chunks (None: one unit), for ``jobs`` processes."""
+    plans = []
     for inp in inputs:
         try:
             # a few chunks a worker, so that they end together; each costs only the replay of one shoe more
-            cuts = plan_chunks(inp, jobs * 4, chunk_bytes)
+            plans.append(plan_chunks(inp, jobs * 4, chunk_bytes))
         except UserError:
-            cuts = None  # the whole-file unit reports it, exactly as -j 1 would
+            plans.append(None)  # the whole-file unit reports it, exactly as -j 1 would
+    return plans
+
+
+def units(plans) -> int:
+    """How many units of work the plans make: the most processes that can be kept busy."""
+    return sum(len(cuts) + 1 if cuts else 1 for cuts in plans)
+
+
+def _schedule(submit, inputs, settings: Settings, plans):
+    """Submit every unit of work; yield, per input, something whose ``result()`` is its outcome."""
+    pending = []
+    for inp, cuts in zip(inputs, plans):
         if not cuts:
             pending.append(_Whole(submit(check_input, inp, settings)))
             continue
-        sha256 = submit(file_sha256, inp.path)  # first: it reads the whole file, the chunks then share out the rest
         source = inp.open()
+        source.close()
+        body, first_line = source._body_offset, source._header_line + 1
+        starts = [body] + [cut[1] for cut in cuts]
+        # first: it reads the whole file, the chunks then share out the rest
+        digests = submit(file_digests, inp.path, [0, *starts])
         marks = [m for cut in cuts for m in cut]
-        lines = _line_numbers(submit, inp, source._body_offset, source._header_line + 1, marks)
+        lines = _line_numbers(submit, inp, body, first_line, marks)
         at = dict(zip(marks, lines))
-        starts = [(source._body_offset, source._header_line + 1)] + [(cut[1], at[cut[1]]) for cut in cuts]
+        firsts = [(body, first_line)] + [(cut[1], at[cut[1]]) for cut in cuts]
         ends = [cut[1] for cut in cuts] + [None]
         futures = []
-        for k, ((start, line), end) in enumerate(zip(starts, ends)):
+        for k, ((start, line), end) in enumerate(zip(firsts, ends)):
             lookback = None if k == 0 else (cuts[k - 1][0], cuts[k - 1][1], at[cuts[k - 1][0]])
             futures.append(submit(check_chunk, inp, settings, lookback, (start, end, line)))
-        pending.append(_Chunked(inp, futures, sha256))
+        pending.append(_Chunked(inp, futures, digests))
     return pending
 
 
@@ -396,7 +444,10 @@ def check_parallel(inputs: list, settings: Settings, jobs: int, on_error: Callab
     if dask:
         return _run_dask(dask, inputs, settings, on_error, progress, chunk_bytes)
     total = sum(getattr(i, "size", 0) for i in inputs)
-    if jobs <= 1 or total < POOL_BYTES:
+    plans = plan(inputs, jobs, chunk_bytes) if jobs > 1 and total >= POOL_BYTES else None
+    # never more processes than units of work: -j 400 on six chunks starts six
+    jobs = min(jobs, units(plans)) if plans is not None else 1
+    if jobs <= 1:
         return _collect(inputs, [_Local(check_input, inp, settings) for inp in inputs], settings, on_error, progress)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -406,7 +457,7 @@ def check_parallel(inputs: list, settings: Settings, jobs: int, on_error: Callab
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
                                initializer=_worker_init)
     try:
-        pending = _schedule(pool.submit, inputs, settings, jobs, chunk_bytes)
+        pending = _schedule(pool.submit, inputs, settings, plans)
         results = _collect(inputs, pending, settings, on_error, progress)
     except BaseException:  # Ctrl-C, SIGTERM: stop the workers now, not when they finish
         _stop(pool)
@@ -454,26 +505,43 @@ def _stop(pool) -> None:
 # ------------------------------------------------------------------ Dask
 
 
+def absolute(inputs, settings: Settings):
+    """The inputs and settings with every path made absolute, for workers that run in another directory
+    (or on another machine that mounts the files at the same place).  The names reports give stay as they are."""
+    from dataclasses import replace
+
+    from compliance.ruleset.loader import looks_like_path
+
+    def ref(r):
+        return os.path.abspath(r) if r and looks_like_path(r) else r
+
+    return ([replace(i, path=os.path.abspath(i.path)) for i in inputs],
+            replace(settings, ruleset=ref(settings.ruleset),
+                    jurisdictions=tuple((k, ref(v)) for k, v in settings.jurisdictions)))
+
+
 def _run_dask(address: str, inputs, settings: Settings, on_error, progress, chunk_bytes: int):
-    """The same units on a Dask distributed cluster (the transcripts must be readable at the same paths there)."""
+    """The same units on a Dask distributed cluster (the transcripts must be readable at the same absolute
+    paths there: see :func:`absolute`)."""
     try:
         from distributed import Client
     except ImportError:
         raise UserError("--dask needs the optional extra: pip install 'baccarat-audit[dask]'") from None
     try:
         client = Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as e:
-        raise UserError(f"cannot reach the Dask scheduler: {e}", address) from None
+    except Exception as e:  # noqa: BLE001 - an address distributed cannot use fails in many ways (TypeError for ucx://)
+        raise UserError(f"cannot reach the Dask scheduler ({type(e).__name__}: {str(e)[:200]}): give its address "
+                        "as tcp://HOST:PORT, or install the backend its protocol needs", address) from None
     try:
         workers = sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()) or 1
 
         def submit(fn, *args):
             return client.submit(fn, *args, pure=False)
 
-        pending = _schedule(submit, inputs, settings, max(2, workers), chunk_bytes)
+        pending = _schedule(submit, inputs, settings, plan(inputs, max(2, workers), chunk_bytes))
         return _collect(inputs, pending, settings, on_error, progress)
     finally:
         client.close()
 
 
-__all__ = ["Settings", "check_parallel", "default_jobs", "plan_chunks", "carry_key", "CHUNK_BYTES"]
+__all__ = ["Settings", "check_parallel", "default_jobs", "plan_chunks", "carry_key", "absolute", "CHUNK_BYTES"]

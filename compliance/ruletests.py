@@ -241,19 +241,22 @@ class Runner:
     """Runs rule tests; loads each ruleset and builds each checker once."""
 
     def __init__(self):
-        self._checkers: dict[str, Checker] = {}
+        self._checkers: dict[str | None, Checker] = {}
         self.rulesets: dict[str, Ruleset] = {}  # ruleset id -> ruleset, for every ruleset a case ran under
 
-    def _ruleset_ref(self, transcript: Path, side: Sidecar | None) -> str:
+    def _ruleset_ref(self, transcript: Path, side: Sidecar | None) -> str | None:
+        """The sidecar's ruleset (an id, or a file beside it), else None: the transcript's table.jurisdiction,
+        which, as for `check`, may only be a bundled ruleset id (the Checker refuses anything else)."""
         if side is not None and side.ruleset:
             ref = side.ruleset
             if ref.endswith((".yaml", ".yml")):
                 return str((side.path.parent / ref))
             return ref
-        header = open_transcript(transcript, str(transcript)).header
-        if not header.table.jurisdiction:
+        source = open_transcript(transcript, str(transcript))
+        source.close()
+        if not source.header.table.jurisdiction:
             raise UserError("the transcript names no table.jurisdiction and the sidecar no ruleset", str(transcript))
-        return header.table.jurisdiction
+        return None
 
     def run_case(self, transcript: Path, sidecar: Path | None, display_root: Path | None = None) -> CaseResult:
         shown = str(transcript.relative_to(display_root)) if display_root else str(transcript)

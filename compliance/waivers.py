@@ -6,8 +6,8 @@ A waivers file (``--waivers``) is YAML::
       - id: W-2026-014                       # optional; default: its position, e.g. "#1"
         rule: BAC-SETTLE-AMOUNT              # a rule id, or
         category: settlement.wrong-amount    # a category (at least one of the two)
-        transcript: "recordings/*.json"     # optional glob on the transcript path; default any
-        coups: [5, 6]                        # optional; default every coup
+        transcript: "recordings/*.json"     # optional: the transcript's path, or a glob; default any
+        coups: [5, 6]                        # optional (or coup: 5, not both); default every coup
         justification: house pays even money on Banker wagers under promotion P-17
         approved_by: J. Rivera, compliance officer
         expires: 2027-03-31                  # the last day the waiver applies
@@ -17,8 +17,16 @@ whose ``expires`` date has passed (judged on the run's date) or that is
 malformed waives nothing; both are reported, each with its line in the file.
 A waiver that matched no finding is reported as unused.
 
+``transcript`` matches the transcript's path as reported exactly, or as a
+glob (``*``, ``?`` and ``[...]`` as in :mod:`fnmatch`): ``dir/table[7].json``
+waives the file of that name and, as a glob, ``dir/table7.json``; to match
+a ``[`` only literally, write it ``[[]``.  A waiver that gives both ``coup``
+and ``coups`` is malformed (which one was meant?), and two waivers with one
+``id`` make the file unusable (exit 2): one of them could never be told
+apart, as used or unused.
+
 Reading is bounded and linear (:mod:`compliance.limits`): the file is at
-most the ``waivers`` size limit (16 MB by default), and a file in the
+most the ``waivers`` size limit (32 MB by default), and a file in the
 layout above (one key a line, plain or quoted one-line values, coups as a
 flow list of numbers) is read by :func:`plain_layout` without a general
 YAML parser, so 80,000 waivers load in a few seconds; any other YAML goes
@@ -40,7 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from compliance import limits
 from compliance.categories import CATEGORIES
-from compliance.errors import UserError
+from compliance.errors import UserError, Where
 from compliance.findings import Finding
 from compliance.yamlread import parse_yaml
 
@@ -63,9 +71,10 @@ class Waiver(BaseModel):
     @classmethod
     def _single_coup(cls, data):
         if isinstance(data, dict) and "coup" in data:
+            if "coups" in data:
+                raise ValueError("give `coup` or `coups`, not both")
             data = dict(data)
-            coup = data.pop("coup")
-            data.setdefault("coups", [coup])
+            data["coups"] = [data.pop("coup")]
         return data
 
     @model_validator(mode="after")
@@ -89,12 +98,16 @@ class Waiver(BaseModel):
 
 
 def _path_matches(pattern: str, path: str) -> bool:
-    """Glob on the transcript path as reported (``/`` separators); a pattern without ``/`` may match the name."""
+    """The transcript path as reported (``/`` separators), exactly or as a glob; a pattern without ``/`` may
+    match the name."""
     path = PurePosixPath(path.replace("\\", "/")).as_posix()
     pattern = pattern.replace("\\", "/").removeprefix("./")
+    name = PurePosixPath(path).name
+    if pattern in (path, path.removeprefix("./")) or ("/" not in pattern and pattern == name):
+        return True
     if fnmatchcase(path, pattern) or fnmatchcase(path.removeprefix("./"), pattern):
         return True
-    return "/" not in pattern and fnmatchcase(PurePosixPath(path).name, pattern)
+    return "/" not in pattern and fnmatchcase(name, pattern)
 
 
 @dataclass(frozen=True)
@@ -177,8 +190,13 @@ def load(path: str | Path, today: dt.date) -> Waivers:
 def _judge(shown: str, listed, today: dt.date) -> Waivers:
     """The waivers (line, raw value) split into those in force and those rejected, with the reason."""
     out = Waivers(shown)
+    ids: dict[str, int] = {}
     for i, (line, raw) in enumerate(listed):
         key = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else f"#{i + 1}"
+        if key in ids:
+            raise UserError(f"two waivers have the id {key[:80]!r} (lines {ids[key]} and {line}): each waiver needs "
+                            "its own id, or its use could not be told", Where(shown, line))
+        ids[key] = line
         try:
             w = Waiver.model_validate(raw)
         except ValidationError as e:

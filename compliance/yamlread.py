@@ -20,6 +20,7 @@ refused wherever a string is read.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -38,6 +39,7 @@ class YamlDoc:
     display: str  # the name errors carry
     data: object = None
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    sha256: str = ""  # of the bytes parsed (a ruleset's content hash is made of its files')
 
     def position(self, path: tuple) -> tuple[int, int]:
         """Line and column of the node at ``path``, or of its nearest ancestor that has one."""
@@ -82,7 +84,7 @@ def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str 
         raise UserError(f"invalid YAML: {limits.value_error(e)}", Where(display, 1)) from None
     except YAMLError as e:
         raise UserError(f"invalid YAML: {type(e).__name__}: {str(e)[:200]}", Where(display, 1)) from None
-    doc = YamlDoc(display)
+    doc = YamlDoc(display, sha256=hashlib.sha256(text).hexdigest())
     doc.data = _Plain(doc, max(MAX_NODES, allowed)).value(node, (), 0)
     return doc
 

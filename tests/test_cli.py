@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from builders import coup, dumps, transcript
 
+from compliance.ruleset.loader import load_ruleset
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "fixtures" / "samples" / "night-shift.json"
 CLEAN = transcript([coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)])])
@@ -87,8 +89,10 @@ def test_a_text_report_written_to_a_file_names_what_could_not_be_checked(files):
     r = audit("check", "clean.json", "missing.json", "-o", "text=audit.txt", cwd=files)
     assert r.returncode == 2
     assert r.stderr.splitlines()[0] == "baccarat-audit: missing.json: no such file"
+    nj = load_ruleset("us-nj")
     assert (files / "audit.txt").read_text().splitlines() == [
-        "error: missing.json: no such file", "checked 1 transcript, 1 coup, 0 findings; 1 file could not be checked"]
+        "error: missing.json: no such file", f"ruleset us-nj {nj.version}, sha256 {nj.sha256}",
+        "checked 1 transcript, 1 coup, 0 findings; 1 file could not be checked"]
 
 
 def test_fail_on_sets_the_failing_severity(files):

@@ -60,3 +60,27 @@ def test_an_unreachable_scheduler_is_a_clear_error(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     assert "cannot reach the Dask scheduler" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_workers_in_another_directory_read_the_same_files(cluster, tmp_path):
+    """The workers run where the cluster was started; the command is run elsewhere, with relative paths: the
+    paths sent to them are absolute (the transcripts and a ruleset file named relative to here)."""
+    generate(tmp_path / "a.jsonl", 300, "us-nj", seed=3, method=None, breach_every=17)
+    (tmp_path / "house.yaml").write_text("id: house\ntitle: house\nversion: '1'\nextends: us-nj\n")
+    reports = []
+    for how in (["-j", "1"], ["--dask", cluster.scheduler_address]):
+        r = subprocess.run([sys.executable, "-m", "compliance", "check", *how, "-f", "json", "--timestamp",
+                            "2026-11-29T00:00:00Z", "--ruleset", "house.yaml", "a.jsonl"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        reports.append(r.stdout)
+    assert reports[0] == reports[1] and '"transcript": "a.jsonl"' in reports[1]
+
+
+def test_an_address_of_a_protocol_without_its_backend_is_a_clear_error(tmp_path):
+    path = generate(tmp_path / "a.jsonl", 20, "us-nj", seed=1, method=None)
+    for address in ("ucx://127.0.0.1:1", "tls://127.0.0.1:1", "inproc://x"):
+        r = subprocess.run([sys.executable, "-m", "compliance", "check", "--dask", address, str(path)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2, address
+        assert "cannot reach the Dask scheduler" in r.stderr and "Traceback" not in r.stderr, r.stderr

@@ -10,6 +10,7 @@ quickly and in bounded memory.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -433,11 +434,15 @@ def test_a_symlink_loop_is_one_clear_error(tmp_path):
     assert [t["transcript"] for t in json.loads(r.stdout)["transcripts"]] == ["recordings/ok.json"]
 
 
-@pytest.mark.parametrize("name", ["zero.json", "zero.jsonl"])
-def test_dev_zero_as_a_transcript_is_read_up_to_the_stream_limit(tmp_path, bounds, name):
+@pytest.mark.parametrize("name, words", [
+    ("zero.json", "a .json transcript is read whole, and this one is larger than the limit of 1 MB for an input that "
+                  "is not a regular file"),
+    ("zero.jsonl", "header line is larger than the limit of 1 MB for a .jsonl line"),  # a .jsonl is streamed
+])
+def test_dev_zero_as_a_transcript_is_read_up_to_the_stream_limit(tmp_path, bounds, name, words):
     (tmp_path / name).symlink_to("/dev/zero")
-    bounds(stream=1 << 20)
-    with pytest.raises(UserError, match="larger than the limit of 1 MB for an input that is not a regular file"):
+    bounds(stream=1 << 20, line=1 << 20)
+    with pytest.raises(UserError, match=re.escape(words)):
         Checker().check_file(tmp_path / name)
 
 
@@ -489,8 +494,9 @@ def test_dev_zero_as_a_ruleset_is_refused_at_the_ruleset_limit(tmp_path, how):
     zero = tmp_path / "zero.yaml"
     zero.symlink_to("/dev/zero")
     doc = transcript([CLEAN])
-    if how == "jurisdiction":
-        doc["table"]["jurisdiction"] = str(zero)
+    if how == "jurisdiction":  # a jurisdiction the configuration maps to the file
+        doc["table"]["jurisdiction"] = "zero-floor"
+        (tmp_path / ".baccarat-audit.yaml").write_text("jurisdictions: {zero-floor: zero.yaml}\n")
     (tmp_path / "t.json").write_text(dumps(doc))
     args = ("--ruleset", str(zero)) if how == "--ruleset" else ()
     r = _cli(tmp_path, "check", "t.json", *args, "-j", "1")

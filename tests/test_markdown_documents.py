@@ -8,6 +8,7 @@ import json
 from reporting import SAMPLE, STAMP, clean_doc, run, sample_doc, write
 
 from compliance.reading.markdown import blocks
+from compliance.ruleset.loader import load_ruleset
 
 
 def manual(tmp_path, *parts: str):
@@ -61,7 +62,9 @@ def test_a_manual_with_compliant_examples_passes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     manual(tmp_path, "# Examples", fenced(json.dumps(clean_doc(3))), "text", fenced(json.dumps(clean_doc(1))))
     r = run("check", "dealing-procedures.md")
-    assert r.exit_code == 0 and r.stdout == "checked 2 transcripts, 4 coups, 0 findings\n"
+    nj = load_ruleset("us-nj")
+    assert r.exit_code == 0 and r.stdout == (f"ruleset us-nj {nj.version}, sha256 {nj.sha256}\n"
+                                             "checked 2 transcripts, 4 coups, 0 findings\n")
 
 
 def test_a_broken_block_names_the_manual_and_its_line(tmp_path, monkeypatch):

@@ -170,3 +170,28 @@ def test_the_command_gives_the_same_bytes_with_one_or_two_processes(recording, t
         assert proc.returncode == 1, proc.stderr
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
+
+
+def test_jobs_are_capped_at_the_work_available(recording, monkeypatch):
+    """-j 400 on a file cut into a few chunks starts as many processes as there are chunks, not 400."""
+    import concurrent.futures
+
+    started = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    class Counting(real):
+        def __init__(self, max_workers=None, **kw):
+            started.append(max_workers)
+            super().__init__(max_workers=max_workers, **kw)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
+    monkeypatch.setattr(parallel, "POOL_BYTES", 0)
+    inp = Input(str(recording), str(recording), size=recording.stat().st_size)
+    plans = parallel.plan([inp], 400, 200_000)
+    errors = []
+    (result,) = parallel.check_parallel([inp], parallel.Settings(), 400, errors.append, chunk_bytes=200_000)
+    assert started == [parallel.units(plans)] and 1 < started[0] < 10
+    assert [f.as_dict() for f in result.findings] == [f.as_dict() for f in _one_pass(recording).findings]
+    started.clear()
+    parallel.check_parallel([inp], parallel.Settings(), 400, errors.append, chunk_bytes=10**9)  # one unit
+    assert started == [] and not errors  # checked here: no pool for one unit of work

@@ -9,6 +9,7 @@ import pytest
 from reporting import ROOT, STAMP, clean_doc, run, sample_into, with_unreadable_coup, write
 
 from compliance.report.json import schema
+from compliance.ruleset.loader import load_ruleset
 
 CONTRACT = ["rule", "category", "severity", "transcript", "coup", "event", "message", "citation"]
 
@@ -51,12 +52,13 @@ def test_findings_keep_the_spec_contract_fields(report):
 
 def test_counts_per_run_transcript_and_category(report):
     assert report["schema_version"] and report["tool_version"] and report["generated"] == STAMP
-    assert report["rulesets"] == [{"id": "us-nj", "version": report["rulesets"][0]["version"],
-                                   "title": report["rulesets"][0]["title"]}]
+    nj = load_ruleset("us-nj")
+    assert report["rulesets"] == [{"id": "us-nj", "version": nj.version, "sha256": nj.sha256, "title": nj.title}]
     night, broken = report["transcripts"]
     assert night["findings"] == {"error": 6, "warning": 0, "info": 0}
     assert night["categories"]["third-card.banker.illegal"] == 2
-    assert night["ruleset"]["id"] == "us-nj" and len(night["sha256"]) == 64
+    assert night["ruleset"] == {"id": "us-nj", "version": nj.version, "sha256": nj.sha256}
+    assert len(night["sha256"]) == 64
     assert broken["unreadable_coups"] == 1 and broken["coups"] == 3
     assert report["counts"]["transcripts"] == 2 and report["counts"]["coups"] == 9
     assert report["counts"]["findings"] == len(report["findings"]) == 7

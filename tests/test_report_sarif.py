@@ -58,7 +58,7 @@ def test_fingerprints_follow_the_logical_finding_not_its_line(tmp_path, monkeypa
     assert [r["locations"][0]["physicalLocation"]["region"] for r in first] != \
            [r["locations"][0]["physicalLocation"]["region"] for r in second]
     assert [r["partialFingerprints"] for r in first] == [r["partialFingerprints"] for r in second]
-    assert len({r["partialFingerprints"]["baccaratFinding/v1"] for r in first}) == len(first)
+    assert len({r["partialFingerprints"]["baccaratFinding/v2"] for r in first}) == len(first)
 
 
 def test_waived_findings_are_suppressed_results(tmp_path, monkeypatch):

@@ -7,6 +7,7 @@ from collections import Counter
 from reporting import STAMP, clean_doc, run, sample_into, write
 
 from compliance.report import text
+from compliance.ruleset.loader import load_ruleset
 from compliance.report.model import Report
 
 
@@ -28,7 +29,8 @@ def test_a_clean_transcript_says_so(tmp_path, monkeypatch):
     write(tmp_path / "clean.json", clean_doc(3))
     r = run("check", "clean.json")
     assert r.exit_code == 0
-    assert r.stdout == "checked 1 transcript, 3 coups, 0 findings\n"
+    nj = load_ruleset("us-nj")  # the report names the ruleset it judged by, and its content hash
+    assert r.stdout == f"ruleset us-nj {nj.version}, sha256 {nj.sha256}\nchecked 1 transcript, 3 coups, 0 findings\n"
 
 
 def test_summary_line_counts_with_thousands_separators():
@@ -77,8 +79,8 @@ def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatc
     (tmp_path / "w.yaml").write_text("- {rule: BAC-WAGER-LATE, justification: pit boss accepted it, "
                                      "approved_by: M. Okafor, expires: 2030-01-01}\n")
     plain = run("check", "night-shift.json", "--waivers", "w.yaml", "--timestamp", STAMP).stdout.splitlines()
-    assert plain[-2].startswith("night-shift.json:453:5: waived error BAC-WAGER-LATE")
-    assert plain[-2].endswith("[waiver #1]")
+    assert plain[-3].startswith("night-shift.json:453:5: waived error BAC-WAGER-LATE")
+    assert plain[-3].endswith("[waiver #1]")
     inputs = collect(["night-shift.json"], on_error=print)
     results = check_inputs(inputs, None, False, False, print, Progress(inputs, False))
     shown = text.render_rich(Report(results, waivers=waivers.load("w.yaml", dt.date(2026, 11, 29))), width=160)

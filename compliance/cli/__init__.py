@@ -18,7 +18,7 @@ from compliance.cli.app import app, fail  # noqa: F401  (the command line, for c
 
 
 def _interrupted(signum, frame) -> None:
-    """Ctrl-C or SIGTERM: stop at once with 128 + the signal's number.
+    """Ctrl-C, SIGTERM or SIGHUP (the terminal closed): stop at once with 128 + the signal's number.
 
     Raised as SystemExit so that click does not turn it into "Aborted!": the
     ``finally`` and ``except BaseException`` blocks on the way out stop the
@@ -33,6 +33,8 @@ def _interrupted(signum, frame) -> None:
 def main() -> None:
     signal.signal(signal.SIGINT, _interrupted)
     signal.signal(signal.SIGTERM, _interrupted)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, _interrupted)
     try:
         app()
     except BrokenPipeError:

@@ -1,17 +1,16 @@
-"""The root of the command line: ``app``, and what every command shares (one way to fail, to write a file)."""
+"""The root of the command line: ``app``, and what every command shares (one way to fail).
+
+Files are written by :mod:`compliance.outputs` (never through a link, never over a device or an input).
+"""
 
 from __future__ import annotations
-
-import os
-from collections.abc import Callable
-from pathlib import Path
-from typing import BinaryIO
 
 import typer
 from typer.core import TyperGroup
 
 from compliance import __version__
 from compliance.errors import UserError
+from compliance.printable import printable
 
 
 class _Commands(TyperGroup):
@@ -47,8 +46,8 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 def fail(err: UserError | str) -> None:
-    """Print one clear message and exit 2."""
-    typer.echo(f"baccarat-audit: {err}", err=True)
+    """Print one clear message (its control characters made visible: it may quote the input) and exit 2."""
+    typer.echo(f"baccarat-audit: {printable(err)}", err=True)
     raise typer.Exit(2)
 
 
@@ -56,28 +55,3 @@ def decimal_text(d) -> str:
     """A Decimal as a person writes it: 0.05, 19, never 0.0500 or 1.9E+1."""
     text = f"{d:f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def write_atomic(path: Path, content: bytes | Callable[[BinaryIO], object], error: str = "cannot write") -> None:
-    """Write ``content`` (bytes, or a function writing to the binary file it is given) to ``path`` atomically.
-
-    It goes to a temporary file beside ``path``, synced, then renamed over it: never a half-written file.
-    An OSError ends the command with ``ERROR: <reason>`` (exit 2); interrupted (Ctrl-C, SIGTERM), the
-    temporary file is removed and the old file (or none) is left.
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            if isinstance(content, bytes):
-                f.write(content)
-            else:
-                content(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        fail(UserError(f"{error}: {e.strerror}", str(path)))
-    except BaseException:  # interrupted: leave the old file (or none), never half of a new one
-        tmp.unlink(missing_ok=True)
-        raise

@@ -20,12 +20,14 @@ import typer
 
 from compliance import baseline as baseline_file
 from compliance import config, limits
+from compliance import outputs as outputs_file
 from compliance import waivers as waivers_file
 from compliance.categories import SEVERITIES
-from compliance.cli.app import app, fail, write_atomic
+from compliance.cli.app import app, fail
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.inputs import Input, collect
+from compliance.printable import printable
 from compliance.report.model import Report
 
 #: the choices of --format and --fail-on: the report formats (config.FORMATS) and the severities
@@ -122,9 +124,9 @@ class Progress:
 
 
 def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
-                 on_error, progress: Progress):
+                 on_error, progress: Progress, jurisdictions: dict[str, str] | None = None):
     """Check each input in order; one that cannot be read goes to ``on_error`` and the others still run."""
-    checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups)
+    checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups, jurisdictions=jurisdictions)
     results = []
     for inp in inputs:
         progress.start(inp)
@@ -166,7 +168,7 @@ def check(
                              "large .jsonl, in parallel; the report is the same as with -j 1 [default: 0, every core]."),
     dask: str = typer.Option(None, "--dask", metavar="ADDRESS", help="Check on a Dask distributed cluster "
                              "(scheduler address, e.g. tcp://10.0.0.5:8786); the workers must read the transcripts "
-                             "at the same paths. Needs: pip install 'baccarat-audit[dask]'."),
+                             "and rulesets at the same absolute paths. Needs: pip install 'baccarat-audit[dask]'."),
 ):
     """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
     settings = config.apply_flags(config.load(config_file), {
@@ -180,6 +182,8 @@ def check(
     when = run_date(timestamp)
     outputs = plan_outputs(settings, format_flag=fmt is not None, output_flag=bool(output))
     formats = {f for f, _ in outputs}
+    targets = [outputs_file.resolve(path) for _, path in outputs]  # refused now, before any work, if never written
+    baseline_target = outputs_file.resolve(write_baseline) if write_baseline else None
     waived = waivers_file.load(settings["waivers"], when.date()) if settings["waivers"] else None
     known = baseline_file.load(settings["baseline"]) if settings["baseline"] else None
 
@@ -187,25 +191,54 @@ def check(
 
     def on_error(e: UserError) -> None:
         errors.append(str(e))
-        typer.echo(f"baccarat-audit: {e}", err=True)
+        typer.echo(f"baccarat-audit: {printable(e)}", err=True)
 
     inputs = collect(settings["paths"], on_error)
+    reads = files_read(settings, inputs)
+    outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)
+    jurisdictions = settings["jurisdictions"]
     show_progress = sys.stderr.isatty() if progress is None else progress
     with Progress(inputs, show_progress) as bar:
         keep_states, keep_coups = "html" in formats, bool(formats & {"junit", "html"})
         if jobs == 1 and not dask:
             results = check_inputs(inputs, settings["ruleset"], keep_states=keep_states, keep_coups=keep_coups,
-                                   on_error=on_error, progress=bar)
+                                   on_error=on_error, progress=bar, jurisdictions=jurisdictions)
         else:  # same report, made on several processes (compliance.parallel)
             from compliance import parallel
 
-            results = parallel.check_parallel(inputs, parallel.Settings(settings["ruleset"], keep_states, keep_coups,
-                                                                        limits.current().items()),
-                                              jobs or parallel.default_jobs(), on_error, bar, dask)
+            run = parallel.Settings(settings["ruleset"], keep_states, keep_coups, tuple(jurisdictions.items()),
+                                    limits=limits.current().items())
+            if dask:  # the workers may run in another directory: every path they read is made absolute
+                inputs, run = parallel.absolute(inputs, run)
+            results = parallel.check_parallel(inputs, run, jobs or parallel.default_jobs(), on_error, bar, dask)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=known)
+    for r in results:  # the rulesets actually loaded, with every file of their extends chains
+        reads.update({f: "a ruleset file" for f in r.ruleset.files})
+    outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)
     write_reports(report, outputs, write_baseline)
     raise typer.Exit(report.exit_code)
+
+
+def files_read(settings: config.Settings, inputs: list[Input]) -> dict[str, str]:
+    """Every file the run reads that is known before it starts: path -> what it is (never written over)."""
+    from compliance.ruleset.loader import bundled_dir, looks_like_path
+
+    reads: dict[str, str] = {}
+    for inp in inputs:
+        reads.setdefault(inp.path, "a Markdown document" if inp.block is not None else "a transcript")
+    if settings["waivers"]:
+        reads[settings["waivers"]] = "the waivers file"
+    if settings["baseline"]:
+        reads[settings["baseline"]] = "the baseline"
+    if settings.file is not None:
+        reads[str(settings.file)] = "the configuration file"
+    for ref in [settings["ruleset"], *settings["jurisdictions"].values()]:
+        if ref and looks_like_path(ref):
+            reads[ref] = "a ruleset file"
+    for p in bundled_dir().glob("*.yaml"):
+        reads[str(p)] = "a bundled ruleset file"
+    return reads
 
 
 def plan_outputs(settings: config.Settings, format_flag: bool, output_flag: bool) -> list[tuple[str, Path]]:
@@ -221,19 +254,20 @@ def plan_outputs(settings: config.Settings, format_flag: bool, output_flag: bool
 
 
 def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Path | None) -> None:
-    """Render each report once, files atomically; the summary on standard error unless the text report has it."""
+    """Render each report once, files atomically (compliance.outputs: never through a link, never over
+    a device); the summary on standard error unless the text report on standard output has it."""
     to_stdout = None
     for out_format, path in outputs:
-        if str(path) == "-":
+        if outputs_file.resolve(path).kind == "stdout":
             to_stdout = out_format
             sys.stdout.write(render(report, out_format, terminal=out_format == "text" and _use_rich(), stdout=True))
             sys.stdout.flush()
         else:
-            write_atomic(path, render(report, out_format).encode("utf-8"), "cannot write report")
+            outputs_file.write(path, render(report, out_format).encode("utf-8"), "cannot write report")
     if baseline:
-        write_atomic(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
-                     "cannot write report")
+        outputs_file.write(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
+                           "cannot write baseline")
     if to_stdout != "text":  # the text report ends with them; elsewhere tell the person at the terminal
         for notice in report.notices():
-            typer.echo(f"baccarat-audit: {notice}", err=True)
+            typer.echo(f"baccarat-audit: {printable(notice)}", err=True)
         typer.echo(report.summary_line(), err=True)

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import typer
 
-from compliance.cli.app import app, decimal_text, write_atomic
+from compliance.cli.app import app, decimal_text
 from compliance.errors import UserError
 from compliance.games.baccarat.analyze import SPOTS, analyze, decimal
+from compliance.outputs import refuse_overwriting
+from compliance.outputs import resolve as resolve_output
+from compliance.outputs import write as write_output
 from compliance.ruleset.loader import load_ruleset
 
 
@@ -67,10 +70,12 @@ def simulate(
         write_transcript(sim, sys.stdout.buffer, encoding)
         sys.stdout.flush()
         return
-    write_atomic(output, lambda f: write_transcript(sim, f, encoding))
+    targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])
+    refuse_overwriting(targets, {f: "a ruleset file" for f in rules.files})
+    write_output(output, lambda f: write_transcript(sim, f, encoding))
     if listed:
         report = render_injected(sim.injected_report())
-        write_atomic(injected_path(output), report.encode())
+        write_output(injected_path(output), report.encode())
         typer.echo(f"in {coups} coups: {len(sim.injected)} breaches injected, {len(sim.handled)} irregularities "
                    f"handled as required; listed in {injected_path(output)}", err=True)
 

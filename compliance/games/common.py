@@ -24,11 +24,18 @@ class ReplayError(Exception):
 
 
 def check_coup_number(n: int, last: int | None, last_line: int) -> None:
-    """Coup numbers increase within a transcript (every game): the last number is enough to tell."""
+    """Coup numbers increase within a transcript (every game).
+
+    Each coup is compared with the coup before it only, and the replayers
+    move on to its number before they call this: a coup out of order is one
+    finding, and the coups after it are judged on their own.  One mistyped
+    number (coup 2 written 30) makes one finding, never one for every coup
+    after it.
+    """
     if last is not None and n <= last:
         if n == last:
             raise ReplayError(f"coup number {n} repeats the coup at line {last_line}")
-        raise ReplayError(f"coup number {n} comes after coup {last}: coup numbers must increase")
+        raise ReplayError(f"coup number {n} comes after coup {last} (line {last_line}): coup numbers must increase")
 
 
 def money(amount: Decimal) -> str:

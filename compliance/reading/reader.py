@@ -23,12 +23,13 @@ import msgspec
 
 from compliance import games, limits
 from compliance.errors import UserError
+from compliance.reading import duplicates
 from compliance.transcript import codec
 
 BOM = b"\xef\xbb\xbf"
 # Bounds (compliance.limits): a .jsonl line over limits "line" (16 MB; a coup is a few kilobytes) is an
-# unreadable coup, never loaded whole; a .json document over "transcript" (256 MB) is refused, pointing to .jsonl;
-# a transcript that is not a regular file (a pipe, a device) is read into memory up to "stream" (64 MB).
+# unreadable coup, never loaded whole; a .json document over "transcript" (256 MB) is refused, pointing to .jsonl,
+# and one that is not a regular file (a pipe, a device) is read up to "stream" (64 MB) at most.
 _VENDOR = b'"x-'
 
 
@@ -83,25 +84,51 @@ def _coup_number(raw: bytes) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) else None
 
 
+#: the longest quoted part of a message about the input (an unknown key can be megabytes long)
+MAX_QUOTED = 100
+_QUOTED_SPAN = re.compile(r"`[^`]{%d,}`|'[^']{%d,}'" % (MAX_QUOTED + 1, MAX_QUOTED + 1))
+
+
+def _short(m: re.Match) -> str:
+    span = m.group()  # cut so that the result is no longer than MAX_QUOTED: cutting it again changes nothing
+    return f"{span[:MAX_QUOTED - 31]}… ({len(span) - 2:,} characters){span[0]}"
+
+
+def bounded(message: str) -> str:
+    """A message with each quoted part (`...` or '...') longer than ``MAX_QUOTED`` characters cut to its
+    start and its length."""
+    return message if len(message) <= MAX_QUOTED else _QUOTED_SPAN.sub(_short, message)
+
+
 def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec | None = None) -> CoupRecord:
-    """One coup decoded with the codec of its transcript's game (``fmt``; baccarat's when not given)."""
+    """One coup decoded with the codec of its transcript's game (``fmt``; baccarat's when not given); a coup
+    that repeats a key is unreadable (see :mod:`compliance.reading.duplicates`)."""
     fmt = fmt or games.get(games.BACCARAT).codec
     try:
         coup = _decode(raw, fmt.coup_decoder)
     except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
-        return CoupRecord(None, line, column, raw, path, _rebase(_friendly(str(e), fmt.card_words), path),
+        return CoupRecord(None, line, column, raw, path, bounded(_rebase(_friendly(str(e), fmt.card_words), path)),
                           _coup_number(raw))
     except msgspec.DecodeError as e:
-        return CoupRecord(None, line, column, raw, path, f"not valid JSON: {e}", _coup_number(raw))
+        return CoupRecord(None, line, column, raw, path, bounded(f"not valid JSON: {e}"), _coup_number(raw))
     except RecursionError:
         return CoupRecord(None, line, column, raw, path, "nested too deeply to be a coup", _coup_number(raw))
     except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-        return CoupRecord(None, line, column, raw, path, _number_error(e), _coup_number(raw))
+        return CoupRecord(None, line, column, raw, path, limits.value_error(e), _coup_number(raw))
+    repeated = duplicates.message(raw, path)
+    if repeated is not None:
+        return CoupRecord(None, line, column, raw, path, repeated, coup.coup)
     return _new(CoupRecord, (coup, line, column, raw, path, None, coup.coup))
 
 
 class TranscriptFile:
-    """An opened transcript: its header, then its coups one at a time."""
+    """An opened transcript: its header, then its coups one at a time.
+
+    The file is opened once and read once, front to back: the SHA-256 that
+    reports give is of the bytes that were checked, taken as they were read
+    (a file replaced while it is checked cannot lend its hash to the old
+    one's findings, and a FIFO is read once).
+    """
 
     def __init__(self, path: Path, display: str):
         self.path = path
@@ -111,47 +138,83 @@ class TranscriptFile:
         if path.is_dir():
             raise UserError("is a directory, not a transcript", display)
         self.jsonl = path.suffix.lower() == ".jsonl"
-        self.header = self._read_header()
+        self._digest = hashlib.sha256()
+        self._file = None  # .jsonl: the open file, from the header on to the last coup
+        self.header_sha256 = ""  # of the bytes before the first coup (.jsonl), for parallel chunks
+        try:
+            self.header = self._read_header()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def _open(self):
+        try:
+            return self.path.open("rb", buffering=1 << 20) if isinstance(self.path, Path) else self.path.open("rb")
+        except OSError as e:
+            raise UserError(f"cannot read: {e.strerror}", self.display) from None
 
     # -- header ---------------------------------------------------------
-    def _header_from(self, data: bytes, where: str):
+    def _header_from(self, data: bytes, where: str, path: str = "$"):
         try:
             self.game = games.of_document(data)  # table.game picks the format of the header and the coups
-            return _decode(data, self.game.codec.header_decoder)
+            header = _decode(data, self.game.codec.header_decoder)
         except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
-            raise UserError(f"header: {_friendly(str(e), self.game.codec.card_words)}", where) from None
+            raise UserError(bounded(f"header: {_friendly(str(e), self.game.codec.card_words)}"), where) from None
         except msgspec.DecodeError as e:
-            raise UserError(f"header is not valid JSON: {e}", where) from None
+            raise UserError(bounded(f"header is not valid JSON: {e}"), where) from None
         except RecursionError:
             raise UserError("header is nested too deeply", where) from None
         except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-            raise UserError(f"header: {_number_error(e)}", where) from None
+            raise UserError(f"header: {limits.value_error(e)}", where) from None
+        repeated = duplicates.message(data, path)
+        if repeated is not None:
+            raise UserError(f"header: {repeated}", where)
+        return header
 
     def _read_header(self):
         if self.jsonl:
+            f = self._file = self._open()
+            digest = self._digest
+            offset = 0
             longest = limits.limit("line")
-            with self.path.open("rb") as f:
-                offset = 0
-                for n, line in enumerate(iter(lambda: f.readline(longest), b""), 1):
-                    offset += len(line)
-                    if len(line) >= longest and not line.endswith(b"\n"):
-                        raise UserError(f"header line is {limits.too_large('line')}", f"{self.display}:{n}")
-                    if n == 1:
-                        line = line.removeprefix(BOM)
-                    if line.strip():
-                        self._header_line = n
-                        self._body_offset = offset  # where the first coup's line starts
-                        return self._header_from(line, f"{self.display}:{n}")
+            for n, line in enumerate(iter(lambda: f.readline(longest), b""), 1):
+                digest.update(line)
+                offset += len(line)
+                if len(line) >= longest and not line.endswith(b"\n"):
+                    raise UserError(f"header line is {limits.too_large('line')}", f"{self.display}:{n}")
+                if n == 1:
+                    line = line.removeprefix(BOM)
+                if line.strip():
+                    self._header_line = n
+                    self._body_offset = offset  # where the first coup's line starts
+                    self.header_sha256 = digest.copy().hexdigest()
+                    return self._header_from(line, f"{self.display}:{n}")
             raise UserError("empty transcript: line 1 must be the header", self.display)
+        as_jsonl = ("write it as .jsonl (the header on line 1, then one coup a line), which is read one coup at a "
+                    "time in constant memory")
         try:
-            size = self.path.stat().st_size if isinstance(self.path, Path) else 0
-            if size > limits.limit("transcript"):
-                raise UserError(f"a .json transcript is read whole, and this one is {limits.too_large('transcript', size)}"
-                                ": write it as .jsonl (the header on line 1, then one coup a line), which is read one "
-                                "coup at a time in constant memory", self.display)
-            self._data = self.path.read_bytes().removeprefix(BOM)
+            size = (limits.regular_size(self.path, self.display) if isinstance(self.path, Path)
+                else len(self.path.read_bytes()))
+            most = limits.limit("transcript") if size is not None else min(limits.limit("transcript"),
+                                                                           limits.limit("stream"))
+            if size is not None and size > most:
+                raise UserError(f"a .json transcript is read whole, and this one is "
+                                f"{limits.too_large('transcript', size)}: {as_jsonl}", self.display)
+            with self._open() as f:
+                data = limits.read_from(f, size, most)  # a FIFO or a device has no size to look at first
         except OSError as e:
-            raise UserError(f"cannot read: {e.strerror}", self.display) from None
+            raise UserError(limits.os_reason(e), self.display) from None
+        if len(data) > most:
+            kind = "transcript" if size is not None or most == limits.limit("transcript") else "stream"
+            raise UserError(f"a .json transcript is read whole, and this one is {limits.too_large(kind)}: {as_jsonl}",
+                            self.display)
+        self._digest.update(data)
+        self._data = data.removeprefix(BOM)
         try:
             top = msgspec.json.decode(self._data, type=dict[str, msgspec.Raw])
         except msgspec.ValidationError:  # a subclass of DecodeError: catch it first
@@ -161,7 +224,10 @@ class TranscriptFile:
         except RecursionError:
             raise UserError("not a transcript: JSON nested too deeply", self.display) from None
         except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-            raise UserError(f"not a transcript: {_number_error(e)}", self.display) from None
+            raise UserError(f"not a transcript: {limits.value_error(e)}", self.display) from None
+        repeated = duplicates.top_level_message(self._data, top)
+        if repeated is not None:
+            raise UserError(repeated, self.display)
         if "coups" not in top:
             raise UserError("object missing required field `coups` - at `$`", self.display)
         header = b"{" + b",".join(msgspec.json.encode(k) + b":" + bytes(v) for k, v in top.items() if k != "coups") + b"}"
@@ -172,86 +238,89 @@ class TranscriptFile:
         return self._header_from(header, self.display)
 
     def sha256(self) -> str:
-        """SHA-256 of the file's bytes, for reports that must identify what they checked."""
-        if isinstance(self.path, MemoryPath):
-            return hashlib.sha256(self.path.data).hexdigest()
-        return file_sha256(self.path)
+        """SHA-256 of the bytes checked, as they were read (complete once every coup has been read)."""
+        return self._digest.hexdigest()
 
     # -- coups ----------------------------------------------------------
     def records(self) -> Iterator[CoupRecord]:
         if self.jsonl:
-            yield from self._jsonl_records()
+            f, self._file = self._file, None
+            digest = self._digest
+            if f is None:  # read already: open it again for a second pass (the hash is the first pass's)
+                f, digest = self._open(), None
+                f.seek(self._body_offset)
+            with f:
+                yield from self._lines(f, self._body_offset, None, self._header_line + 1, digest)
         else:
             yield from self._json_records()
 
-    def _jsonl_records(self, start: int | None = None, end: int | None = None,
-                       line: int | None = None) -> Iterator[CoupRecord]:
-        """The coups of the lines from byte ``start`` (line number ``line``) to byte ``end``.
-
-        By default every line after the header.  A range is one chunk of a
-        large file for :mod:`compliance.parallel`; it starts at a line start.
-        A line longer than ``MAX_LINE`` is an unreadable coup, never loaded whole.
-        """
-        try:
-            f = self.path.open("rb", buffering=1 << 20) if isinstance(self.path, Path) else self.path.open("rb")
-        except OSError as e:
-            raise UserError(f"cannot read: {e.strerror}", self.display) from None
-        if start is None:
-            start, line = self._body_offset, self._header_line + 1
-        fmt = self.game.codec
-        longest = limits.limit("line")
+    def _jsonl_records(self, start: int, end: int | None, line: int, digest=None) -> Iterator[CoupRecord]:
+        """The coups of the lines from byte ``start`` (line number ``line``) to byte ``end`` (None: the end),
+        one chunk of a large file for :mod:`compliance.parallel`; it starts at a line start.  ``digest``, if
+        given, is fed the bytes read."""
+        f = self._open()
         with f:
             f.seek(start)
-            readline = f.readline
-            pos = start
-            n = line - 1
-            while end is None or pos < end:
-                raw = readline(longest)
-                if not raw:
-                    break
-                n += 1
-                pos += len(raw)
-                if len(raw) >= longest and raw[-1:] != b"\n":
-                    pos += _skip_line(f)
-                    yield CoupRecord(None, n, 1, b"", "$", f"line is {limits.too_large('line')}: not a coup",
-                                     _coup_number(raw[:200]))
-                    continue
-                stripped = raw.strip()
-                if not stripped:
-                    continue
-                column = 1 if raw[0] == 123 else 1 + len(raw) - len(raw.lstrip())  # 123: "{", where a coup starts
-                yield decode_coup(stripped, n, column, "$", fmt)
+            yield from self._lines(f, start, end, line, digest)
+
+    def _lines(self, f, pos: int, end: int | None, line: int, digest) -> Iterator[CoupRecord]:
+        """The coups of the lines read from ``f`` (at byte ``pos``, line number ``line``) up to byte ``end``.
+
+        A line longer than the ``line`` limit is an unreadable coup, never loaded whole.
+        """
+        fmt = self.game.codec
+        longest = limits.limit("line")
+        readline = f.readline
+        update = digest.update if digest is not None else None
+        n = line - 1
+        while end is None or pos < end:
+            raw = readline(longest)
+            if not raw:
+                break
+            if update is not None:
+                update(raw)
+            n += 1
+            pos += len(raw)
+            if len(raw) >= longest and raw[-1:] != b"\n":
+                pos += _skip_line(f, update)
+                yield CoupRecord(None, n, 1, b"", "$", f"line is {limits.too_large('line')}: not a coup",
+                                 _coup_number(raw[:200]))
+                continue
+            stripped = raw.strip()
+            if not stripped:
+                continue
+            column = 1 if raw[0] == 123 else 1 + len(raw) - len(raw.lstrip())  # 123: "{", where a coup starts
+            yield decode_coup(stripped, n, column, "$", fmt)
 
     def _json_records(self) -> Iterator[CoupRecord]:
+        """The coups of a .json document, each with its line and column, found in one pass over the text."""
         data = self._data
         search = counted = 0
         line = 1
+        line_start = 0  # offset of the first byte of the current line
         for i, raw in enumerate(self._coups):
             raw = bytes(raw)
             at = data.find(raw, search)
             if at < 0:  # cannot happen for a decoded document; keep the last place
                 at = counted
-            line += data.count(b"\n", counted, at)
-            column = at - data.rfind(b"\n", 0, at)
+            newlines = data.count(b"\n", counted, at)
+            if newlines:
+                line += newlines
+                line_start = data.rfind(b"\n", counted, at) + 1
+            column = at - line_start + 1
             counted, search = at, at + len(raw)
             yield decode_coup(raw, line, column, f"$.coups[{i}]", self.game.codec)
         self._data = b""  # the document is no longer needed
 
 
-def file_sha256(path: str | Path) -> str:
-    """SHA-256 of a file's bytes, read a megabyte at a time."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def _skip_line(f) -> int:
-    """Read past the rest of an overlong line without keeping it; the bytes skipped."""
+def _skip_line(f, update=None) -> int:
+    """Read past the rest of an overlong line without keeping it (``update``: fed what is read); the bytes
+    skipped."""
     skipped = 0
     while True:
         part = f.readline(1 << 20)
+        if update is not None:
+            update(part)
         skipped += len(part)
         if not part or part[-1:] == b"\n":
             return skipped
@@ -273,15 +342,9 @@ def _position(data: bytes, err: Exception) -> str:
     return f"{text} at line {line}, column {column}"
 
 
-def _number_error(e: ValueError) -> str:
-    if "integer string conversion" in str(e):
-        return f"a number of more than {limits.MAX_INT_DIGITS:,} digits"
-    return str(e)[:200]
-
-
 class MemoryPath:
-    """The little of :class:`pathlib.Path` that :class:`TranscriptFile` uses, over bytes in memory: a
-    Markdown block, or a transcript read from a pipe or a device."""
+    """The little of :class:`pathlib.Path` that :class:`TranscriptFile` uses, over bytes in memory (a Markdown
+    block)."""
 
     def __init__(self, data: bytes, jsonl: bool):
         self.data = data
@@ -305,7 +368,5 @@ def open_transcript(path: str | Path, display: str | None = None) -> TranscriptF
     display = display or str(path)
     if p.suffix.lower() not in (".json", ".jsonl"):
         raise UserError("a transcript must be a .json or .jsonl file", display)
-    if limits.regular_size(p, display) is None:  # a pipe or a device: read once, bounded, into memory
-        kind = "transcript" if p.suffix.lower() == ".json" else "stream"
-        return TranscriptFile(MemoryPath(limits.read_input(p, kind, display), p.suffix.lower() == ".jsonl"), display)
+    limits.regular_size(p, display)  # nothing there, a symlink loop, a directory: one clear error
     return TranscriptFile(p, display)

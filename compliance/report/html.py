@@ -15,6 +15,7 @@ from html import escape
 
 from compliance.categories import SEVERITIES
 from compliance.findings import Finding
+from compliance.printable import printable
 from compliance.report.model import CoupView, Report, TranscriptView
 
 SUIT = {"S": ("♠", "spades", "black"), "H": ("♥", "hearts", "red"), "D": ("♦", "diamonds", "red"),
@@ -73,7 +74,9 @@ footer { color: var(--muted); font-size: 13px; margin-top: 32px; border-top: 1px
 
 
 def _e(text) -> str:
-    return escape(str(text), quote=True)
+    """Text from anywhere, as HTML: its control and format characters (a bidirectional override) made
+    visible, then escaped."""
+    return escape(printable(text), quote=True)
 
 
 def card(code: str, third: bool = False) -> str:
@@ -147,6 +150,7 @@ def _transcript(report: Report, view: TranscriptView, index: int) -> str:
             f'<table class="facts"><tr><th>table</th><td>{_e(r.table)}</td><th>game</th><td>{_e(r.game)}</td></tr>'
             f'<tr><th>ruleset</th><td>{_e(r.ruleset.id)} {_e(r.ruleset.version)}</td><th>coups</th>'
             f'<td class="num">{r.coups:,}</td></tr>'
+            f'<tr><th>ruleset SHA-256</th><td colspan="3" class="sha">{_e(r.ruleset.sha256)}</td></tr>'
             f'<tr><th>SHA-256</th><td colspan="3" class="sha">{_e(r.sha256)}</td></tr>'
             f'<tr><th>findings</th><td colspan="3">{_e(counts)}'
             + (f"; {len(view.waived)} waived" if view.waived else "")
@@ -159,7 +163,7 @@ def _transcript(report: Report, view: TranscriptView, index: int) -> str:
 
 def render(report: Report) -> str:
     failed = report.exit_code != 0
-    rulesets = ", ".join(f"{rs.id} {rs.version} ({rs.title})" for rs in report.rulesets) or "none"
+    rulesets = ", ".join(f"{rs.id} {rs.version} ({rs.title}, sha256 {rs.sha256})" for rs in report.rulesets) or "none"
     overview = "".join(
         f'<tr><td><a href="#transcript-{i + 1}">{_e(t.result.transcript)}</a></td><td>{_e(t.result.table)}</td>'
         f"<td>{_e(t.result.ruleset.id)}</td><td class=\"num\">{t.result.coups:,}</td>"

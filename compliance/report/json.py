@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from compliance.baseline import BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.findings import Finding
+from compliance.printable import json_safe
 from compliance.report.model import SCHEMA_VERSION, Report, category_counts
 from compliance.waivers import Entry
 
@@ -44,8 +45,10 @@ class FindingOut(_Closed):
     citation: str = Field(description="the regulation paragraph(s) the rule rests on")
     line: int | None = Field(description="1-based line of the event (or coup) in the file")
     column: int | None = Field(description="1-based column of the event (or coup) in the file")
-    fingerprint: str = Field(description="stable logical key (rule, category, transcript, table, coup, event); "
-                             "not the line, so it survives edits elsewhere in the file")
+    fingerprint: str = Field(description="what the finding is: its rule, category, transcript, coup and event and "
+                             "the facts its message states (amounts, cards); not the line, so it survives edits "
+                             "elsewhere in the file (an unreadable coup without a number is known by its line). "
+                             "Baselines match findings by it")
 
 
 class WaiverOut(_Closed):
@@ -63,6 +66,8 @@ class WaivedFindingOut(FindingOut):
 class RulesetOut(_Closed):
     id: str
     version: str
+    sha256: str = Field(description="the ruleset's content hash: SHA-256 of the SHA-256 of each file of its extends "
+                        "chain, base first, one hexadecimal digest a line (schema 1.2)")
 
 
 class RulesetInfo(RulesetOut):
@@ -163,7 +168,8 @@ def document(report: Report) -> dict:
         "tool": "baccarat-audit",
         "tool_version": report.tool_version,
         "generated": report.generated_iso,
-        "rulesets": [{"id": rs.id, "version": rs.version, "title": rs.title} for rs in report.rulesets],
+        "rulesets": [{"id": rs.id, "version": rs.version, "sha256": rs.sha256, "title": rs.title}
+                     for rs in report.rulesets],
         "findings": [f.as_dict() for f in report.findings],
         "waived": [Finding.as_dict(f) | {"waiver": _waiver(e)} for f, e in report.waived],
         "transcripts": [
@@ -172,7 +178,8 @@ def document(report: Report) -> dict:
                 "table": t.result.table,
                 "jurisdiction": t.result.jurisdiction,
                 "game": t.result.game,
-                "ruleset": {"id": t.result.ruleset.id, "version": t.result.ruleset.version},
+                "ruleset": {"id": t.result.ruleset.id, "version": t.result.ruleset.version,
+                            "sha256": t.result.ruleset.sha256},
                 "sha256": t.result.sha256,
                 "coups": t.result.coups,
                 "unreadable_coups": t.result.unreadable,
@@ -209,4 +216,5 @@ def document(report: Report) -> dict:
 
 
 def render(report: Report) -> str:
-    return json.dumps(document(report), indent=2, ensure_ascii=False) + "\n"
+    """The report as JSON; control and format characters in its strings are written as ``\\u`` escapes."""
+    return json_safe(json.dumps(document(report), indent=2, ensure_ascii=False)) + "\n"

@@ -10,6 +10,11 @@
 Testcase names are unique in their suite (``coup 17``; a repeated number gets
 `` (2)``).  Times are not measured (``0``) so that the report is the same
 bytes for the same input; the timestamp is the run's (``--timestamp``).
+
+CI systems print these messages in their logs and test views, so every
+string from the input has its control and format characters made visible
+(:func:`compliance.printable.printable`; the lines of a body are each made
+safe, then joined): no CR, LF or ESC of a transcript reaches the log.
 """
 
 from __future__ import annotations
@@ -17,15 +22,22 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from compliance.printable import printable
 from compliance.report.model import CoupView, Report, TranscriptView
 from compliance.report.text import plain_line
 
-_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_NOT_XML = re.compile(r"[\ufffe\uffff]")
 
 
 def _clean(text: str) -> str:
-    """Characters XML 1.0 cannot carry, replaced."""
-    return _NOT_XML.sub("\ufffd", text)
+    """One line, safe to print: control and format characters made visible, and the two characters XML 1.0
+    cannot carry that are not among them replaced."""
+    return _NOT_XML.sub("\ufffd", printable(text))
+
+
+def _lines(lines) -> str:
+    """A body of several lines: each made safe, then joined."""
+    return "\n".join(_clean(line) for line in lines)
 
 
 def _case_name(cv: CoupView, taken: dict[str, int]) -> str:
@@ -43,11 +55,11 @@ def _testcase(suite: ET.Element, report: Report, view: TranscriptView, cv: CoupV
     out.extend(plain_line(f) for f in cv.findings if not report.fails(f))
     lines = [plain_line(f) for f in failing] + [plain_line(f, f"waived {f.severity}") + f" [waiver {e.key}]"
                                                 for f, e in cv.waived]
-    body = _clean("\n".join(lines))
+    body = _lines(lines)
     unreadable = [f for f in cv.findings if f.category == "transcript.unreadable"]
     if unreadable:
         el = ET.SubElement(case, "error", message=_clean(unreadable[0].message), type="transcript.unreadable")
-        el.text = _clean("\n".join(plain_line(f) for f in cv.findings))
+        el.text = _lines(plain_line(f) for f in cv.findings)
         return "error"
     if failing:
         first = failing[0]
@@ -70,7 +82,8 @@ def _suite(root: ET.Element, report: Report, view: TranscriptView, index: int) -
                           tests="0", failures="0", errors="0", skipped="0", time="0")
     props = ET.SubElement(suite, "properties")
     for name, value in (("table", r.table), ("jurisdiction", r.jurisdiction or ""), ("game", r.game),
-                        ("ruleset", r.ruleset.id), ("ruleset.version", r.ruleset.version), ("sha256", r.sha256),
+                        ("ruleset", r.ruleset.id), ("ruleset.version", r.ruleset.version),
+                        ("ruleset.sha256", r.ruleset.sha256), ("sha256", r.sha256),
                         ("coups", str(r.coups)), ("fail-on", report.fail_on), ("tool.version", report.tool_version)):
         ET.SubElement(props, "property", name=name, value=_clean(value))
     counts = {"failure": 0, "error": 0, "skipped": 0, "passed": 0}
@@ -83,7 +96,7 @@ def _suite(root: ET.Element, report: Report, view: TranscriptView, index: int) -
     suite.set("failures", str(counts["failure"]))
     suite.set("errors", str(counts["error"]))
     suite.set("skipped", str(counts["skipped"]))
-    ET.SubElement(suite, "system-out").text = _clean("\n".join(out))
+    ET.SubElement(suite, "system-out").text = _lines(out)
     ET.SubElement(suite, "system-err").text = ""
 
 

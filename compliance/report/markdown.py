@@ -2,29 +2,62 @@
 
 Pull request comments are limited in size (GitHub: 65,536 characters), so
 the table shows the first ``MAX_ROWS`` findings and says how many more there are.
+
+Strings from the input cannot change the document's structure: control and
+format characters are made visible (:func:`compliance.printable.printable`:
+a CR or LF cannot start a forged heading), ``&``, ``<`` and ``>`` become
+entities (no raw HTML: no comment can hide the findings), and the characters
+Markdown reads as markup (``\\ ` * _ [ ] ~ | @``, and what would open a
+list or a heading at the start of a list item) are escaped, so a ``|``
+cannot shift a table's columns and an ``@`` cannot mention anyone.  Names
+shown as code (files, rule ids) are code spans fenced longer than any run of
+backticks in them.
 """
 
 from __future__ import annotations
 
+import re
+
 from compliance.categories import SEVERITIES
 from compliance.findings import Finding
+from compliance.printable import printable
 from compliance.report.model import Report
 
 MAX_ROWS = 200
 MARK = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
 
+_MARKUP = re.compile(r"([\\`*_\[\]~|@])")
+_BLOCK_START = re.compile(r"^(\d+)([.)])|^([-+=#])")  # would start a list or a heading in a list item
+_TICKS = re.compile(r"`+")
+
 
 def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """Text for a table cell or a list item: one line, no HTML, no markup."""
+    text = printable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKUP.sub(r"\\\1", text)
+
+
+def _item(text: str) -> str:
+    """Text after a list item's ``* ``: a cell that cannot open a nested list either."""
+    return _BLOCK_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", _cell(text), count=1)
+
+
+def _code(text: str) -> str:
+    """A name as an inline code span in a table cell: one line, its pipes escaped (GitHub tables), fenced by
+    more backticks than any run of them in it."""
+    text = printable(text).replace("|", "\\|")
+    fence = "`" * (max((len(m) for m in _TICKS.findall(text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _where(f: Finding) -> str:
-    return f"`{f.transcript}:{f.line}`" if f.line is not None else f"`{f.transcript}`"
+    return _code(f"{f.transcript}:{f.line}") if f.line is not None else _code(f.transcript)
 
 
 def _row(f: Finding, severity: str) -> str:
     coup = "?" if f.coup is None else str(f.coup)
-    return (f"| {severity} | {_where(f)} | {coup} | `{f.rule}`<br>{f.category} | {_cell(f.message)} | "
+    return (f"| {severity} | {_where(f)} | {coup} | {_code(f.rule)}<br>{_cell(f.category)} | {_cell(f.message)} | "
             f"{_cell(f.citation)} |")
 
 
@@ -46,18 +79,21 @@ def render(report: Report) -> str:
     for t in report.transcripts:
         r = t.result
         counts = " | ".join(str(t.by_severity[s]) for s in SEVERITIES)
-        lines.append(f"| `{_cell(r.transcript)}` | {_cell(r.table)} | {r.ruleset.id} {r.ruleset.version} | "
+        lines.append(f"| {_code(r.transcript)} | {_cell(r.table)} | {_cell(f'{r.ruleset.id} {r.ruleset.version}')} | "
                      f"{r.coups:,} | {counts} | {len(t.waived)} |")
+    if report.rulesets:
+        lines += [""] + [f"Judged by {_cell(line)}." for line in report.judged_by()]
     if report.findings:
         lines += ["", "#### Findings", ""]
         lines += _table([_row(f, MARK[f.severity]) for f in report.findings[:MAX_ROWS]], len(report.findings))
     if report.waived:
         lines += ["", f"<details><summary>{len(report.waived):,} waived</summary>", ""]
-        lines += _table([_row(f, f"waived ({e.key})") for f, e in report.waived[:MAX_ROWS]], len(report.waived))
+        lines += _table([_row(f, f"waived ({_cell(e.key)})") for f, e in report.waived[:MAX_ROWS]],
+                        len(report.waived))
         lines += ["", "</details>"]
     notices = report.notices() + [f"could not check {e}" for e in report.errors]
     if notices:
-        lines += ["", "#### Notes", ""] + [f"* {_cell(n)}" for n in notices]
+        lines += ["", "#### Notes", ""] + [f"* {_item(n)}" for n in notices]
     lines += ["", f"<sub>baccarat-audit {report.tool_version}, fail on {report.fail_on}, "
                   f"{report.generated_iso}</sub>"]
     return "\n".join(lines) + "\n"

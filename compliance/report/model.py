@@ -25,7 +25,7 @@ from compliance.findings import Finding
 from compliance.ruleset.models import BoundRule, Ruleset
 from compliance.waivers import Entry, Rejected, Waivers
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -174,11 +174,15 @@ class Report:
     # ------------------------------------------------------------------ rules
     @property
     def rulesets(self) -> list[Ruleset]:
-        """The rulesets of the run, once each, in the order first used."""
-        seen: dict[tuple[str, str], Ruleset] = {}
+        """The rulesets of the run, once each (by id, version and content hash), in the order first used."""
+        seen: dict[tuple[str, str, str], Ruleset] = {}
         for r in self.results:
-            seen.setdefault((r.ruleset.id, r.ruleset.version), r.ruleset)
+            seen.setdefault((r.ruleset.id, r.ruleset.version, r.ruleset.sha256), r.ruleset)
         return list(seen.values())
+
+    def judged_by(self) -> list[str]:
+        """One line a ruleset of the run: ``ruleset us-nj 2024.1, sha256 <hash of its files>``."""
+        return [f"ruleset {rs.id} {rs.version}, sha256 {rs.sha256}" for rs in self.rulesets]
 
     def rules(self) -> list[tuple[str, list[tuple[Ruleset, BoundRule]]]]:
         """Every enabled rule of the run's rulesets, once per id (sorted), with each ruleset's version of it."""

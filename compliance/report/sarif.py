@@ -4,9 +4,11 @@
   regulation citation as the help text (per ruleset when they differ);
 * every result with a physical location: the transcript's path relative to
   the working directory and the line and column of the event;
-* ``partialFingerprints`` from the finding's logical key (rule, category,
-  transcript, table, coup, event), never its line, so an alert survives edits
-  elsewhere in the file;
+* ``partialFingerprints`` from the finding's fingerprint (rule, category,
+  transcript, coup, event and the facts it states), never its line, so an
+  alert survives edits elsewhere in the file;
+* the rulesets the run judged by, each with its content hash, in the run's
+  ``properties``;
 * waived findings as results with an accepted external suppression;
 * no ``security-severity``: these are compliance findings, not vulnerabilities.
 """
@@ -18,11 +20,12 @@ from pathlib import PurePosixPath
 from urllib.parse import quote
 
 from compliance.findings import Finding
+from compliance.printable import json_safe
 from compliance.report.model import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
-FINGERPRINT = "baccaratFinding/v1"
+FINGERPRINT = "baccaratFinding/v2"  # v2: the facts the finding states are part of it
 
 
 def uri(path: str) -> str:
@@ -124,11 +127,13 @@ def document(report: Report) -> dict:
                              "toolExecutionNotifications": _notifications(report)}],
             "artifacts": artifacts,
             "results": results,
-            "properties": {"rulesets": [{"id": rs.id, "version": rs.version} for rs in report.rulesets],
+            "properties": {"rulesets": [{"id": rs.id, "version": rs.version, "sha256": rs.sha256}
+                                        for rs in report.rulesets],
                            "failOn": report.fail_on},
         }],
     }
 
 
 def render(report: Report) -> str:
-    return json.dumps(document(report), indent=2, ensure_ascii=False) + "\n"
+    """SARIF; control and format characters in its strings are written as ``\\u`` escapes."""
+    return json_safe(json.dumps(document(report), indent=2, ensure_ascii=False)) + "\n"

@@ -2,7 +2,14 @@
 
 On a terminal (and without ``NO_COLOR``) it draws rich tables; otherwise it
 prints one plain line a finding, ``file:line:column: severity rule [category]
-message (citation)``, which CI logs and editors understand.
+message (citation)``, which CI logs and editors understand.  Both end with
+the rulesets the run judged by (id, version and content hash) and the
+summary line.
+
+Every string from the input (file names, table ids, messages quoting the
+transcript, waivers) goes through :func:`compliance.printable.printable`:
+no control or bidirectional character reaches the terminal or the CI log,
+so no string can forge a line, a colour or a workflow command.
 """
 
 from __future__ import annotations
@@ -15,20 +22,28 @@ from rich.table import Table
 from rich.text import Text
 
 from compliance.findings import Finding
+from compliance.printable import printable
 from compliance.report.model import Report
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
+def safe_line(text: str) -> str:
+    """One line of a log: its control and format characters made visible, and never starting with ``::``
+    (a GitHub Actions workflow command), which a file name could otherwise make it do."""
+    text = printable(text)
+    return "./" + text if text.startswith("::") else text
+
+
 def plain_line(f: Finding, severity: str | None = None) -> str:
-    """``file:line:column: severity RULE [category] coup N event M: message (citation)``."""
+    """``file:line:column: severity RULE [category] coup N event M: message (citation)``, safe to print."""
     where = f.transcript
     if f.line is not None:
         where += f":{f.line}:{f.column}"
     coup = f"coup {f.coup}" if f.coup is not None else "coup ?"
     event = f" event {f.event}" if f.event is not None else ""
     text = f"{where}: {severity or f.severity} {f.rule} [{f.category}] {coup}{event}: {f.message}"
-    return text + (f" ({f.citation})" if f.citation else "")
+    return safe_line(text + (f" ({f.citation})" if f.citation else ""))
 
 
 def render_plain(report: Report, errors: bool = True) -> str:
@@ -38,11 +53,13 @@ def render_plain(report: Report, errors: bool = True) -> str:
     for f in report.findings:
         out.write(plain_line(f) + "\n")
     for f, e in report.waived:
-        out.write(plain_line(f, f"waived {f.severity}") + f" [waiver {e.key}]\n")
+        out.write(plain_line(f, f"waived {f.severity}") + safe_line(f" [waiver {e.key}]") + "\n")
     for notice in report.notices():
-        out.write(f"note: {notice}\n")
+        out.write(safe_line(f"note: {notice}") + "\n")
     for e in report.errors if errors else ():
-        out.write(f"error: {e}\n")
+        out.write(safe_line(f"error: {e}") + "\n")
+    for line in report.judged_by():
+        out.write(safe_line(line) + "\n")
     out.write(report.summary_line() + "\n")
     return out.getvalue()
 
@@ -51,7 +68,8 @@ def rich_renderables(report: Report, errors: bool = True):
     parts = []
     for view in report.transcripts:
         r = view.result
-        title = Text.assemble((r.transcript, "bold"), f"  table {r.table}  ruleset {r.ruleset.id} {r.ruleset.version}  ",
+        title = Text.assemble((printable(r.transcript), "bold"),
+                              printable(f"  table {r.table}  ruleset {r.ruleset.id} {r.ruleset.version}  "),
                               (f"{r.coups:,} coups", "dim"))
         hidden = []
         if view.waived:
@@ -78,23 +96,26 @@ def rich_renderables(report: Report, errors: bool = True):
             coup = "" if f.coup == last and waiver is None else ("?" if f.coup is None else str(f.coup))
             last = f.coup if waiver is None else start
             severity = Text(f.severity, style=STYLE[f.severity])
-            message = Text(f.message)  # a Text, never markup: messages quote transcript keys such as "[/b]"
+            message = Text(printable(f.message))  # a Text, never markup: messages quote keys such as "[/b]"
             if waiver is not None:
                 severity = Text(f"waived\n{f.severity}", style="dim")
-                message = Text.assemble((f.message, "dim"), "\n", (waiver.describe(), "dim italic"))
+                message = Text.assemble((printable(f.message), "dim"), "\n",
+                                        (printable(waiver.describe()), "dim italic"))
             table.add_row(
                 coup,
                 "" if f.event is None else str(f.event),
-                Text.assemble(f.rule, "\n", (f.category, "dim")),
+                Text.assemble(printable(f.rule), "\n", (f.category, "dim")),
                 severity,
                 message,
-                Text(f.citation, style="dim"),
+                Text(printable(f.citation), style="dim"),
             )
         parts.append(Panel(table, title=title, title_align="left", subtitle=subtitle, subtitle_align="left"))
     for notice in report.notices():
-        parts.append(Text(f"note: {notice}", style="yellow"))
+        parts.append(Text(printable(f"note: {notice}"), style="yellow"))
     for e in report.errors if errors else ():
-        parts.append(Text(f"error: {e}", style="bold red"))
+        parts.append(Text(printable(f"error: {e}"), style="bold red"))
+    for line in report.judged_by():
+        parts.append(Text(printable(line), style="dim"))
     parts.append(Text(report.summary_line(), style="bold"))
     return Group(*parts)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import hashlib
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -149,16 +150,21 @@ def unwrap_house(value: Any, path: str) -> tuple[Any, list[HouseNote]]:
 
 
 class _Layer:
-    """One file of an ``extends`` chain."""
+    """One file of an ``extends`` chain (``path``: where it is, every link followed)."""
 
-    def __init__(self, doc: YamlDoc, model: RulesetFile):
+    def __init__(self, doc: YamlDoc, model: RulesetFile, path: Path):
         self.doc = doc
         self.model = model
+        self.path = path
+
+
+def looks_like_path(ref: str) -> bool:
+    """A ruleset reference that names a file (``house/casino.yaml``), not a bundled id (``us-nj``)."""
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
 
 
 def _resolve_ref(ref: str, relative_to: Path | None) -> tuple[Path, str]:
-    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
-    if looks_like_path:
+    if looks_like_path(ref):
         p = Path(ref)
         if not p.is_absolute() and relative_to is not None:
             p = relative_to.parent / p
@@ -175,13 +181,14 @@ Parsed = dict[Path, YamlDoc]
 
 
 def _read_layer(path: Path, display: str, parsed: Parsed | None = None) -> _Layer:
-    doc = (parsed or {}).get(path.resolve())
+    real = path.resolve()
+    doc = (parsed or {}).get(real)
     doc = dataclasses.replace(doc, display=display) if doc else read_ruleset_yaml(path, display)
     try:
         model = RulesetFile.model_validate(doc.data)
     except ValidationError as e:
         raise _pydantic_error(doc, (), e) from None
-    return _Layer(doc, model)
+    return _Layer(doc, model, real)
 
 
 def _chain(path: Path, display: str, parsed: Parsed | None = None) -> list[_Layer]:
@@ -211,7 +218,40 @@ def load_ruleset(ref: str | Path, *, allow_abstract: bool = False, parsed: Parse
     ref = str(ref)
     path, display = _resolve_ref(ref, None)
     layers = _chain(path, display, parsed)
-    return _bind(layers, allow_abstract=allow_abstract)
+    ruleset = _bind(layers, allow_abstract=allow_abstract)
+    return ruleset.model_copy(update={"sha256": chain_sha256([layer.doc.sha256 for layer in layers]),
+                                      "files": [str(layer.path) for layer in layers]})
+
+
+def chain_sha256(digests: list[str]) -> str:
+    """The content hash of a ruleset: SHA-256 of the SHA-256 of each file of its ``extends`` chain, the base
+    first, one hexadecimal digest a line.  ``sha256sum base.yaml ... ruleset.yaml | cut -c1-64 | sha256sum``
+    gives it, so an auditor can check which rules a report was judged by."""
+    return hashlib.sha256("".join(d + "\n" for d in digests).encode("ascii")).hexdigest()
+
+
+#: the longest table.jurisdiction quoted in a message (the value comes from the evidence)
+_QUOTED = 80
+
+
+def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -> Ruleset:
+    """The ruleset a transcript's ``table.jurisdiction`` names.
+
+    The evidence never chooses a file: the value must be a bundled ruleset id,
+    or one the configuration maps to a ruleset (``jurisdictions``).  Anything
+    else, a path above all, is refused.
+    """
+    mapped = mapped or {}
+    if jurisdiction in mapped:
+        return load_ruleset(mapped[jurisdiction])
+    known = bundled_ids()
+    if jurisdiction not in known:
+        shown = jurisdiction if len(jurisdiction) <= _QUOTED else jurisdiction[:_QUOTED] + "…"
+        ids = ", ".join(sorted(set(known) | set(mapped)))
+        raise UserError(f"{shown!r} is not a ruleset id (known: {ids}); a transcript names its jurisdiction, never "
+                        "a file: choose a ruleset file with --ruleset, or map the jurisdiction to one in the "
+                        "configuration (`jurisdictions`)")
+    return load_ruleset(jurisdiction)
 
 
 def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:

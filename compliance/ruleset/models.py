@@ -248,6 +248,8 @@ class Ruleset(BaseModel):
     game_house: list[HouseNote] = []
     rules: list[BoundRule]
     disabled: list[str] = []
+    sha256: str = ""  # the content hash of its files (loader.chain_sha256): what reports name it by
+    files: list[str] = []  # the absolute path of each file of its extends chain, the base first
 
     def cite(self, c: Citation | None) -> str:
         if c is None:

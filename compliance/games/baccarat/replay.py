@@ -268,18 +268,18 @@ class Replayer:
         self.last_curator: int | None = None
         self.marker: int | None = None
         self.offered: frozenset[str] = frozenset()  # items offered in this shoe so far (replaced, never changed)
-        self.last_number: int | None = None  # numbers must increase: the last one is enough
+        self.last_number: int | None = None  # the coup before's number: see check_coup_number
         self.last_line = 0
         self.previous: CoupState | None = None
 
     def replay(self, coup, line: int = 0) -> CoupState:
         t = self.table
         n = coup.coup
-        check_coup_number(n, self.last_number, self.last_line)
+        last, last_line = self.last_number, self.last_line
+        self.last_number, self.last_line = n, line  # the next coup is compared with this one, even out of order
+        check_coup_number(n, last, last_line)
         if coup.shoe not in t.decks:
             raise ReplayError(f"shoe {coup.shoe!r} is not among the header's shoes ({', '.join(t.decks)})")
-        self.last_number = n
-        self.last_line = line
 
         s = CoupState()
         s.number = n

@@ -6,7 +6,7 @@ The last ``set`` of a position is how its hands are finally set.  The cards
 are checked against the one 53-card deck of the round as they are dealt.
 
 The replay driver, the coup numbering and unreadable rounds are the shared
-engine's (:mod:`compliance.engine`, :func:`compliance.games.baccarat.replay.check_coup_number`).
+engine's (:mod:`compliance.engine`, :func:`compliance.games.common.check_coup_number`).
 """
 
 from __future__ import annotations
@@ -145,8 +145,9 @@ class PaiGowReplayer:
         self.last_line = 0
 
     def replay(self, coup, line: int = 0) -> RoundState:
-        check_coup_number(coup.coup, self.last_number, self.last_line)
-        self.last_number, self.last_line = coup.coup, line
+        last, last_line = self.last_number, self.last_line
+        self.last_number, self.last_line = coup.coup, line  # the next round is compared with this one
+        check_coup_number(coup.coup, last, last_line)
         seated = coup.seated or {}  # the decoder gives seat numbers as int keys
         s = RoundState(coup.coup, seated, coup.events)
         seen: dict[str, int] = {}  # card -> the event that dealt it

@@ -1,0 +1,72 @@
+"""Strings from the evidence, made safe to print.
+
+A transcript, a file name, a ruleset or a waivers file can hold any
+character.  Printed raw, control characters (ESC, CR, LF, ...) and Unicode
+format characters (the bidirectional overrides such as U+202E, zero-width
+characters, line and paragraph separators) let a string forge terminal
+output and CI log lines, clear the screen, or show text in another order
+than it is stored.  Every human-readable output (the text and rich reports,
+Markdown, JUnit messages, HTML, the messages on standard error) passes the
+strings it did not write itself through :func:`printable`, which replaces
+each such character by a visible escape: ``\\n``, ``\\r``, ``\\t``,
+``\\x1b``, ``\\u202e``.  The machine-readable reports (JSON, SARIF) keep the
+exact strings, with these characters written as JSON ``\\u`` escapes
+(:func:`json_safe`), so the data is unchanged and the file is still safe to
+print.
+
+The characters are those of the Unicode categories Cc (controls), Cf
+(format), Zl and Zp (line and paragraph separators) and Cs (lone
+surrogates, which cannot even be encoded); ``tests/test_forged_output.py``
+checks the list below against the running Python's Unicode database.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: every character of the categories Cc, Cf, Zl, Zp and Cs (Unicode 15), as ranges; a superset is harmless
+_RANGES = (
+    (0x0000, 0x001F), (0x007F, 0x009F), (0x00AD, 0x00AD), (0x0600, 0x0605), (0x061C, 0x061C), (0x06DD, 0x06DD),
+    (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2), (0x180E, 0x180E), (0x200B, 0x200F), (0x2028, 0x202E),
+    (0x2060, 0x2064), (0x2066, 0x206F), (0xD800, 0xDFFF), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+)
+UNSAFE = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _RANGES) + "]")
+#: the same less the C0 controls, which a JSON encoder escapes itself (and the newlines that lay out its text)
+_JSON_UNSAFE = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _RANGES[1:]) + "]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m: re.Match) -> str:
+    c = m.group()
+    if c in _NAMED:
+        return _NAMED[c]
+    n = ord(c)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
+
+
+def printable(text) -> str:
+    """``text`` with every control and format character replaced by a visible escape."""
+    text = str(text)
+    return text if UNSAFE.search(text) is None else UNSAFE.sub(_escape, text)
+
+
+def _json_escape(m: re.Match) -> str:
+    c = m.group()
+    n = ord(c)
+    if n < 0x10000:
+        return f"\\u{n:04x}"
+    n -= 0x10000  # a JSON escape of a character beyond the BMP is its surrogate pair
+    return f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}"
+
+
+def json_safe(document: str) -> str:
+    """A JSON text (from ``json.dumps(..., ensure_ascii=False)``) with those characters as ``\\u`` escapes.
+
+    The encoder has escaped the C0 controls already.  Outside strings a JSON
+    text holds only ASCII punctuation, digits, letters and white space, so
+    every other such character is inside a string, where its escape means the
+    same character: the decoded document is unchanged.
+    """
+    return document if _JSON_UNSAFE.search(document) is None else _JSON_UNSAFE.sub(_json_escape, document)

@@ -1,0 +1,100 @@
+"""Duplicate keys in a JSON object are an error, never "the last one wins".
+
+``{"amount": 1000, "amount": 950}`` is valid JSON to most parsers, but they
+disagree on what it means: msgspec (and Python's ``json``) keep the last
+value, others the first.  Evidence that means two things is not evidence, so
+a header with a duplicate key stops the file (exit 2) and a coup with one is
+an unreadable coup; both messages name the key and the JSON path of its
+object.
+
+The test runs on every coup, so it has a fast path.  When a coup's text
+holds no backslash, every string in it is written as it is, and decoding it
+(duplicates collapse) and encoding it again gives the same strings, numbers
+and keys less the pairs a duplicate dropped, each of which held at least one
+``:``.  So the text has a duplicate exactly when it has more colons than
+its re-encoding.  A text with a backslash, or one the fast path cannot
+decode, takes the exact path: a parse that keeps every pair.
+"""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+#: the longest key quoted in a message (a key can be megabytes long)
+MAX_QUOTED = 64
+
+_generic = msgspec.json.Decoder()
+_encode = msgspec.json.Encoder().encode
+
+
+class _Pairs(list):
+    """A JSON object as the list of its (key, value) pairs, every one kept."""
+
+
+def has_duplicates(raw: bytes) -> bool:
+    """Does any object in this JSON text repeat a key?"""
+    if b"\\" not in raw:
+        try:
+            return raw.count(b":") != _encode(_generic.decode(raw)).count(b":")
+        except (msgspec.DecodeError, RecursionError, OverflowError, ValueError, TypeError):
+            pass
+    return find(raw) is not None
+
+
+def find(raw: bytes, base: str = "$") -> tuple[str, str] | None:
+    """The first repeated key (in document order) and the JSON path of its object, or None."""
+    try:
+        tree = json.loads(raw, object_pairs_hook=_Pairs)
+    except (ValueError, RecursionError):
+        return None
+    stack = [(tree, base)]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, _Pairs):
+            seen = set()
+            for key, _ in node:
+                if key in seen:
+                    return key, path
+                seen.add(key)
+            children = [(value, f"{path}.{key}") for key, value in node]
+        elif isinstance(node, list):
+            children = [(value, f"{path}[{i}]") for i, value in enumerate(node)]
+        else:
+            continue
+        stack.extend(reversed(children))
+    return None
+
+
+def quoted(key: str, limit: int = MAX_QUOTED) -> str:
+    """A key as a message quotes it: its first ``limit`` characters, and how long it is when it is longer."""
+    return key if len(key) <= limit else f"{key[:limit]}… ({len(key):,} characters)"
+
+
+def message(raw: bytes, base: str = "$") -> str | None:
+    """``duplicate key `amount` - at `$.coups[3].events[2]``` when ``raw`` repeats a key, else None."""
+    if not has_duplicates(raw):
+        return None
+    found = find(raw, base)
+    if found is None:  # cannot happen for text the decoder accepted; say what is known
+        return f"duplicate key - at `{base}`"
+    key, path = found
+    return f"duplicate key `{quoted(key)}` - at `{quoted(path, 4 * MAX_QUOTED)}`"
+
+
+def top_level_message(data: bytes, top: dict, base: str = "$") -> str | None:
+    """A repeated key of the document's top-level object, whose values ``top`` holds as ``msgspec.Raw``.
+
+    The document's colons are those inside its values plus one a key (when no key holds a colon), so
+    fewer values than that means a key was repeated.  Keys holding a colon take the exact path.
+    """
+    if any(":" in k for k in top):
+        found = find(data, base)
+        return None if found is None or found[1] != base else f"duplicate key `{quoted(found[0])}` - at `{base}`"
+    keys = data.count(b":") - sum(bytes(v).count(b":") for v in top.values())
+    if keys == len(top):
+        return None
+    found = find(data, base)
+    key = found[0] if found is not None and found[1] == base else "?"
+    return f"duplicate key `{quoted(key)}` - at `{base}`"
