@@ -86,7 +86,7 @@ def cases(d: Path):
         home = d / f"toml-{where}"
         run_in = home if where == "here" else home / "sub"
         run_in.mkdir(parents=True)
-        _write(home, "pyproject.toml", b"[tool.other]\nname = '\xff'\n")
+        _write(home, "pyproject.toml", b"[tool.baccarat-audit]\nformat = '\xff'\n")  # ours: not passed over
         yield f"utf8-toml-{where}", f"invalid UTF-8 in `pyproject.toml` ({'working directory' if where == 'here' else 'a parent'})", [
             str(d / clean)], run_in
     (d / "yamlcfg").mkdir()
@@ -122,9 +122,11 @@ def cases(d: Path):
         yield f"zero-{what}", f"`/dev/zero` as a {what.replace('-', ' ')}", [_link(d, target, "/dev/zero")], d
     yield "zero-ruleset", "`/dev/zero` as a ruleset (`--ruleset`)", [clean, "-r", "/dev/zero"], d
     jur = json.loads(dumps(DOC))
-    jur["table"]["jurisdiction"] = "/dev/zero"
-    yield "zero-jurisdiction", "`/dev/zero` as a ruleset (`table.jurisdiction`)", [
-        _write(d, "jur.json", json.dumps(jur))], d
+    jur["table"]["jurisdiction"] = "zero-floor"
+    (d / "jurcfg").mkdir()
+    _write(d / "jurcfg", ".baccarat-audit.yaml", "jurisdictions: {zero-floor: /dev/zero}\n")
+    yield "zero-jurisdiction", "`/dev/zero` as a ruleset (a `table.jurisdiction` the configuration maps to it)", [
+        str(d / _write(d, "jur.json", json.dumps(jur)))], d / "jurcfg"
     yield "zero-waivers", "`/dev/zero` as a waivers file", [clean, "--waivers", _link(d, "zw.yaml", "/dev/zero")], d
     yield "zero-baseline", "`/dev/zero` as a baseline", [clean, "--baseline", _link(d, "zb.json", "/dev/zero")], d
     yield "zero-config", "`/dev/zero` as the configuration (`--config`)", [clean, "--config", "/dev/zero"], d
