@@ -214,6 +214,18 @@ def paragraph_index(text: str) -> dict[str, str] | None:
     return None if entries is None else {pid: e.about for pid, e in entries.items()}
 
 
+class MapProblem(str):
+    """Where the map and the texts or rulesets disagree, as ``map:line: message``; keeps its line and message."""
+
+    line: int | None
+    message: str
+
+    def __new__(cls, path: str, line: int | None, message: str):
+        self = super().__new__(cls, f"{path}:{line}: {message}" if line else f"{path}: {message}")
+        self.line, self.message = line, message
+        return self
+
+
 def index_problems(cmap: CoverageMap | None = None, directory: Path | None = None) -> list[str]:
     """Where the paragraph index (of ``cmap``, default the bundled map) and the regulation texts at
     hand disagree: a text without an entry, a paragraph one has and the other lacks, another order.
@@ -222,20 +234,20 @@ def index_problems(cmap: CoverageMap | None = None, directory: Path | None = Non
     directory = directory or regulations_dir()
     if directory is None:
         return []
-    out = [f"{cmap.path}: no entry for {p.name}, a regulation text in {directory}"
+    out = [MapProblem(cmap.path, None, f"no entry for {p.name}, a regulation text in {directory}")
            for p in sorted(directory.glob("*.txt")) if p.name not in cmap.texts]
     for text, entries in cmap.texts.items():
         paras = text_paragraphs(text, directory)
         if paras is None:
-            out.append(f"{cmap.path}: {text} is not a regulation text in {directory}")
+            out.append(MapProblem(cmap.path, None, f"{text} is not a regulation text in {directory}"))
             continue
-        out += [f"{cmap.path}:{e.line}: {text} has no paragraph {pid!r}" for pid, e in entries.items()
+        out += [MapProblem(cmap.path, e.line, f"{text} has no paragraph {pid!r}") for pid, e in entries.items()
                 if pid not in paras]
-        out += [f"{cmap.path}: {text} paragraph {pid} is not in the map" for pid in paras if pid not in entries]
+        out += [MapProblem(cmap.path, None, f"{text} paragraph {pid} is not in the map") for pid in paras if pid not in entries]
         shared = [pid for pid in entries if pid in paras]
         if shared != [pid for pid in paras if pid in entries]:
             first = next(pid for pid, want in zip(shared, (p for p in paras if p in entries)) if pid != want)
-            out.append(f"{cmap.path}:{entries[first].line}: {text}: paragraph {first} is out of the text's order")
+            out.append(MapProblem(cmap.path, entries[first].line, f"{text}: paragraph {first} is out of the text's order"))
     return out
 
 
@@ -351,8 +363,8 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
     for text in names:
         entries = cmap.texts.get(text)
         if entries is None:
-            result.problems.append(f"{cmap.path}: no entry for {text}, which "
-                                   + ", ".join(r.id for r in by_text.get(text, [])) + " rest(s) on")
+            result.problems.append(MapProblem(cmap.path, None, f"no entry for {text}, which "
+                                   + ", ".join(r.id for r in by_text.get(text, [])) + " rest(s) on"))
             entries = {}
         paras = paragraph_index(text)
         for rs in by_text.get(text) or [None]:
@@ -385,20 +397,20 @@ def _text_coverage(text: str, entries: dict[str, Entry], paras: dict[str, str] |
     for pid in order:
         e = entries.get(pid)
         if paras is not None and pid not in paras:
-            problems.append(f"{cmap.path}:{e.line}: {text} has no paragraph {pid!r}")
+            problems.append(MapProblem(cmap.path, e.line, f"{text} has no paragraph {pid!r}"))
         if e is None:
-            problems.append(f"{cmap.path}: {text} paragraph {pid} is not in the map")
+            problems.append(MapProblem(cmap.path, None, f"{text} paragraph {pid} is not in the map"))
             e = Entry(pid, "(not in the coverage map)", gap="the coverage map does not say what this paragraph needs")
         by_citation = cited.get(pid, [])
         listed_here = [r for r in e.rules if r in enabled]
         rules = sorted(set(listed_here) | set(by_citation))
         for r in by_citation:
             if r not in e.rules:
-                problems.append(f"{cmap.path}:{e.line}: {rs.id} rule {r} cites {text} {pid}, "
-                                "but the map does not list it there")
+                problems.append(MapProblem(cmap.path, e.line, f"{rs.id} rule {r} cites {text} {pid}, "
+                                "but the map does not list it there"))
         if rules:
             if e.not_checkable:
-                problems.append(f"{cmap.path}:{e.line}: {pid} is marked not checkable, yet {', '.join(rules)} check(s) it")
+                problems.append(MapProblem(cmap.path, e.line, f"{pid} is marked not checkable, yet {', '.join(rules)} check(s) it"))
             rows.append(Row(pid, e.about, "covered", rules))
         elif e.not_checkable:
             rows.append(Row(pid, e.about, "not-checkable", [], e.not_checkable))

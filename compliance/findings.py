@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from compliance.categories import SEVERITY_RANK
 
-
 _UNREADABLE = "transcript.unreadable"
 
 

@@ -32,7 +32,6 @@ Errors make the exit status 1; warnings and notes do not (``--strict``: warnings
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -614,9 +613,7 @@ def lint_coverage_map(path: Path, display: str) -> list[Diagnostic]:
         return [Diagnostic(display, line, col, "error", "coverage-map", e.message)]
     out = []
     for problem in cov.coverage(cmap=cmap).problems + cov.index_problems(cmap):
-        m = re.match(r"^(?P<file>.*?):(?P<line>\d+): (?P<msg>.*)$", problem)
-        line, msg = (int(m["line"]), m["msg"]) if m else (1, problem.split(": ", 1)[-1])
-        out.append(Diagnostic(display, line, 1, "error", "coverage-map", msg))
+        out.append(Diagnostic(display, problem.line or 1, 1, "error", "coverage-map", problem.message))
     return out
 
 
