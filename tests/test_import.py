@@ -300,3 +300,20 @@ def test_coups_numbered_in_each_shoe_keep_their_shoe_in_the_transcripts_number(t
     (tmp_path / "h.csv").write_text("Shoe,Hand,P,B\nA,1,4H TD 3S,KS 6C\nA,2,9H 9C,2D 3D\nB,1,9S 9D,2C 3C\n")
     result, out = imported(tmp_path, f"{mapping}={tmp_path / 'h.csv'}", extra=("--table", "T"))
     assert result.exit_code == 0 and list(coups(out)) == [1001, 1002, 2001]
+
+
+def test_the_transcript_written_never_overwrites_a_log_it_reads(tmp_path):
+    log = tmp_path / "shoe.csv"
+    log.write_text((LOGS / "shoe-log" / "clean.csv").read_text())
+    before = log.read_bytes()
+    result = run("import", f"shoe-log={log}", "-o", log)
+    assert result.exit_code == 2 and log.read_bytes() == before
+    assert result.stderr == f"baccarat-audit: {log}: is a log this run reads: an output never overwrites what is checked\n"
+
+
+def test_what_a_log_holds_is_quoted_in_messages_never_obeyed_by_the_terminal(tmp_path):
+    log = tmp_path / "shoe.csv"
+    log.write_text("Shoe,Coup,Card\nS1,1,\x1b[2J4H\n")
+    result = run("import", f"shoe-log={log}", "--table", "T", "-o", tmp_path / "t.jsonl")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "'\\x1b[2J4H' is not a card" in result.stderr

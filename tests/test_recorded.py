@@ -339,6 +339,10 @@ def test_a_coup_out_of_order_is_its_own_finding_and_the_coups_after_it_are_numbe
     doc["coups"][3]["coup"] = 4
     doc["coups"][3]["events"][0]["type"] = "wagr"  # coup 4 is there, but cannot be read
     assert builders.pairs(result_of(doc, tmp_path).findings) == {(4, "BAC-TRANSCRIPT")}
+    doc["coups"][3]["events"][0]["type"] = "wager"
+    doc["coups"][2]["coup"] = 30  # mistyped: coups 1, 2, 30, 4, 5
+    found = builders.pairs(result_of(doc, tmp_path).findings)
+    assert found == {(30, "BAC-RECORD-COUP-NUMBER"), (4, "BAC-TRANSCRIPT")}  # 4 comes after 30: out of order
 
 
 def test_timestamps_not_iso_8601_or_running_backwards_are_warnings(tmp_path):

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import typer
 
-from compliance.cli.app import app, write_atomic
+from compliance.cli.app import app
 from compliance.errors import UserError
+from compliance.printable import printable
 
 
 def _specs(logs: list[str]) -> list[tuple[str, str]]:
@@ -83,9 +84,15 @@ def import_(
             typer.echo(f"{name}  [{m.rows} rows; records {', '.join(sorted(m.evidence))}]  {m.title}")
         raise typer.Exit(0)
     from compliance.games.common import encode
+    from compliance.importing.mapping import bundled_dir
     from compliance.importing.merge import import_logs
-    from compliance.ruleset.loader import load_ruleset
+    from compliance.outputs import refuse_overwriting
+    from compliance.outputs import resolve as resolve_output
+    from compliance.outputs import write as write_output
+    from compliance.ruleset.loader import load_jurisdiction, load_ruleset
 
+    specs = _specs(logs or [])
+    target = resolve_output(output) if output is not None else None  # a path never written to: stop before reading
     header = _header(header_file)
     head_table = dict(header.get("table") or {})
     for key, value in (("jurisdiction", jurisdiction), ("game", game), ("seats", seats)):
@@ -93,17 +100,26 @@ def import_(
             head_table[key] = value
     if head_table:
         header["table"] = head_table
-    rules_ref = ruleset or head_table.get("jurisdiction")
-    rules = load_ruleset(rules_ref) if rules_ref else None
-    imported = import_logs(_specs(logs or []), table=table, ruleset=rules, header=header, decks=decks)
+    # the tableau that settles what the logs leave open: --ruleset (a ruleset id or file), else the jurisdiction,
+    # which names a bundled ruleset and never a file (as a transcript's table.jurisdiction)
+    jurisdiction = head_table.get("jurisdiction")
+    rules = load_ruleset(ruleset) if ruleset else (
+        load_jurisdiction(jurisdiction) if isinstance(jurisdiction, str) and jurisdiction else None)
+    if target is not None:
+        reads = {path: "a log" for _, path in specs} | {
+            m: "a mapping file" for m, _ in specs if not (bundled_dir() / f"{m}.yaml").is_file()}
+        reads |= {str(header_file): "the header file"} if header_file is not None else {}
+        reads |= {f: "a ruleset file" for f in (rules.files if rules is not None else ())}
+        refuse_overwriting([target], reads)
+    imported = import_logs(specs, table=table, ruleset=rules, header=header, decks=decks)
     _validate(imported)
-    for log in imported.logs:
+    for log in imported.logs:  # what the logs hold is quoted: made printable, never obeyed by the terminal
         for r in log.rejected:
-            typer.echo(f"baccarat-audit: {r}", err=True)
+            typer.echo(f"baccarat-audit: {printable(str(r))}", err=True)
         for r in log.notes:
-            typer.echo(f"baccarat-audit: note: {r}", err=True)
+            typer.echo(f"baccarat-audit: note: {printable(str(r))}", err=True)
     for note in imported.notes:
-        typer.echo(f"baccarat-audit: note: {note}", err=True)
+        typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
     body = [encode(c) for c in imported.coups]
     if output is not None and output.suffix.lower() == ".json":
         text = encode(imported.header)[:-1] + b',"coups":[\n' + b",\n".join(body) + b"\n]}\n"
@@ -113,18 +129,19 @@ def import_(
         sys.stdout.buffer.write(text)
         sys.stdout.flush()
     else:
-        write_atomic(output, text, "cannot write the transcript")
+        write_output(output, text, "cannot write the transcript")
     for log in imported.logs:
         other = f", {log.other_tables:,} of other tables" if log.other_tables else ""
-        typer.echo(f"{log.path}: {_plural(log.read, 'row')} read, {log.read - len(log.rejected) - log.other_tables:,} "
+        typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - len(log.rejected) - log.other_tables:,} "
                    f"imported, {len(log.rejected):,} rejected{other}", err=True)
-    where = str(output) if output is not None else "standard output"
+    where = printable(str(output)) if output is not None else "standard output"
     extra = []
     if imported.partial:
         extra.append(f"{imported.partial:,} hold less than the header says (their own `recorded`)")
     if imported.settled:
         extra.append(f"{imported.settled:,} settled by the tableau or the hand log (x-import)")
-    typer.echo(f"wrote {where}: {_plural(len(imported.coups), 'coup')} of table {imported.header['table']['id']}; "
+    typer.echo(f"wrote {where}: {_plural(len(imported.coups), 'coup')} of table "
+               f"{printable(str(imported.header['table']['id']))}; "
                f"recorded: {', '.join(imported.header['recorded'])}" + (f"; {'; '.join(extra)}" if extra else ""),
                err=True)
     raise typer.Exit(1 if imported.rejected else 0)

@@ -475,15 +475,19 @@ def coverage_cmd(
         from compliance.reading.reader import open_transcript
 
         header = open_transcript(transcript, str(transcript)).header
-        ruleset = ruleset or header.table.jurisdiction
-        if not ruleset:
+        if not ruleset and not header.table.jurisdiction:
             raise UserError("the transcript names no table.jurisdiction: choose a ruleset with --ruleset",
                             str(transcript))
         declared = getattr(header, "recorded", None)
         recorded = tuple(declared) if declared is not None else tuple(evidence.V1 & set(evidence.DECLARABLE))
         recorded = tuple(n for n in evidence.DECLARABLE if n in recorded)
         have = evidence.held(declared)
-    rulesets = _rulesets(ruleset) if ruleset else None
+        if not ruleset:  # the transcript's jurisdiction names a bundled ruleset, never a file
+            from compliance.ruleset.loader import load_jurisdiction
+
+            rulesets = [load_jurisdiction(header.table.jurisdiction)]
+    if ruleset or transcript is None:
+        rulesets = _rulesets(ruleset) if ruleset else None
     cov = cov_mod.coverage(rulesets, cmap, recorded=recorded, have=have)
     if fmt == ListFormat.json:
         _out(_json(cov.as_dict()))

@@ -38,9 +38,9 @@ def duplicate_coup(c: CoupState, p, t):
 def coup_number(c: CoupState, p, t):
     """The coups of a shoe are numbered one after the other: a number skipped is a coup missing from the record.
     (A number repeated or going back is the coup out of order, reported as unreadable; the coups after it are
-    numbered from the last one in order.)"""
+    judged on their own, and a gap is counted from the last coup in order.)"""
     before = c.number_before
-    if before is None or c.number == before + 1:
+    if before is None or c.number <= before + 1:
         return ()
     gap = c.number - before - 1
     which = f"coup {before + 1}" if gap == 1 else f"coups {before + 1} to {c.number - 1}"
