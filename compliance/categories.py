@@ -1,7 +1,10 @@
-"""The finding categories of the transcript spec, in its order.
+"""The finding categories of the transcript spec, in its order, then those the tool adds.
 
 Every rule belongs to one category so that findings compare across
-jurisdictions; a rule's id is its ruleset's own.
+jurisdictions; a rule's id is its ruleset's own.  The ``record.`` categories
+(format 1.1) judge the recording itself, not the play: faults a recorder
+makes (the same coup captured twice, a coup missing, a clock that runs back);
+their rules default to ``warning``.
 """
 
 CATEGORIES: dict[str, str] = {
@@ -27,6 +30,9 @@ CATEGORIES: dict[str, str] = {
     "irregularity.mishandled": "an irregularity was not handled as the rules require",
     "shoe.integrity": "the cards do not fit the shoe",
     "transcript.unreadable": "a coup could not be read or replayed",
+    "record.duplicate-coup": "the same coup captured twice: its cards are those of the coup recorded just before it",
+    "record.coup-number": "the coups of a shoe are not numbered one after the other: a coup is missing from the record",
+    "record.timestamp": "a timestamp that is not ISO 8601, or earlier than the one recorded before it",
 }
 
 SEVERITIES = ("error", "warning", "info")

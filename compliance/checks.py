@@ -5,6 +5,12 @@ parameters.  Each kind is registered with :func:`check`, which records the
 finding category it reports, the pydantic model of its parameters and its
 documentation (the function's docstring), the way ruff registers its rules.
 
+Each kind also declares the evidence it needs (``needs``: names of
+:data:`compliance.evidence.EVIDENCE`, e.g. ``("cards", "calls")``), beside its
+registration: a coup whose recording does not hold that evidence is not
+judged by the kind's rules (the engine skips them and the report says why),
+so no check tests for missing evidence itself.
+
 A check function is called as ``fn(coup, params, table)`` with the coup
 state its game's replayer built (baccarat's
 :class:`~compliance.games.baccarat.replay.CoupState`), the validated parameters
@@ -22,6 +28,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from compliance.categories import CATEGORIES
+from compliance.evidence import EVIDENCE
 
 
 class Breach(NamedTuple):
@@ -52,6 +59,7 @@ class CheckKind:
     params: type[BaseModel]
     fn: Callable[..., Iterable[Breach]]
     game: str | None = "baccarat"  # the ruleset game_kind whose coup state it reads; None: every game
+    needs: tuple[str, ...] = ()  # the evidence its judgement rests on (compliance.evidence)
 
     @property
     def doc(self) -> str:
@@ -61,15 +69,19 @@ class CheckKind:
 REGISTRY: dict[str, CheckKind] = {}
 
 
-def check(name: str, category: str, params: type[BaseModel] = NoParams, game: str | None = "baccarat"):
-    """Register a check kind (for the coups of ``game``; ``None`` for every game)."""
+def check(name: str, category: str, params: type[BaseModel] = NoParams, game: str | None = "baccarat",
+          needs: tuple[str, ...] = ()):
+    """Register a check kind (for the coups of ``game``; ``None`` for every game) and the evidence it needs."""
     if category not in CATEGORIES:
         raise ValueError(f"{name}: unknown category {category!r}")
+    unknown = [n for n in needs if n not in EVIDENCE]
+    if unknown:
+        raise ValueError(f"{name}: unknown evidence {unknown!r} (known: {', '.join(EVIDENCE)})")
 
     def register(fn):
         if name in REGISTRY:
             raise ValueError(f"check kind {name!r} registered twice")
-        REGISTRY[name] = CheckKind(name, category, params, fn, game)
+        REGISTRY[name] = CheckKind(name, category, params, fn, game, tuple(needs))
         return fn
 
     return register

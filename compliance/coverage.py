@@ -24,6 +24,11 @@ ruleset, and says for every paragraph: covered (by which rules), not
 checkable (why), or missing (what, and why it is missing).  It never counts a
 paragraph as covered because the map says so: only an enabled rule of the
 ruleset that the map or the citation names covers it.
+
+Given what a recording holds (``coverage --transcript``: its ``recorded``,
+:mod:`compliance.evidence`), a covered paragraph whose every rule needs
+evidence the recording lacks is *not recorded*: the rules exist, but this
+evidence does not let them judge it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from compliance import evidence
+from compliance.checks import REGISTRY
 from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_dir, bundled_rulesets
 from compliance.ruleset.models import Ruleset
@@ -258,9 +265,9 @@ def index_problems(cmap: CoverageMap | None = None, directory: Path | None = Non
 class Row:
     paragraph: str
     about: str
-    status: str  # covered, not-checkable, missing
+    status: str  # covered, not-checkable, missing; not-recorded (its rules need evidence the recording lacks)
     rules: list[str]
-    reason: str = ""  # why not checkable, or what is missing
+    reason: str = ""  # why not checkable, what is missing, or what was not recorded
 
 
 @dataclass
@@ -283,6 +290,10 @@ class TextCoverage:
     def missing(self) -> list[Row]:
         return [r for r in self.rows if r.status == "missing"]
 
+    @property
+    def not_recorded(self) -> int:
+        return sum(r.status == "not-recorded" for r in self.rows)
+
 
 @dataclass
 class Outside:
@@ -291,6 +302,7 @@ class Outside:
     ruleset: str
     rule: str
     citation: str
+    not_recorded: str = ""  # with a recording given: why this evidence does not let the rule judge
 
 
 @dataclass
@@ -298,6 +310,7 @@ class Coverage:
     texts: list[TextCoverage]
     outside: list[Outside] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # map and rulesets disagree
+    recorded: tuple[str, ...] | None = None  # the evidence of the recording it was worked out for, if one
 
     @property
     def checkable(self) -> int:
@@ -308,7 +321,8 @@ class Coverage:
         return sum(t.covered for t in self.texts)
 
     def as_dict(self) -> dict:
-        return {
+        extra = {} if self.recorded is None else {"recorded": list(self.recorded)}
+        return extra | {
             "checkable": self.checkable,
             "covered": self.covered,
             "share": _share(self.covered, self.checkable),
@@ -319,6 +333,7 @@ class Coverage:
                                 "reason": r.reason} for r in t.rows],
             } for t in self.texts],
             "outside_bundled_texts": [{"ruleset": o.ruleset, "rule": o.rule, "citation": o.citation}
+                                      | ({"not_recorded": o.not_recorded} if o.not_recorded else {})
                                       for o in self.outside],
             "problems": self.problems,
         }
@@ -346,15 +361,29 @@ def citing(ruleset: Ruleset, text: str) -> dict[str, list[str]]:
     return out
 
 
-def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = None) -> Coverage:
+def unjudged(ruleset: Ruleset, have: frozenset[str] | None) -> dict[str, str]:
+    """rule id -> why the evidence ``have`` does not let it judge ("calls not recorded"); none when ``have`` is None."""
+    if have is None:
+        return {}
+    out = {}
+    for r in ruleset.rules:
+        lacking = evidence.missing(REGISTRY[r.check].needs, have)
+        if lacking:
+            out[r.id] = evidence.reason(lacking)
+    return out
+
+
+def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = None,
+             recorded: tuple[str, ...] | None = None, have: frozenset[str] | None = None) -> Coverage:
     """The coverage of every bundled text by the rulesets that rest on it (default: the bundled ones).
 
     Paragraphs are taken from the paragraph index; a map other than the bundled one is compared with it.
-    """
+    With ``have`` (the evidence of a recording, whose ``recorded`` list it came from), a paragraph is covered
+    only by the rules that evidence lets judge."""
     cmap = cmap or load_map()
     all_rulesets = rulesets if rulesets is not None else bundled_rulesets()
     restricted = rulesets is not None
-    result = Coverage(texts=[])
+    result = Coverage(texts=[], recorded=recorded if have is not None else None)
     by_text: dict[str, list[Ruleset]] = {}
     for rs in all_rulesets:
         for text in texts_of(rs):
@@ -368,19 +397,21 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
             entries = {}
         paras = paragraph_index(text)
         for rs in by_text.get(text) or [None]:
-            result.texts.append(_text_coverage(text, entries, paras, rs, cmap, result.problems))
+            result.texts.append(_text_coverage(text, entries, paras, rs, cmap, result.problems,
+                                               unjudged(rs, have) if rs is not None else {}))
     for rs in all_rulesets:
+        why = unjudged(rs, have)
         for r in rs.rules:
             if r.citation is None:
                 continue
             src = rs.sources.get(r.citation.source)
             if src is not None and not src.text:
-                result.outside.append(Outside(rs.id, r.id, r.citation_text))
+                result.outside.append(Outside(rs.id, r.id, r.citation_text, why.get(r.id, "")))
     return result
 
 
 def _text_coverage(text: str, entries: dict[str, Entry], paras: dict[str, str] | None, rs: Ruleset | None,
-                   cmap: CoverageMap, problems: list[str]) -> TextCoverage:
+                   cmap: CoverageMap, problems: list[str], unjudged_rules: dict[str, str]) -> TextCoverage:
     title = ""
     cited: dict[str, list[str]] = {}
     enabled: set[str] = set()
@@ -411,7 +442,12 @@ def _text_coverage(text: str, entries: dict[str, Entry], paras: dict[str, str] |
         if rules:
             if e.not_checkable:
                 problems.append(MapProblem(cmap.path, e.line, f"{pid} is marked not checkable, yet {', '.join(rules)} check(s) it"))
-            rows.append(Row(pid, e.about, "covered", rules))
+            judged = [r for r in rules if r not in unjudged_rules]
+            if judged:
+                rows.append(Row(pid, e.about, "covered", judged))
+            else:
+                rows.append(Row(pid, e.about, "not-recorded", rules,
+                                "; ".join(f"{r}: {unjudged_rules[r]}" for r in rules)))
         elif e.not_checkable:
             rows.append(Row(pid, e.about, "not-checkable", [], e.not_checkable))
         else:
@@ -440,11 +476,13 @@ def render_text(cov: Coverage) -> str:
             out.append("  (not a bundled text: paragraph ids taken from the map)")
         width = max((len(r.paragraph) for r in t.rows), default=4)
         for r in t.rows:
-            mark = {"covered": "covered", "not-checkable": "n/a", "missing": "MISSING"}[r.status]
-            detail = ", ".join(r.rules) if r.rules else r.reason
+            mark = {"covered": "covered", "not-checkable": "n/a", "missing": "MISSING",
+                    "not-recorded": "NOT-REC"}[r.status]
+            detail = r.reason if r.status == "not-recorded" else ", ".join(r.rules) if r.rules else r.reason
             out.append(f"  {r.paragraph:<{width}}  {mark:<8} {r.about}" + (f" — {detail}" if detail else ""))
         out.append(f"  {t.covered} of {t.checkable} checkable paragraphs covered ({_share(t.covered, t.checkable)}); "
-                   f"{len(t.rows) - t.checkable} not checkable from a transcript")
+                   f"{len(t.rows) - t.checkable} not checkable from a transcript"
+                   + (f"; {t.not_recorded} not judged with what this recording holds" if t.not_recorded else ""))
         out.append("")
     missing = [(t, r) for t in cov.texts for r in t.missing]
     if missing:
@@ -455,10 +493,14 @@ def render_text(cov: Coverage) -> str:
     if cov.outside:
         out.append("rules resting on paragraphs outside the bundled texts (not verifiable here):")
         for o in cov.outside:
-            out.append(f"  {o.ruleset} {o.rule}: {o.citation}")
+            out.append(f"  {o.ruleset} {o.rule}: {o.citation}" + (f" — NOT JUDGED: {o.not_recorded}"
+                                                                   if o.not_recorded else ""))
         out.append("")
     for p in cov.problems:
         out.append(f"map out of date: {p}")
+    if cov.recorded is not None:
+        out.append("with what the recording holds: " + (", ".join(cov.recorded) or "nothing")
+                   + " (paragraphs its evidence does not let the rules judge are NOT-REC)")
     out.append(f"total: {cov.covered} of {cov.checkable} checkable paragraphs covered "
                f"({_share(cov.covered, cov.checkable)})")
     return "\n".join(out) + "\n"
@@ -486,7 +528,9 @@ def render_markdown(cov: Coverage) -> str:
                 "| paragraph | about | status | rules / reason |", "|---|---|---|---|"]
         for r in t.rows:
             detail = ", ".join(f"`{x}`" for x in r.rules) if r.rules else _md(r.reason)
-            status = {"covered": "covered", "not-checkable": "not checkable", "missing": "**missing**"}[r.status]
+            status = {"covered": "covered", "not-checkable": "not checkable", "missing": "**missing**",
+                      "not-recorded": "not judged (not recorded)"}[r.status]
+            detail = _md(r.reason) if r.status == "not-recorded" else detail
             out.append(f"| {r.paragraph} | {_md(r.about)} | {status} | {detail} |")
         out.append("")
     if cov.outside:

@@ -5,16 +5,22 @@
         -> each enabled rule's check kind (pure function of state + params)
         -> Findings, sorted, with the line and column of their events
 
+A rule is judged in a coup only where the recording holds the evidence its
+check kind needs (``recorded``, :mod:`compliance.evidence`); where it does
+not, the rule gives no finding there and the result counts it as not judged,
+with what was missing, for the report to say.
+
 Renderers (:mod:`compliance.report`) only format what this returns.
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compliance import games
+from compliance import evidence, games
 from compliance.checks import REGISTRY
 from compliance.errors import UserError
 from compliance.findings import Finding
@@ -40,6 +46,29 @@ class TranscriptResult:
     findings: list[Finding] = field(default_factory=list)
     states: list | None = None  # the game's CoupCards: the cards of the coups with findings, kept only when a report draws them
     coup_numbers: list[int] | None = None  # every readable coup's number, kept only for reports listing each coup
+    # rules not judged for want of evidence: (rule id, the evidence missing) -> coups
+    not_judged: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
+    recorded: tuple[str, ...] | None = None  # what the header says the recording holds (None: a v1 transcript)
+
+
+class Staffing:
+    """Who ran the table in each coup: the header's stretches of coups, a coup's own ``staff`` over them."""
+
+    ROLES = ("dealer", "inspector", "supervisor")
+
+    def __init__(self, stretches):
+        self.stretches = sorted(stretches or (), key=lambda s: s.from_coup)
+        self.starts = [s.from_coup for s in self.stretches]
+
+    def of(self, number: int | None, own) -> tuple[tuple[str, str], ...]:
+        found: dict[str, str] = {}
+        if number is not None and self.stretches:
+            k = bisect.bisect_right(self.starts, number) - 1
+            if k >= 0 and (self.stretches[k].to_coup is None or number <= self.stretches[k].to_coup):
+                found = {r: getattr(self.stretches[k], r) for r in self.ROLES if getattr(self.stretches[k], r)}
+        if own is not None:
+            found |= {r: getattr(own, r) for r in self.ROLES if getattr(own, r)}
+        return tuple((r, found[r]) for r in self.ROLES if r in found)
 
 
 class RulesetCache:
@@ -108,13 +137,22 @@ class Checker:
         game = source.game  # the reader picked it by table.game, to decode the coups
         table = game.table_context(header, ruleset, source.display)
         result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game, ruleset)
+        declared = getattr(header, "recorded", None)  # format 1.1: what the recording holds (None: v1)
+        result.recorded = None if declared is None else tuple(dict.fromkeys(declared))
+        self._staffing = Staffing(getattr(header, "staff", None))
         if self.keep_states:
             result.states = []
         numbers = result.coup_numbers = [] if self.keep_coups else None
         rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category != "transcript.unreadable"]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
         replayer = self.replayer(game, table)
-        by_method: dict[str | None, list] = {}  # dealing method -> (rule, check, params) of the rules that apply
+        passed_over = getattr(replayer, "passed_over", None)  # a replay that follows the numbering of the record
+        header_have = evidence.held(declared)
+        held: dict[tuple, frozenset] = {}  # a coup's own `recorded` -> the evidence it gives
+        # (dealing method, evidence) -> (rule, check, params) of the rules that apply and are judged, and the
+        # (rule id, evidence missing) of those that apply but are not judged
+        by_key: dict[tuple, tuple[list, list]] = {}
+        not_judged = result.not_judged
         findings = result.findings
         for record in source.records():
             result.coups += 1
@@ -130,12 +168,25 @@ class Checker:
                     why = "its amounts are too large to add up exactly"
             if why is not None:
                 result.unreadable += 1
+                if passed_over is not None:
+                    passed_over(record.number)
                 if unreadable_rule:
                     findings.append(self._unreadable(unreadable_rule, source, record, why, event))
                 continue
-            applicable = by_method.get(state.method)
-            if applicable is None:
-                applicable = by_method[state.method] = [(r, fn, r.params) for r, fn in rules if _applies(r, state.method)]
+            have = header_have
+            own = getattr(record.coup, "recorded", None)
+            if own is not None:
+                key = tuple(own)
+                have = held.get(key) or held.setdefault(key, evidence.held(own))
+            lacking = getattr(state, "lacking", None)
+            if lacking:
+                have = have - lacking
+            plan = by_key.get((state.method, have))
+            if plan is None:
+                plan = by_key[(state.method, have)] = self._plan(rules, state.method, have, declared is not None)
+            applicable, unjudged = plan
+            for key in unjudged:
+                not_judged[key] = not_judged.get(key, 0) + 1
             found = self._run_rules(applicable, state, table, source, record, unreadable_rule)
             if found:
                 findings.extend(found)
@@ -146,6 +197,26 @@ class Checker:
         result.sha256 = source.sha256()
         findings.sort(key=Finding.sort_key)
         return result
+
+    @staticmethod
+    def _plan(rules, method: str | None, have: frozenset, declared: bool) -> tuple[list, list]:
+        """The rules that apply under ``method``: those judged with the evidence ``have``, and the
+        (rule id, evidence missing) of those that cannot be.  A version 1 transcript (``declared`` false)
+        could not claim every coup of its shoes (``coups``): a rule needing only that does not apply to it,
+        and is not listed as not judged."""
+        judged, unjudged = [], []
+        for r, fn in rules:
+            if not _applies(r, method):
+                continue
+            lacking = evidence.missing(REGISTRY[r.check].needs, have)
+            if not lacking:
+                judged.append((r, fn, r.params))
+                continue
+            if not declared:
+                lacking = tuple(n for n in lacking if n in evidence.V1)
+            if lacking:
+                unjudged.append((r.id, lacking))
+        return judged, unjudged
 
     def replayer(self, game: games.Game, table):
         """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see parallel)."""
@@ -172,11 +243,15 @@ class Checker:
             self._locate(out, record)
         return out
 
-    @staticmethod
-    def _finding(rule: BoundRule, severity: str, source, record: CoupRecord, event, message) -> Finding:
+    def _finding(self, rule: BoundRule, severity: str, source, record: CoupRecord, event, message) -> Finding:
+        staff, at = (), None
+        coup = record.coup
+        if coup is not None:  # who and when, where the record says (format 1.1 staff; the events' timestamps)
+            staff = self._staffing.of(record.number, getattr(coup, "staff", None))
+            at = _time_of(coup, event)
         return Finding(rule=rule.id, category=rule.category, severity=severity, transcript=source.display,
                        coup=record.number, event=event, message=message, citation=rule.citation_text,
-                       line=record.line, column=record.column, table=source.header.table.id)
+                       line=record.line, column=record.column, table=source.header.table.id, staff=staff, at=at)
 
     def _unreadable(self, rule, source, record: CoupRecord, why: str, event) -> Finding:
         where = f"{source.display}:{record.line}"
@@ -197,6 +272,16 @@ class Checker:
                 line, column = position(record.raw, record.line, record.column, offsets[f.event])
                 object.__setattr__(f, "line", line)
                 object.__setattr__(f, "column", column)
+
+
+def _time_of(coup, event: int | None) -> str | None:
+    """The timestamp of event ``event`` of a decoded coup, else of its first event that has one."""
+    events = getattr(coup, "events", None) or ()
+    if event is not None and event < len(events):
+        at = getattr(events[event], "at", None)
+        if at is not None:
+            return at
+    return next((e.at for e in events if getattr(e, "at", None) is not None), None)
 
 
 def check_paths(paths: Iterable[tuple[str, str]], ruleset: str | None = None, keep_states: bool = False,

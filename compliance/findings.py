@@ -43,6 +43,12 @@ class Finding:
     line: int | None = None
     column: int | None = None
     table: str | None = None
+    staff: tuple[tuple[str, str], ...] = ()  # who ran the table in the coup, where recorded: (role, name) pairs
+    at: str | None = None  # the event's timestamp (else the coup's first), where recorded
+
+    @property
+    def dealer(self) -> str | None:
+        return next((name for role, name in self.staff if role == "dealer"), None)
 
     @property
     def fingerprint(self) -> str:
@@ -71,4 +77,13 @@ class Finding:
             "line": self.line,
             "column": self.column,
             "fingerprint": self.fingerprint,
-        }
+        } | self.recorded_context()
+
+    def recorded_context(self) -> dict:
+        """Who and when, where the transcript records them (format 1.1): keys only when there is a value."""
+        out: dict = {}
+        if self.staff:
+            out["staff"] = dict(self.staff)
+        if self.at is not None:
+            out["at"] = self.at
+        return out

@@ -155,6 +155,7 @@ class ChunkResult:
     shoes: set[str]
     header_sha256: str = ""  # of the bytes before the first coup, as this chunk read them
     region_sha256: str = ""  # of the bytes of its region, as it read them
+    not_judged: dict | None = None  # (rule id, evidence missing) -> coups of the chunk not judged by the rule
     result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
 
 
@@ -176,7 +177,7 @@ def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
         result.transcript = inp.name
         out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
                           start_key, carry_key(checker.current), start_shoe, chunk.shoes, source.header_sha256,
-                          chunk.digest.hexdigest())
+                          chunk.digest.hexdigest(), not_judged=result.not_judged)
         if lookback is None:
             out.result = result
         return out
@@ -362,6 +363,8 @@ def _merge(chunks: list[ChunkResult], sha256: str) -> TranscriptResult:
             result.coup_numbers.extend(c.coup_numbers or ())
         if result.states is not None:
             result.states.extend(c.states or ())
+        for key, n in (c.not_judged or {}).items():
+            result.not_judged[key] = result.not_judged.get(key, 0) + n
     result.findings.sort(key=Finding.sort_key)  # as one pass would have: chunks are in coup order
     result.sha256 = sha256
     return result

@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "compliance.cards": 0,
     "compliance.findings": 0,
     "compliance.checks": 0,  # the registry of check kinds (each game's kinds register in it)
+    "compliance.evidence": 0,  # what a recording may hold, and what each check kind needs of it
     "compliance.limits": 0,
     "compliance.yamlread": 0,
     "compliance.transcript": 1,  # the transcript vocabulary every game's format is built from

@@ -11,6 +11,7 @@ import sys
 
 from compliance.cli import check as _check  # noqa: F401  (registers commands)
 from compliance.cli import config as _config  # noqa: F401
+from compliance.cli import importer as _importer  # noqa: F401
 from compliance.cli import rules as _rules  # noqa: F401
 from compliance.cli import schema as _schema  # noqa: F401
 from compliance.cli import simulate as _simulate  # noqa: F401

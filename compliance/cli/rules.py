@@ -107,6 +107,7 @@ def rule_dict(rs: Ruleset, rule: BoundRule) -> dict:
         "summary": rule.summary, "parameters": rule_params(rule),
         "dealing_methods": sorted(rule.dealing_methods) if rule.dealing_methods else None,
         "defined_in": rule.defined_in, "location": rule.location,
+        "needs": list(REGISTRY[rule.check].needs),
     }
 
 
@@ -198,6 +199,16 @@ def rules_list(
 # ------------------------------------------------------------------ rules show
 
 
+def _needs_words(needs: tuple[str, ...]) -> str:
+    """The evidence a check kind needs, for `rules show` and `rules kinds`: "cards, calls (the dealer's calls)"."""
+    from compliance import evidence
+
+    if not needs:
+        return "none beyond the coup itself (judged in every recording)"
+    return "; ".join(f"{n} ({evidence.EVIDENCE[n]})" for n in needs) + \
+        " — not judged where the recording lacks any of it"
+
+
 def _event_line(i: int, e: dict) -> str:
     fields = " ".join(f"{k}={_value(v)}" for k, v in e.items() if k not in ("type", "at"))
     return f"    {i:>3}  {e.get('type', '?'):<12} {fields}"
@@ -269,6 +280,7 @@ def rules_show(
     out = [f"{first.id} — {first.title}", "",
            f"  category     {first.category}: {CATEGORIES[first.category]}",
            f"  check kind   {first.check}",
+           f"  evidence     {_needs_words(kind.needs)}",
            f"  defined in   {first.defined_in} ({first.location})"]
     if first.summary:
         out += ["", "  " + " ".join(first.summary.split())]
@@ -322,7 +334,8 @@ def kinds_dict() -> list[dict]:
             default = field.get_default() if field and not field.is_required() else None
             params.append({"name": pname, "type": _type_words(ps), "required": pname in schema.get("required", []),
                            "default": default, "description": ps.get("description")})
-        out.append({"kind": name, "category": k.category, "doc": " ".join(k.doc.split()), "params": params})
+        out.append({"kind": name, "category": k.category, "doc": " ".join(k.doc.split()), "params": params,
+                    "needs": list(k.needs)})
     return out
 
 
@@ -338,6 +351,7 @@ def rules_kinds(fmt: Format = typer.Option(Format.text, "--format", "-f", help="
         out.append(f"{k['kind']}  [{k['category']}]")
         if k["doc"]:
             out.append(f"    {k['doc']}")
+        out.append(f"    needs: {', '.join(k['needs']) or 'nothing recorded beyond the coup'}")
         for p in k["params"]:
             default = "" if p["required"] else f" (default {_value(p['default'])})"
             desc = f": {p['description']}" if p["description"] else ""
@@ -445,15 +459,36 @@ def coverage_cmd(
     map_file: Path = typer.Option(None, "--map", help="Coverage map (default: the bundled rulesets/coverage.yaml)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a checkable paragraph is not covered "
                                 "or the map disagrees with the rulesets."),
+    transcript: Path = typer.Option(None, "--transcript", "-t", help="A transcript (its header is read): which "
+                                    "paragraphs what it records lets the rules check (its `recorded`); the ruleset "
+                                    "is its table.jurisdiction unless --ruleset names one."),
 ):
     """Which paragraph of each regulation text is checked by which rule, and which cannot be checked.
 
     The paragraphs come from the paragraph index shipped in the package; the texts are not needed."""
     from compliance import coverage as cov_mod
+    from compliance import evidence
 
     cmap = cov_mod.load_map(map_file)
-    rulesets = _rulesets(ruleset) if ruleset else None
-    cov = cov_mod.coverage(rulesets, cmap)
+    recorded = have = None
+    if transcript is not None:
+        from compliance.reading.reader import open_transcript
+
+        header = open_transcript(transcript, str(transcript)).header
+        if not ruleset and not header.table.jurisdiction:
+            raise UserError("the transcript names no table.jurisdiction: choose a ruleset with --ruleset",
+                            str(transcript))
+        declared = getattr(header, "recorded", None)
+        recorded = tuple(declared) if declared is not None else tuple(evidence.V1 & set(evidence.DECLARABLE))
+        recorded = tuple(n for n in evidence.DECLARABLE if n in recorded)
+        have = evidence.held(declared)
+        if not ruleset:  # the transcript's jurisdiction names a bundled ruleset, never a file
+            from compliance.ruleset.loader import load_jurisdiction
+
+            rulesets = [load_jurisdiction(header.table.jurisdiction)]
+    if ruleset or transcript is None:
+        rulesets = _rulesets(ruleset) if ruleset else None
+    cov = cov_mod.coverage(rulesets, cmap, recorded=recorded, have=have)
     if fmt == ListFormat.json:
         _out(_json(cov.as_dict()))
     elif fmt == ListFormat.markdown:

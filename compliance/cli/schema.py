@@ -24,7 +24,9 @@ def schema_for(which: str) -> dict:
         doc = games.get(games.BACCARAT).transcript_model.model_json_schema()
         doc["title"] = "baccarat transcript v1 (.json)"
         doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
-                              "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a line.")
+                              "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a "
+                              "line. Format 1.1 adds optional fields (recorded, staff, card codes recorded in part "
+                              "such as 7?, 0?, ??): see docs/transcript.md.")
     elif which == "pai-gow-transcript":
         from compliance import games
 

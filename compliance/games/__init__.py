@@ -11,6 +11,8 @@ contract are the same for every game.  A game is a package of one shape,
 * ``replay.py``: its replayer (one pass over a coup's events builds the state its checks read);
 * ``checks``: its check kinds, registered in :data:`compliance.checks.REGISTRY` like any other;
 * ``simulate``: its simulator; ``analyze.py`` its exact analysis, where it has one;
+* ``importing.py``: the fields of its recorders' logs and how a coup is built from their rows
+  (``baccarat-audit import``), where it has one;
 * ``__init__.py``: ``GAME``, the :class:`Game` below.
 
 Adding a game is a new package of that shape and one line in :data:`PACKAGES`.
@@ -51,6 +53,8 @@ class Game:
     replayer: Callable  # (table context) -> object with .replay(coup, line) -> coup state
     transcript_model: type  # the pydantic model of a whole transcript (its JSON Schema)
     analysis: object | None = None  # exact analysis (module): STANDARD_TABLEAU, edge_shift, describe_edge_shift
+    # its recorders' logs (module): ROWS, REQUIRED, UNIQUE, evidence_of, context(ruleset), build(parts, context)
+    importer: object | None = None
 
     def table_context(self, header, ruleset, where: str):
         """The table context of a transcript, once its ruleset is known to be for this game."""

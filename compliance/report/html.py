@@ -4,9 +4,11 @@ It shows the run's summary, then for every transcript its table, ruleset,
 SHA-256 and counts, and every coup with a finding: the two hands with their
 cards drawn as cards (a third card turned sideways, as it is dealt), the
 result, and each finding with its rule, its citation and its place in the
-file.  No script, no external resource: styles are inline, cards are text.
-The generation time is the run's (``--timestamp`` / ``SOURCE_DATE_EPOCH``),
-so the same input gives the same bytes.
+file; the rules not judged for want of evidence, and (where the transcripts
+record who dealt and when) the findings by dealer, table and hour.  No
+script, no external resource: styles are inline, cards are text.  The
+generation time is the run's (``--timestamp`` / ``SOURCE_DATE_EPOCH``), so
+the same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -80,22 +82,30 @@ def _e(text) -> str:
 
 
 def card(code: str, third: bool = False) -> str:
-    """One card as a card: rank in the corner, the suit in the middle."""
+    """One card as a card: rank in the corner, the suit in the middle (a ``?`` for what was not recorded)."""
     rank, suit = code[:-1], code[-1]
-    symbol, suit_name, colour = SUIT[suit]
+    symbol, suit_name, colour = SUIT.get(suit, ("?", "suit not recorded", "black"))
     shown = RANK.get(rank, rank)
-    label = f"{RANK_NAME.get(rank, rank)} of {suit_name}" + (" (third card)" if third else "")
+    if code == "??":
+        label = "card not read"
+    elif rank == "0":
+        shown, label = "0", "a ten or court card, not recorded which"
+    else:
+        label = (f"{RANK_NAME.get(rank, rank)} of {suit_name}" if suit in SUIT
+                 else f"{RANK_NAME[rank]}, suit not recorded")
+    label += " (third card)" if third else ""
     cls = f"card {colour}" + (" third" if third else "")
     return (f'<span class="{cls}" role="img" aria-label="{_e(label)}" title="{_e(label)}" data-card="{_e(code)}">'
             f'<span class="rank">{_e(shown)}</span><span class="suit">{symbol}</span>'
             f'<span class="corner">{_e(shown)}</span></span>')
 
 
-def _hand(name: str, cards: tuple[str, ...], initial: int, total: int) -> str:
+def _hand(name: str, cards: tuple[str, ...], initial: int, total: int | None) -> str:
     drawn = "".join(card(c, third=i >= initial) for i, c in enumerate(cards))
     body = drawn or '<span class="no-cards">no cards</span>'
-    return (f'<div class="hand {name.lower()}"><h4>{name} <span class="total">{total} point'
-            f'{"" if total == 1 else "s"}</span></h4><div class="cards">{body}</div></div>')
+    points = "points not known (a card not read)" if total is None else f'{total} point{"" if total == 1 else "s"}'
+    return (f'<div class="hand {name.lower()}"><h4>{name} <span class="total">{points}</span></h4>'
+            f'<div class="cards">{body}</div></div>')
 
 
 def _hands(cv: CoupView) -> str:
@@ -155,10 +165,42 @@ def _transcript(report: Report, view: TranscriptView, index: int) -> str:
             f'<tr><th>findings</th><td colspan="3">{_e(counts)}'
             + (f"; {len(view.waived)} waived" if view.waived else "")
             + (f"; {view.baselined} in the baseline" if view.baselined else "") + "</td></tr></table>")
+    head += _not_judged(view)
     coups = report.coups_of(view, every_coup=False)
     if not coups:
+        if view.not_judged:
+            return head + '<p class="clean">Every coup complies with the rules the recording lets us judge.</p>'
         return head + '<p class="clean">Every coup complies with the ruleset.</p>'
     return head + "".join(_coup(cv) for cv in coups)
+
+
+def _not_judged(view: TranscriptView) -> str:
+    """The rules of a transcript that gave no finding because the evidence they need was not recorded."""
+    if not view.not_judged:
+        return ""
+    rows = "".join(f'<tr data-rule="{_e(nj.rule.id)}"><td><code>{_e(nj.rule.id)}</code><br>'
+                   f'<span class="category">{_e(nj.rule.category)}</span></td><td>{_e(nj.extent)}</td>'
+                   f"<td>{_e(nj.reason)}</td><td>{_e(nj.rule.citation_text) or '—'}</td></tr>"
+                   for nj in view.not_judged)
+    return ('<details class="not-judged"><summary>' + f"{len(view.not_judged)} rule"
+            + ("" if len(view.not_judged) == 1 else "s") + " not judged: the evidence they need was not recorded"
+            + "</summary><table><tr><th>rule</th><th>not judged</th><th>why</th><th>regulation</th></tr>"
+            + rows + "</table></details>")
+
+
+def _groups(report: Report) -> str:
+    """The findings by dealer, table and hour, where the transcripts record who dealt and when."""
+    groups = report.groups
+    if groups is None:
+        return ""
+    parts = []
+    for name, title in (("dealer", "dealer"), ("table", "table"), ("hour", "hour")):
+        counts = getattr(groups, name)
+        rows = "".join(f"<tr><td>{_e(key)}</td>" + "".join(f'<td class="num">{c[s]}</td>' for s in SEVERITIES)
+                       + "</tr>" for key, c in counts.items())
+        parts.append(f'<table class="by-{name}"><tr><th>{title}</th>'
+                     + "".join(f"<th>{s}</th>" for s in SEVERITIES) + f"</tr>{rows}</table>")
+    return '<h2>Findings by dealer, table and hour</h2><div class="groups">' + "".join(parts) + "</div>"
 
 
 def render(report: Report) -> str:
@@ -181,6 +223,9 @@ def render(report: Report) -> str:
         '<table class="overview"><tr><th>transcript</th><th>table</th><th>ruleset</th><th>coups</th>'
         + "".join(f"<th>{s}</th>" for s in SEVERITIES) + f"<th>waived</th></tr>{overview}</table>",
     ]
+    groups = _groups(report)
+    if groups:
+        body.append(groups)
     if notices:
         body.append(f'<h2>Notes</h2><ul class="notices">{notices}</ul>')
     body += [_transcript(report, t, i) for i, t in enumerate(report.transcripts)]

@@ -6,7 +6,11 @@ renderer builds plain dicts for speed; the tests validate its output against
 the schema generated from these models, so the two cannot drift apart.
 The contract fields of a finding (``rule``, ``category``, ``severity``,
 ``transcript``, ``coup``, ``event``, ``message``, ``citation``) are frozen by
-the transcript spec; everything else was added in schema 1.x.
+the transcript spec; everything else was added in schema 1.x.  What a
+recording in transcript format 1.1 brings (a finding's ``staff`` and ``at``,
+a transcript's ``recorded``, the run's ``not_judged`` and ``groups``) is
+written only where there is something to say, so a report on version 1
+transcripts is what it always was.
 """
 
 from __future__ import annotations
@@ -49,6 +53,11 @@ class FindingOut(_Closed):
                              "the facts its message states (amounts, cards); not the line, so it survives edits "
                              "elsewhere in the file (an unreadable coup without a number is known by its line). "
                              "Baselines match findings by it")
+    staff: dict[Literal["dealer", "inspector", "supervisor"], str] | None = Field(
+        default=None, description="who ran the table in the coup, where the transcript records it (format 1.1); "
+                                  "absent otherwise")
+    at: str | None = Field(default=None, description="the timestamp of the event (else of the coup's first event), "
+                                                     "where recorded; absent otherwise")
 
 
 class WaiverOut(_Closed):
@@ -93,6 +102,32 @@ class TranscriptOut(_Closed):
     categories: dict[str, int] = Field(description="reported findings by category")
     waived: int
     baselined: int
+    recorded: list[str] | None = Field(default=None, description="what the transcript says the recording holds "
+                                       "(format 1.1 `recorded`); absent for a version 1 transcript, which holds "
+                                       "everything a transcript can record but the claim to every coup")
+
+
+class NotJudgedOut(_Closed):
+    """A rule not judged in some or all coups of a transcript: the evidence it needs was not recorded there."""
+
+    transcript: str
+    rule: str
+    category: Category
+    citation: str
+    coups: int = Field(description="coups the rule was not judged in")
+    of: int = Field(description="coups of the transcript that could be read")
+    missing: dict[str, int] = Field(description="each piece of evidence not recorded (compliance.evidence) -> "
+                                                "the coups that lacked it")
+    reason: str = Field(description='why, in words: "calls not recorded"')
+
+
+class GroupsOut(_Closed):
+    """Reported findings by severity, grouped; a key "(not recorded)" gathers the findings without one."""
+
+    dealer: dict[str, SeverityCounts] = Field(description="by the coup's dealer (format 1.1 `staff`)")
+    table: dict[str, SeverityCounts] = Field(description="by table id")
+    hour: dict[str, SeverityCounts] = Field(description="by the hour of the finding's timestamp, its offset kept "
+                                                        "(2026-11-29T20:00+10:00)")
 
 
 class Counts(_Closed):
@@ -142,6 +177,13 @@ class JsonReport(_Closed):
     errors: list[str] = Field(description="inputs that could not be checked (exit status 2)")
     fail_on: Severity
     exit_code: Literal[0, 1, 2]
+    not_judged: list[NotJudgedOut] | None = Field(
+        default=None, description="rules not judged for want of evidence (a recording that holds less than a "
+                                  "whole transcript, format 1.1); they give no finding there. Absent when every "
+                                  "rule was judged")
+    groups: GroupsOut | None = Field(
+        default=None, description="the reported findings by dealer, table and hour; present when a finding "
+                                  "records a dealer or a timestamp")
 
 
 def schema() -> dict:
@@ -161,9 +203,19 @@ def _severities(counter) -> dict:
     return {s: counter[s] for s in SEVERITIES}
 
 
+def _not_judged(report: Report) -> list[dict]:
+    return [{"transcript": nj.transcript, "rule": nj.rule.id, "category": nj.rule.category,
+             "citation": nj.rule.citation_text, "coups": nj.coups, "of": nj.of, "missing": nj.missing,
+             "reason": nj.reason} for nj in report.not_judged]
+
+
+def _recorded(result) -> dict:
+    return {} if result.recorded is None else {"recorded": list(result.recorded)}
+
+
 def document(report: Report) -> dict:
     """The report as the dict the JSON Schema describes."""
-    return {
+    doc = {
         "schema_version": SCHEMA_VERSION,
         "tool": "baccarat-audit",
         "tool_version": report.tool_version,
@@ -187,7 +239,7 @@ def document(report: Report) -> dict:
                 "categories": category_counts(t.by_category),
                 "waived": len(t.waived),
                 "baselined": t.baselined,
-            }
+            } | _recorded(t.result)
             for t in report.transcripts
         ],
         "counts": {
@@ -213,6 +265,12 @@ def document(report: Report) -> dict:
         "fail_on": report.fail_on,
         "exit_code": report.exit_code,
     }
+    if report.not_judged:
+        doc["not_judged"] = _not_judged(report)
+    if report.groups is not None:
+        doc["groups"] = {name: {key: _severities(counts) for key, counts in getattr(report.groups, name).items()}
+                         for name in ("dealer", "table", "hour")}
+    return doc
 
 
 def render(report: Report) -> str:

@@ -5,7 +5,10 @@
 * a coup whose findings are all waived is ``skipped``, naming the waivers;
 * an unreadable coup is an ``error`` (type ``transcript.unreadable``);
 * findings below ``--fail-on`` do not fail their coup; they are listed in the
-  suite's ``system-out``.
+  suite's ``system-out``;
+* a rule not judged for want of evidence (a recording that holds less than a
+  whole transcript) is a testcase of its own, ``skipped`` with the reason
+  ("calls not recorded").
 
 Testcase names are unique in their suite (``coup 17``; a repeated number gets
 `` (2)``).  Times are not measured (``0``) so that the report is the same
@@ -92,7 +95,14 @@ def _suite(root: ET.Element, report: Report, view: TranscriptView, index: int) -
     coups = report.coups_of(view)
     for cv in coups:
         counts[_testcase(suite, report, view, cv, _case_name(cv, taken), out)] += 1
-    suite.set("tests", str(len(coups)))
+    for nj in view.not_judged:
+        case = ET.SubElement(suite, "testcase", name=_clean(f"rule {nj.rule.id} (not judged)"),
+                             classname=_clean(r.transcript), time="0")
+        el = ET.SubElement(case, "skipped", message=_clean(f"not judged {nj.extent}: {nj.reason}"))
+        el.text = _clean(f"{nj.rule.id} [{nj.rule.category}] ({nj.rule.citation_text}): the evidence it needs "
+                         f"was not recorded")
+        counts["skipped"] += 1
+    suite.set("tests", str(len(coups) + len(view.not_judged)))
     suite.set("failures", str(counts["failure"]))
     suite.set("errors", str(counts["error"]))
     suite.set("skipped", str(counts["skipped"]))

@@ -91,6 +91,14 @@ def render(report: Report) -> str:
         lines += _table([_row(f, f"waived ({_cell(e.key)})") for f, e in report.waived[:MAX_ROWS]],
                         len(report.waived))
         lines += ["", "</details>"]
+    if report.not_judged:
+        lines += ["", "#### Not judged", "",
+                  "Rules that gave no finding because the evidence they need was not recorded.", "",
+                  "| transcript | rule | not judged | why | regulation |", "|---|---|---|---|---|"]
+        lines += [f"| `{_cell(nj.transcript)}` | `{nj.rule.id}`<br>{nj.rule.category} | {_cell(nj.extent)} | "
+                  f"{_cell(nj.reason)} | {_cell(nj.rule.citation_text)} |" for nj in report.not_judged[:MAX_ROWS]]
+        if len(report.not_judged) > MAX_ROWS:
+            lines.append(f"\n… and {len(report.not_judged) - MAX_ROWS:,} more (see the full report).")
     notices = report.notices() + [f"could not check {e}" for e in report.errors]
     if notices:
         lines += ["", "#### Notes", ""] + [f"* {_item(n)}" for n in notices]

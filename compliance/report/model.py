@@ -8,7 +8,8 @@ A run's findings fall in three groups:
 
 Waivers are applied first, so a waiver covering a baselined finding still
 counts as used.  Everything a renderer shows (counts, groups by coup, the
-rules cited) is computed here once.
+rules cited, the rules not judged for want of evidence, findings by dealer,
+table and hour) is computed here once.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from compliance import __version__
+from compliance import evidence as evidence_words
 from compliance.baseline import Baseline, BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES, SEVERITY_RANK
 from compliance.engine import TranscriptResult
@@ -38,6 +40,59 @@ def category_counts(by_category: Counter) -> dict[str, int]:
 
 
 @dataclass
+class NotJudged:
+    """A rule of a transcript's ruleset that was not judged in some (or all) of its coups: the evidence it needs
+    was not recorded there."""
+
+    transcript: str
+    rule: BoundRule
+    coups: int  # coups the rule was not judged in
+    of: int  # coups of the transcript that could be read
+    missing: dict[str, int]  # evidence -> coups that lacked it, in the order of compliance.evidence.EVIDENCE
+
+    @property
+    def reason(self) -> str:
+        """"calls not recorded"; where coups lack different evidence, each with its coups."""
+        by_count: dict[int, list[str]] = {}
+        for name, n in self.missing.items():
+            by_count.setdefault(n, []).append(name)
+        if len(by_count) == 1:
+            return evidence_words.reason(tuple(self.missing))
+        parts = []
+        for n, names in sorted(by_count.items(), key=lambda kv: -kv[0]):
+            count = "every coup" if n == self.of else _plural(n, "coup")
+            parts.append(f"{evidence_words.reason(tuple(names))} ({count})")
+        return "; ".join(parts)
+
+    @property
+    def extent(self) -> str:
+        """"in every coup (120)", "in 3 of 120 coups"."""
+        if self.coups == self.of:
+            return f"in every coup ({self.of:,})" if self.of != 1 else "in its one coup"
+        return f"in {self.coups:,} of {_plural(self.of, 'coup')}"
+
+
+def not_judged(result: TranscriptResult) -> list[NotJudged]:
+    """The rules of a transcript not judged for want of evidence, in the order of its ruleset."""
+    by_rule: dict[str, dict[tuple, int]] = {}
+    for (rule_id, lacking), n in result.not_judged.items():
+        by_rule.setdefault(rule_id, {})[lacking] = n
+    out = []
+    order = list(evidence_words.EVIDENCE)
+    for rule in result.ruleset.rules:
+        found = by_rule.get(rule.id)
+        if not found:
+            continue
+        missing: dict[str, int] = {}
+        for lacking, n in found.items():
+            for name in lacking:
+                missing[name] = missing.get(name, 0) + n
+        missing = {name: missing[name] for name in sorted(missing, key=order.index)}
+        out.append(NotJudged(result.transcript, rule, sum(found.values()), result.coups - result.unreadable, missing))
+    return out
+
+
+@dataclass
 class TranscriptView:
     """One transcript's share of the report."""
 
@@ -47,6 +102,7 @@ class TranscriptView:
     baselined: int
     by_severity: Counter
     by_category: Counter
+    not_judged: list[NotJudged] = field(default_factory=list)
 
     @property
     def document(self) -> str:
@@ -112,7 +168,9 @@ class Report:
             self.transcripts.append(TranscriptView(
                 r, mine, [(f, self._waived[id(f)]) for f in r.findings if id(f) in self._waived],
                 sum(1 for f in r.findings if id(f) in baselined),
-                Counter(f.severity for f in mine), Counter(f.category for f in mine)))
+                Counter(f.severity for f in mine), Counter(f.category for f in mine), not_judged(r)))
+        self.not_judged: list[NotJudged] = [nj for t in self.transcripts for nj in t.not_judged]
+        self.groups = _groups(self.findings)
         threshold = SEVERITY_RANK[self.fail_on]
         self.failing = sum(1 for f in self.findings if SEVERITY_RANK[f.severity] >= threshold)
 
@@ -152,6 +210,9 @@ class Report:
             extra.append(f"{_plural(len(self.rejected_waivers), 'waiver')} not applied")
         if self.stale:
             extra.append(_plural(len(self.stale), "stale baseline entry", "stale baseline entries"))
+        if self.not_judged:
+            rules = len({nj.rule.id for nj in self.not_judged})
+            extra.append(f"{_plural(rules, 'rule')} not judged for want of evidence")
         if self.errors:
             extra.append(f"{_plural(len(self.errors), 'file')} could not be checked")
         if extra:
@@ -232,3 +293,48 @@ class Report:
             cv.findings.sort(key=Finding.sort_key)
             cv.waived.sort(key=lambda fe: fe[0].sort_key())
         return order + [nameless[k] for k in sorted(nameless, key=lambda x: -1 if x is None else x)]
+
+
+# ------------------------------------------------------------------ who and when
+
+
+NOT_RECORDED = "(not recorded)"
+
+
+@dataclass
+class Groups:
+    """The reported findings counted by dealer, by table and by hour (where the transcripts record them)."""
+
+    dealer: dict[str, Counter]
+    table: dict[str, Counter]
+    hour: dict[str, Counter]
+
+
+def hour_of(at: str | None) -> str | None:
+    """The hour of an ISO 8601 timestamp as recorded, its offset kept: ``2026-11-29T20:00+10:00``; None if it is
+    not one."""
+    if at is None or len(at) < 10 or not at[:4].isdigit():
+        return None
+    try:
+        when = dt.datetime.fromisoformat(at)
+    except ValueError:
+        return None
+    offset = when.strftime("%z")
+    zone = "" if not offset else ("Z" if offset == "+0000" else f"{offset[:3]}:{offset[3:5]}")
+    return when.strftime("%Y-%m-%dT%H:00") + zone
+
+
+def _groups(findings: list[Finding]) -> Groups | None:
+    """Counts by dealer, table and hour; None when no finding records a dealer or a time (nothing to group by
+    beyond the tables every report lists already)."""
+    if not any(f.staff or f.at for f in findings):
+        return None
+    dealer: dict[str, Counter] = {}
+    table: dict[str, Counter] = {}
+    hour: dict[str, Counter] = {}
+    for f in findings:
+        dealer.setdefault(f.dealer or NOT_RECORDED, Counter())[f.severity] += 1
+        table.setdefault(f.table or NOT_RECORDED, Counter())[f.severity] += 1
+        hour.setdefault(hour_of(f.at) or NOT_RECORDED, Counter())[f.severity] += 1
+    return Groups(*(dict(sorted(g.items(), key=lambda kv: (kv[0] == NOT_RECORDED, kv[0])))
+                    for g in (dealer, table, hour)))

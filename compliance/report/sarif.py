@@ -10,6 +10,9 @@
 * the rulesets the run judged by, each with its content hash, in the run's
   ``properties``;
 * waived findings as results with an accepted external suppression;
+* a rule not judged for want of evidence (a recording that holds less than a
+  whole transcript) as a notification of the run's invocation, naming the
+  rule and the transcript: not a result, since nothing was found;
 * no ``security-severity``: these are compliance findings, not vulnerabilities.
 """
 
@@ -92,9 +95,21 @@ def _result(f: Finding, rule_index: dict[str, int], artifact_index: dict[str, in
     return out
 
 
-def _notifications(report: Report) -> list[dict]:
+def _notifications(report: Report, rule_index: dict[str, int], artifact_index: dict[str, int]) -> list[dict]:
     out = [{"level": "error", "message": {"text": e}} for e in report.errors]
     out += [{"level": "warning", "message": {"text": n}} for n in report.notices()]
+    for nj in report.not_judged:
+        document = nj.transcript.split("#L", 1)[0]
+        out.append({
+            "level": "note",
+            "message": {"text": f"{nj.rule.id} not judged {nj.extent}: {nj.reason}"},
+            "associatedRule": {"id": nj.rule.id, "index": rule_index[nj.rule.id]},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(document),
+                                                                     "index": artifact_index[document]}}}],
+            "properties": {"notJudged": True, "transcript": nj.transcript, "category": nj.rule.category,
+                           "citation": nj.rule.citation_text, "coups": nj.coups, "of": nj.of,
+                           "missing": nj.missing},
+        })
     return out
 
 
@@ -124,7 +139,7 @@ def document(report: Report) -> dict:
                 "rules": [_rule(rule_id, versions) for rule_id, versions in rules],
             }},
             "invocations": [{"executionSuccessful": not report.errors, "exitCode": report.exit_code,
-                             "toolExecutionNotifications": _notifications(report)}],
+                             "toolExecutionNotifications": _notifications(report, rule_index, artifact_index)}],
             "artifacts": artifacts,
             "results": results,
             "properties": {"rulesets": [{"id": rs.id, "version": rs.version, "sha256": rs.sha256}

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from compliance.findings import Finding
 from compliance.printable import printable
-from compliance.report.model import Report
+from compliance.report.model import NotJudged, Report
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -46,6 +46,12 @@ def plain_line(f: Finding, severity: str | None = None) -> str:
     return safe_line(text + (f" ({f.citation})" if f.citation else ""))
 
 
+def not_judged_line(nj: NotJudged) -> str:
+    """``transcript: not judged RULE [category] in every coup (30): calls not recorded (citation)``."""
+    text = f"{nj.transcript}: not judged {nj.rule.id} [{nj.rule.category}] {nj.extent}: {nj.reason}"
+    return safe_line(text + (f" ({nj.rule.citation_text})" if nj.rule.citation_text else ""))
+
+
 def render_plain(report: Report, errors: bool = True) -> str:
     """One line a finding, then the notes, the inputs that could not be checked (unless ``errors`` is
     false: on standard output they are left out, standard error has said each once) and the summary."""
@@ -54,6 +60,8 @@ def render_plain(report: Report, errors: bool = True) -> str:
         out.write(plain_line(f) + "\n")
     for f, e in report.waived:
         out.write(plain_line(f, f"waived {f.severity}") + safe_line(f" [waiver {e.key}]") + "\n")
+    for nj in report.not_judged:
+        out.write(not_judged_line(nj) + "\n")
     for notice in report.notices():
         out.write(safe_line(f"note: {notice}") + "\n")
     for e in report.errors if errors else ():
@@ -110,6 +118,9 @@ def rich_renderables(report: Report, errors: bool = True):
                 Text(printable(f.citation), style="dim"),
             )
         parts.append(Panel(table, title=title, title_align="left", subtitle=subtitle, subtitle_align="left"))
+    for view in report.transcripts:
+        if view.not_judged:
+            parts.append(_not_judged_table(view))
     for notice in report.notices():
         parts.append(Text(printable(f"note: {notice}"), style="yellow"))
     for e in report.errors if errors else ():
@@ -118,6 +129,20 @@ def rich_renderables(report: Report, errors: bool = True):
         parts.append(Text(printable(line), style="dim"))
     parts.append(Text(report.summary_line(), style="bold"))
     return Group(*parts)
+
+
+def _not_judged_table(view) -> Table:
+    """The rules of a transcript not judged for want of evidence, and why."""
+    table = Table(title=printable(f"{view.result.transcript}: rules not judged (the evidence they need was not "
+                                  "recorded)"), title_justify="left", expand=True, pad_edge=False)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("not judged", no_wrap=True)
+    table.add_column("why", ratio=3)
+    table.add_column("citation", ratio=1)
+    for nj in view.not_judged:
+        table.add_row(Text.assemble(printable(nj.rule.id), "\n", (nj.rule.category, "dim")), nj.extent,
+                      Text(nj.reason), Text(printable(nj.rule.citation_text), style="dim"))
+    return table
 
 
 def render_rich(report: Report, width: int | None = None, errors: bool = True) -> str:

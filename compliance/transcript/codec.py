@@ -139,7 +139,10 @@ def _flat_types(tp) -> set:
 def _struct_name(model: type[BaseModel]) -> str:
     """The model's name; another game's models (same names: Wager, Settle) get their game's name in front.
 
-    Baccarat's keep the bare names they have always had (the first format, v1)."""
+    Baccarat's keep the bare names they have always had (the first format, v1), and so do the shared pieces
+    of :mod:`compliance.transcript.fields` (one struct for every game)."""
+    if model.__module__ == fields.__name__:
+        return model.__name__
     game = model.__module__.removeprefix("compliance.games.").removesuffix(".models").replace(".", "_")
     return model.__name__ if game == "baccarat" else f"{game}_{model.__name__}"
 

@@ -8,9 +8,11 @@ structs of the hot path from those models.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from compliance.evidence import DECLARABLE
 
 # strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal
 Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False)]
@@ -43,3 +45,29 @@ def strip_vendor_keys(obj):
     if isinstance(obj, list):
         return [strip_vendor_keys(v) for v in obj]
     return obj
+
+
+# ---------------------------------------------------------------- format 1.1: what was recorded, and by whom
+
+#: a piece of evidence a recording states it holds (``recorded``): see compliance.evidence
+Evidence = Literal[DECLARABLE]  # type: ignore[valid-type]
+
+RECORDED_DESCRIPTION = (
+    "what the recording holds (format 1.1): " + ", ".join(DECLARABLE) + ". A rule needing evidence not listed "
+    "is not judged, and the report says so. Absent: everything a version 1 transcript records (all but `coups`)")
+
+
+class Staff(SpecModel):
+    """Who ran the table during a coup (format 1.1): each optional, ids or names as the casino writes them."""
+
+    dealer: str | None = None
+    inspector: str | None = None
+    supervisor: str | None = None
+
+
+class StaffStretch(Staff):
+    """The staff of a stretch of coups: from coup ``from_coup`` to ``to_coup`` (default: to the next stretch, or
+    the end). A coup's own ``staff`` overrides it."""
+
+    from_coup: Annotated[int, Field(ge=0)]
+    to_coup: Annotated[int, Field(ge=0)] | None = None

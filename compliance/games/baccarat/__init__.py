@@ -13,7 +13,7 @@ from __future__ import annotations
 import typing
 
 from compliance.games import BACCARAT, Game
-from compliance.games.baccarat import analyze, models
+from compliance.games.baccarat import analyze, importing, models
 from compliance.games.baccarat.replay import Replayer
 from compliance.games.baccarat.table import TableContext
 from compliance.ruleset.models import BaccaratGame
@@ -28,4 +28,5 @@ GAME = Game(
     replayer=Replayer,
     transcript_model=models.Transcript,
     analysis=analyze,
+    importer=importing,
 )

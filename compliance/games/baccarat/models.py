@@ -7,6 +7,12 @@ msgspec structs used on the hot path from them, so the two cannot drift.
 
 Keys starting with ``x-`` are vendor extensions: accepted anywhere, ignored.
 Any other unknown key is an error that names the key and its JSON path.
+
+Format 1.1 adds, all optional (``docs/transcript.md``): ``"version": "1.1"``;
+``recorded`` in the header and in a coup (what the recording holds);
+``staff`` (who ran the table) in the header, by stretches of coups, and in a
+coup; card codes recorded in part (``7?``, ``0?``, ``??``).  A version 1
+transcript means exactly what it meant.
 """
 
 from __future__ import annotations
@@ -16,11 +22,22 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator
 
-from compliance.cards import CANONICAL
+from compliance.cards import CANONICAL, PARTIAL
 from compliance.ruleset.models import BaccaratGame
-from compliance.transcript.fields import SEATED_SCHEMA, Money, SeatKey, SpecModel, strip_vendor_keys  # noqa: F401
+from compliance.transcript.fields import (  # noqa: F401
+    RECORDED_DESCRIPTION,
+    SEATED_SCHEMA,
+    Evidence,
+    Money,
+    SeatKey,
+    SpecModel,
+    Staff,
+    StaffStretch,
+    strip_vendor_keys,
+)
 
-CardCode = Literal[tuple(sorted(CANONICAL))]  # type: ignore[valid-type]
+# a card: rank then suit; or, format 1.1, recorded in part (7?, 0?, ?? for a card not read)
+CardCode = Literal[tuple(sorted(CANONICAL)) + tuple(sorted(PARTIAL))]  # type: ignore[valid-type]
 Hand = Literal["player", "banker"]
 Spot = Literal["player", "banker", "tie"]
 Seat = Annotated[int, Field(ge=0)]
@@ -61,15 +78,20 @@ class Header(SpecModel):
     """Everything of a transcript but its coups (line 1 of a ``.jsonl`` file)."""
 
     format: Literal["baccarat-transcript"]
-    version: Literal[1]
+    version: Literal[1, "1.1"] = Field(description='the integer 1, or "1.1" for a transcript that uses the '
+                                                  "additions of format 1.1")
     table: Table
     shoes: Annotated[list[Shoe], Field(min_length=1)]
+    recorded: list[Evidence] | None = Field(default=None, description=RECORDED_DESCRIPTION)
+    staff: list[StaffStretch] | None = Field(
+        default=None,
+        description="who ran the table, by stretches of coups (format 1.1); a coup's `staff` overrides it")
 
     @field_validator("version", mode="before")
     @classmethod
     def _the_integer_one(cls, v):
         if isinstance(v, (bool, float)):  # true == 1.0 == 1 in Python; the format says the integer 1
-            raise ValueError("version must be the integer 1")
+            raise ValueError('version must be the integer 1 (or the string "1.1")')
         return v
 
 
@@ -192,6 +214,10 @@ class Coup(SpecModel):
     dealing_method: str | None = None
     no_bet: bool = False
     seated: dict[SeatKey, str] | None = Field(default=None, json_schema_extra=SEATED_SCHEMA)
+    recorded: list[Evidence] | None = Field(
+        default=None, description="what the recording holds of this coup, in place of the header's `recorded` "
+        "(format 1.1): e.g. a coup whose cards were not captured")
+    staff: Staff | None = Field(default=None, description="who ran the table in this coup (format 1.1)")
 
 
 class Transcript(Header):

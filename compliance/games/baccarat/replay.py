@@ -16,10 +16,11 @@ count as they stand at the first card of the initial deal.
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import NamedTuple
 
-from compliance.cards import CANONICAL, DECK, POINTS
+from compliance.cards import CANONICAL, DECK, PARTIAL, PARTIAL_POINTS, POINTS
 from compliance.games.baccarat.table import TableContext
 from compliance.games.common import ZERO, ReplayError, check_coup_number  # noqa: F401  (the checks read them here)
 
@@ -29,8 +30,8 @@ _new = tuple.__new__  # builds a NamedTuple from a full tuple of its fields with
 
 
 class DealtCard(NamedTuple):
-    code: str  # canonical code
-    points: int
+    code: str  # canonical code (format 1.1: or a card recorded in part, 7? 0? ??)
+    points: int | None  # None: the card was not read (??)
     at: int  # index of the event that dealt (or moved) it
     face: str | None = None
     found_face_up: bool = False
@@ -106,6 +107,25 @@ class SetAside(NamedTuple):
     disclosed: bool
 
 
+class Stamp(NamedTuple):
+    """An event's timestamp as recorded, and read as ISO 8601 (``when`` None: it is not)."""
+
+    at: int  # index of the event
+    text: str
+    when: dt.datetime | None
+    coup: int  # the coup it was recorded in
+
+
+def read_time(text: str) -> dt.datetime | None:
+    """An ISO 8601 date and time (``2026-11-29T20:00:00Z``, with or without an offset), or None."""
+    if len(text) < 10 or not text[:4].isdigit():  # fromisoformat takes "2026" too; a timestamp is more
+        return None
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
 class CoupCards(NamedTuple):
     """What a report draws of a coup (the HTML report): small, and picklable from a worker process."""
 
@@ -116,8 +136,8 @@ class CoupCards(NamedTuple):
     player_initial: int  # how many of them are initial cards (the rest were drawn)
     banker: tuple[str, ...]
     banker_initial: int
-    player_total: int
-    banker_total: int
+    player_total: int | None  # None: a card of the hand was not read
+    banker_total: int | None
     result: tuple[str, int, int] | None  # announced (winner, player points, banker points)
     void: str | None  # reason, when the coup was declared void
 
@@ -148,7 +168,7 @@ class CoupState:
         "offers", "passes", "returns", "shoe_returns", "curator_at_start", "curator",
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed",
-        "points", "hands_complete",
+        "points", "hands_complete", "lacking", "times", "time_before", "number_before",
     )
 
     def __init__(self):
@@ -190,6 +210,12 @@ class CoupState:
         # worked out once the hands are final, at the end of the replay (checks read a replayed state only):
         self.points: tuple[int, int, int, int] = (0, 0, 0, 0)  # initial and final totals, Player's then Banker's
         self.hands_complete = False  # both hands hold their two initial cards (dealt in order or reconstructed)
+        # what the record of this coup lacks, beyond what it states (compliance.evidence): {"values"} when a
+        # card in the hands was not read; the rules needing it are not judged here
+        self.lacking: frozenset[str] = frozenset()
+        self.times: list[Stamp] = []  # the events' timestamps, where recorded
+        self.time_before: Stamp | None = None  # the last valid timestamp of the coups before (its event: -1)
+        self.number_before: int | None = None  # the number of the coup recorded just before, in the same shoe
 
     # ------------------------------------------------------------ derived facts
     def initial_total(self, hand: str) -> int:
@@ -209,8 +235,10 @@ class CoupState:
     def cards(self) -> CoupCards:
         """The coup's cards as a report draws them, kept instead of the whole state."""
         r = self.result
+        known = not self.lacking  # no total where a card was not read
         return CoupCards(self.number, self.shoe, self.method, tuple(c.code for c in self.player), self.player_initial,
-                         tuple(c.code for c in self.banker), self.banker_initial, self.points[2], self.points[3],
+                         tuple(c.code for c in self.banker), self.banker_initial,
+                         self.points[2] if known else None, self.points[3] if known else None,
                          None if r is None else (r.winner, r.player_points, r.banker_points),
                          None if self.void is None else self.void.reason)
 
@@ -271,6 +299,8 @@ class Replayer:
         self.last_number: int | None = None  # the coup before's number: see check_coup_number
         self.last_line = 0
         self.previous: CoupState | None = None
+        self.last_time: Stamp | None = None  # the last valid timestamp recorded so far
+        self.numbered: tuple[str | None, int] | None = None  # (shoe, number) of the last coup the record holds
 
     def replay(self, coup, line: int = 0) -> CoupState:
         t = self.table
@@ -308,6 +338,11 @@ class Replayer:
         s.offered_before = self.offered
         s.curator_at_start = s.curator = self.curator
         s.marker_at_start = s.marker = self.marker
+        numbered = self.numbered
+        if numbered is not None and numbered[0] in (coup.shoe, None):
+            s.number_before = numbered[1]
+        self.numbered = (coup.shoe, n)
+        s.time_before = self.last_time
         prev = self.previous
         if prev is not None:
             prev.previous = None  # keep one coup of history, not a chain
@@ -323,8 +358,10 @@ class Replayer:
         i = -1
         for i, ev in enumerate(coup.events):
             kind = ev.type
+            if ev.at is not None:
+                s.times.append(_new(Stamp, (i, ev.at, read_time(ev.at), n)))
             if kind == "card":
-                code, value = _CARDS[ev.card]
+                code, value, copies = _CARDS[ev.card]
                 face_up, carried = ev.found_face_up is True, ev.carried_over is True
                 card = _new(DealtCard, (code, value, i, ev.face, face_up, carried, None))
                 to = ev.to
@@ -335,7 +372,7 @@ class Replayer:
                     c = counts.get(code, 0) + 1
                     counts[code] = c
                     total += 1
-                    if c > decks:
+                    if c > decks * copies:
                         s.integrity.append((i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {_decks(decks)}"))
                     if total == capacity + 1:
                         s.integrity.append((i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({_decks(decks)})"))
@@ -411,8 +448,8 @@ class Replayer:
                 _keep_dealt(s)
                 dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
                 s.reconstruct_at = i
-                s.player[:] = [DealtCard(*_CARDS[c], i) for c in ev.player]
-                s.banker[:] = [DealtCard(*_CARDS[c], i) for c in ev.banker]
+                s.player[:] = [DealtCard(*_CARDS[c][:2], i) for c in ev.player]
+                s.banker[:] = [DealtCard(*_CARDS[c][:2], i) for c in ev.banker]
                 s.reconstructed = (tuple(x.code for x in s.player), tuple(x.code for x in s.banker))
                 s.player_initial = min(2, len(ev.player))
                 s.banker_initial = min(2, len(ev.banker))
@@ -421,7 +458,14 @@ class Replayer:
                 s.void_at = i
         s.last_event = i
         s.points = _points(player, s.player_initial, banker, s.banker_initial)  # the hands are final now
+        if s.points is None:  # a card in the hands was not read: no total, and no rule that needs one
+            s.points = (0, 0, 0, 0)
+            s.lacking = _NO_VALUES
         s.hands_complete = s.player_initial == 2 and s.banker_initial == 2
+        if s.times:
+            valid = [t for t in s.times if t.when is not None]
+            if valid:
+                self.last_time = valid[-1]
         if not first_card:
             s.stakes_at_first_card = dict(stakes)
         self.shoe_totals[coup.shoe] = total
@@ -429,8 +473,15 @@ class Replayer:
         self.previous = s
         return s
 
+    def passed_over(self, number: int | None) -> None:
+        """A coup the record holds but that could not be read (its number, if known): the next coup's
+        number follows it.  A number that goes back (the coup out of order) is not followed: the coups
+        after it are numbered from the last one in order."""
+        if number is not None and (self.numbered is None or number > self.numbered[1]):
+            self.numbered = (self.numbered[0] if self.numbered is not None else None, number)
+
     def _move(self, s: CoupState, ev, i: int) -> None:
-        code = CANONICAL[ev.card]
+        code = _CARDS[ev.card][0]
         source = None
         # With several decks both hands may hold the code: a card moved to a hand comes from the
         # other one; otherwise the most recently dealt copy moves (an erroneous card is the last dealt).
@@ -452,7 +503,7 @@ class Replayer:
                 s.banker_initial -= 1
         if source is None:
             s.integrity.append((i, f"{code} is moved, but no hand of this coup holds it"))
-            card = DealtCard(code, POINTS[code], i)
+            card = DealtCard(code, _CARDS[code][1], i)
         s.moves.append(Move(i, code, source, ev.to))
         moved = card._replace(at=i, moved_from=source)
         if ev.to == PLAYER:
@@ -474,14 +525,21 @@ def _decks(n: int) -> str:
     return "1 deck" if n == 1 else f"{n} decks"
 
 
-#: every accepted spelling of a card -> (canonical code, point value)
-_CARDS = {spelling: (code, POINTS[code]) for spelling, code in CANONICAL.items()}
+#: every accepted spelling of a card -> (canonical code, point value, copies of it a deck holds);
+#: a card recorded in part counts against the copies of its rank (or of the cards worth 0), one not read never
+_CARDS = {spelling: (code, POINTS[code], 1) for spelling, code in CANONICAL.items()} | {
+    spelling: (code, PARTIAL_POINTS[code], 16 if code == "0?" else 4 if code != "??" else 1 << 40)
+    for spelling, code in PARTIAL.items()}
+_NO_VALUES = frozenset({"values"})
 
 
 def _points(player: list[DealtCard], player_initial: int, banker: list[DealtCard], banker_initial: int):
-    """Initial and final point counts of both hands, in one pass (checks read them many times)."""
+    """Initial and final point counts of both hands, in one pass (checks read them many times);
+    None when a card in a hand was not read."""
     p = [c.points for c in player]
     b = [c.points for c in banker]
+    if None in p or None in b:
+        return None
     return sum(p[:player_initial]) % 10, sum(b[:banker_initial]) % 10, sum(p) % 10, sum(b) % 10
 
 

@@ -29,7 +29,7 @@ Rate = Annotated[Decimal, Field(ge=0, lt=1)]
 # ------------------------------------------------------------------ wagers: 10-9-4(a), (c), (e)
 
 
-@check("pai-gow.wager.late", "wager.late", game=GAME)
+@check("pai-gow.wager.late", "wager.late", game=GAME, needs=("wagers", "cards"))
 def late(c: RoundState, p, t):
     """Wagers are made before the first card of the round is dealt: none is placed or increased after it."""
     out = []
@@ -44,7 +44,7 @@ class AlteredParams(Params):
     surrender_offered: bool = True  # the house offers the surrender option
 
 
-@check("pai-gow.wager.altered", "wager.improper-reduction", AlteredParams, game=GAME)
+@check("pai-gow.wager.altered", "wager.improper-reduction", AlteredParams, game=GAME, needs=("wagers", "cards"))
 def altered(c: RoundState, p: AlteredParams, t):
     """After the first card no wager is removed or reduced until the round is complete, except by the surrender
     option, and only where the house offers it."""
@@ -60,7 +60,7 @@ def altered(c: RoundState, p: AlteredParams, t):
     return out
 
 
-@check("pai-gow.wager.limits", "wager.limits", game=GAME)
+@check("pai-gow.wager.limits", "wager.limits", game=GAME, needs=("stakes",))
 def limits(c: RoundState, p, t):
     """Each box's wager, as it stands at the first card, is within the table's minimum and maximum."""
     out = []
@@ -75,7 +75,7 @@ def limits(c: RoundState, p, t):
     return out
 
 
-@check("pai-gow.wager.box", "wager.not-eligible", game=GAME)
+@check("pai-gow.wager.box", "wager.not-eligible", game=GAME, needs=("stakes",))
 def not_a_box(c: RoundState, p, t):
     """Wagers are made in the betting boxes of the layout: a box the table does not have takes no wager."""
     return [Breach(ch.at, f"wager in box {ch.box}, which the table does not have (its boxes are 1 to {t.boxes})")
@@ -86,7 +86,7 @@ class MultipleBoxesParams(Params):
     boxes_per_patron: Annotated[int, Field(ge=1)] | None = 1  # None: no limit
 
 
-@check("pai-gow.wager.multiple-boxes", "wager.not-eligible", MultipleBoxesParams, game=GAME)
+@check("pai-gow.wager.multiple-boxes", "wager.not-eligible", MultipleBoxesParams, game=GAME, needs=("stakes",))
 def multiple_boxes(c: RoundState, p: MultipleBoxesParams, t):
     """A patron plays more than one box only as far as the licensee permits (the table's ``boxes_per_patron``,
     else the house default)."""
@@ -112,7 +112,7 @@ def multiple_boxes(c: RoundState, p: MultipleBoxesParams, t):
 # ------------------------------------------------------------------ hands
 
 
-@check("pai-gow.hands.foul", "irregularity.mishandled", game=GAME)
+@check("pai-gow.hands.foul", "irregularity.mishandled", game=GAME, needs=("cards", "values"))
 def foul(c: RoundState, p, t):
     """The five-card hand must outrank the two-card hand.  A player's foul is reported as handled (info): the
     hands are set again, or the fouled hand loses (the settlement rule judges that).  The dealer sets the
@@ -172,7 +172,8 @@ def due(c: RoundState, box: int, stake: Decimal, p: SettlementParams, t) -> Due:
     return Due("win", stake * p.odds, stake * p.odds * rate, why)
 
 
-@check("pai-gow.settlement.amount", "settlement.wrong-amount", SettlementParams, game=GAME)
+@check("pai-gow.settlement.amount", "settlement.wrong-amount", SettlementParams, game=GAME,
+       needs=("cards", "values", "stakes", "settlements"))
 def wrong_amount(c: RoundState, p: SettlementParams, t):
     """Each wager is settled as 10-9-4(b) says: both hands higher than the dealer's wins the house's payout
     (section 6), one hand each is a push with the wager returned, otherwise the wager loses; a copy hand goes
@@ -227,7 +228,7 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
     return out
 
 
-@check("pai-gow.settlement.missing", "settlement.missing", game=GAME)
+@check("pai-gow.settlement.missing", "settlement.missing", game=GAME, needs=("stakes", "settlements"))
 def missing(c: RoundState, p, t):
     """Every wager standing when the round is settled is settled exactly once (a surrendered wager is ended)."""
     counts: dict[int, list] = {}
@@ -246,7 +247,7 @@ def missing(c: RoundState, p, t):
 # ------------------------------------------------------------------ the deck
 
 
-@check("pai-gow.deck.integrity", "shoe.integrity", game=GAME)
+@check("pai-gow.deck.integrity", "shoe.integrity", game=GAME, needs=("cards",))
 def deck_integrity(c: RoundState, p, t):
     """The round's cards fit its one deck of 52 cards and a joker: no card twice, seven cards a position, and
     each position's hands made of exactly the cards it was dealt."""

@@ -6,6 +6,7 @@ from compliance.games.baccarat.checks import (  # noqa: F401
     dealing,
     drawing,
     irregularity,
+    record,
     result,
     settlement,
     shoe,

@@ -17,7 +17,7 @@ class CallParams(Params):
     """the calls are required in a no bet coup too (where no wager is taken, so no betting is closed)"""
 
 
-@check("procedure.calls", "procedure.call-missing", CallParams)
+@check("procedure.calls", "procedure.call-missing", CallParams, needs=("calls", "cards"))
 def calls(c: CoupState, p: CallParams, t):
     """Each required call is made before the first card of the coup, in the required order
     (one finding names every call that is missing); a no bet coup needs them only where the rule says so."""

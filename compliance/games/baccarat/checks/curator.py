@@ -153,7 +153,7 @@ def _describe_first(p: OfferParams) -> str:
     return f"from {start}, then counter-clockwise"
 
 
-@check("curator.offer-order", "curator.offer-order", OfferParams)
+@check("curator.offer-order", "curator.offer-order", OfferParams, needs=("offers", "stakes", "cards"))
 def offer_order(c: CoupState, p: OfferParams, t: TableContext):
     """The shoe (or the Banker marker) is offered in the order the rules give, seat after seat until one
     accepts: from the prescribed first seat, then counter-clockwise (or by wager), skipping no entitled
@@ -165,8 +165,8 @@ def offer_order(c: CoupState, p: OfferParams, t: TableContext):
     rounds = _offer_rounds(c, p.item)
     if p.move_on_banker_loss and not rounds and holder is not None and c.first_card_at is not None:
         prev = c.previous
-        if prev is not None and prev.hands_complete and prev.void is None and prev.winner() == PLAYER \
-                and prev.marker == holder:
+        if prev is not None and prev.hands_complete and not prev.lacking and prev.void is None \
+                and prev.winner() == PLAYER and prev.marker == holder:  # (not prev.lacking: no card of it unread)
             out.append(Breach(c.first_card_at, f"the Banker's Hand lost in coup {prev.number} while seat {holder} held "
                                                f"the {what}, but the {what} was not offered on before this coup"))
     if p.every_coup and not rounds and c.first_card_at is not None:
@@ -226,7 +226,7 @@ def _holders_at_play(c: CoupState):
             yield "banker_marker", seat, at
 
 
-@check("curator.not-eligible", "curator.not-eligible", EligibleParams)
+@check("curator.not-eligible", "curator.not-eligible", EligibleParams, needs=("offers", "stakes", "cards"))
 def not_eligible(c: CoupState, p: EligibleParams, t: TableContext):
     """Only a patron allowed to do so holds the shoe or the Banker marker: a seated patron, with the
     wager the rules require of the holder, and not after the holder's wager lost where the rules take
@@ -256,7 +256,8 @@ def not_eligible(c: CoupState, p: EligibleParams, t: TableContext):
                                                f"{HAND[p.marker_holder_wagers_on]}"))
     if p.shoe_lost_when_wager_loses and c.first_card_at is not None:
         prev = c.previous
-        if prev is not None and prev.curator is not None and prev.hands_complete and prev.void is None:
+        if prev is not None and prev.curator is not None and prev.hands_complete and not prev.lacking \
+                and prev.void is None:  # the previous coup's winner is known (no card of it unread)
             seat = prev.curator
             own = {spot: a for (b, spot), a in prev.stakes_at_first_card.items() if b == seat and spot != "tie"}
             winner = prev.winner()
@@ -386,7 +387,8 @@ def _the_dealers_hand(c: CoupState, hand: str, curators_hand: str,
     return Breach(ps.at, f"the {HAND[hand]} was passed to seat {ps.seat}; {why}"), None
 
 
-@check("curator.wrong-recipient", "curator.wrong-recipient", RecipientParams)
+@check("curator.wrong-recipient", "curator.wrong-recipient", RecipientParams,
+       needs=("passes", "stakes", "cards"))
 def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
     """Each hand's cards go to the patron entitled to turn them: the highest wager on that hand (equal
     wagers by the tie-break; after a refusal, the next entitled patron), or the curator or the marker's
@@ -447,7 +449,7 @@ class HandlingParams(Params):
     """where both hands are passed, the Player's Hand goes out before the Banker's"""
 
 
-@check("curator.handling", "curator.handling", HandlingParams)
+@check("curator.handling", "curator.handling", HandlingParams, needs=("passes", "offers", "calls", "cards"))
 def handling(c: CoupState, p: HandlingParams, t: TableContext):
     """Cards are handled as the dealing method allows: one hand out at a time where the rules say so;
     no patron touches the cards under a dealer-only method; the shoe stays with the dealer where the

@@ -23,7 +23,7 @@ def voided_for_misdeal(c: CoupState) -> bool:
     return c.void is not None and c.void.reason == "misdeal"
 
 
-@check("deal.initial-order", "deal.initial-order")
+@check("deal.initial-order", "deal.initial-order", needs=("hands", "order"))
 def initial_order(c: CoupState, p, t):
     """The first and third cards go to the Player's Hand, the second and fourth to the Banker's.
 
@@ -68,7 +68,7 @@ def _incomplete(c: CoupState):
                        f"and the Banker's Hand {c.banker_initial} initial card(s); each hand gets two"),)
 
 
-@check("deal.extra-card", "deal.extra-card")
+@check("deal.extra-card", "deal.extra-card", needs=("hands",))
 def extra_card(c: CoupState, p, t):
     """No hand holds more than two initial cards, nor more than one additional card.
 
@@ -119,7 +119,7 @@ _WHICH = {  # the cards a rule requires dealt with one face, as a message names 
 }
 
 
-@check("deal.face-down", "curator.handling", FaceDownParams)
+@check("deal.face-down", "curator.handling", FaceDownParams, needs=("cards", "faces", "passes"))
 def face_down(c: CoupState, p: FaceDownParams, t):
     """The cards are dealt with the face the procedure gives them: face down where a patron (or the dealer)
     turns them, face up where the rules deal them face up; the four initial cards and each hand's

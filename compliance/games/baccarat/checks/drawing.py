@@ -46,7 +46,7 @@ def _deal_end(c: CoupState) -> int | None:
     return c.initial[-1][1].at if c.initial else None
 
 
-@check("third-card.player.illegal", "third-card.player.illegal")
+@check("third-card.player.illegal", "third-card.player.illegal", needs=("hands", "values"))
 def player_drew(c: CoupState, p, t):
     """The Player's Hand draws only on a total the tableau says draws, and never when either hand is a natural."""
     if not c.hands_complete:
@@ -65,7 +65,7 @@ def player_drew(c: CoupState, p, t):
     return (Breach(extra[0].at, f"Player drew {extra[0].code} on {total} although {why}"),)
 
 
-@check("third-card.player.missing", "third-card.player.missing")
+@check("third-card.player.missing", "third-card.player.missing", needs=("hands", "values"))
 def player_stood(c: CoupState, p, t):
     """The Player's Hand draws on every total the tableau says draws, unless either hand is a natural."""
     if not c.hands_complete or c.extra_cards(PLAYER) or c.void is not None:
@@ -95,7 +95,7 @@ def _a(points: int) -> str:
     return f"an {points}" if points == 8 else f"a {points}"
 
 
-@check("third-card.banker.illegal", "third-card.banker.illegal")
+@check("third-card.banker.illegal", "third-card.banker.illegal", needs=("hands", "values"))
 def banker_drew(c: CoupState, p, t):
     """The Banker's Hand draws only where the tableau says draw, given the Player's actual third card (or none),
     and only once the Player's Hand is complete: a Banker card dealt before the Player's third card is a breach."""
@@ -114,7 +114,7 @@ def banker_drew(c: CoupState, p, t):
                                 f"{_banker_why(c, t, False)}"),)
 
 
-@check("third-card.banker.missing", "third-card.banker.missing")
+@check("third-card.banker.missing", "third-card.banker.missing", needs=("hands", "values"))
 def banker_stood(c: CoupState, p, t):
     """The Banker's Hand draws wherever the tableau says draw, given the Player's actual third card (or none)."""
     if not c.hands_complete or c.extra_cards(BANKER) or c.void is not None:

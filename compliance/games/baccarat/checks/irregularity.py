@@ -73,7 +73,8 @@ def _carried_into_this_coup(c: CoupState, p: ErroneousCardParams):
     return out
 
 
-@check("irregularity.erroneous-card", "irregularity.mishandled", ErroneousCardParams)
+@check("irregularity.erroneous-card", "irregularity.mishandled", ErroneousCardParams,
+       needs=("hands", "values", "faces"))
 def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
     """A third card dealt to the Player's Hand when none was authorised becomes the Banker's third card if
     the Banker's Hand must draw (as for a Player's Hand that stood); otherwise it becomes the next coup's
@@ -141,7 +142,7 @@ class FaceUpParams(Params):
     """the dealing method of that no bet coup"""
 
 
-@check("irregularity.face-up-card", "irregularity.mishandled", FaceUpParams)
+@check("irregularity.face-up-card", "irregularity.mishandled", FaceUpParams, needs=("cards", "faces"))
 def face_up_card(c: CoupState, p: FaceUpParams, t: TableContext):
     """A card found face up in the shoe is handled as the rules say: discarded, played as if face down, or
     made the first card of a no bet coup, according to the rules and to whether the coup's first card was
@@ -192,7 +193,8 @@ def _needs_cards(c: CoupState, t: TableContext) -> bool:
     return not c.extra_cards(BANKER) and banker_must_draw(c, t)
 
 
-@check("irregularity.insufficient-cards", "irregularity.mishandled", InsufficientParams)
+@check("irregularity.insufficient-cards", "irregularity.mishandled", InsufficientParams,
+       needs=("hands", "values", "results"))
 def insufficient_cards(c: CoupState, p: InsufficientParams, t: TableContext):
     """When the shoe has too few cards to finish the coup, the coup is void (every wager returned); a coup
     whose hands were already finished is not voided for it; where the rules say so, play resumes only
@@ -228,7 +230,7 @@ class MisdealParams(Params):
     than two cards to a hand), or also a hand misdealt its additional cards"""
 
 
-@check("irregularity.misdeal", "irregularity.mishandled", MisdealParams)
+@check("irregularity.misdeal", "irregularity.mishandled", MisdealParams, needs=("hands", "order"))
 def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
     """Cards dealt out of the Player, Banker, Player, Banker order are reconstructed into that order (the
     first and third cards the Player's, the second and fourth the Banker's), or, if they cannot be, the

@@ -6,7 +6,7 @@ from compliance.checks import Breach, check
 from compliance.games.baccarat.replay import BANKER, PLAYER, CoupState
 
 
-@check("result.wrong", "result.wrong")
+@check("result.wrong", "result.wrong", needs=("hands", "values", "results"))
 def wrong_result(c: CoupState, p, t):
     """The dealer announces each hand's final point count and the winner as the cards give them."""
     if c.void is not None or not c.hands_complete:

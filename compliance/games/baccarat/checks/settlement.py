@@ -74,7 +74,7 @@ def _judgeable(c: CoupState) -> bool:
     return c.void is not None or c.hands_complete
 
 
-@check("settlement.amount", "settlement.wrong-amount")
+@check("settlement.amount", "settlement.wrong-amount", needs=("hands", "values", "stakes", "settlements"))
 def wrong_amount(c: CoupState, p, t):
     """Each settled wager gets exactly what the payouts give for the true outcome."""
     if not _judgeable(c) or not c.settlements:
@@ -126,7 +126,7 @@ def wrong_amount(c: CoupState, p, t):
     return out
 
 
-@check("settlement.missing", "settlement.missing")
+@check("settlement.missing", "settlement.missing", needs=("hands", "stakes", "settlements"))
 def missing(c: CoupState, p, t):
     """Every wager standing when the coup is settled is settled exactly once."""
     if not _judgeable(c):

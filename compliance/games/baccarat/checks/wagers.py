@@ -17,7 +17,7 @@ class LateParams(Params):
     the rules say what patrons may do with their wagers after a reconstruction (one finding, not two)"""
 
 
-@check("wager.late", "wager.late", LateParams)
+@check("wager.late", "wager.late", LateParams, needs=("wagers", "cards"))
 def late(c: CoupState, p: LateParams, t):
     """No wager is placed or increased after "no more bets" is called or after the first card is dealt."""
     out = []
@@ -41,7 +41,7 @@ class EligibleWagerParams(Params):
     """wagers are allowed in a no bet coup"""
 
 
-@check("wager.not-eligible", "wager.not-eligible", EligibleWagerParams)
+@check("wager.not-eligible", "wager.not-eligible", EligibleWagerParams, needs=("stakes",))
 def not_eligible(c: CoupState, p: EligibleWagerParams, t):
     """No wager is placed where wagering is not allowed: by a patron who is not seated where only seated
     patrons may wager, or in a no bet coup."""
@@ -84,7 +84,7 @@ def _last_changes(c: CoupState) -> dict[tuple, int]:
     return last
 
 
-@check("wager.limits", "wager.limits", LimitParams)
+@check("wager.limits", "wager.limits", LimitParams, needs=("stakes",))
 def limits(c: CoupState, p: LimitParams, t):
     """Every wager, as it stands at the first card, is at least the table minimum and at most the
     table maximum (the limits of the transcript's header)."""
@@ -122,7 +122,7 @@ def _differential(staked: dict[str, Decimal]) -> Decimal:
     return abs(staked[PLAYER] - staked[BANKER])
 
 
-@check("wager.table-differential", "wager.table-differential")
+@check("wager.table-differential", "wager.table-differential", needs=("stakes", "cards"))
 def table_differential(c: CoupState, p, t):
     """At the first card, the totals wagered on the Player's Hand and on the Banker's Hand differ by no
     more than the table differential."""
@@ -155,7 +155,7 @@ def _unit_choices(exact: Decimal, unit: Decimal) -> tuple[Decimal, Decimal]:
     return down, up
 
 
-@check("wager.improper-reduction", "wager.improper-reduction", ReductionParams)
+@check("wager.improper-reduction", "wager.improper-reduction", ReductionParams, needs=("wagers",))
 def improper_reduction(c: CoupState, p: ReductionParams, t):
     """Wagers reduced for the table differential are reduced before the first card, only on the side that
     exceeded it, and pro rata: every wager on that side by the same proportion (to the currency unit),

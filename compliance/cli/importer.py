@@ -1,0 +1,170 @@
+"""``baccarat-audit import``: recorders' logs (CSV) turned into a transcript, through declarative mappings.
+
+    baccarat-audit import shoe-log=shoe.csv hand-log=hands.csv wager-log=wagers.csv \\
+        --table BAC-07 --jurisdiction au-nsw -o night.jsonl
+
+Each log is named with its mapping (a bundled mapping's name, or a mapping
+file).  Rows that cannot be read are reported at ``file:line`` and every
+other row is imported; the counts of rows read, imported and rejected are
+printed.  Exit status: 0 every row imported, 1 some rows rejected (the
+transcript is written all the same), 2 nothing could be done (a broken
+mapping, no such log).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from compliance.cli.app import app
+from compliance.errors import UserError
+from compliance.printable import printable
+
+
+def _specs(logs: list[str]) -> list[tuple[str, str]]:
+    out = []
+    for spec in logs:
+        mapping, sep, path = spec.partition("=")
+        if not sep or not mapping or not path:
+            raise UserError(f"{spec!r}: name each log with its mapping, MAPPING=FILE (e.g. shoe-log=shoe.csv)")
+        out.append((mapping, path))
+    return out
+
+
+def _header(path: Path | None) -> dict:
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError("no such header file", str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"cannot read the header file: {e}", str(path)) from None
+    except json.JSONDecodeError as e:
+        raise UserError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}", str(path)) from None
+    if not isinstance(data, dict):
+        raise UserError("the header file must be a JSON object (a transcript header: table, shoes)", str(path))
+    if not isinstance(data.get("table", {}), dict):
+        raise UserError("`table` must be a JSON object (id, jurisdiction, seats, limits...)", str(path))
+    if not isinstance(data.get("shoes", []), list) or not all(isinstance(s, dict) for s in data.get("shoes", [])):
+        raise UserError("`shoes` must be a list of objects (id, decks)", str(path))
+    return data
+
+
+@app.command("import")
+def import_(
+    logs: list[str] = typer.Argument(None, help="The logs, each as MAPPING=FILE: a bundled mapping (shoe-log, "
+                                     "hand-log, wager-log) or a mapping file, and the log it reads.",
+                                     show_default=False),
+    output: Path = typer.Option(None, "--output", "-o", help="The transcript to write (.jsonl, or .json); "
+                                "default: standard output, as JSON Lines."),
+    table: str = typer.Option(None, "--table", help="The table to import (rows of other tables are left out); "
+                              "default: the one table the logs name."),
+    header_file: Path = typer.Option(None, "--header", help="A JSON object of transcript header fields (table: "
+                                     "jurisdiction, seats, limits, commission...; shoes with their decks)."),
+    jurisdiction: str = typer.Option(None, "--jurisdiction", help="table.jurisdiction of the transcript."),
+    game: str = typer.Option(None, "--game", help="table.game: punto_banco (default), mini_baccarat, even_money."),
+    seats: int = typer.Option(None, "--seats", min=1, help="table.seats (default: 7, or the highest seat a wager "
+                              "names)."),
+    decks: int = typer.Option(8, "--decks", min=1, max=16, help="Decks in each shoe the header file does not list."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", help="The ruleset whose tableau settles what the logs "
+                                "leave open (default: the jurisdiction's; else the standard tableau)."),
+    list_mappings: bool = typer.Option(False, "--list-mappings", help="List the bundled mappings and exit."),
+):
+    """Turn recorders' logs (CSV) into one transcript: rows become coups through YAML mappings, logs of one
+    table are merged by shoe and coup; exit 0 every row imported, 1 rows rejected, 2 could not import."""
+    from compliance.importing.mapping import bundled_names, load_mapping
+
+    if list_mappings:
+        for name in bundled_names():
+            m = load_mapping(name)
+            typer.echo(f"{name}  [{m.rows} rows; records {', '.join(sorted(m.evidence))}]  {m.title}")
+        raise typer.Exit(0)
+    from compliance.games.common import encode
+    from compliance.importing.mapping import bundled_dir
+    from compliance.importing.merge import import_logs
+    from compliance.outputs import refuse_overwriting
+    from compliance.outputs import resolve as resolve_output
+    from compliance.outputs import write as write_output
+    from compliance.ruleset.loader import load_jurisdiction, load_ruleset
+
+    specs = _specs(logs or [])
+    target = resolve_output(output) if output is not None else None  # a path never written to: stop before reading
+    header = _header(header_file)
+    head_table = dict(header.get("table") or {})
+    for key, value in (("jurisdiction", jurisdiction), ("game", game), ("seats", seats)):
+        if value is not None:
+            head_table[key] = value
+    if head_table:
+        header["table"] = head_table
+    # the tableau that settles what the logs leave open: --ruleset (a ruleset id or file), else the jurisdiction,
+    # which names a bundled ruleset and never a file (as a transcript's table.jurisdiction)
+    jurisdiction = head_table.get("jurisdiction")
+    rules = load_ruleset(ruleset) if ruleset else (
+        load_jurisdiction(jurisdiction) if isinstance(jurisdiction, str) and jurisdiction else None)
+    if target is not None:
+        reads = {path: "a log" for _, path in specs} | {
+            m: "a mapping file" for m, _ in specs if not (bundled_dir() / f"{m}.yaml").is_file()}
+        reads |= {str(header_file): "the header file"} if header_file is not None else {}
+        reads |= {f: "a ruleset file" for f in (rules.files if rules is not None else ())}
+        refuse_overwriting([target], reads)
+    imported = import_logs(specs, table=table, ruleset=rules, header=header, decks=decks)
+    _validate(imported)
+    for log in imported.logs:  # what the logs hold is quoted: made printable, never obeyed by the terminal
+        for r in log.rejected:
+            typer.echo(f"baccarat-audit: {printable(str(r))}", err=True)
+        for r in log.notes:
+            typer.echo(f"baccarat-audit: note: {printable(str(r))}", err=True)
+    for note in imported.notes:
+        typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
+    body = [encode(c) for c in imported.coups]
+    if output is not None and output.suffix.lower() == ".json":
+        text = encode(imported.header)[:-1] + b',"coups":[\n' + b",\n".join(body) + b"\n]}\n"
+    else:
+        text = encode(imported.header) + b"\n" + b"".join(line + b"\n" for line in body)
+    if output is None:
+        sys.stdout.buffer.write(text)
+        sys.stdout.flush()
+    else:
+        write_output(output, text, "cannot write the transcript")
+    for log in imported.logs:
+        other = f", {log.other_tables:,} of other tables" if log.other_tables else ""
+        typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - len(log.rejected) - log.other_tables:,} "
+                   f"imported, {len(log.rejected):,} rejected{other}", err=True)
+    where = printable(str(output)) if output is not None else "standard output"
+    extra = []
+    if imported.partial:
+        extra.append(f"{imported.partial:,} hold less than the header says (their own `recorded`)")
+    if imported.settled:
+        extra.append(f"{imported.settled:,} settled by the tableau or the hand log (x-import)")
+    typer.echo(f"wrote {where}: {_plural(len(imported.coups), 'coup')} of table "
+               f"{printable(str(imported.header['table']['id']))}; "
+               f"recorded: {', '.join(imported.header['recorded'])}" + (f"; {'; '.join(extra)}" if extra else ""),
+               err=True)
+    raise typer.Exit(1 if imported.rejected else 0)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _validate(imported) -> None:
+    """The transcript written is read back by the transcript's own decoders: a header the options make invalid
+    is the user's to fix (exit 2)."""
+    from compliance import games
+    from compliance.games.common import encode
+    from compliance.reading.reader import decode_coup
+    from compliance.transcript.fields import strip_vendor_keys
+
+    game = games.for_table_game(imported.header["table"].get("game"))
+    try:
+        game.codec.header_decoder.decode(encode(strip_vendor_keys(imported.header)))
+    except Exception as e:  # msgspec.ValidationError: the header options or file
+        raise UserError(f"the transcript header would not be valid: {e} (see --header, --table, --seats)") from None
+    for coup in imported.coups:
+        record = decode_coup(encode(coup), 1, 1, "$", game.codec)
+        if record.error is not None:
+            raise AssertionError(f"coup {coup.get('coup')}: the import built a coup the reader refuses: {record.error}")

@@ -1,0 +1,89 @@
+"""What a recording holds: the evidence a rule needs, and how a report says it was not recorded.
+
+Real evidence is rarely a complete transcript: a card-reading shoe records the
+cards and nothing else, a table system the wagers and their settlement, an
+inspector a few coups.  A transcript says what it recorded (the header's
+``recorded``, a coup's own ``recorded``; transcript format 1.1), every check
+kind declares the evidence it needs (``@check(..., needs=(...))``,
+:mod:`compliance.checks`), and a rule whose evidence a coup does not hold is
+*not judged* there: it gives no finding, and the report says why
+("calls not recorded").
+
+Two names are never written in ``recorded``; they follow from the others:
+
+* ``values``: every card in the hands has a known point value: the cards and
+  their hands are recorded, and no card in the hands is unreadable (``??``);
+* ``stakes`` is held whenever ``wagers`` is (the wagers as placed give the
+  wagers as they stood).
+"""
+
+from __future__ import annotations
+
+#: every evidence name, in the order reports list them, with the words a report uses for it
+EVIDENCE: dict[str, str] = {
+    "cards": "the cards taken from the shoe, each as read",
+    "hands": "the hand (or the burn, the discard) each card went to",
+    "order": "the order the cards were dealt in, each to its hand",
+    "values": "the point value of every card in the hands",
+    "faces": "whether each card was dealt face up or face down, and cards found face up",
+    "results": "the result announced (or the coup declared void)",
+    "calls": "the dealer's calls",
+    "wagers": "every wager as placed or changed, in its place among the coup's events",
+    "stakes": "the wagers as they stood when the cards were dealt",
+    "settlements": "how each wager was settled, and commission collected",
+    "offers": "offers of the shoe and of the Banker marker, and the shoe's return",
+    "passes": "the hands passed to patrons to turn, and their return",
+    "coups": "every coup of each shoe, each once, numbered in order",
+}
+
+#: the names a recording may state in ``recorded`` (``values`` is worked out coup by coup)
+DECLARABLE: tuple[str, ...] = tuple(name for name in EVIDENCE if name != "values")
+
+#: what a transcript without ``recorded`` holds: everything a v1 transcript records.  A v1 transcript
+#: never claimed to hold every coup of a shoe (its coup numbers may leave gaps), so ``coups`` is not in it.
+V1: frozenset[str] = frozenset(EVIDENCE) - {"coups"}
+
+#: a report's short name for each piece of evidence: "<noun> not recorded"
+NOUN: dict[str, str] = {
+    "cards": "cards",
+    "hands": "the hand each card went to",
+    "order": "the dealing order",
+    "values": "card values",
+    "faces": "card faces",
+    "results": "results",
+    "calls": "calls",
+    "wagers": "wagers as placed",
+    "stakes": "wagers",
+    "settlements": "settlements",
+    "offers": "offers",
+    "passes": "hand passes",
+    "coups": "every coup of the shoe",
+}
+
+
+def held(recorded) -> frozenset[str]:
+    """The evidence a ``recorded`` list gives (``None``: a v1 transcript's), before any card is read."""
+    if recorded is None:
+        return V1
+    have = set(recorded)
+    if "wagers" in have:
+        have.add("stakes")
+    if "cards" in have and "hands" in have:
+        have.add("values")  # until a coup shows an unreadable card in a hand
+    return frozenset(have)
+
+
+def missing(needs: tuple[str, ...], have: frozenset[str]) -> tuple[str, ...]:
+    """The evidence of ``needs`` that ``have`` lacks, in the order of :data:`EVIDENCE`."""
+    if not needs or have.issuperset(needs):
+        return ()
+    return tuple(n for n in EVIDENCE if n in needs and n not in have)
+
+
+def reason(lacking: tuple[str, ...]) -> str:
+    """Why a rule was not judged, in a report's words: "calls not recorded", "cards and results not recorded"."""
+    if "values" in lacking and ("cards" in lacking or "hands" in lacking):
+        lacking = tuple(n for n in lacking if n != "values")  # no values without the cards in their hands
+    nouns = [NOUN[n] for n in lacking]
+    words = nouns[0] if len(nouns) == 1 else ", ".join(nouns[:-1]) + " and " + nouns[-1]
+    return f"{words} not recorded"

@@ -1,0 +1,369 @@
+"""Baccarat coups from a recorder's logs: the fields baccarat's logs hold, and the coup they make.
+
+``baccarat-audit import`` (:mod:`compliance.importing`) reads the logs and
+gathers each coup's rows; this module says which fields a baccarat log may
+map (beyond :data:`compliance.transcript.logs.COMMON`) and builds the coup's
+events from the rows:
+
+* a **shoe log** (``cards`` rows: one card a row) gives the cards in dealing
+  order, each to its hand when the log records where it went;
+* a **hand log** (``coups`` rows: one coup a row) gives each hand's cards
+  (not the order they were dealt in), and the result announced;
+* a **wager log** (``wagers`` rows) gives each wager as it stood and how it
+  was settled.
+
+Events are written wagers first, then the cards, the result and the
+settlements: the logs give no order between them.  Where the logs leave
+something open it is settled only when exactly one reading is possible, and
+the coup says how (``settled``); otherwise the coup holds less (its
+``recorded`` says what) and is not judged on that point.  Nothing is guessed:
+
+* a shoe log that records only the order of the cards: the hand log, where
+  it gives the hands, says which card went where; else the tableau settles
+  the additional cards when exactly one reading of them is legal (a fifth
+  card is the Player's third when the Player's Hand must draw and the
+  Banker's Hand must then stand, the Banker's when the Player's Hand stands
+  and the Banker's must draw: it depends on the cards, e.g. on whether the
+  Player's third card is a zero).  The first four cards are the Player's,
+  the Banker's, the Player's, the Banker's: an order-only log cannot show
+  a deal out of order, so it is not judged for it;
+* logs that disagree on a coup's cards: the coup's cards are not judged.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from compliance.cards import PARTIAL_POINTS, POINTS
+from compliance.transcript.logs import Built, CoupParts, Field, Row
+
+PLAYER, BANKER = "player", "banker"
+HANDS = (PLAYER, BANKER)
+ORDER = (PLAYER, BANKER, PLAYER, BANKER)
+
+#: the fields of each kind of row (beyond the common ones)
+ROWS: dict[str, dict[str, Field]] = {
+    "cards": {
+        "card": Field("card", "the card as the recorder read it"),
+        "to": Field("word", "where the card went (without it: the cards' order settles it)",
+                    ("player", "banker", "burn", "discard")),
+        "face": Field("word", "how the card was dealt", ("up", "down")),
+    },
+    "coups": {
+        "player": Field("cards", "the Player's Hand, in the order its cards were dealt"),
+        "banker": Field("cards", "the Banker's Hand, in the order its cards were dealt"),
+        "cards": Field("cards", "every card of the coup in dealing order, without their hands"),
+        "winner": Field("word", "the winner announced, or void", ("player", "banker", "tie", "void")),
+        "player_total": Field("int", "the Player's points announced", low=0, high=9),
+        "banker_total": Field("int", "the Banker's points announced", low=0, high=9),
+    },
+    "wagers": {
+        "seat": Field("int", "the bettor's seat (empty for a standing patron)", low=0, high=2**31),
+        "patron": Field("text", "the bettor's id"),
+        "spot": Field("word", "the spot wagered on", ("player", "banker", "tie")),
+        "amount": Field("money", "the wager as it stood when the cards were dealt", low=0),
+        "outcome": Field("word", "how it was settled", ("win", "lose", "push")),
+        "payout": Field("money", "won: the winnings paid on top of the stake; lost: the stake collected (0 or "
+                                 "empty: the whole stake); push: 0"),
+        "commission": Field("money", "commission collected apart from the payout (0 or empty: none, or paid net "
+                                     "of it)", low=0),
+    },
+}
+
+#: what a log of each kind of row must map: one of these sets of fields
+REQUIRED: dict[str, tuple[tuple[str, ...], ...]] = {
+    "cards": (("card",),),
+    "coups": (("player", "banker"), ("cards",)),
+    "wagers": (("spot", "amount"),),
+}
+
+#: the fields that tell one row of a coup from another, per kind of row: two rows of a coup alike in these are
+#: the same row (captured twice if alike in everything, else rows that clash); () : one row a coup
+UNIQUE: dict[str, tuple[str, ...]] = {"cards": ("sequence",), "coups": (), "wagers": ("seat", "patron", "spot")}
+
+
+def evidence_of(kind: str, mapped: set[str]) -> frozenset[str]:
+    """What a log of ``kind`` rows that maps the fields ``mapped`` records (compliance.evidence)."""
+    out: set[str] = set()
+    if kind == "cards":
+        out.add("cards")
+        if "to" in mapped:
+            out |= {"hands", "order"}
+        if "face" in mapped:
+            out.add("faces")
+    elif kind == "coups":
+        if {"player", "banker"} <= mapped:
+            out |= {"cards", "hands"}
+        elif "cards" in mapped:
+            out.add("cards")
+        if {"player_total", "banker_total"} <= mapped:
+            out.add("results")
+    elif kind == "wagers":
+        out.add("stakes")
+        if "outcome" in mapped:
+            out.add("settlements")
+    return frozenset(out)
+
+
+# ------------------------------------------------------------------ building a coup
+
+
+def context(ruleset):
+    """What building a coup needs once: the tableau (the ruleset's, else the standard one)."""
+    from compliance.games.baccarat.analyze import standard_tableau
+
+    return ruleset.game.tableau if ruleset is not None and ruleset.game is not None else standard_tableau()
+
+
+def _points(code: str) -> int | None:
+    return POINTS[code] if code in POINTS else PARTIAL_POINTS[code]
+
+
+def compatible(a: str, b: str) -> bool:
+    """Two records of one card agree: the same code, or one recorded in part that the other fits."""
+    if a == b or "??" in (a, b):
+        return True
+    for part, full in ((a, b), (b, a)):
+        if part.endswith("?") and not full.endswith("?"):
+            return part[0] == full[0] or (part == "0?" and POINTS[full] == 0)
+    return _points(a) == _points(b) and "0?" in (a, b)  # 0? and T? / J? ...
+
+
+def _total(codes) -> int | None:
+    points = [_points(c) for c in codes]
+    return None if None in points else sum(points) % 10
+
+
+def legal_readings(codes: list[str], tableau) -> list[tuple[str, ...]] | None:
+    """The hands of cards dealt in this order that comply with the tableau (the first four Player, Banker,
+    Player, Banker); None when a value the tableau needs was not read."""
+    n = len(codes)
+    if n <= 4:
+        return [ORDER[:n]]
+    if n > 6:
+        return []  # more than one additional card a hand: no reading complies
+    p, b = _total(codes[0:4:2]), _total(codes[1:4:2])
+    if p is None or b is None:
+        return None
+    natural = p in tableau.naturals or b in tableau.naturals
+    player_draws = not natural and p in tableau.player_draws
+    fifth = _points(codes[4])
+    out = []
+    if n == 5:
+        if player_draws and fifth is not None and not tableau.banker_draws(b, fifth):
+            out.append(ORDER + (PLAYER,))
+        if not natural and not player_draws and tableau.banker_draws(b, None):
+            out.append(ORDER + (BANKER,))
+        if fifth is None and player_draws:
+            return None
+    else:  # six cards: the Player's third, then the Banker's (the Banker never draws first)
+        if fifth is None:
+            return None
+        if player_draws and tableau.banker_draws(b, fifth):
+            out.append(ORDER + (PLAYER, BANKER))
+    return out
+
+
+def _by_hand_log(codes: list[str], player: tuple, banker: tuple) -> tuple[str, ...] | None:
+    """Where each card of ``codes`` went, by the hands a hand log gives (matching each card to a hand
+    that holds it); None when the two do not fit together, or fit in more than one way that matters."""
+    if len(codes) != len(player) + len(banker):
+        return None
+    left = {PLAYER: list(player), BANKER: list(banker)}
+    out = []
+    for code in codes:
+        fits = [h for h in HANDS if left[h] and compatible(code, left[h][0])]
+        if not fits:
+            return None
+        if len(fits) == 2 and left[PLAYER][0] != left[BANKER][0]:
+            return None  # fits either hand's next card, and they differ: the hand log does not say which
+        hand = fits[0]
+        left[hand].pop(0)
+        out.append(hand)
+    return tuple(out)
+
+
+def _describe(codes, hands) -> str:
+    return ", ".join(f"{c} to the {h.capitalize()}" for c, h in zip(codes, hands))
+
+
+def build(parts: CoupParts, tableau) -> Built:
+    """The coup's events from its rows; what its record holds; what was settled, and how."""
+    have = set(parts.have)
+    notes: list[str] = []
+    settled: list[str] = []
+    events_cards: list[dict] = []
+    card_rows = parts.rows.get("cards") or []
+    hand_rows = parts.rows.get("coups") or []
+    hand_row = hand_rows[0] if hand_rows else None
+    given_hands = None
+    if hand_row is not None and hand_row.get("player") is not None and hand_row.get("banker") is not None:
+        given_hands = (tuple(hand_row.get("player")), tuple(hand_row.get("banker")))
+
+    if card_rows:
+        aside = [r for r in card_rows if r.get("to") in ("burn", "discard")]  # burnt or discarded: not in a hand
+        card_rows = [r for r in card_rows if r.get("to") not in ("burn", "discard")]
+        codes = [r.get("card") for r in card_rows]
+        to = [r.get("to") for r in card_rows]
+        recorded_to = all(t is not None for t in to)
+        if not recorded_to and any(t is not None for t in to):
+            notes.append("the shoe log says where some cards went and not others: the cards are not judged")
+            return _without_cards(parts, have, notes, [r.get("card") for r in aside] + codes)
+        if recorded_to:
+            if given_hands is not None and not _agrees(codes, to, given_hands):
+                notes.append(f"the shoe log ({_hands_words(codes, to)}) and the hand log ({_given_words(given_hands)}) "
+                             "disagree on the cards: they are not judged")
+                return _without_cards(parts, have, notes, codes)
+            if given_hands is not None:
+                have |= {"hands"}
+        else:
+            hands = _by_hand_log(codes, *given_hands) if given_hands is not None else None
+            if hands is not None:
+                to = list(hands)
+                have |= {"hands", "order"}
+                settled.append(f"where each card went, by the hand log: {_describe(codes, hands)}")
+            elif given_hands is not None:
+                notes.append(f"the shoe log's cards ({' '.join(codes)}) do not fit the hand log's hands "
+                             f"({_given_words(given_hands)}): the cards are not judged")
+                return _without_cards(parts, have, notes, codes)
+            else:
+                readings = legal_readings(codes, tableau)
+                if readings is not None and len(readings) == 1:
+                    to = list(readings[0])
+                    have.add("hands")
+                    if len(codes) > 4:  # (the first four are the deal's: Player, Banker, Player, Banker)
+                        settled.append(f"the additional cards by the tableau, the only legal reading: "
+                                       f"{_describe(codes[4:], to[4:])}")
+                else:
+                    why = ("a card the tableau needs was not read" if readings is None
+                           else "no reading of the additional cards complies with the tableau" if not readings
+                           else "more than one reading complies with the tableau")
+                    notes.append(f"the log gives only the order of the cards ({' '.join(codes)}) and {why}: "
+                                 "where each card went is not known, so the cards are not judged")
+                    return _without_cards(parts, have, notes, codes)
+        placed = sorted([(r, r.get("card"), r.get("to")) for r in aside] + list(zip(card_rows, codes, to)),
+                        key=lambda x: _place(x[0]))
+        for row, code, dest in placed:
+            ev = {"type": "card", "card": code, "to": dest}
+            if row.get("face") is not None:
+                ev["face"] = row.get("face")
+            if row.get("at") is not None:
+                ev["at"] = row.get("at")
+            events_cards.append(ev)
+    elif hand_row is not None and given_hands is not None:
+        player, banker = given_hands
+        order = _dealing_order(player, banker)
+        events_cards = [{"type": "card", "card": code, "to": hand} for code, hand in order]
+        have.discard("order")
+    elif hand_row is not None and hand_row.get("cards") is not None:
+        codes = list(hand_row.get("cards"))
+        readings = legal_readings(codes, tableau)
+        if readings is not None and len(readings) == 1:
+            events_cards = [{"type": "card", "card": c, "to": h} for c, h in zip(codes, readings[0])]
+            have.add("hands")
+            if len(codes) > 4:
+                settled.append(f"the additional cards by the tableau, the only legal reading: "
+                               f"{_describe(codes[4:], readings[0][4:])}")
+        else:
+            notes.append(f"the hand log gives the cards in order only ({' '.join(codes)}), and they cannot be "
+                         "told apart into hands: the cards are not judged")
+            return _without_cards(parts, have, notes, codes)
+
+    return Built(_coup(parts, events_cards, hand_row), have, notes, settled)
+
+
+def _place(row: Row) -> tuple:
+    """Where a card row stands in its coup: its sequence number, else its place in the log."""
+    path, _, line = row.where.rpartition(":")
+    return (row.get("sequence") if row.get("sequence") is not None else 0, path, int(line))
+
+
+def _agrees(codes, to, given) -> bool:
+    hands = {h: [c for c, t in zip(codes, to) if t == h] for h in HANDS}
+    player, banker = given
+    return all(len(hands[h]) == len(g) and all(compatible(a, b) for a, b in zip(hands[h], g))
+               for h, g in ((PLAYER, player), (BANKER, banker)))
+
+
+def _hands_words(codes, to) -> str:
+    return "; ".join(f"{h.capitalize()} {' '.join(c for c, t in zip(codes, to) if t == h) or '-'}" for h in HANDS)
+
+
+def _given_words(given) -> str:
+    return f"Player {' '.join(given[0]) or '-'}; Banker {' '.join(given[1]) or '-'}"
+
+
+def _dealing_order(player: tuple, banker: tuple) -> list[tuple[str, str]]:
+    """A hand log's hands in the order a dealer deals them: Player, Banker, Player, Banker, then the Player's
+    third card and the Banker's (the log does not record the order: `order` is not claimed)."""
+    out = []
+    for i in range(max(len(player), len(banker))):
+        if i < len(player):
+            out.append((player[i], PLAYER))
+        if i < len(banker):
+            out.append((banker[i], BANKER))
+    return out
+
+
+def _without_cards(parts: CoupParts, have: set, notes: list, codes) -> Built:
+    """The coup without its cards (kept under ``x-cards`` for the reader): nothing that needs them is judged."""
+    have -= {"cards", "hands", "order", "faces"}
+    coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0])
+    coup["x-cards"] = list(codes)
+    return Built(coup, have, notes, [])
+
+
+def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None) -> dict:
+    events: list[dict] = []
+    wagers = parts.rows.get("wagers") or []
+    for w in wagers:
+        if w.get("amount"):
+            events.append(_bettor({"type": "wager"}, w) | {"spot": w.get("spot"), "amount": w.get("amount")})
+    events += cards
+    if hand_row is not None:
+        result = _result(hand_row)
+        if result is not None:
+            events.append(result)
+    for w in wagers:
+        events += _settlement(w)
+    return {"events": events}
+
+
+def _result(row: Row) -> dict | None:
+    winner, p, b = row.get("winner"), row.get("player_total"), row.get("banker_total")
+    at = {"at": row.get("at")} if row.get("at") is not None else {}
+    if winner == "void":
+        return {"type": "void", "reason": "other", "note": "recorded as void by the hand log"} | at
+    if p is None or b is None:
+        return None
+    if winner is None:
+        winner = PLAYER if p > b else BANKER if b > p else "tie"
+    return {"type": "result", "player_points": p, "banker_points": b, "winner": winner} | at
+
+
+def _bettor(ev: dict, w: Row) -> dict:
+    if w.get("seat") is not None:
+        ev["seat"] = w.get("seat")
+    if w.get("patron") is not None:
+        ev["patron"] = w.get("patron")
+    return ev
+
+
+def _settlement(w: Row) -> list[dict]:
+    outcome = w.get("outcome")
+    if outcome is None or not w.get("amount"):
+        return []
+    payout = w.get("payout")
+    if outcome == "lose":
+        amount = abs(payout) if payout else w.get("amount")  # a loss logged as 0 paid: the stake collected
+    elif outcome == "push":
+        amount = payout if payout is not None else Decimal(0)
+    else:
+        amount = payout if payout is not None else Decimal(0)
+    ev = _bettor({"type": "settle"}, w) | {"spot": w.get("spot"), "outcome": outcome, "amount": amount}
+    if w.get("at") is not None:
+        ev["at"] = w.get("at")
+    out = [ev]
+    if outcome == "win" and w.get("commission"):
+        out.append(_bettor({"type": "commission"}, w) | {"amount": w.get("commission")})
+    return out

@@ -1,0 +1,311 @@
+"""Reading a recorder's log (CSV) through its mapping: rows of typed values, or the reason a row is refused.
+
+A row that cannot be read (a cell that is not what its field holds, a
+required value missing, too few cells) is *rejected*: it is reported at its
+``file:line`` and every other row is still read.  A log that cannot be read
+at all (no such file, a column the mapping names is not in the header) is a
+:class:`~compliance.errors.UserError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from compliance.cards import read_logged
+from compliance.errors import UserError, Where
+from compliance.importing.mapping import FieldMap, Mapping, offset
+from compliance.transcript.logs import Row
+
+MAX_LOG = 512 << 20  # bytes: a log is read row by row, but kept whole per coup while coups are merged
+_SPLIT = re.compile(r"[\s,;/\-|]+")
+
+
+@dataclass
+class Rejected:
+    where: str  # file:line
+    why: str
+    key: tuple | None = None  # (shoe, coup) of the row, as far as its cells tell (None: they do not)
+    after: int = 0  # how many rows of the log were read before it (where it stands among them)
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.why}"
+
+
+@dataclass
+class LogRead:
+    """One log, read: its rows and what became of each."""
+
+    path: str  # as shown
+    mapping: Mapping
+    rows: list[Row] = field(default_factory=list)  # the rows read (of the table imported)
+    read: int = 0  # data rows in the file
+    rejected: list[Rejected] = field(default_factory=list)
+    other_tables: int = 0  # rows of another table, left out
+    notes: list[Rejected] = field(default_factory=list)  # rows imported with a remark (a time written as recorded)
+    tables: set[str] = field(default_factory=set)
+    present: set[str] = field(default_factory=set)  # the mapped fields whose column the log has
+
+    @property
+    def evidence(self) -> frozenset[str]:
+        """What this log records (compliance.evidence): by the columns it has, not only those mapped."""
+        have = set(self.mapping.game.importer.evidence_of(self.mapping.rows, self.present))
+        if self.mapping.every_coup:
+            have.add("coups")
+        return frozenset(have)
+
+    def reject(self, row_where: str, why: str, key: tuple | None = None) -> None:
+        self.rejected.append(Rejected(row_where, why, key, len(self.rows)))
+
+
+class _Bad(Exception):
+    pass
+
+
+def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
+    """Every row of the log at ``path``; ``table``: only that table's rows (when the log names tables)."""
+    p = Path(path)
+    if not p.is_file():
+        raise UserError("no such log file" if not p.exists() else "is not a file", path)
+    if p.stat().st_size > MAX_LOG:
+        raise UserError(f"the log is larger than {MAX_LOG >> 20} MB: split it (by shift or by shoe)", path)
+    try:
+        text = p.read_bytes().decode(mapping.csv.encoding)
+    except (UnicodeDecodeError, LookupError) as e:
+        raise UserError(f"cannot read the log as {mapping.csv.encoding} (the mapping's csv.encoding): {e}",
+                        path) from None
+    text = text.removeprefix("\ufeff")
+    out = LogRead(path, mapping)
+    lines = io.StringIO(text, newline="")
+    for _ in range(mapping.csv.skip):
+        lines.readline()
+    first = mapping.csv.skip + 1  # the line the reader starts on
+    reader = csv.reader(lines, delimiter=mapping.csv.delimiter, quotechar=mapping.csv.quote)
+    ended = 0  # csv's line count where the last record ended
+    columns = None
+    try:
+        if mapping.csv.header:
+            header = next(reader, None)
+            ended = reader.line_num
+            if header is None:
+                raise UserError("the log is empty: the mapping expects a header row", path)
+            columns = _columns(header, mapping, path, first)
+        else:
+            columns = {name: _number(fm) for name, fm in mapping.fields.items()}
+        out.present = {name for name, index in columns.items() if index is not None}
+    except csv.Error as e:
+        raise UserError(f"not a readable CSV log: {e}", Where(path, first + ended)) from None
+    while True:
+        line = first + ended
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:  # one row the CSV reader cannot take: rejected, the rows after it still read
+            ended = reader.line_num
+            out.read += 1
+            out.reject(f"{path}:{line}", f"not a CSV row: {e}")
+            continue
+        ended = reader.line_num
+        if not any(c.strip() for c in cells):
+            continue
+        out.read += 1
+        _row(out, cells, columns, f"{path}:{line}", table)
+    return out
+
+
+def _number(fm: FieldMap) -> int | None:
+    if isinstance(fm.column.column, int):
+        return fm.column.column - 1
+    raise UserError(f"fields.{fm.name}: the log has no header row (csv.header: false), so its columns are numbers, "
+                    f"not names ({fm.column.column!r})", fm.where)
+
+
+def _columns(header: list[str], mapping: Mapping, path: str, line: int) -> dict[str, int | None]:
+    """Field -> index of its cell, from the header row."""
+    names = [h.strip() for h in header]
+    folded = {n.casefold(): i for i, n in reversed(list(enumerate(names)))}
+    out: dict[str, int | None] = {}
+    for name, fm in mapping.fields.items():
+        col = fm.column.column
+        if isinstance(col, int):
+            out[name] = col - 1
+            continue
+        i = folded.get(str(col).strip().casefold())
+        if i is None and not fm.column.optional:
+            raise UserError(f"no column {col!r} in the header row (the mapping {mapping.path} maps `{name}` to it, at "
+                            f"{fm.where}); the columns are: {', '.join(names)}", Where(path, line))
+        out[name] = i
+    return out
+
+
+def _key_of(cells: list[str], columns: dict[str, int | None]) -> tuple | None:
+    """The (shoe, coup) of a row that is rejected, as far as its cells tell (to set its coup aside)."""
+    def cell(name):
+        i = columns.get(name)
+        return cells[i].strip() if i is not None and i < len(cells) and cells[i].strip() else None
+
+    coup = cell("coup")
+    if coup is None or not re.fullmatch(r"[+-]?\d{1,20}", coup):
+        return None
+    return (cell("shoe"), int(coup))
+
+
+def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: str, table: str | None) -> None:
+    values = {}
+    index = columns.get("table")
+    if index is not None and index < len(cells) and cells[index].strip():
+        named = cells[index].strip()
+        out.tables.add(named)
+        if table is not None and named != table:
+            out.other_tables += 1  # another table's row: left out before anything else of it is read
+            return
+    for name, index in columns.items():
+        fm = out.mapping.fields[name]
+        if index is None:
+            continue
+        if index >= len(cells):
+            if fm.column.optional:
+                continue
+            out.reject(where, f"the row has {len(cells)} cells; `{name}` is in column {index + 1}",
+                       _key_of(cells, columns))
+            return
+        try:
+            value = _value(fm, cells[index], where, out)
+        except _Bad as e:
+            out.reject(where, f"`{name}` ({_col(fm)}): {e}", _key_of(cells, columns))
+            return
+        if value is not None:
+            values[name] = value
+    for name in _required(out.mapping):
+        if values.get(name) is None:
+            fm = out.mapping.fields[name]
+            out.reject(where, f"`{name}` ({_col(fm)}) is empty", _key_of(cells, columns))
+            return
+    out.rows.append(Row(where, values))
+
+
+def _required(mapping: Mapping) -> list[str]:
+    base = ["shoe", "coup"] if "shoe" in mapping.fields and (mapping.rows != "wagers" or
+                                                            mapping.coup_numbers == "shoe") else ["coup"]
+    options = mapping.game.importer.REQUIRED[mapping.rows]
+    option = next(o for o in options if set(o) <= set(mapping.fields))
+    return base + list(option)
+
+
+def _col(fm: FieldMap) -> str:
+    c = fm.column.column
+    return f"column {c}" if isinstance(c, int) else f"column {c!r}"
+
+
+def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
+    kind = fm.field.kind
+    text = cell.strip()
+    column = fm.column
+    if kind in ("card", "cards"):
+        return _cards(fm, text) if kind == "cards" else _card(fm, text)
+    if not text:
+        return None
+    if kind == "text":
+        return text
+    if kind == "int":
+        if not re.fullmatch(r"[+-]?\d{1,20}", text):
+            raise _Bad(f"{_q(text)} is not a whole number")
+        return _bounded(fm, int(text), text)
+    if kind == "money":
+        return _bounded(fm, _money(text, column.decimal), text)
+    if kind == "word":
+        folded = {k.strip().casefold(): v for k, v in column.values.items()}
+        word = folded.get(text.casefold())
+        if word is None and text.lower() in fm.field.words:
+            word = text.lower()
+        if word is None:
+            spellings = f"a spelling of the mapping ({', '.join(column.values)}) nor " if column.values else ""
+            raise _Bad(f"{_q(text)} is neither {spellings}one of the words {', '.join(fm.field.words)}")
+        return word
+    if kind == "time":
+        stamp = read_time(text, column.time, column.timezone)
+        if stamp is None:
+            out.notes.append(Rejected(where, f"`{fm.name}` ({_col(fm)}): {_q(text)} is not a time in the format "
+                                             f"{column.time!r}: written as recorded (the check reports it)"))
+            return text
+        return stamp
+    raise AssertionError(kind)
+
+
+def _q(text: str) -> str:
+    """A cell quoted in a message, cut short: a message names the cell, it does not reprint a runaway one."""
+    return repr(text if len(text) <= 40 else text[:40] + "…")
+
+
+def _bounded(fm: FieldMap, value, text: str):
+    low, high = fm.field.low, fm.field.high
+    if low is not None and value < low:
+        raise _Bad(f"{_q(text)} is less than {low}")
+    if high is not None and value > high:
+        raise _Bad(f"{_q(text)} is more than {high}")
+    return value
+
+
+def _card(fm: FieldMap, text: str) -> str | None:
+    column = fm.column
+    folded = {k.strip().casefold(): v for k, v in column.values.items()}
+    if text.casefold() in folded:
+        mapped = folded[text.casefold()]
+        code = read_logged(mapped)
+        if code is None:
+            raise _Bad(f"{_q(text)} is spelled {mapped!r} by the mapping, which is not a card")
+        return code
+    if text in [u.strip() for u in column.unread]:
+        return "??"
+    if not text:
+        return None
+    code = read_logged(text)
+    if code is None:
+        raise _Bad(f"{_q(text)} is not a card: expected rank then suit (7H), a rank (7, K) or a value (0 to 9)"
+                   + (f", or a card not read ({', '.join(repr(u) for u in column.unread)})" if column.unread else ""))
+    return code
+
+
+def _cards(fm: FieldMap, text: str) -> tuple[str, ...] | None:
+    if not text:
+        return None
+    parts = text.split(fm.column.split) if fm.column.split else _SPLIT.split(text)
+    out = []
+    for part in parts:
+        if not part.strip() and not fm.column.split:
+            continue
+        code = _card(fm, part.strip())
+        if code is None:
+            raise _Bad(f"{_q(text)}: an empty card between two separators")
+        out.append(code)
+    return tuple(out)
+
+
+def _money(text: str, decimal: str) -> Decimal:
+    group = "," if decimal == "." else "."
+    plain = text.replace(" ", "").replace("\u00a0", "").replace(group, "")
+    if decimal == ",":
+        plain = plain.replace(",", ".")
+    if not re.fullmatch(r"[+-]?(\d{1,30}(\.\d{0,30})?|\.\d{1,30})", plain):
+        raise _Bad(f"{_q(text)} is not an amount")
+    try:
+        return Decimal(plain)
+    except InvalidOperation:
+        raise _Bad(f"{_q(text)} is not an amount") from None
+
+
+def read_time(text: str, fmt: str, zone: str | None) -> str | None:
+    """The time in ISO 8601 (the offset given where the log writes none), or None if ``text`` is not one."""
+    try:
+        when = dt.datetime.fromisoformat(text) if fmt == "iso" else dt.datetime.strptime(text, fmt)
+    except ValueError:
+        return None
+    if when.tzinfo is None and zone is not None:
+        when = when.replace(tzinfo=offset(zone))
+    return when.isoformat()

@@ -1,0 +1,221 @@
+"""A mapping: how one recorder's log (CSV) reads as transcript fields, written in YAML, not in code.
+
+::
+
+    format: baccarat-audit-mapping
+    version: 1
+    name: shoe-log
+    title: "Shoe log: one card a row"
+    rows: cards                   # what one row holds: cards, coups or wagers
+    csv: {delimiter: ",", header: true}
+    every_coup: true              # the log holds every coup of its shoes
+    coup_numbers: transcript      # or: shoe (numbered from 1 in each shoe)
+    fields:                       # field -> the column that holds it
+      shoe: Shoe
+      coup: Coup
+      card: {column: Card, unread: ["", "XX"]}
+      to: {column: Hand, optional: true, values: {P: player, B: banker}}
+      at: {column: Time, time: "%d/%m/%Y %H:%M:%S", timezone: "+10:00"}
+
+The fields a mapping may name are the engine's (:data:`compliance.transcript.logs.COMMON`)
+and its game's (the game's ``importer.ROWS``).  Every mistake in a mapping
+is one :class:`~compliance.errors.UserError` at its ``file:line:col``.
+Bundled mappings (package data, ``compliance/importing/mappings``) are named
+by their ``name``; any other is a path.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from compliance import games
+from compliance.errors import UserError
+from compliance.ruleset.loader import pydantic_errors
+from compliance.transcript.logs import COMMON, ROW_KINDS
+from compliance.transcript.logs import Field as LogField
+from compliance.yamlread import YamlDoc, read_yaml
+
+MAX_BYTES = 200_000  # a mapping is a page of YAML
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Column(_Strict):
+    """Where a field is in the log, and how its cells are spelled."""
+
+    column: str | int = Field(description="the column's name in the header row, or its number (1 is the first)")
+    optional: bool = Field(default=False, description="the log may lack the column; its rows then hold no value")
+    values: dict[str, str] = Field(default_factory=dict, description="spellings in the log -> the transcript's "
+                                   "word (or, for cards, card code); upper or lower case alike")
+    unread: list[str] = Field(default_factory=list, description="card fields: spellings of a card dealt but not "
+                              "read (written ??); an empty cell is one only if listed here")
+    split: str | None = Field(default=None, description="a field of several cards: the text between two cards "
+                              "(default: spaces, commas, semicolons, slashes or dashes)")
+    time: str = Field(default="iso", description="time fields: iso (ISO 8601), or a strptime format such as "
+                      "%d/%m/%Y %H:%M:%S")
+    timezone: str | None = Field(default=None, description="time fields: the UTC offset of a time written "
+                                 "without one (+10:00, Z)")
+    decimal: Literal[".", ","] = Field(default=".", description="money fields: the decimal mark (the other one, "
+                                       "and spaces, group the digits)")
+
+
+class Csv(_Strict):
+    delimiter: str = Field(default=",", min_length=1, max_length=1)
+    quote: str = Field(default='"', min_length=1, max_length=1)
+    header: bool = Field(default=True, description="the first row names the columns (else columns are numbers)")
+    skip: int = Field(default=0, ge=0, description="lines before the header (or the first row) to skip")
+    encoding: str = "utf-8"
+
+
+class MappingFile(_Strict):
+    """A mapping as written."""
+
+    format: Literal["baccarat-audit-mapping"]
+    version: Literal[1]
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    description: str | None = None
+    game: str = Field(default=games.BACCARAT, description="the game the log records (a ruleset game_kind)")
+    rows: Literal[ROW_KINDS]  # type: ignore[valid-type]
+    csv: Csv = Csv()
+    every_coup: bool | None = Field(default=None, description="the log holds every coup of its shoes (default: "
+                                    "true for cards and coups rows, false for wagers: a coup without a wager "
+                                    "has no row)")
+    coup_numbers: Literal["transcript", "shoe"] = Field(
+        default="transcript", description="transcript: the coup column numbers the coups through the log; shoe: "
+        "from 1 in each shoe (the transcript then numbers a coup 1000 x the shoe's place + its number)")
+    fields: dict[str, Column | str | int]
+
+
+@dataclass
+class FieldMap:
+    """A mapped field, ready to read cells with."""
+
+    name: str
+    field: LogField
+    column: Column
+    where: str  # file:line:col of its entry in the mapping
+
+
+@dataclass
+class Mapping:
+    """A validated mapping."""
+
+    name: str
+    title: str
+    path: str  # as shown in messages
+    game: games.Game
+    rows: str
+    csv: Csv
+    every_coup: bool
+    coup_numbers: str
+    fields: dict[str, FieldMap]
+
+    @property
+    def evidence(self) -> frozenset[str]:
+        """What a log read through this mapping records (compliance.evidence)."""
+        have = set(self.game.importer.evidence_of(self.rows, set(self.fields)))
+        if self.every_coup:
+            have.add("coups")
+        return frozenset(have)
+
+
+def bundled_dir() -> Path:
+    return Path(str(resources.files("compliance.importing") / "mappings"))
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
+
+
+def load_mapping(ref: str) -> Mapping:
+    """A bundled mapping by name (``shoe-log``), or a mapping file by path."""
+    if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref:
+        path, display = Path(ref), ref
+    else:
+        path = bundled_dir() / f"{ref}.yaml"
+        display = f"mappings/{ref}.yaml"
+        if not path.is_file():
+            raise UserError(f"no mapping {ref!r}; bundled mappings: {', '.join(bundled_names())} (or give a "
+                            "mapping file's path)")
+    doc = read_yaml(path, display, what="mapping", max_bytes=MAX_BYTES)
+    if not isinstance(doc.data, dict):
+        raise UserError("a mapping must be a YAML mapping", doc.where())
+    try:
+        raw = MappingFile.model_validate(doc.data)
+    except ValidationError as e:
+        raise pydantic_errors(doc, (), e)[0] from None
+    return _bind(raw, doc)
+
+
+def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
+    if raw.game not in games.PACKAGES:
+        raise UserError(f"game: unknown game {raw.game!r} (known: {', '.join(games.PACKAGES)})", doc.where(("game",)))
+    game = games.get(raw.game)
+    if game.importer is None:
+        raise UserError(f"game: {game.title} logs cannot be imported yet", doc.where(("game",)))
+    known = COMMON | game.importer.ROWS[raw.rows]
+    fields: dict[str, FieldMap] = {}
+    for name, spec in raw.fields.items():
+        at = ("fields", name)
+        if name not in known:
+            raise UserError(f"fields: {raw.rows} rows of a {game.title} log have no field {name!r} (they have: "
+                            f"{', '.join(known)})", doc.where(at))
+        column = spec if isinstance(spec, Column) else Column(column=spec)
+        field = known[name]
+        _check_column(name, field, column, doc, at)
+        fields[name] = FieldMap(name, field, column, str(doc.where(at)))
+    for name in ("shoe", "coup") if raw.rows != "wagers" or raw.coup_numbers == "shoe" else ("coup",):
+        if name not in fields:
+            raise UserError(f"fields: a log must map `{name}` (which column holds it)", doc.where(("fields",)))
+    options = game.importer.REQUIRED[raw.rows]
+    if not any(set(option) <= set(fields) for option in options):
+        wanted = " or ".join(", ".join(f"`{f}`" for f in option) for option in options)
+        raise UserError(f"fields: a log of {raw.rows} rows must map {wanted}", doc.where(("fields",)))
+    every = raw.every_coup if raw.every_coup is not None else raw.rows != "wagers"
+    return Mapping(raw.name, raw.title, doc.display, game, raw.rows, raw.csv, every, raw.coup_numbers, fields)
+
+
+def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: tuple) -> None:
+    if isinstance(column.column, int) and column.column < 1:
+        raise UserError(f"fields.{name}: a column number counts from 1", doc.where(at + ("column",)))
+    if field.kind == "word":
+        for spelling, word in column.values.items():
+            if word not in field.words:
+                raise UserError(f"fields.{name}.values: {spelling!r} -> {word!r}: {name} is one of "
+                                f"{', '.join(field.words)}", doc.where(at + ("values", spelling)))
+    elif column.values and field.kind not in ("card", "cards"):
+        raise UserError(f"fields.{name}: `values` spells words, and {name} holds {field.kind}",
+                        doc.where(at + ("values",)))
+    if column.unread and field.kind not in ("card", "cards"):
+        raise UserError(f"fields.{name}: `unread` is for card fields", doc.where(at + ("unread",)))
+    if field.kind == "time":
+        if column.time != "iso":
+            try:
+                dt.datetime.strptime(dt.datetime(2026, 11, 29, 20, 15, 30).strftime(column.time), column.time)
+            except ValueError as e:
+                raise UserError(f"fields.{name}.time: {column.time!r} is not a time format that reads back "
+                                f"({e}); use directives such as %Y-%m-%d %H:%M:%S", doc.where(at + ("time",))) from None
+        if column.timezone is not None and offset(column.timezone) is None:
+            raise UserError(f"fields.{name}.timezone: {column.timezone!r} is not a UTC offset (+10:00, -05:00, Z)",
+                            doc.where(at + ("timezone",)))
+    elif column.time != "iso" or column.timezone is not None:
+        raise UserError(f"fields.{name}: `time` and `timezone` are for time fields", doc.where(at))
+
+
+def offset(text: str) -> dt.timezone | None:
+    """A UTC offset as ISO 8601 writes it (``+10:00``, ``-0500``, ``Z``)."""
+    if text in ("Z", "z", "UTC"):
+        return dt.timezone.utc
+    try:
+        return dt.datetime.strptime(text, "%z").tzinfo
+    except ValueError:
+        return None

@@ -1,0 +1,335 @@
+"""Several logs of one table and shift, merged into one transcript by shoe and coup.
+
+Each log is read through its mapping (:mod:`.logs`); its rows are gathered
+coup by coup (the coup column, and the shoe where coups are numbered in each
+shoe); the coups of every log are put together by that key and handed to the
+game (its ``importer.build``), which makes the events.  What each coup's
+record holds is worked out as it is built: the header's ``recorded`` is what
+the logs record, and a coup that holds less (not in a log that holds every
+coup, rows set aside, cards that cannot be told apart into hands) says so
+in its own ``recorded``.
+
+Nothing read is lost: a row that cannot be read is rejected and reported at
+its ``file:line``; rows that cannot be used as they stand (a coup's rows
+that conflict, a row missing between them) are kept in the coup under
+``x-rows`` and its note (``x-import``) says why; where each coup came from
+is in ``x-source``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from compliance import evidence
+from compliance.errors import UserError
+from compliance.importing.logs import LogRead, Rejected, read_log
+from compliance.importing.mapping import Mapping, load_mapping
+from compliance.transcript.logs import CoupParts, Row
+
+ROLES = ("dealer", "inspector", "supervisor")
+SHOE_BASE = 1000  # coups numbered in each shoe: the transcript numbers them 1000 x the shoe's place + the number
+
+
+@dataclass
+class Imported:
+    """What the logs made: the transcript (header and coups) and what became of every row."""
+
+    header: dict
+    coups: list[dict]
+    logs: list[LogRead]
+    settled: int = 0  # coups where something the logs left open was settled
+    partial: int = 0  # coups whose record holds less than the header says
+    notes: list[str] = field(default_factory=list)  # "coup N: ..." remarks, in coup order
+
+    @property
+    def rejected(self) -> int:
+        return sum(len(log.rejected) for log in self.logs)
+
+
+@dataclass
+class _Group:
+    """The rows of one log for one coup."""
+
+    key: tuple
+    shoe: str | None
+    rows: list[Row] = field(default_factory=list)
+    set_aside: str | None = None  # why the rows cannot be used as they stand
+
+
+def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=None,
+                header: dict | None = None, decks: int = 8) -> Imported:
+    """Merge the logs ``specs`` (mapping, path) of one table into a transcript."""
+    if not specs:
+        raise UserError("name at least one log: MAPPING=FILE (e.g. shoe-log=shoe.csv)")
+    mappings = [load_mapping(m) for m, _ in specs]
+    game = mappings[0].game
+    for m in mappings[1:]:
+        if m.game is not game:
+            raise UserError(f"the logs record different games ({game.title}, {m.game.title}): "
+                            "import one game at a time")
+    numbering = {m.coup_numbers for m in mappings}
+    if len(numbering) > 1:
+        raise UserError("the mappings number coups differently (coup_numbers: transcript and shoe): merge logs "
+                        "that number them the same way")
+    per_shoe = numbering == {"shoe"}
+    header = dict(header or {})
+    table_head = dict(header.get("table") or {})
+    table = table or table_head.get("id")
+    logs = [read_log(path, m, table) for (_, path), m in zip(specs, mappings)]
+    if table is None:
+        tables = sorted(set().union(*(log.tables for log in logs)))
+        if len(tables) > 1:
+            raise UserError(f"the logs hold several tables ({', '.join(tables)}): choose one with --table")
+        if not tables:
+            raise UserError("the logs do not name their table: give its id with --table (or in --header)")
+        table = tables[0]
+    groups = [_groups(log, per_shoe) for log in logs]
+    keys, shoes = _keys(logs, groups, per_shoe)
+    context = game.importer.context(ruleset)
+    claimed = frozenset().union(*(log.evidence for log in logs))
+    every = "coups" in claimed
+    out = Imported({}, [], logs)
+    places = {s: i + 1 for i, s in enumerate(dict.fromkeys(shoes[k] for k in keys))}
+    for key in keys:
+        shoe = shoes[key]
+        number = places[shoe] * SHOE_BASE + key[1] if per_shoe else key[1]
+        coup = _coup(game, context, logs, groups, key, shoe, number, claimed, every, out)
+        out.coups.append(coup)
+    order = list(dict.fromkeys(shoes[k] for k in keys))
+    decks_of = {s["id"]: s["decks"] for s in header.get("shoes") or () if isinstance(s, dict) and "id" in s}
+    seats = max([7] + [r.get("seat") for log in logs for r in log.rows if isinstance(r.get("seat"), int)])
+    table_head = {"id": table, "game": table_head.get("game", "punto_banco"),
+                  "seats": table_head.get("seats", seats)} | table_head | {"id": table}
+    out.header = {
+        "format": "baccarat-transcript", "version": "1.1", "table": table_head,
+        "shoes": [{"id": s, "decks": decks_of.get(s, decks)} for s in order] or [{"id": "S1", "decks": decks}],
+        "recorded": [n for n in evidence.DECLARABLE if n in claimed],
+    } | {k: v for k, v in header.items() if k not in ("format", "version", "table", "shoes", "recorded")}
+    out.header["x-import"] = {"logs": [{"file": log.path, "mapping": log.mapping.name, "rows": log.read,
+                                        "imported": log.read - len(log.rejected) - log.other_tables,
+                                        "rejected": len(log.rejected), "other_tables": log.other_tables}
+                                       for log in logs]}
+    return out
+
+
+# ------------------------------------------------------------------ a log's coups
+
+
+def _key(row: Row, per_shoe: bool) -> tuple:
+    return (row.get("shoe"), row.get("coup")) if per_shoe else (None, row.get("coup"))
+
+
+def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
+    """The log's rows, coup by coup.  A row of a coup read earlier, after other coups, is rejected; two rows
+    of a coup that are the same row (the game's ``UNIQUE`` fields alike) are one captured twice (the second
+    rejected) or, if they differ, a clash that sets the coup's rows aside."""
+    unique = log.mapping.game.importer.UNIQUE[log.mapping.rows]
+    unreadable = list(log.rejected)  # the rows rejected as they were read (those rejected below are whole)
+    groups: OrderedDict[tuple, _Group] = OrderedDict()
+    current = None
+    for row in log.rows:
+        key = _key(row, per_shoe)
+        group = groups.get(key)
+        if group is not None and key != current:
+            first = group.rows[0].where if group.rows else "?"
+            log.reject(row.where, f"{_coup_words(key, group.shoe)} appears again, after other coups (its rows "
+                                  f"began at {first}): not imported")
+            continue
+        if group is None:
+            group = groups[key] = _Group(key, row.get("shoe"))
+        current = key
+        if group.shoe is not None and row.get("shoe") is not None and row.get("shoe") != group.shoe:
+            log.reject(row.where, f"coup {key[1]} is in shoe {group.shoe!r} ({group.rows[0].where}), this row says "
+                                  f"shoe {row.get('shoe')!r}: not imported")
+            continue
+        if group.shoe is None:
+            group.shoe = row.get("shoe")
+        same = _same_row(group, row, unique)
+        if same is not None:
+            if same.values == row.values:
+                log.reject(row.where, f"the same row captured twice (it repeats {same.where}): not imported")
+                continue
+            what = f"{_coup_words(key, group.shoe)}" + (f", {_unique_words(row, unique)}," if unique else "")
+            log.reject(row.where, f"{what} is also recorded at {same.where}, with other values: neither is judged")
+            group.set_aside = group.set_aside or f"recorded twice with different values ({same.where}, {row.where})"
+        group.rows.append(row)
+    _rejected_rows(log, groups, per_shoe, unreadable)
+    if "sequence" in log.mapping.fields:
+        for group in groups.values():
+            _in_sequence(group)
+    return groups
+
+
+def _same_row(group: _Group, row: Row, unique: tuple[str, ...]) -> Row | None:
+    """The row of ``group`` that ``row`` is the same row as (alike in the ``unique`` fields), if any."""
+    if unique and all(row.get(f) is None for f in unique):
+        return None  # nothing tells this row apart: several rows of a coup, each its own
+    return next((r for r in group.rows if all(r.get(f) == row.get(f) for f in unique)), None)
+
+
+def _unique_words(row: Row, unique: tuple[str, ...]) -> str:
+    return " ".join(f"{f} {row.get(f)}" for f in unique if row.get(f) is not None)
+
+
+def _in_sequence(group: _Group) -> None:
+    """Card rows in the order of their sequence numbers; a gap sets the coup's rows aside."""
+    rows = sorted(group.rows, key=lambda r: (r.get("sequence") is None, r.get("sequence") or 0))
+    numbers = [r.get("sequence") for r in rows if r.get("sequence") is not None]
+    for a, b in zip(numbers, numbers[1:]):
+        if b > a + 1:
+            group.set_aside = group.set_aside or (f"no row for sequence {a + 1}" + (f" to {b - 1}" if b > a + 2 else "")
+                                                  + " (a row missing from the log, or rejected)")
+            break
+    group.rows = rows
+
+
+def _coup_words(key: tuple, shoe) -> str:
+    return f"coup {key[1]}" + (f" of shoe {shoe!r}" if shoe is not None else "")
+
+
+def _rejected_rows(log: LogRead, groups: OrderedDict, per_shoe: bool, unreadable: list[Rejected]) -> None:
+    """A coup that lost a row to rejection cannot be used as it stands: set it aside.  A rejected row whose
+    coup its cells do not tell sets aside the coups read just before and just after it."""
+    for r in unreadable:
+        if r.key is not None:
+            key = r.key if per_shoe else (None, r.key[1])
+            group = groups.get(key)
+            if group is None:  # e.g. the coup's only wager: without it the log would say the coup had none
+                group = groups[key] = _Group(key, r.key[0])
+            group.set_aside = group.set_aside or f"its row {r.where} was rejected"  # (the row is reported)
+            continue
+        for row in log.rows[max(r.after - 1, 0):r.after + 1]:
+            group = groups.get(_key(row, per_shoe))
+            if group is not None and row in group.rows:
+                group.set_aside = group.set_aside or (f"a rejected row next to it ({r.where}) may be one of its "
+                                                      "rows")
+
+
+# ------------------------------------------------------------------ merging
+
+
+def _keys(logs: list[LogRead], groups: list[OrderedDict], per_shoe: bool) -> tuple[list[tuple], dict[tuple, str]]:
+    """Every coup of every log, in order, and its shoe (logs that disagree on a coup's shoe: the later one's
+    rows are rejected)."""
+    shoes: dict[tuple, str] = {}
+    where: dict[tuple, str] = {}
+    for log, gs in zip(logs, groups):
+        for key, g in list(gs.items()):
+            if key[1] < 0 or (per_shoe and key[1] >= SHOE_BASE):
+                limit = f"0 to {SHOE_BASE - 1} (a coup numbered in its shoe)" if per_shoe else "0 or more"
+                for row in g.rows:
+                    log.reject(row.where, f"coup {key[1]}: a coup is numbered {limit}: not imported")
+                del gs[key]
+                continue
+            if g.shoe is None:
+                continue
+            if key in shoes and shoes[key] != g.shoe:
+                for row in g.rows:
+                    log.reject(row.where, f"coup {key[1]} is in shoe {shoes[key]!r} ({where[key]}), this log says "
+                                          f"shoe {g.shoe!r}: not imported")
+                del gs[key]
+                continue
+            shoes.setdefault(key, g.shoe)
+            where.setdefault(key, g.rows[0].where if g.rows else log.path)
+    for log, gs in zip(logs, groups):
+        for key, g in list(gs.items()):
+            if key not in shoes:
+                for row in g.rows:
+                    log.reject(row.where, f"coup {key[1]}: no other log holds it, and this log does not name its "
+                                          "shoe: not imported")
+                del gs[key]
+    if per_shoe:
+        place = {s: i for i, s in enumerate(dict.fromkeys(shoes[k] for gs in groups for k in gs))}
+        keys = sorted(shoes, key=lambda k: (place[shoes[k]], k[1]))
+    else:
+        keys = sorted(shoes, key=lambda k: k[1])
+    return keys, shoes
+
+
+def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tuple, shoe: str, number: int,
+          claimed: frozenset, every: bool, out: Imported) -> dict:
+    parts = CoupParts(shoe, number)
+    set_aside: list[dict] = []
+    sources: list[str] = []
+    have: set[str] = {"coups"} if every else set()
+    for log, gs in zip(logs, groups):
+        m: Mapping = log.mapping
+        g = gs.get(key)
+        ev = log.evidence - {"coups"}
+        if g is None:
+            if not m.every_coup:
+                have |= ev  # a log that holds a row for a coup only when there is something (a wager) to say
+            continue
+        sources += _ranges(r.where for r in g.rows)
+        if g.set_aside is not None:
+            parts.notes.append(f"{log.mapping.name} ({log.path}): {g.set_aside}; this log's rows of the coup are "
+                               "kept under x-rows and not judged")
+            set_aside += [{"row": r.where} | {k: _plain(v) for k, v in r.values.items()} for r in g.rows]
+            parts.aside.extend(g.rows)
+            continue
+        parts.rows.setdefault(m.rows, []).extend(g.rows)
+        parts.evidence[m.rows] = parts.evidence.get(m.rows, frozenset()) | ev
+        have |= ev
+    parts.have = have
+    built = game.importer.build(parts, context)
+    coup: dict = {"coup": number, "shoe": shoe}
+    own = {n for n in built.have if n in evidence.DECLARABLE}
+    if own != set(claimed):
+        coup["recorded"] = [n for n in evidence.DECLARABLE if n in own]
+        out.partial += 1
+    staff = _staff(parts, out, number)
+    if staff:
+        coup["staff"] = staff
+    coup |= built.coup
+    coup["x-source"] = sources
+    notes = parts.notes + built.notes
+    if notes or built.settled:
+        coup["x-import"] = ({"settled": built.settled} if built.settled else {}) | ({"notes": notes} if notes else {})
+        out.notes += [f"coup {number}: settled {s}" for s in built.settled] + [f"coup {number}: {n}" for n in notes]
+    if built.settled:
+        out.settled += 1
+    if set_aside:
+        coup["x-rows"] = set_aside
+    return coup
+
+
+def _staff(parts: CoupParts, out: Imported, number: int) -> dict:
+    """Who ran the table, by every row of the coup (rows set aside too: who dealt is not in doubt)."""
+    found: dict[str, list[str]] = {}
+    for rows in list(parts.rows.values()) + [parts.aside]:
+        for r in rows:
+            for role in ROLES:
+                name = r.get(role)
+                if name is not None and name not in found.setdefault(role, []):
+                    found[role].append(name)
+    staff = {}
+    for role in ROLES:
+        names = found.get(role) or []
+        if len(names) == 1:
+            staff[role] = names[0]
+        elif names:
+            parts.notes.append(f"the logs name more than one {role} ({', '.join(names)}): none is recorded")
+    return staff
+
+
+def _ranges(wheres) -> list[str]:
+    """``file:line`` places as ``file:first-last`` runs."""
+    out: list[list] = []
+    for w in wheres:
+        path, _, line = w.rpartition(":")
+        n = int(line)
+        if out and out[-1][0] == path and out[-1][2] == n - 1:
+            out[-1][2] = n
+        else:
+            out.append([path, n, n])
+    return [f"{p}:{a}" if a == b else f"{p}:{a}-{b}" for p, a, b in out]
+
+
+def _plain(v):
+    return list(v) if isinstance(v, tuple) else v
+
+
+def rejected_lines(imported: Imported) -> list[Rejected]:
+    """Every row rejected, log by log, in file order."""
+    return [r for log in imported.logs for r in log.rejected]

@@ -1,0 +1,319 @@
+"""``baccarat-audit import``: what casinos' recorders log, turned into transcripts through YAML mappings.
+
+The fixtures are a night at one table (``fixtures/import/README.md``) as a
+card-reading shoe, a hand log and a table system logged it: clean, with
+third-card errors, in dealing order only, and with bad, ambiguous and
+duplicated rows.  Each is imported through its bundled mapping and checked.
+A simulated shoe written out as the three logs must come back with the
+findings of the transcript it was written from.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compliance.engine import Checker
+from compliance.games.baccarat.importing import legal_readings
+from compliance.games.baccarat.simulate import Simulator, write_transcript
+from compliance.report.model import not_judged
+from compliance.ruleset.loader import load_ruleset
+from compliance.games.baccarat.analyze import standard_tableau
+from tests import builders, recorder_logs
+from tests.reporting import run
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = ROOT / "fixtures" / "import"
+HEADER = ("--header", str(LOGS / "header.json"))
+BROKEN = sorted((LOGS / "broken-mappings").glob("*.yaml"))
+
+
+def imported(tmp_path: Path, *logs: str, name: str = "night.jsonl", extra: tuple = HEADER):
+    out = tmp_path / name
+    result = run("import", *logs, *extra, "-o", out)
+    return result, out
+
+
+def check(path: Path):
+    return Checker().check_file(path, path.name)
+
+
+def coups(path: Path) -> dict[int, dict]:
+    lines = path.read_text().splitlines()[1:]
+    return {c["coup"]: c for c in map(json.loads, lines)}
+
+
+def fixture(name: str) -> str:
+    return str(LOGS / name)
+
+
+# ------------------------------------------------------------------ the bundled mappings
+
+
+def test_the_bundled_mappings_are_listed_with_what_each_log_records():
+    out = run("import", "--list-mappings").stdout.splitlines()
+    assert [line.split()[0] for line in out] == ["hand-log", "shoe-log", "wager-log"]
+    assert "records cards, coups, faces, hands, order" in out[1]
+    assert "records settlements, stakes" in out[2]
+
+
+def test_a_cards_only_shoe_log_of_compliant_play_gives_no_finding_and_names_the_rules_it_cannot_judge(tmp_path):
+    result, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/clean.csv')}")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[-2:] == [
+        f"{fixture('shoe-log/clean.csv')}: 267 rows read, 267 imported, 0 rejected",
+        f"wrote {out}: 50 coups of table BAC-07; recorded: cards, hands, order, coups"]
+    checked = check(out)
+    assert checked.findings == []
+    why = {nj.rule.id: nj.reason for nj in not_judged(checked)}
+    assert why["BAC-CALLS"] == "calls not recorded" and why["BAC-RESULT"] == "results not recorded"
+    assert why["BAC-SETTLE-AMOUNT"] == "wagers and settlements not recorded"
+    assert {"BAC-DEAL-ORDER", "BAC-DRAW-BANKER-ILLEGAL", "BAC-SHOE-INTEGRITY", "BAC-RECORD-DUPLICATE"}.isdisjoint(why)
+    assert coups(out)[1]["staff"] == {"dealer": "D-114"} and coups(out)[26]["staff"] == {"dealer": "D-207"}
+
+
+THIRD_CARD_ERRORS = {
+    (5, "third-card.banker.illegal"), (6, "third-card.banker.illegal"), (11, "third-card.player.missing"),
+    (12, "third-card.banker.illegal"), (13, "third-card.banker.illegal"), (14, "third-card.player.illegal"),
+    (19, "third-card.player.illegal"), (20, "third-card.player.illegal"), (24, "third-card.player.missing"),
+    (25, "third-card.player.illegal"), (29, "third-card.banker.illegal"), (31, "third-card.player.illegal"),
+    (32, "third-card.player.missing"), (33, "third-card.banker.illegal"), (34, "third-card.player.illegal"),
+    (35, "third-card.banker.illegal"), (39, "third-card.banker.missing"), (40, "third-card.player.missing"),
+    (44, "third-card.player.illegal"), (49, "third-card.banker.illegal"), (50, "third-card.banker.illegal"),
+}
+
+
+def test_the_same_shoe_log_with_third_card_errors_gives_exactly_those_findings(tmp_path):
+    _, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/third-card-errors.csv')}")
+    assert {(f.coup, f.category) for f in check(out).findings} == THIRD_CARD_ERRORS
+
+
+def test_a_shoe_log_of_the_order_only_is_settled_by_the_tableau_where_one_reading_is_legal(tmp_path):
+    result, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/order-only.csv')}")
+    assert result.exit_code == 0 and "recorded: cards, coups; 50 hold less" in result.stderr
+    read = coups(out)
+    settled = [n for n, c in read.items() if "settled" in c.get("x-import", {})]
+    unsettled = [n for n, c in read.items() if "x-cards" in c]
+    first = read[settled[0]]
+    assert first["x-import"]["settled"][0].startswith("the additional cards by the tableau, the only legal reading: ")
+    assert "hands" in first["recorded"] and "order" not in first["recorded"]  # the deal's order is assumed
+    # every coup an error made illegal cannot be read one way: not judged on its cards, never guessed
+    assert unsettled == [5, 6, 12, 13, 14, 19, 20, 25, 29, 31, 33, 34, 35, 40, 44, 49, 50]
+    assert read[5]["recorded"] == ["coups"] and read[5]["events"] == []
+    assert "no reading of the additional cards complies with the tableau" in read[5]["x-import"]["notes"][0]
+    assert len(settled) == 20
+    # four cards read one way only: a hand that stood when it had to draw is still seen
+    assert {(f.coup, f.category) for f in check(out).findings} == {
+        (11, "third-card.player.missing"), (24, "third-card.player.missing"), (32, "third-card.player.missing"),
+        (39, "third-card.banker.missing")}
+
+
+def test_whether_five_cards_split_three_and_two_or_two_and_three_depends_on_the_tableau():
+    tableau = standard_tableau()
+    # Player 2+2 = 4 draws; Banker 4+K = 4 stands on a Player's third card of 0, draws on a 5
+    assert legal_readings(["2H", "4S", "2D", "KC", "TD"], tableau) == [
+        ("player", "banker", "player", "banker", "player")]
+    assert legal_readings(["2H", "4S", "2D", "KC", "5D"], tableau) == []  # 3+2 and 2+3 both break the tableau
+    # Player 6 stands, Banker 4 draws: the fifth card is the Banker's
+    assert legal_readings(["3H", "4S", "3D", "KC", "5D"], tableau) == [
+        ("player", "banker", "player", "banker", "banker")]
+    assert legal_readings(["2H", "4S", "2D", "??", "TD"], tableau) is None  # a card not read: cannot tell
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations([r + s for r in "A23456789TJQK" for s in "SH"]))
+def test_compliant_play_read_in_dealing_order_only_settles_to_the_hands_dealt(cards):
+    """Every coup dealt by the rules has exactly one legal reading of its order, and it is the deal itself."""
+    shoe = iter(cards)
+    player, banker = builders.play(shoe)
+    order = builders.card_events(player, banker)
+    assert legal_readings([e["card"] for e in order], standard_tableau()) == [tuple(e["to"] for e in order)]
+
+
+# ------------------------------------------------------------------ bad, ambiguous and duplicated rows
+
+
+def test_bad_and_duplicated_rows_of_a_shoe_log_are_reported_at_their_line_and_lose_nothing_else(tmp_path):
+    log = fixture("shoe-log/faults.csv")
+    result, out = imported(tmp_path, f"shoe-log={log}")
+    assert result.exit_code == 1  # rows were rejected; the transcript is written all the same
+    said = [line.removeprefix("baccarat-audit: ") for line in result.stderr.splitlines()]
+    assert said[:3] == [
+        f"{log}:50: `card` (column 'Card'): 'ZZ' is not a card: expected rank then suit (7H), a rank (7, K) or a "
+        "value (0 to 9), or a card not read ('', '?', '??', 'XX', 'ERR')",
+        f"{log}:83: the same row captured twice (it repeats {log}:82): not imported",
+        f"note: {log}:213: `at` (column 'Time'): 'yesterday' is not a time in the format 'iso': written as recorded "
+        "(the check reports it)"]
+    assert f"{log}: 263 rows read, 260 imported, 2 rejected, 1 of other tables" in said
+    read = coups(out)
+    assert read[8]["recorded"] == ["coups"] and [r["row"] for r in read[8]["x-rows"]] == [
+        f"{log}:48", f"{log}:49", f"{log}:51"]  # coup 8's good rows, set aside, not lost
+    assert read[8]["staff"] == {"dealer": "D-114"}
+    found = {(f.coup, f.rule) for f in check(out).findings}
+    assert found == {(22, "BAC-RECORD-DUPLICATE"), (22, "BAC-SHOE-INTEGRITY"), (24, "BAC-SHOE-INTEGRITY"),
+                     (25, "BAC-SHOE-INTEGRITY"), (27, "BAC-SHOE-INTEGRITY"), (31, "BAC-RECORD-COUP-NUMBER"),
+                     (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP")}
+    values = {nj.rule.id: nj for nj in not_judged(check(out))}["BAC-DRAW-PLAYER-MISSING"]
+    assert values.missing == {"hands": 1, "values": 2}  # coup 8 set aside; coup 12's card not read
+
+
+def test_bad_and_duplicated_rows_of_a_hand_log(tmp_path):
+    log = fixture("hand-log/faults.csv")
+    result, out = imported(tmp_path, f"hand-log={log}")
+    assert result.exit_code == 1
+    said = [line.removeprefix("baccarat-audit: ") for line in result.stderr.splitlines()]
+    assert said[:3] == [
+        f"{log}:10: `winner` (column 'Winner'): 'Q' is neither a spelling of the mapping (P, B, T, PLAYER, BANKER, "
+        "TIE, VOID, V) nor one of the words player, banker, tie, void",
+        f"{log}:18: the same row captured twice (it repeats {log}:17): not imported",
+        f"{log}:41: coup 38 of shoe 'S0003' is also recorded at {log}:40, with other values: neither is judged"]
+    assert f"{log}: 52 rows read, 49 imported, 3 rejected" in said
+    read = coups(out)
+    assert read[9]["events"] == [] and read[9]["recorded"] == ["coups"]  # known to exist, nothing of it judged
+    assert len(read[38]["x-rows"]) == 2
+    shoe3 = [e["card"] for c in read.values() if c["shoe"] == "S0003" for e in c["events"] if e["type"] == "card"]
+    assert shoe3 and all(code.endswith("?") for code in shoe3)  # values only: the suits not recorded
+    checked = check(out)
+    assert checked.findings == []
+    missing = {nj.rule.id: nj.missing for nj in not_judged(checked)}
+    assert missing["BAC-RESULT"] == {"hands": 2, "values": 3, "results": 2}  # coups 9 and 38; coup 27 has a card unread
+    assert missing["BAC-DEAL-ORDER"] == {"hands": 2, "order": 50}  # a hand log does not give the dealing order
+
+
+def test_three_logs_of_a_night_merged_by_shoe_and_coup(tmp_path):
+    logs = [f"shoe-log={fixture('shoe-log/clean.csv')}", f"hand-log={fixture('hand-log/clean.csv')}",
+            f"wager-log={fixture('wager-log/clean.csv')}"]
+    result, out = imported(tmp_path, *logs)
+    assert result.exit_code == 0
+    assert "recorded: cards, hands, order, results, stakes, settlements, coups" in result.stderr
+    checked = check(out)
+    assert checked.findings == []
+    judged_here = {nj.rule.id for nj in not_judged(checked)}
+    assert judged_here == {"BAC-CALLS", "BAC-WAGER-LATE", "NJ-RECIPIENT", "NJ-PLAYER-HAND-FIRST", "NJ-FACE-DOWN"}
+    first = coups(out)[2]
+    assert [e["type"] for e in first["events"]][:3] == ["wager", "wager", "wager"]
+    shoe, hand, wager = first["x-source"]
+    assert shoe.startswith(fixture("shoe-log/clean.csv") + ":") and "-" in shoe.rpartition(":")[2]
+    assert (hand, wager) == (f"{fixture('hand-log/clean.csv')}:3", f"{fixture('wager-log/clean.csv')}:5-8")
+
+
+def test_the_faulty_logs_merged_are_judged_on_what_they_show(tmp_path):
+    logs = [f"shoe-log={fixture('shoe-log/faults.csv')}", f"hand-log={fixture('hand-log/faults.csv')}",
+            f"wager-log={fixture('wager-log/faults.csv')}"]
+    result, out = imported(tmp_path, *logs)
+    assert result.exit_code == 1
+    log = fixture("wager-log/faults.csv")
+    assert (f"baccarat-audit: {log}:114: coup 26 of shoe 'S0002', seat 2 spot player, is also recorded at {log}:113, "
+            "with other values: neither is judged") in result.stderr
+    assert ("note: coup 22: the shoe log (Player QD 6H; Banker AS 9H 3S) and the hand log (Player 5D AC; Banker 3H JS "
+            "4C) disagree on the cards: they are not judged") in result.stderr
+    read = coups(out)
+    assert "events" in read[30] and "order" not in read[30]["recorded"]  # lost by the shoe log, held by the hand log
+    assert {(f.coup, f.rule) for f in check(out).findings} == {
+        (34, "BAC-SETTLE-MISSING"), (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP")}
+
+
+def test_logs_of_several_tables_import_one_named_table(tmp_path):
+    log = fixture("shoe-log/faults.csv")
+    result = run("import", f"shoe-log={log}", "-o", tmp_path / "x.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr == ("baccarat-audit: the logs hold several tables (BAC-07, BAC-09): choose one with --table\n")
+    result, out = imported(tmp_path, f"shoe-log={log}", extra=("--table", "BAC-09", "--decks", "2"))
+    assert [c["coup"] for c in coups(out).values()] == [33]
+
+
+# ------------------------------------------------------------------ a simulated shoe, written out and read back
+
+
+@pytest.mark.parametrize("jurisdiction,seed", [("us-nj", 3), ("au-nsw", 11), ("nz", 5)])
+def test_a_simulated_shoe_written_as_three_logs_gives_the_findings_of_its_transcript(tmp_path, jurisdiction, seed):
+    categories = ["third-card.player.illegal", "third-card.player.missing", "third-card.banker.illegal",
+                  "third-card.banker.missing", "deal.initial-order", "deal.extra-card", "result.wrong",
+                  "settlement.wrong-amount", "settlement.missing", "shoe.integrity", "wager.limits"]
+    sim = Simulator(load_ruleset(jurisdiction), coups=180, seed=seed, inject={c: 0.03 for c in categories})
+    buf = io.BytesIO()
+    write_transcript(sim, buf, "json")
+    original = json.loads(buf.getvalue())
+    (tmp_path / "original.json").write_bytes(buf.getvalue())
+    header = {k: v for k, v in original.items() if k != "coups"}
+    (tmp_path / "header.json").write_text(json.dumps(header))
+    (tmp_path / "shoe.csv").write_text(recorder_logs.shoe_log(original))
+    (tmp_path / "hands.csv").write_text(recorder_logs.hand_log(original))
+    (tmp_path / "wagers.csv").write_text(recorder_logs.wager_log(original))
+    result, out = imported(tmp_path, f"shoe-log={tmp_path / 'shoe.csv'}", f"hand-log={tmp_path / 'hands.csv'}",
+                           f"wager-log={tmp_path / 'wagers.csv'}", extra=("--header", str(tmp_path / "header.json")))
+    assert result.exit_code == 0
+    want = check(tmp_path / "original.json").findings
+    got = check(out).findings
+    assert len(sim.injected) > 10
+    assert {(f.rule, f.coup, f.message) for f in got} == {(f.rule, f.coup, f.message) for f in want}
+
+
+# ------------------------------------------------------------------ mappings and logs that cannot be read
+
+
+@pytest.mark.parametrize("mapping", BROKEN, ids=[p.stem for p in BROKEN])
+def test_a_broken_mapping_is_one_message_at_its_place(mapping: Path, tmp_path):
+    expect = mapping.read_text().splitlines()[0].removeprefix("# expect: ")
+    place, _, words = expect.partition(": ")
+    result = run("import", f"{mapping}=fixtures/import/shoe-log/clean.csv", "-o", tmp_path / "x.jsonl")
+    assert result.exit_code == 2 and not (tmp_path / "x.jsonl").exists()
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"baccarat-audit: {mapping}:{place}: {words}")
+
+
+def test_a_mapping_names_a_column_the_log_does_not_have(tmp_path):
+    mapping = tmp_path / "m.yaml"
+    mapping.write_text("format: baccarat-audit-mapping\nversion: 1\nname: m\ntitle: t\nrows: cards\n"
+                       "fields: {shoe: Shoe, coup: Round, card: Card}\n")
+    log = fixture("shoe-log/clean.csv")
+    result = run("import", f"{mapping}={log}", "-o", tmp_path / "x.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr == (f"baccarat-audit: {log}:1:1: no column 'Round' in the header row (the mapping {mapping} "
+                             f"maps `coup` to it, at {mapping}:6:22); the columns are: Table, Shoe, Coup, Seq, Card, "
+                             "Hand, Time, Dealer\n")
+
+
+def test_a_log_without_a_header_row_names_its_columns_by_number(tmp_path):
+    mapping = tmp_path / "bare.yaml"
+    mapping.write_text("format: baccarat-audit-mapping\nversion: 1\nname: bare\ntitle: t\nrows: coups\n"
+                       "csv: {header: false, delimiter: ';'}\n"
+                       "fields: {shoe: 1, coup: 2, player: 3, banker: 4, player_total: 5, banker_total: 6}\n")
+    (tmp_path / "hands.txt").write_text("S1;1;4H TD 3S;KS 6C;7;6\nS1;2;9H 9C;2D 3D 8C;8;3\n")
+    result, out = imported(tmp_path, f"{mapping}={tmp_path / 'hands.txt'}", extra=("--table", "T", "--jurisdiction",
+                                                                                    "us-nj"))
+    assert result.exit_code == 0
+    # coup 2: the Player's 9 and 9 are a natural 8, yet the Banker's Hand took 8C
+    assert {(f.coup, f.rule) for f in check(out).findings} == {(2, "BAC-DRAW-BANKER-ILLEGAL")}
+
+
+def test_coups_numbered_in_each_shoe_keep_their_shoe_in_the_transcripts_number(tmp_path):
+    mapping = tmp_path / "per-shoe.yaml"
+    mapping.write_text("format: baccarat-audit-mapping\nversion: 1\nname: per-shoe\ntitle: t\nrows: coups\n"
+                       "coup_numbers: shoe\nfields: {shoe: Shoe, coup: Hand, player: P, banker: B}\n")
+    (tmp_path / "h.csv").write_text("Shoe,Hand,P,B\nA,1,4H TD 3S,KS 6C\nA,2,9H 9C,2D 3D\nB,1,9S 9D,2C 3C\n")
+    result, out = imported(tmp_path, f"{mapping}={tmp_path / 'h.csv'}", extra=("--table", "T"))
+    assert result.exit_code == 0 and list(coups(out)) == [1001, 1002, 2001]
+
+
+def test_the_transcript_written_never_overwrites_a_log_it_reads(tmp_path):
+    log = tmp_path / "shoe.csv"
+    log.write_text((LOGS / "shoe-log" / "clean.csv").read_text())
+    before = log.read_bytes()
+    result = run("import", f"shoe-log={log}", "-o", log)
+    assert result.exit_code == 2 and log.read_bytes() == before
+    assert result.stderr == f"baccarat-audit: {log}: is a log this run reads: an output never overwrites what is checked\n"
+
+
+def test_what_a_log_holds_is_quoted_in_messages_never_obeyed_by_the_terminal(tmp_path):
+    log = tmp_path / "shoe.csv"
+    log.write_text("Shoe,Coup,Card\nS1,1,\x1b[2J4H\n")
+    result = run("import", f"shoe-log={log}", "--table", "T", "-o", tmp_path / "t.jsonl")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "'\\x1b[2J4H' is not a card" in result.stderr
