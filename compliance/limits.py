@@ -12,6 +12,7 @@ kind              what                                                     defau
 ``stream``        any input that is not a regular file (a pipe, a device)    64 MB
 ``markdown``      a Markdown procedure document                              64 MB
 ``ruleset``       a ruleset, a rule test's sidecar, the coverage map          256 KB
+``mapping``       an import's log mapping, or its header file (JSON)          256 KB
 ``waivers``       a waivers file                                             32 MB
 ``baseline``      a baseline file                                            64 MB
 ``config``        ``.baccarat-audit.yaml``, ``pyproject.toml`` (fixed)        1 MB
@@ -71,6 +72,7 @@ class Limits:
     stream: int = 64 * MB
     markdown: int = 64 * MB
     ruleset: int = 256 * 1024
+    mapping: int = 256 * 1024
     waivers: int = 32 * MB
     baseline: int = 64 * MB
     config: int = 1 * MB
@@ -87,7 +89,8 @@ _current = DEFAULTS
 
 #: what each kind is called in messages
 NOUN = {"transcript": "a .json transcript", "line": "a .jsonl line", "stream": "an input that is not a regular file",
-        "markdown": "a Markdown document", "ruleset": "a ruleset", "waivers": "a waivers file",
+        "markdown": "a Markdown document", "ruleset": "a ruleset",
+        "mapping": "a mapping or an import's header file", "waivers": "a waivers file",
         "baseline": "a baseline file", "config": "a configuration file"}
 
 

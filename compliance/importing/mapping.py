@@ -41,7 +41,6 @@ from compliance.transcript.logs import COMMON, ROW_KINDS
 from compliance.transcript.logs import Field as LogField
 from compliance.yamlread import YamlDoc, read_yaml
 
-MAX_BYTES = 200_000  # a mapping is a page of YAML
 
 
 class _Strict(BaseModel):
@@ -146,7 +145,7 @@ def load_mapping(ref: str) -> Mapping:
         if not path.is_file():
             raise UserError(f"no mapping {ref!r}; bundled mappings: {', '.join(bundled_names())} (or give a "
                             "mapping file's path)")
-    doc = read_yaml(path, display, what="mapping", max_bytes=MAX_BYTES)
+    doc = read_yaml(path, display, what="mapping", kind="mapping")  # bounded: compliance.limits
     if not isinstance(doc.data, dict):
         raise UserError("a mapping must be a YAML mapping", doc.where())
     try:
