@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import time
 import tracemalloc
+from pathlib import Path
 
 import pytest
 from reporting import STAMP, run, sample_into
@@ -255,3 +256,42 @@ def test_a_loader_never_reads_past_its_limit(tmp_path, bounds):
         finally:
             tracemalloc.stop()
         assert peak < 16 << 20
+
+
+# ------------------------------------------------------------------ import: mappings and the header file
+
+LOGS = Path(__file__).resolve().parent.parent / "fixtures" / "import"
+SHOE_LOG = next(iter(sorted((LOGS / "shoe-log").glob("*.csv"))))
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("zero.yaml", None, "larger than the limit of 256 KB for a mapping or an import's header file"),
+    ("deep.yaml", "rows: " + DEEP_FLOW + "\n", "mapping is nested more than 40 levels deep"),
+    ("bomb.yaml", "a: &a [x, x, x, x, x, x, x, x]\n" + "".join(
+        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}" if i > 1 else "*a"] * 8) + "]\n" for i in range(1, 9)),
+     "too large once its aliases are expanded"),
+    ("utf8.yaml", b"name: caf\xe9\n", "utf8.yaml:1:10: not UTF-8 text: byte 0xe9"),
+])
+def test_a_hostile_mapping_is_one_error(tmp_path, monkeypatch, name, text, words):
+    monkeypatch.chdir(tmp_path)
+    if text is None:
+        (tmp_path / name).symlink_to("/dev/zero")
+    else:
+        (tmp_path / name).write_bytes(text if isinstance(text, bytes) else text.encode())
+    r = run("import", f"{name}={SHOE_LOG}", "--header", str(LOGS / "header.json"), "-o", "out.jsonl")
+    _refused(r, words)
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"table": ' + DEEP_FLOW + "}", "nested too deeply"),
+    ('{"table": {"seats": ' + BIG + "}}", "a number of more than 4,300 digits"),
+    (None, "larger than the limit of 256 KB"),
+])
+def test_a_hostile_import_header_is_one_error(tmp_path, monkeypatch, text, words):
+    monkeypatch.chdir(tmp_path)
+    if text is None:
+        (tmp_path / "header.json").symlink_to("/dev/zero")
+    else:
+        (tmp_path / "header.json").write_text(text)
+    r = run("import", f"shoe-log={SHOE_LOG}", "--header", "header.json", "-o", "out.jsonl")
+    _refused(r, "header.json", words)
