@@ -15,7 +15,9 @@ A waivers file (``--waivers``) is YAML::
 A waiver applies to a finding when every scope it gives matches.  A waiver
 whose ``expires`` date has passed (judged on the run's date) or that is
 malformed waives nothing; both are reported, each with its line in the file.
-A waiver that matched no finding is reported as unused.
+A waiver that matched no finding is reported as unused.  A waiver naming a
+rule no ruleset has is an error (:func:`check_rules`): a typo in a rule id
+must not pass for a waiver that merely found nothing.
 
 ``transcript`` matches the transcript's path as reported exactly, or as a
 glob (``*``, ``?`` and ``[...]`` as in :mod:`fnmatch`): ``dir/table[7].json``
@@ -29,6 +31,8 @@ apart, as used or unused.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
@@ -105,6 +109,7 @@ class Entry:
     key: str  # its id, or "#<position>"
     line: int
     waiver: Waiver
+    rule_at: str | None = None  # file:line:column of its `rule:`, for an error about the rule it names
 
     def describe(self) -> str:
         w = self.waiver
@@ -163,7 +168,7 @@ def load(path: str | Path, today: dt.date) -> Waivers:
         if w.expires < today:
             out.rejected.append(Rejected(key, line, f"expired on {w.expires.isoformat()}"))
             continue
-        out.active.append(Entry(key, line, w))
+        out.active.append(Entry(key, line, w, str(doc.where(base + (i, "rule"))) if w.rule else None))
     return out
 
 
@@ -174,3 +179,14 @@ def _reason(e: ValidationError) -> str:
         msg = err["msg"].removeprefix("Value error, ")
         parts.append(f"{loc}: {msg}" if loc else msg)
     return "; ".join(parts)
+
+
+def check_rules(waivers: Waivers, known: Collection[str]) -> None:
+    """Every waiver in force names a rule some ruleset has (``known``: their ids); else a UserError at its line."""
+    for e in waivers.active:
+        rule = e.waiver.rule
+        if rule and rule not in known:
+            close = difflib.get_close_matches(rule, sorted(known), n=1)
+            hint = f"; did you mean {close[0]}?" if close else " (see `baccarat-audit rules list`)"
+            raise UserError(f"waiver {e.key} names the rule {rule}, which no ruleset has{hint}",
+                            e.rule_at or f"{waivers.path}:{e.line}")
