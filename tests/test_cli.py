@@ -79,7 +79,7 @@ def test_an_input_that_cannot_be_read_is_said_once_on_stderr(files):
     (files / "cut.json").write_text('{"format": 1')
     r = audit("check", "clean.json", "missing.json", "cut.json", cwd=files)
     assert r.returncode == 2
-    assert r.stderr.splitlines() == ["baccarat-audit: missing.json: no such file",
+    assert r.stderr.splitlines() == ["baccarat-audit: missing.json: no such file or directory",
                                      "baccarat-audit: cut.json: not valid JSON: Input data was truncated at line 1, "
                                      "column 13"]
     assert "missing.json" not in r.stdout and "cut.json" not in r.stdout
@@ -89,10 +89,10 @@ def test_an_input_that_cannot_be_read_is_said_once_on_stderr(files):
 def test_a_text_report_written_to_a_file_names_what_could_not_be_checked(files):
     r = audit("check", "clean.json", "missing.json", "-o", "text=audit.txt", cwd=files)
     assert r.returncode == 2
-    assert r.stderr.splitlines()[0] == "baccarat-audit: missing.json: no such file"
+    assert r.stderr.splitlines()[0] == "baccarat-audit: missing.json: no such file or directory"
     nj = load_ruleset("us-nj")
     assert (files / "audit.txt").read_text().splitlines() == [
-        "error: missing.json: no such file", f"ruleset us-nj {nj.version}, sha256 {nj.sha256}",
+        "error: missing.json: no such file or directory", f"ruleset us-nj {nj.version}, sha256 {nj.sha256}",
         "checked 1 transcript, 1 coup, 0 findings; 1 file could not be checked"]
 
 
@@ -372,7 +372,9 @@ def test_help_names_values_in_words_and_each_default_once(tmp_path, command):
     r = audit(*command, "--help", cwd=tmp_path, env=os.environ | {"COLUMNS": "200"})
     assert r.returncode == 0
     assert not re.search(r"<(list|int|str|path|float|bool|text)\b[^>]*>", r.stdout, re.IGNORECASE), r.stdout
-    for entry in re.split(r"\n  (?=-)", r.stdout):  # one option with its help, however it wraps
+    starts = [i for i in (r.stdout.find("\nArguments:"), r.stdout.find("\nOptions:")) if i >= 0]
+    listed = r.stdout[min(starts):]  # the arguments and options, not the command's own description
+    for entry in re.split(r"\n  (?=\S)", listed):  # one argument or option with its help, however it wraps
         assert " ".join(entry.split()).count("default:") <= 1, entry
 
 

@@ -154,7 +154,7 @@ def test_an_unknown_format_in_the_configuration_names_the_file(tmp_path, monkeyp
     (tmp_path / ".baccarat-audit.yaml").write_text("output: [PDF=audit.pdf]\n")
     r = run("check", "night-shift.json")
     assert r.exit_code == 2
-    assert ".baccarat-audit.yaml: setting output: unknown report format 'PDF'" in r.stderr
+    assert ".baccarat-audit.yaml:1:1: setting output: unknown report format 'PDF'" in r.stderr
     (tmp_path / ".baccarat-audit.yaml").write_text("output: [audit.pdf]\nformat: JSON\n")  # format in any case
     assert run("check", "night-shift.json").exit_code == 1
     assert json.loads((tmp_path / "audit.pdf").read_text())["counts"]["findings"] == 6
