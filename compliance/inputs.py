@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -127,12 +128,16 @@ def _absolute(path: str) -> str:
 
 
 def own_output(path: Path) -> str | None:
-    """What baccarat-audit file ``path`` is (its reports, baselines, injection lists), or None."""
+    """What baccarat-audit file ``path`` is (its reports, baselines, injection lists), or None.
+
+    Only a regular file is looked into: a FIFO (``<(recorder --export)``) is read once, by the reader."""
     if path.suffix.lower() != ".json":
         return None
     if path.name.lower().endswith(INJECTED_SUFFIX):
         return "a list of injected breaches (simulate --inject)"
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as f:
             head = f.read(_HEAD)
     except OSError:

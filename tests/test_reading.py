@@ -134,7 +134,8 @@ FILE_CASES = {
     "wrong type in the header": (lambda: dumps(altered(_set("table.seats", "7"))), "night.json",
                                  "night.json:8:12: header: Expected `int`, got `str` - at `$.table.seats`"),
     "unknown key in the header": (lambda: dumps(altered(_set("table.jurisdicton", "nz"))), "night.json",
-                                  "night.json:14:3: header: Object contains unknown field `jurisdicton` - at `$.table`; "
+                                  "night.json:14:3: header: Object contains unknown field `jurisdicton` - at "
+                                  "`$.table`; "
                                   "did you mean `jurisdiction`?"),
     "wrong format": (lambda: dumps(altered(_set("version", 2))), "night.json",
                      "night.json:3:13: header: Invalid enum value 2 - at `$.version`"),
@@ -268,4 +269,4 @@ def test_an_unknown_ruleset_gets_the_nearest_id(tmp_path):
     assert r.stderr.splitlines() == ["baccarat-audit: no ruleset 'au-nws'; did you mean 'au-nsw'? (bundled rulesets: "
                                      "au-nsw, nz, punto-banco, us-in, us-in-pai-gow, us-nj)"]  # said once
     r = run(tmp_path, dumps(altered(_set("table.jurisdiction", "us-jn"))))
-    assert "table.jurisdiction: no ruleset 'us-jn'; did you mean 'us-nj'?" in r.stderr
+    assert "table.jurisdiction: 'us-jn' is not a ruleset id; did you mean 'us-nj'?" in r.stderr

@@ -145,7 +145,7 @@ def test_a_report_directory_that_cannot_be_made_is_one_message(tmp_path, monkeyp
     sample_into(tmp_path)
     (tmp_path / "reports").write_text("a file where the directory should be\n")
     r = run("check", "night-shift.json", "-o", "reports/audit.json")
-    assert r.exit_code == 2 and "baccarat-audit: reports: cannot make the report's directory" in r.stderr
+    assert r.exit_code == 2 and "baccarat-audit: reports/audit.json: cannot write: Not a directory" in r.stderr
 
 
 def test_an_unknown_format_in_the_configuration_names_the_file(tmp_path, monkeypatch):

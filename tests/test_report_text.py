@@ -7,8 +7,8 @@ from collections import Counter
 from reporting import STAMP, clean_doc, run, sample_into, write
 
 from compliance.report import text
-from compliance.ruleset.loader import load_ruleset
 from compliance.report.model import Report
+from compliance.ruleset.loader import load_ruleset
 
 
 def test_plain_lines_point_at_file_line_and_column(tmp_path, monkeypatch):
@@ -116,8 +116,9 @@ def test_a_transcript_without_a_coup_is_warned_about(tmp_path, monkeypatch):
     write(tmp_path / "empty.json", {**clean_doc(), "coups": []})
     r = run("check", "empty.json")
     assert r.exit_code == 0  # nothing breaks a rule, but nothing was checked either: said so
-    assert r.stdout.splitlines() == ["warning: empty.json: holds no coup: nothing was checked",
-                                     "checked 1 transcript, 0 coups, 0 findings"]
+    lines = r.stdout.splitlines()
+    assert lines[0] == "warning: empty.json: holds no coup: nothing was checked"
+    assert lines[-1] == "checked 1 transcript, 0 coups, 0 findings"
     r = run("check", "empty.json", "-f", "json")
     assert "baccarat-audit: warning: empty.json: holds no coup: nothing was checked" in r.stderr
 

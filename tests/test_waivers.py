@@ -115,7 +115,7 @@ def test_a_waiver_naming_a_rule_no_ruleset_has_is_an_error_not_an_unused_waiver(
     (tmp_path / "waivers.yaml").write_text(typo)
     r = run("check", "night-shift.json", "--waivers", "waivers.yaml", "--timestamp", STAMP)
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr.splitlines() == ["baccarat-audit: waivers.yaml:3:11: waiver W-LATE names the rule BAC-WAGER-LAET, "
+    assert r.stderr.splitlines() == ["baccarat-audit: waivers.yaml:3:5: waiver W-LATE names the rule BAC-WAGER-LAET, "
                                      "which no ruleset has; did you mean BAC-WAGER-LATE?"]
 
 

@@ -224,8 +224,8 @@ def check(
                                   "report is the same as with -j 1 [default: 0, every core]."),
     dask: str = typer.Option(None, "--dask", metavar="ADDRESS", show_default=False,
                              help="Check on a Dask distributed cluster (scheduler address, e.g. tcp://10.0.0.5:8786); "
-                                  "the workers must read the transcripts and rulesets at the same absolute paths. Needs: pip install "
-                                  "'baccarat-audit[dask]'."),
+                                  "the workers must read the transcripts and rulesets at the same absolute paths. "
+                                  "Needs: pip install 'baccarat-audit[dask]'."),
 ):
     """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
     settings = config.apply_flags(config.load(config_file), {

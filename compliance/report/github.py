@@ -3,10 +3,13 @@
     ::error file=recordings/night.json,line=241,col=5,title=BAC-DRAW-BANKER-ILLEGAL::coup 3 event 9: ...
 
 Severities map to ``error``, ``warning`` and ``notice``.  Everything that comes
-from a transcript (its path, the message that quotes its values) is escaped as
-the Actions toolkit escapes it: in the message ``%``, CR and LF; in a property
-also ``:`` and ``,``.  So no transcript string can end the line and start a
-command of its own (``::add-mask::``, ``::stop-commands::``) or add a property.
+from a transcript (its path, the message that quotes its values) has its
+control and format characters made visible first (:func:`compliance.printable.printable`:
+a CR, LF, ESC or bidirectional override is shown as ``\r``, ``\n``, ``\x1b``,
+``\u202e``), then is escaped as the Actions toolkit escapes it: in the message
+``%``, CR and LF; in a property also ``:`` and ``,``.  So no transcript string
+can end the line and start a command of its own (``::add-mask::``,
+``::stop-commands::``), add a property, or reorder the log line.
 Waived findings are not annotated; notes about the run are ``notice`` lines,
 inputs that could not be checked ``error`` lines.
 """
@@ -14,13 +17,14 @@ inputs that could not be checked ``error`` lines.
 from __future__ import annotations
 
 from compliance.findings import Finding
+from compliance.printable import printable
 from compliance.report.model import Report
 
 LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from compliance.printable import json_safe
 from compliance.report.model import Report
 
 SEVERITY = {"error": "critical", "warning": "major", "info": "info"}
@@ -39,4 +40,4 @@ def document(report: Report) -> list[dict]:
 
 
 def render(report: Report) -> str:
-    return json.dumps(document(report), indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(document(report), indent=2, ensure_ascii=False)) + "\n"

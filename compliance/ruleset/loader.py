@@ -251,8 +251,10 @@ def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -
     if jurisdiction not in known:
         shown = jurisdiction if len(jurisdiction) <= _QUOTED else jurisdiction[:_QUOTED] + "…"
         ids = ", ".join(sorted(set(known) | set(mapped)))
-        raise UserError(f"{shown!r} is not a ruleset id (known: {ids}); a transcript names its jurisdiction, never "
-                        "a file: choose a ruleset file with --ruleset, or map the jurisdiction to one in the "
+        close = difflib.get_close_matches(jurisdiction, sorted(set(known) | set(mapped)), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UserError(f"{shown!r} is not a ruleset id{hint} (known: {ids}); a transcript names its jurisdiction, "
+                        "never a file: choose a ruleset file with --ruleset, or map the jurisdiction to one in the "
                         "configuration (`jurisdictions`)")
     return load_ruleset(jurisdiction)
 
