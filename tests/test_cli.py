@@ -356,7 +356,7 @@ def test_a_user_error_in_any_command_is_one_message_and_exit_2_in_process_too(fi
 # ------------------------------------------------------------------ help, version, completion, --format
 
 
-COMMANDS = [["check"], ["config", "show"], ["rules", "list"], ["rules", "show"], ["rules", "kinds"],
+COMMANDS = [["check"], ["import"], ["config", "show"], ["rules", "list"], ["rules", "show"], ["rules", "kinds"],
             ["rulesets", "list"], ["ruleset", "lint"], ["test-rules"], ["coverage"], ["simulate"], ["analyze"],
             ["schema"]]
 

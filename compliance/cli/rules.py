@@ -493,7 +493,8 @@ def coverage_cmd(
                                 help="Coverage map [default: the bundled rulesets/coverage.yaml]."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a checkable paragraph is not covered "
                                 "or the map disagrees with the rulesets."),
-    transcript: Path = typer.Option(None, "--transcript", "-t", help="A transcript (its header is read): which "
+    transcript: Path = typer.Option(None, "--transcript", "-t", metavar="FILE", show_default=False,
+                                    help="A transcript (its header is read): which "
                                     "paragraphs what it records lets the rules check (its `recorded`); the ruleset "
                                     "is its table.jurisdiction unless --ruleset names one."),
 ):
