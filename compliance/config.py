@@ -35,7 +35,14 @@ YAML_NAME = ".baccarat-audit.yaml"
 PYPROJECT = "pyproject.toml"
 TABLE = "tool.baccarat-audit"
 #: the report formats, one module of compliance.report each
-FORMATS = ("text", "json", "sarif", "junit", "markdown", "html")
+FORMATS = ("text", "json", "sarif", "junit", "markdown", "html", "github", "gitlab")
+#: a report file's format, from its name, when nothing else gives it (longest suffix first)
+SUFFIX_FORMAT = {".sarif.json": "sarif", ".junit.xml": "junit", ".json": "json", ".sarif": "sarif",
+                 ".xml": "junit", ".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html",
+                 ".txt": "text", ".log": "text"}
+#: how JUnit reports group their test cases: a case per transcript and rule, or per coup
+JUNIT_CASES = ("rule", "coup")
+_FORMAT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
 class ConfigFile(BaseModel):
@@ -55,14 +62,35 @@ class ConfigFile(BaseModel):
     jurisdictions: dict[str, str] = Field(
         default={}, description="table.jurisdiction values this project uses, each mapped to a ruleset id or "
         "YAML file; a transcript may name only these and the bundled ruleset ids")
+    exclude: list[str] = Field(default=[], description="globs of files and directories not to check")
+    select: list[str] = Field(default=[], description="rules to run: rule ids or categories, globs allowed "
+                              "(default: every rule)")
+    ignore: list[str] = Field(default=[], description="rules not to run: rule ids or categories, globs allowed")
+    junit_cases: Literal[JUNIT_CASES] | None = Field(  # type: ignore[valid-type]
+        default=None, alias="junit-cases", description="JUnit test cases: one per transcript and rule, or per coup")
     limits: dict[str, Annotated[int, Field(ge=1, le=1 << 20)]] = Field(
         default={}, description="size limits to raise, in megabytes, by kind of file: "
         + ", ".join(f"{k} ({limits.megabytes(getattr(limits.DEFAULTS, k))})" for k in limits.CONFIGURABLE))
 
-    @field_validator("output", "paths", mode="before")
+    @field_validator("output", "paths", "exclude", "select", "ignore", mode="before")
     @classmethod
     def _listify(cls, v):
         return [v] if isinstance(v, str) else v
+
+    @field_validator("format", "fail_on", "junit_cases", mode="before")
+    @classmethod
+    def _lower(cls, v):
+        return v.lower() if isinstance(v, str) else v
+
+    @field_validator("output")
+    @classmethod
+    def _known_formats(cls, v):
+        for spec in v:
+            try:
+                split_output(spec)  # an unknown FORMAT= is an error here, at the file's place
+            except UserError as e:
+                raise ValueError(e.message) from None
+        return v
 
     @field_validator("limits")
     @classmethod
@@ -83,6 +111,10 @@ DEFAULTS: dict[str, Any] = {
     "baseline": None,
     "paths": [],
     "jurisdictions": {},
+    "exclude": [],
+    "select": [],
+    "ignore": [],
+    "junit-cases": "rule",
 }
 _PATH_KEYS = ("waivers", "baseline")
 
@@ -189,7 +221,7 @@ def read_file(path: Path, table: dict | None = None) -> ConfigFile:
         first = e.errors()[0]
         key = ".".join(str(p) for p in first["loc"]) or "(top)"
         where = doc.where(tuple(first["loc"])) if doc is not None else f"{path} [{TABLE}]"
-        raise UserError(f"setting {key}: {first['msg']}", where) from None
+        raise UserError(f"setting {key}: {first['msg'].removeprefix('Value error, ')}", where) from None
 
 
 def _relative(base: Path, value: str) -> str:
@@ -211,10 +243,43 @@ def _ruleset_ref(base: Path, value: str) -> str:
 
 
 def split_output(spec: str) -> tuple[str | None, str]:
-    """A report to write, ``FORMAT=FILE`` or ``FILE``, as (FORMAT, FILE); FORMAT is None for a bare ``FILE``
-    (one whose name has an ``=`` after something that is not a format, too)."""
+    """A report to write, ``FORMAT=FILE`` or ``FILE``, as (FORMAT, FILE); FORMAT is None for a bare ``FILE``.
+
+    FORMAT is case-insensitive (``SARIF=a.sarif``). Something before ``=`` that looks like a format name but
+    is not one (``pdf=x.pdf``) is an error listing the known formats; a file whose name holds ``=`` after
+    such a word is written ``./out=1.json``.
+    """
     fmt, sep, file = spec.partition("=")
-    return (fmt, file) if sep and fmt in FORMATS else (None, spec)
+    if not sep or not _FORMAT_WORD.fullmatch(fmt):
+        return None, spec
+    if fmt.lower() not in FORMATS:
+        raise UserError(f"unknown report format {fmt!r} in {spec!r}; known formats: {', '.join(FORMATS)} "
+                        f"(a file whose name holds '=': write ./{spec})", "--output")
+    if not file:
+        raise UserError(f"{spec!r} names no file: write FORMAT=FILE, or FORMAT=- for standard output", "--output")
+    return fmt.lower(), file
+
+
+def suffix_format(file: str) -> str | None:
+    """The report format a file name's extension stands for (``a.sarif.json``: sarif), if any."""
+    name = Path(file).name.lower()
+    return next((fmt for suffix, fmt in SUFFIX_FORMAT.items() if name.endswith(suffix)), None)
+
+
+def output_format(spec: str, default: str | None) -> tuple[str, str]:
+    """(format, file) of one ``--output``: ``FORMAT=FILE``; else --format (``default``); else the format of
+    the file's extension; else text for a name without one. An extension no format has is an error."""
+    fmt, file = split_output(spec)
+    if fmt or default:
+        return fmt or default, file
+    by_name = suffix_format(file)
+    if by_name:
+        return by_name, file
+    if file != "-" and Path(file).suffix:
+        known = ", ".join(sorted(SUFFIX_FORMAT))
+        raise UserError(f"cannot tell the report format of {file!r} from its extension (known: {known}): write "
+                        f"FORMAT=FILE, one of {', '.join(FORMATS)}", "--output")
+    return "text", file
 
 
 def _relative_output(base: Path, spec: str) -> str:
@@ -245,6 +310,8 @@ def load(explicit: Path | None = None, start: Path | None = None) -> Settings:
             value = {k: _ruleset_ref(base, v) for k, v in value.items()}
         elif key == "paths":
             value = [_relative(base, v) for v in value]
+        elif key == "exclude":  # a glob with a directory in it is relative to the file, as paths are
+            value = [_relative(base, v) if "/" in v.rstrip("/") else v for v in value]
         elif key == "output":
             value = [_relative_output(base, v) for v in value]
         settings.set(key, value, origin)

@@ -28,6 +28,7 @@ from compliance.games.common import ReplayError
 from compliance.reading.reader import CoupRecord, TranscriptFile, bounded, open_transcript
 from compliance.ruleset.loader import load_jurisdiction, load_ruleset
 from compliance.ruleset.models import BoundRule, Ruleset
+from compliance.selection import Selection
 from compliance.transcript.locate import event_offsets, position
 
 
@@ -49,6 +50,7 @@ class TranscriptResult:
     # rules not judged for want of evidence: (rule id, the evidence missing) -> coups
     not_judged: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
     recorded: tuple[str, ...] | None = None  # what the header says the recording holds (None: a v1 transcript)
+    ruleset_chosen: bool = False  # the ruleset came from --ruleset (or the configuration), not from the header
 
 
 class Staffing:
@@ -113,11 +115,12 @@ class Checker:
     """Checks transcripts against rulesets."""
 
     def __init__(self, ruleset: str | None = None, keep_states: bool = False, keep_coups: bool = False,
-                 jurisdictions: dict[str, str] | None = None):
+                 jurisdictions: dict[str, str] | None = None, selection: Selection = Selection()):
         games.load_checks()
         self.rulesets = RulesetCache(ruleset, jurisdictions)
         self.keep_states = keep_states
         self.keep_coups = keep_coups
+        self.selection = selection
 
     def check_file(self, path: str | Path, display: str | None = None,
                    on_coup: Callable[[int], None] | None = None) -> TranscriptResult:
@@ -136,14 +139,17 @@ class Checker:
         ruleset = self.rulesets.for_header(header, source.display)
         game = source.game  # the reader picked it by table.game, to decode the coups
         table = game.table_context(header, ruleset, source.display)
-        result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game, ruleset)
+        result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game,
+                                  ruleset, ruleset_chosen=self.rulesets.override is not None)
         declared = getattr(header, "recorded", None)  # format 1.1: what the recording holds (None: v1)
         result.recorded = None if declared is None else tuple(dict.fromkeys(declared))
         self._staffing = Staffing(getattr(header, "staff", None))
         if self.keep_states:
             result.states = []
         numbers = result.coup_numbers = [] if self.keep_coups else None
-        rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category != "transcript.unreadable"]
+        applies = self.selection.applies
+        rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules
+                 if r.category != "transcript.unreadable" and applies(r.id, r.category)]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
         replayer = self.replayer(game, table)
         passed_over = getattr(replayer, "passed_over", None)  # a replay that follows the numbering of the record

@@ -1,10 +1,16 @@
 """What ``check`` is given, turned into the transcripts to check.
 
 * a ``.json`` or ``.jsonl`` file is one transcript;
-* a directory stands for every ``.json`` and ``.jsonl`` file under it (hidden
-  directories skipped), in path order;
 * a Markdown file (``.md``, ``.markdown``) stands for each of its fenced blocks
-  tagged ``baccarat-transcript``.
+  tagged ``baccarat-transcript``;
+* a directory stands for every transcript and Markdown document under it
+  (hidden directories skipped), in path order; a Markdown document there
+  without a tagged block (a README) is passed over;
+* ``-`` is standard input, spooled to a temporary file first (see :func:`spool_stdin`).
+
+Files that are plainly not transcripts, the reports, baselines and injection
+lists baccarat-audit writes itself, are skipped with a note (``on_skip``);
+``--exclude`` globs (:class:`Exclude`) skip more, files and whole directories.
 
 Each transcript becomes an :class:`Input` (small and picklable, so a parallel
 runner can ship it to a worker); ``Input.check`` opens and checks it.
@@ -13,14 +19,32 @@ runner can ship it to a worker); ``Input.check`` opens and checks it.
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 from compliance.errors import UserError
 
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+INJECTED_SUFFIX = ".injected.json"  # what simulate --inject lists beside its transcript
+
+#: what baccarat-audit writes itself, told from the first bytes of a .json file: never a transcript
+_OWN_OUTPUTS = (
+    (re.compile(rb'"baseline_version"\s*:'), "a baccarat-audit baseline"),
+    (re.compile(rb'"tool"\s*:\s*"baccarat-audit"'), "a baccarat-audit JSON report"),
+    (re.compile(rb'"\$schema"\s*:\s*"[^"]*sarif', re.IGNORECASE), "a SARIF report"),
+    (re.compile(rb'\A\s*\[\s*\{\s*"(description|check_name)"\s*:'), "a Code Quality report"),
+    (re.compile(rb'"not_injected"\s*:'), "a list of injected breaches (simulate --inject)"),
+)
+_HEAD = 4096
 
 
 @dataclass(frozen=True)
@@ -61,11 +85,73 @@ def display_name(path: Path) -> str:
         return Path(os.path.normpath(path)).as_posix()
 
 
-def _walk(directory: Path) -> list[Path]:
+class Exclude:
+    """``--exclude`` globs (and the configuration's ``exclude``), as Ruff and yamllint read them.
+
+    A glob without ``/`` (``*.injected.json``, ``archive``) matches the name of a file, or of a directory
+    on its path (everything under it); a glob with ``/`` (``recordings/2019/*``) matches the whole path,
+    taken from the working directory, or a directory the path is under.
+    """
+
+    def __init__(self, patterns: Iterable[str] = ()):
+        self.names: list[str] = []
+        self.paths: list[str] = []
+        for p in patterns:
+            p = p.replace("\\", "/").rstrip("/")
+            if not p:
+                continue
+            if "/" in p:
+                self.paths.append(_absolute(p))
+            else:
+                self.names.append(p)
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.paths)
+
+    def __call__(self, path: Path, within: Path | None = None) -> bool:
+        """``path`` is excluded; ``within``: the directory it was found in (names above it are not looked at)."""
+        if not self:
+            return False
+        shown = PurePosixPath(display_name(path) if within is None else path.relative_to(within).as_posix())
+        parts = shown.parts if not shown.is_absolute() else (shown.name,)
+        if any(fnmatchcase(part, n) for part in parts for n in self.names):
+            return True
+        if self.paths:
+            full = PurePosixPath(_absolute(str(path)))
+            candidates = [full, *full.parents]
+            return any(fnmatchcase(c.as_posix(), p) for c in candidates for p in self.paths)
+        return False
+
+
+def _absolute(path: str) -> str:
+    return PurePosixPath(os.path.normpath(os.path.join(os.getcwd(), path)).replace("\\", "/")).as_posix()
+
+
+def own_output(path: Path) -> str | None:
+    """What baccarat-audit file ``path`` is (its reports, baselines, injection lists), or None.
+
+    Only a regular file is looked into: a FIFO (``<(recorder --export)``) is read once, by the reader."""
+    if path.suffix.lower() != ".json":
+        return None
+    if path.name.lower().endswith(INJECTED_SUFFIX):
+        return "a list of injected breaches (simulate --inject)"
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as f:
+            head = f.read(_HEAD)
+    except OSError:
+        return None  # reading it as a transcript will say what is wrong
+    return next((what for pattern, what in _OWN_OUTPUTS if pattern.search(head)), None)
+
+
+def _walk(directory: Path, exclude: Exclude) -> list[Path]:
     found = []
     for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found.extend(Path(root) / f for f in files if Path(f).suffix.lower() in TRANSCRIPT_SUFFIXES)
+        here = Path(root)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not exclude(here / d, directory))
+        found.extend(here / f for f in files if Path(f).suffix.lower() in TRANSCRIPT_SUFFIXES + MARKDOWN_SUFFIXES
+                     and not exclude(here / f, directory))
     return sorted(found)
 
 
@@ -76,26 +162,89 @@ def _size(p: Path) -> int:
         return 0
 
 
-def collect(paths: Iterable[str | Path], on_error: Callable[[UserError], None]) -> list[Input]:
-    """The transcripts the arguments stand for, in the order given (directories in path order)."""
+def spool_stdin(stream: BinaryIO, directory: Path, name: str | None = None) -> Path:
+    """Standard input copied to a file in ``directory``, so that it is read as any transcript is (in one
+    pass, or in parallel chunks). Its kind comes from ``name``'s extension (--stdin-filename), else from
+    its first line: a Markdown document unless it starts with ``{``; JSON Lines when the first line is a
+    whole object without ``coups``; else one JSON document."""
+    raw = directory / "stdin.tmp"
+    with open(raw, "wb") as out:
+        shutil.copyfileobj(stream, out, 1 << 20)
+    suffix = Path(name).suffix.lower() if name else ""
+    if suffix not in TRANSCRIPT_SUFFIXES + MARKDOWN_SUFFIXES:
+        suffix = _sniff(raw)
+    return raw.rename(directory / f"stdin{suffix}")
+
+
+def _sniff(path: Path) -> str:
+    import msgspec
+
+    with open(path, "rb") as f:
+        first = f.readline(16 << 20).removeprefix(b"\xef\xbb\xbf").strip()
+        more = bool(f.read(1).strip() or f.read(4096).strip())
+    if not first.startswith(b"{"):
+        return ".md"
+    try:
+        obj = msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        return ".json"  # an object spread over lines: one document
+    return ".jsonl" if isinstance(obj, dict) and "coups" not in obj and more else ".json"
+
+
+def collect(paths: Iterable[str | Path], on_error: Callable[[UserError], None], exclude: Exclude | None = None,
+            on_skip: Callable[[str], None] | None = None, stdin: tuple[Path, str] | None = None) -> list[Input]:
+    """The transcripts the arguments stand for, in the order given (directories in path order).
+
+    ``stdin``: the file standard input was spooled to and the name it goes by, for an argument ``-``.
+    """
+    exclude = exclude or Exclude()
+    skip = on_skip or (lambda note: None)
     out: list[Input] = []
     for arg in paths:
+        if str(arg) == STDIN and stdin is not None:
+            out.extend(_file(stdin[0], stdin[1], on_error))
+            continue
         p = Path(arg)
+        if not p.exists():
+            on_error(UserError("no such file or directory", str(arg)))
+            continue
+        if exclude(p):
+            skip(f"{display_name(p)}: excluded (--exclude)")
+            continue
         if p.is_dir():
-            files = _walk(p)
-            if not files:
-                on_error(UserError("directory holds no .json or .jsonl transcript", str(arg)))
-            out.extend(Input(str(f), display_name(f), size=_size(f)) for f in files)
-        elif p.suffix.lower() in MARKDOWN_SUFFIXES:
-            from compliance.reading.markdown import read_blocks
-
-            display = display_name(p)
-            try:
-                found = read_blocks(p, display)
-            except UserError as e:
-                on_error(e)
-                continue
-            out.extend(Input(str(p), display, b.index, b.line, len(b.text)) for b in found)
-        else:
-            out.append(Input(str(p), display_name(p), size=_size(p)))
+            found: list[Input] = []
+            for f in _walk(p, exclude):
+                what = own_output(f)
+                if what:
+                    skip(f"skipped {display_name(f)}: {what}, not a transcript")
+                    continue
+                found.extend(_file(f, display_name(f), on_error, in_directory=True))
+            if not found:
+                on_error(UserError("directory holds no transcript: no .json or .jsonl file and no Markdown "
+                                   "document with a ```baccarat-transcript block", str(arg)))
+            out.extend(found)
+            continue
+        what = own_output(p)
+        if what:
+            skip(f"skipped {display_name(p)}: {what}, not a transcript")
+            continue
+        out.extend(_file(p, display_name(p), on_error))
     return out
+
+
+def _file(p: Path, display: str, on_error, in_directory: bool = False) -> list[Input]:
+    suffix = p.suffix.lower()
+    if suffix in MARKDOWN_SUFFIXES:
+        from compliance.reading.markdown import read_blocks
+
+        try:
+            found = read_blocks(p, display)
+        except UserError as e:
+            on_error(e)
+            return []
+        return [Input(str(p), display, b.index, b.line, len(b.text)) for b in found]
+    if suffix not in TRANSCRIPT_SUFFIXES and not in_directory:
+        on_error(UserError("not a transcript: give a .json or .jsonl transcript, a Markdown document with "
+                           "```baccarat-transcript blocks, or a directory of them", display))
+        return []
+    return [Input(str(p), display, size=_size(p))]

@@ -48,6 +48,7 @@ from compliance import limits
 from compliance.engine import Checker, TranscriptResult
 from compliance.errors import UserError
 from compliance.findings import Finding
+from compliance.selection import Selection
 
 #: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
 CHUNK_BYTES = 8 << 20
@@ -73,11 +74,12 @@ class Settings:
     keep_states: bool = False
     keep_coups: bool = False
     jurisdictions: tuple[tuple[str, str], ...] = ()  # the configuration's table.jurisdiction -> ruleset map
+    selection: Selection = Selection()
     limits: tuple[tuple[str, int], ...] = ()  # compliance.limits, as the configuration set them
 
     def checker(self, cls=Checker) -> Checker:
         return cls(self.ruleset, keep_states=self.keep_states, keep_coups=self.keep_coups,
-                   jurisdictions=dict(self.jurisdictions))
+                   jurisdictions=dict(self.jurisdictions), selection=self.selection)
 
 
 # ------------------------------------------------------------------ worker side
@@ -444,6 +446,7 @@ def _schedule(submit, inputs, settings: Settings, plans):
 def check_parallel(inputs: list, settings: Settings, jobs: int, on_error: Callable[[UserError], None],
                    progress=None, dask: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> list[TranscriptResult]:
     """Check ``inputs`` on ``jobs`` processes (or a Dask cluster); results and errors in input order."""
+    _CHECKERS.clear()  # a run reads its rulesets afresh: a ruleset file may have changed since the last run here
     if dask:
         return _run_dask(dask, inputs, settings, on_error, progress, chunk_bytes)
     total = sum(getattr(i, "size", 0) for i in inputs)

@@ -15,7 +15,9 @@ A waivers file (``--waivers``) is YAML::
 A waiver applies to a finding when every scope it gives matches.  A waiver
 whose ``expires`` date has passed (judged on the run's date) or that is
 malformed waives nothing; both are reported, each with its line in the file.
-A waiver that matched no finding is reported as unused.
+A waiver that matched no finding is reported as unused.  A waiver naming a
+rule no ruleset has is an error (:func:`check_rules`): a typo in a rule id
+must not pass for a waiver that merely found nothing.
 
 ``transcript`` matches the transcript's path as reported exactly, or as a
 glob (``*``, ``?`` and ``[...]`` as in :mod:`fnmatch`): ``dir/table[7].json``
@@ -37,9 +39,10 @@ and of its category (and coup) only, never at every waiver.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
@@ -117,6 +120,7 @@ class Entry:
     key: str  # its id, or "#<position>"
     line: int
     waiver: Waiver
+    rule_at: str | None = None  # file:line:column of its `rule:`, for an error about the rule it names
 
     def describe(self) -> str:
         w = self.waiver
@@ -184,14 +188,16 @@ def load(path: str | Path, today: dt.date) -> Waivers:
         items = []
     if not isinstance(items, list):
         raise UserError("a waivers file holds a list `waivers:` of waivers", doc.where(base))
-    return _judge(shown, ((doc.position(base + (i,))[0], raw) for i, raw in enumerate(items)), today)
+    return _judge(shown, ((doc.position(base + (i,))[0], raw, doc.position(base + (i, "rule")))
+                          for i, raw in enumerate(items)), today)
 
 
 def _judge(shown: str, listed, today: dt.date) -> Waivers:
-    """The waivers (line, raw value) split into those in force and those rejected, with the reason."""
+    """The waivers (line, raw value, (line, column) of its ``rule:``) split into those in force and those
+    rejected, with the reason."""
     out = Waivers(shown)
     ids: dict[str, int] = {}
-    for i, (line, raw) in enumerate(listed):
+    for i, (line, raw, rule_at) in enumerate(listed):
         key = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else f"#{i + 1}"
         if key in ids:
             raise UserError(f"two waivers have the id {key[:80]!r} (lines {ids[key]} and {line}): each waiver needs "
@@ -205,7 +211,7 @@ def _judge(shown: str, listed, today: dt.date) -> Waivers:
         if w.expires < today:
             out.rejected.append(Rejected(key, line, f"expired on {w.expires.isoformat()}"))
             continue
-        out.active.append(Entry(key, line, w))
+        out.active.append(Entry(key, line, w, str(Where(shown, *rule_at)) if w.rule else None))
     return out
 
 
@@ -216,6 +222,17 @@ def _reason(e: ValidationError) -> str:
         msg = err["msg"].removeprefix("Value error, ")
         parts.append(f"{loc}: {msg}" if loc else msg)
     return "; ".join(parts)
+
+
+def check_rules(waivers: Waivers, known: Collection[str]) -> None:
+    """Every waiver in force names a rule some ruleset has (``known``: their ids); else a UserError at its line."""
+    for e in waivers.active:
+        rule = e.waiver.rule
+        if rule and rule not in known:
+            close = difflib.get_close_matches(rule, sorted(known), n=1)
+            hint = f"; did you mean {close[0]}?" if close else " (see `baccarat-audit rules list`)"
+            raise UserError(f"waiver {e.key} names the rule {rule}, which no ruleset has{hint}",
+                            e.rule_at or f"{waivers.path}:{e.line}")
 
 
 # ------------------------------------------------------------------ the plain layout, read without a YAML parser
@@ -265,8 +282,9 @@ class _NotPlain(Exception):
     """The file is not in the plain layout: the YAML parser reads it."""
 
 
-def plain_layout(text: str) -> Iterator[tuple[int, dict]]:
-    """The waivers of a file in the documented layout, each with its line, read line by line (linear, no
+def plain_layout(text: str) -> Iterator[tuple[int, dict, tuple[int, int]]]:
+    """The waivers of a file in the documented layout, each with its line and the (line, column) of its
+    ``rule:`` (of the waiver when it has none), read line by line (linear, no
     YAML parser), each yielded once all its keys are read; :class:`_NotPlain` is raised as soon as the file
     turns out to be laid out any other way (a multi-line value, a nested mapping, a block list, an anchor,
     a tag, ...), for the YAML parser to read.
@@ -298,7 +316,7 @@ def plain_layout(text: str) -> Iterator[tuple[int, dict]]:
                 raise _NotPlain
             if current is not None:
                 yield current
-            current = (n, {key: _value(value)})
+            current = (n, {key: _value(value)}, (n, len(spaces) + 3))  # the waiver's first key: where it starts
             continue
         if top is None and indent is None and not spaces and key == "waivers" and _TOP.fullmatch(line.rstrip("\n")):
             top = "waivers"
@@ -306,5 +324,7 @@ def plain_layout(text: str) -> Iterator[tuple[int, dict]]:
         if current is None or len(spaces) != indent + 2 or key in current[1]:
             raise _NotPlain
         current[1][key] = _value(value)
+        if key == "rule":
+            current = (current[0], current[1], (n, len(spaces) + 1))
     if current is not None:
         yield current

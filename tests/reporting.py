@@ -45,11 +45,11 @@ def _reports(args: list[str], stdout: str):
     """(format, text) of the reports a `check` command line produced, where the format is known."""
     fmt = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-f", "--format")), None)
     files = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-o", "--output")]
-    if stdout.strip() and (fmt or not files):
+    if stdout.strip() and (fmt or not files) and "--statistics" not in args:  # statistics are no report
         yield fmt or "text", stdout
     for spec in files:
         kind, sep, name = spec.partition("=")
-        if sep and name != "-" and Path(name).exists():
+        if sep and name != "-" and Path(name).is_file():
             yield kind, Path(name).read_text()
 
 
@@ -120,3 +120,24 @@ def junit_schema():
     from lxml import etree
 
     return etree.XMLSchema(etree.parse(str(DATA / "JUnit.xsd")))
+
+
+def breaching_transcripts(directory: Path, coups: int, tables: int = 4) -> list[Path]:
+    """``tables`` transcripts of ``coups`` coups each, every coup one of the sample's breaching coups 3 to 6
+    (six findings every four coups: about 1.5 a coup), renumbered, a new shoe every 24 coups (so the shoe's
+    cards stay plausible), each transcript at its own table BAC-01, BAC-02 ..."""
+    doc = sample_doc()
+    breaching = [c for c in doc["coups"] if c["coup"] >= 3]
+    paths = []
+    for t in range(tables):
+        d = copy.deepcopy(doc)
+        d["table"]["id"] = f"BAC-{t + 1:02d}"
+        d["coups"], d["shoes"] = [], []
+        for i in range(coups):
+            c = copy.deepcopy(breaching[i % len(breaching)])
+            c["coup"], c["shoe"] = i + 1, f"S-{i // 24:04d}"
+            if not d["shoes"] or d["shoes"][-1]["id"] != c["shoe"]:
+                d["shoes"].append({"id": c["shoe"], "decks": 8})
+            d["coups"].append(c)
+        paths.append(write(directory / f"table-{t + 1:02d}.json", d, indent=None))
+    return paths

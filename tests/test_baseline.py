@@ -11,7 +11,8 @@ def test_writing_a_baseline_then_checking_against_it_reports_nothing(tmp_path, m
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "night.json", sample_doc())
     first = run("check", "night.json", "--write-baseline", "baseline.json")
-    assert first.exit_code == 1  # writing the baseline does not hide this run's findings
+    assert first.exit_code == 0  # the baseline was asked for, and written: the run succeeded
+    assert "6 findings" in first.stdout  # and it still shows what it holds
     base = json.loads((tmp_path / "baseline.json").read_text())
     assert len(base["findings"]) == 6 and base["baseline_version"] == 2
     again = run("check", "night.json", "--baseline", "baseline.json", "-f", "json", "--timestamp", STAMP)
@@ -65,3 +66,11 @@ def test_the_baseline_file_is_the_same_bytes_every_time(tmp_path, monkeypatch):
     run("check", "night.json", "--write-baseline", "one.json")
     run("check", "night.json", "--write-baseline", "two.json")
     assert (tmp_path / "one.json").read_bytes() == (tmp_path / "two.json").read_bytes()
+
+
+def test_writing_a_baseline_fails_only_when_an_input_could_not_be_checked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "night.json", sample_doc())
+    r = run("check", "night.json", "missing.json", "--write-baseline", "audit/baseline.json")
+    assert r.exit_code == 2  # the baseline is written, but it misses what could not be read
+    assert json.loads((tmp_path / "audit" / "baseline.json").read_text())["findings"]  # its directory made

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -78,7 +79,7 @@ def test_an_input_that_cannot_be_read_is_said_once_on_stderr(files):
     (files / "cut.json").write_text('{"format": 1')
     r = audit("check", "clean.json", "missing.json", "cut.json", cwd=files)
     assert r.returncode == 2
-    assert r.stderr.splitlines() == ["baccarat-audit: missing.json: no such file",
+    assert r.stderr.splitlines() == ["baccarat-audit: missing.json: no such file or directory",
                                      "baccarat-audit: cut.json: not valid JSON: Input data was truncated at line 1, "
                                      "column 13"]
     assert "missing.json" not in r.stdout and "cut.json" not in r.stdout
@@ -88,10 +89,10 @@ def test_an_input_that_cannot_be_read_is_said_once_on_stderr(files):
 def test_a_text_report_written_to_a_file_names_what_could_not_be_checked(files):
     r = audit("check", "clean.json", "missing.json", "-o", "text=audit.txt", cwd=files)
     assert r.returncode == 2
-    assert r.stderr.splitlines()[0] == "baccarat-audit: missing.json: no such file"
+    assert r.stderr.splitlines()[0] == "baccarat-audit: missing.json: no such file or directory"
     nj = load_ruleset("us-nj")
     assert (files / "audit.txt").read_text().splitlines() == [
-        "error: missing.json: no such file", f"ruleset us-nj {nj.version}, sha256 {nj.sha256}",
+        "error: missing.json: no such file or directory", f"ruleset us-nj {nj.version}, sha256 {nj.sha256}",
         "checked 1 transcript, 1 coup, 0 findings; 1 file could not be checked"]
 
 
@@ -350,3 +351,76 @@ def test_a_user_error_in_any_command_is_one_message_and_exit_2_in_process_too(fi
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 2 and isinstance(r.exception, SystemExit), r.exception
     assert r.stderr.startswith(f"baccarat-audit: {message}"), r.stderr
+
+
+# ------------------------------------------------------------------ help, version, completion, --format
+
+
+COMMANDS = [["check"], ["import"], ["config", "show"], ["rules", "list"], ["rules", "show"], ["rules", "kinds"],
+            ["rulesets", "list"], ["ruleset", "lint"], ["test-rules"], ["coverage"], ["simulate"], ["analyze"],
+            ["schema"]]
+
+
+def test_dash_capital_v_prints_the_version(tmp_path):
+    r = audit("-V", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout == audit("--version", cwd=tmp_path).stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_help_names_values_in_words_and_each_default_once(tmp_path, command):
+    """No Python type as a metavar (`<list[Path]>`, `<int range>`, `<str>`), no default said twice."""
+    r = audit(*command, "--help", cwd=tmp_path, env=os.environ | {"COLUMNS": "200"})
+    assert r.returncode == 0
+    assert not re.search(r"<(list|int|str|path|float|bool|text)\b[^>]*>", r.stdout, re.IGNORECASE), r.stdout
+    starts = [i for i in (r.stdout.find("\nArguments:"), r.stdout.find("\nOptions:")) if i >= 0]
+    listed = r.stdout[min(starts):]  # the arguments and options, not the command's own description
+    for entry in re.split(r"\n  (?=\S)", listed):  # one argument or option with its help, however it wraps
+        assert " ".join(entry.split()).count("default:") <= 1, entry
+
+
+def test_check_help_shows_its_options_plainly(tmp_path):
+    r = audit("check", "--help", cwd=tmp_path, env=os.environ | {"COLUMNS": "200"})
+    assert "Usage: baccarat-audit check [OPTIONS] [PATH]..." in r.stdout
+    for shown in ("-r, --ruleset ID|FILE", "-o, --output [FORMAT=]FILE", "-j, --jobs N", "--exclude GLOB",
+                  "--select RULE|CATEGORY", "--fail-on SEVERITY", "-q, --quiet", "--statistics"):
+        assert shown in r.stdout
+    assert "[default: 0, every core]" in r.stdout and "[default: 0;" not in r.stdout
+
+
+@pytest.mark.parametrize("command, fmt", [
+    (["check", "night.json"], "json"), (["config", "show"], "json"), (["rules", "list"], "json"),
+    (["rules", "show", "BAC-WAGER-LATE"], "json"), (["rules", "kinds"], "json"), (["rulesets", "list"], "json"),
+    (["analyze", "-r", "us-nj", "--decks", "1"], "json"),
+    (["ruleset", "lint", str(ROOT / "rulesets" / "nz.yaml")], "json"),
+])
+def test_every_command_takes_format_json_in_any_case(tmp_path, command, fmt):
+    shutil.copy(SAMPLE, tmp_path / "night.json")
+    for spelling in (fmt, fmt.upper()):
+        r = audit(*command, "--format", spelling, cwd=tmp_path)
+        assert r.returncode in (0, 1), r.stderr
+        json.loads(r.stdout)
+    assert json.loads(audit(*command, "-f", fmt, cwd=tmp_path).stdout) is not None
+
+
+def test_config_show_keeps_json_as_another_spelling(tmp_path):
+    assert audit("config", "show", "--json", cwd=tmp_path).stdout == audit("config", "show", "-f", "json",
+                                                                          cwd=tmp_path).stdout
+
+
+def test_shell_completion_can_be_installed_and_completes_commands_options_and_rulesets(tmp_path):
+    assert "--install-completion" in audit("--help", cwd=tmp_path).stdout
+    no_detection = os.environ | {"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
+    for shell, marker in (("bash", "complete -o default -F _baccarat_audit_completion baccarat-audit"),
+                          ("zsh", "#compdef baccarat-audit"), ("fish", "complete --command baccarat-audit")):
+        shown = audit("--show-completion", shell, cwd=tmp_path, env=no_detection)
+        assert shown.returncode == 0 and marker in shown.stdout, shown.stdout + shown.stderr
+
+    def complete(words: str) -> list[str]:  # what bash asks the program when TAB is pressed
+        env = os.environ | {"_BACCARAT_AUDIT_COMPLETE": "complete_bash", "COMP_WORDS": words,
+                            "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+        return audit(cwd=tmp_path, env=env).stdout.split()
+
+    assert "check" in complete("baccarat-audit ch")
+    assert complete("baccarat-audit check --ruleset au") == ["au-nsw"]
+    assert {"github", "gitlab", "sarif"} <= set(complete("baccarat-audit check --format "))
+    assert "--statistics" in complete("baccarat-audit check --stat")

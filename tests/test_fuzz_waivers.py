@@ -70,7 +70,7 @@ def _yaml_reading(text: str):
     doc = parse_yaml(text.encode(), "w.yaml", kind="waivers")
     items = doc.data.get("waivers") if isinstance(doc.data, dict) else doc.data
     base = ("waivers",) if isinstance(doc.data, dict) else ()
-    return [(doc.position(base + (i,))[0], raw) for i, raw in enumerate(items or [])]
+    return [(doc.position(base + (i,))[0], raw, doc.position(base + (i, "rule"))) for i, raw in enumerate(items or [])]
 
 
 @budget(120)

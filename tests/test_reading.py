@@ -132,14 +132,18 @@ FILE_CASES = {
     "no coups": (lambda: json.dumps({k: v for k, v in _doc().items() if k != "coups"}), "night.json",
                  "night.json: object missing required field `coups` - at `$`"),
     "wrong type in the header": (lambda: dumps(altered(_set("table.seats", "7"))), "night.json",
-                                 "night.json: header: Expected `int`, got `str` - at `$.table.seats`"),
+                                 "night.json:8:12: header: Expected `int`, got `str` - at `$.table.seats`"),
     "unknown key in the header": (lambda: dumps(altered(_set("table.jurisdicton", "nz"))), "night.json",
-                                  "night.json: header: Object contains unknown field `jurisdicton` - at `$.table`"),
-    "wrong format": (lambda: dumps(altered(_set("version", 2))), "night.json", "night.json: header: Invalid enum value 2 - at `$.version`"),
+                                  "night.json:14:3: header: Object contains unknown field `jurisdicton` - at "
+                                  "`$.table`; "
+                                  "did you mean `jurisdiction`?"),
+    "wrong format": (lambda: dumps(altered(_set("version", 2))), "night.json",
+                     "night.json:3:13: header: Invalid enum value 2 - at `$.version`"),
     "bad jsonl header": (lambda: '{"format": "baccarat-transcript", "version": 1,\n', "night.jsonl",
                          "night.jsonl:1: header is not valid JSON: "),
     "empty jsonl": (lambda: "\n\n", "night.jsonl", "night.jsonl: empty transcript: line 1 must be the header"),
-    "not a transcript's extension": (lambda: "{}", "night.txt", "night.txt: a transcript must be a .json or .jsonl file"),
+    "not a transcript's extension": (lambda: "{}", "night.txt",
+                                     "night.txt: not a transcript: give a .json or .jsonl transcript"),
     "unknown ruleset": (lambda: dumps(altered(_set("table.jurisdiction", "mars"))), "night.json", "mars"),
 }
 
@@ -158,7 +162,7 @@ def test_no_such_file(tmp_path):
     r = subprocess.run([sys.executable, "-m", "compliance", "check", "absent.json"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
-    assert r.stderr.strip() == "baccarat-audit: absent.json: no such file"
+    assert r.stderr.strip() == "baccarat-audit: absent.json: no such file or directory"
     assert "Traceback" not in r.stderr
 
 
@@ -206,3 +210,63 @@ def test_the_spec_header_example_is_read_as_it_stands(tmp_path):
     r = run(tmp_path, dumps(doc))
     assert r.returncode == 1, r.stderr  # coup 3's breach, nothing about the header
     assert [(f["coup"], f["category"]) for f in findings(r)] == [(3, "third-card.banker.illegal")]
+
+
+# --------------------------------------------------------------- header errors: where, and the nearest name
+
+
+def test_a_header_error_gives_its_line_and_column_in_a_json_document(tmp_path):
+    doc = altered(_set("table.jurisdicton", "nz"))
+    text = dumps(doc)  # one space a level
+    r = run(tmp_path, text)
+    line = 1 + text[:text.index('"jurisdicton"')].count("\n")
+    assert f"baccarat-audit: night.json:{line}:3: header: Object contains unknown field `jurisdicton` - at " \
+           "`$.table`; did you mean `jurisdiction`?" in r.stderr.splitlines()
+    wrong = altered(_set("table.seats", "7"))
+    text = dumps(wrong)
+    r = run(tmp_path, text)
+    line = 1 + text[:text.index('"seats"')].count("\n")
+    assert f"night.json:{line}:12: header: Expected `int`, got `str` - at `$.table.seats`" in r.stderr
+
+
+def test_a_header_error_gives_its_column_on_the_first_line_of_a_jsonl_file(tmp_path):
+    lines = jsonl(altered(_set("table.jurisdicton", "nz"))).splitlines(keepends=True)
+    r = run(tmp_path, "".join(lines), "night.jsonl")
+    column = lines[0].index('"jurisdicton"') + 1
+    assert f"night.jsonl:1:{column}: header: Object contains unknown field `jurisdicton`" in r.stderr
+
+
+def test_an_unknown_top_level_key_points_at_itself(tmp_path):
+    doc = _doc()
+    doc["formatt"] = "baccarat-transcript"
+    text = dumps(doc)
+    r = run(tmp_path, text)
+    line = 1 + text[:text.index('"formatt"')].count("\n")
+    assert f"night.json:{line}:2: header: Object contains unknown field `formatt`; did you mean `format`?" in r.stderr
+
+
+def test_a_header_error_in_a_procedure_document_points_into_the_document(tmp_path):
+    doc = altered(_set("table.jurisdicton", "nz"))
+    block = dumps(doc).replace("\n", "\n ").rstrip()  # indented one space more, as in a list item
+    (tmp_path / "manual.md").write_text("# Manual\n\n ```baccarat-transcript\n " + block + "\n ```\n")
+    r = subprocess.run([sys.executable, "-m", "compliance", "check", "manual.md"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=60)
+    line = 4 + block[:block.index('"jurisdicton"')].count("\n")
+    assert f"manual.md:{line}:4: transcript block: header: Object contains unknown field `jurisdicton`" in r.stderr
+
+
+def test_an_unknown_key_in_an_event_gets_the_nearest_key(tmp_path):
+    r = run(tmp_path, dumps(altered(_set("coups.1.events.0.amout", 5))))
+    (unreadable,) = [f for f in findings(r) if f["category"] == "transcript.unreadable"]
+    assert "unknown field `amout` - at `$.coups[1].events[0]`; did you mean `amount`?" in unreadable["message"]
+
+
+def test_an_unknown_ruleset_gets_the_nearest_id(tmp_path):
+    (tmp_path / "night.json").write_text(dumps(_doc()))
+    r = subprocess.run([sys.executable, "-m", "compliance", "check", "night.json", "--ruleset", "au-nws"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == ["baccarat-audit: no ruleset 'au-nws'; did you mean 'au-nsw'? (bundled rulesets: "
+                                     "au-nsw, nz, punto-banco, us-in, us-in-pai-gow, us-nj)"]  # said once
+    r = run(tmp_path, dumps(altered(_set("table.jurisdiction", "us-jn"))))
+    assert "table.jurisdiction: 'us-jn' is not a ruleset id; did you mean 'us-nj'?" in r.stderr

@@ -224,9 +224,13 @@ def test_the_html_report_draws_a_card_recorded_in_part(tmp_path):
     cards[2]["to"], cards[3]["to"] = "banker", "player"
     path = write(tmp_path / "partial.json", doc)
     run("check", path, "-o", f"html={tmp_path / 'r.html'}", "--timestamp", "2026-11-29T12:00:00Z")
+    from compliance.report.html import face
+
     html = (tmp_path / "r.html").read_text()
-    assert 'aria-label="card not read"' in html and 'aria-label="seven, suit not recorded"' in html
-    assert "points not known (a card not read)" in html
+    data = json.loads(html.split('<script type="application/json" id="report-data">', 1)[1].split("</script>", 1)[0])
+    assert {"card not read", "seven, suit not recorded"} <= {f[4] for f in data["faces"]}  # the cards' labels
+    assert face("??")[1:] == ["?", "?", "black", "card not read"]
+    assert "points not known (a card not read)" in [c["c"][6] for c in data["coups"] if c["c"]]
 
 
 # ------------------------------------------------------------------ the reports
@@ -260,8 +264,11 @@ def test_every_report_says_which_rules_were_not_judged_and_why(tmp_path, monkeyp
     assert calls["message"]["text"] == "BAC-CALLS not judged in every coup (4): calls not recorded"
     assert run_["tool"]["driver"]["rules"][calls["associatedRule"]["index"]]["id"] == "BAC-CALLS"
     junit = run("check", path, "-f", "junit", *stamp).stdout  # validated against the JUnit XSD
-    assert '<testcase name="rule BAC-CALLS (not judged)"' in junit
-    assert '<skipped message="not judged in every coup (4): calls not recorded"' in junit
+    assert '<testcase name="BAC-CALLS" classname="cards-only.json" time="0">\n      <skipped message="not judged in ' \
+           'every coup (4): calls not recorded"' in junit  # the rule's own test case, skipped, saying why
+    per_coup = run("check", path, "-f", "junit", "--junit-cases", "coup", *stamp).stdout
+    assert '<testcase name="rule BAC-CALLS (not judged)"' in per_coup
+    assert '<skipped message="not judged in every coup (4): calls not recorded"' in per_coup
     md = run("check", path, "-f", "markdown", *stamp).stdout
     assert "#### Not judged" in md
     assert "| `BAC-CALLS`<br>procedure.call-missing | in every coup (4) | calls not recorded |" in md

@@ -34,15 +34,15 @@ def test_the_pre_commit_hook_checks_transcripts_and_procedure_documents():
     import re
 
     pattern = re.compile(check["files"])
-    assert all(pattern.search(p) for p in ("a/night.json", "b.jsonl", "procedures/dealing.md"))
-    assert not pattern.search("notes.txt")
+    assert all(pattern.search(p) for p in ("a/recordings/night.json", "transcripts/b.jsonl", "procedures/dealing.md"))
+    assert not pattern.search("notes.txt") and not pattern.search("package.json")
 
 
 def test_the_ci_example_uploads_sarif_written_by_check():
     flow = YAML(typ="safe").load((ROOT / "docs" / "ci-example" / "baccarat-audit.yml").read_text())
     steps = flow["jobs"]["audit"]["steps"]
     check = next(s for s in steps if s.get("id") == "check")
-    assert "baccarat-audit check" in check["run"] and "sarif=baccarat-audit.sarif" in check["run"]
+    assert "baccarat-audit check" in check["run"] and "sarif=reports/baccarat-audit.sarif" in check["run"]
     upload = next(s for s in steps if "upload-sarif" in s.get("uses", ""))
-    assert upload["with"]["sarif_file"] == "baccarat-audit.sarif"
+    assert upload["with"]["sarif_file"] == "reports/baccarat-audit.sarif"
     assert flow["permissions"]["security-events"] == "write"

@@ -72,5 +72,5 @@ def test_a_run_that_could_not_read_a_file_still_reports_and_exits_2(tmp_path, mo
     doc = json.loads(r.stdout)
     validate(doc)
     assert r.exit_code == 2 and doc["exit_code"] == 2
-    assert doc["errors"] == ["absent.json: no such file"]
+    assert doc["errors"] == ["absent.json: no such file or directory"]
     assert doc["findings"] == []

@@ -7,8 +7,8 @@ from collections import Counter
 from reporting import STAMP, clean_doc, run, sample_into, write
 
 from compliance.report import text
-from compliance.ruleset.loader import load_ruleset
 from compliance.report.model import Report
+from compliance.ruleset.loader import load_ruleset
 
 
 def test_plain_lines_point_at_file_line_and_column(tmp_path, monkeypatch):
@@ -86,3 +86,54 @@ def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatc
     shown = text.render_rich(Report(results, waivers=waivers.load("w.yaml", dt.date(2026, 11, 29))), width=160)
     assert "waiver #1 (M. Okafor, until 2030-01-01): pit boss accepted it" in shown
     assert "5 findings: 5 error; 1 waived" in shown
+
+
+def _rich_report(tmp_path, *names: str, ruleset: str | None = None) -> Report:
+    from compliance.cli.check import Progress, check_inputs
+    from compliance.inputs import collect
+
+    inputs = collect(list(names), on_error=print)
+    return Report(check_inputs(inputs, ruleset, False, False, print, Progress(inputs, False)))
+
+
+def test_the_tables_take_the_terminals_width(tmp_path, monkeypatch):
+    """80 columns (COLUMNS, or the terminal's own width): every line fits, none wraps past it."""
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)
+    report = _rich_report(tmp_path, "night-shift.json")
+    for columns in (80, 120, 200):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        lines = text.render_rich(report).splitlines()
+        plain = [__import__("re").sub(r"\x1b\[[0-9;]*m", "", line) for line in lines]
+        assert max(len(line) for line in plain) == columns  # the panels span the terminal, no wider
+    narrow = __import__("re").sub(r"\x1b\[[0-9;]*m", "", text.render_rich(report, width=80))
+    assert "BAC-DRAW-BANKER-ILLEGAL" in narrow and "third-card.banker.illegal" in narrow  # never cut
+    assert "N.J.A.C. 13:69F-3.9" in narrow  # the citation under the message, whole
+
+
+def test_a_transcript_without_a_coup_is_warned_about(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "empty.json", {**clean_doc(), "coups": []})
+    r = run("check", "empty.json")
+    assert r.exit_code == 0  # nothing breaks a rule, but nothing was checked either: said so
+    lines = r.stdout.splitlines()
+    assert lines[0] == "warning: empty.json: holds no coup: nothing was checked"
+    assert lines[-1] == "checked 1 transcript, 0 coups, 0 findings"
+    r = run("check", "empty.json", "-f", "json")
+    assert "baccarat-audit: warning: empty.json: holds no coup: nothing was checked" in r.stderr
+
+
+def test_a_transcript_judged_under_another_jurisdiction_is_said_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)  # its header names us-nj
+    sample_into(tmp_path, "again.json")
+    r = run("check", "night-shift.json", "again.json", "--ruleset", "au-nsw")
+    notes = [line for line in r.stdout.splitlines() if "judged under" in line]
+    assert notes == [f"note: {name}: judged under the ruleset au-nsw chosen for the run, although its header names "
+                     "the jurisdiction us-nj" for name in ("night-shift.json", "again.json")]
+    (tmp_path / ".baccarat-audit.yaml").write_text("ruleset: nz\n")
+    assert "judged under the ruleset nz" in run("check", "night-shift.json").stdout  # from the configuration too
+    (tmp_path / ".baccarat-audit.yaml").write_text("ruleset: us-nj\n")
+    assert "judged under" not in run("check", "night-shift.json").stdout  # the same jurisdiction: nothing to say
+    (tmp_path / "house-nj.yaml").write_text("id: house-nj\ntitle: House\nversion: '1'\nextends: us-nj\n")
+    assert "judged under" not in run("check", "night-shift.json", "-r", "house-nj.yaml").stdout  # a house of us-nj

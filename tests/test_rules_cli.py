@@ -110,3 +110,26 @@ def test_rulesets_list_shows_jurisdictions_sources_and_versions():
 def test_ruleset_path_that_does_not_exist_is_one_message_exit_2(tmp_path):
     result = CliRunner().invoke(app, ["rules", "list", "--ruleset", str(tmp_path / "nope.yaml")])
     assert result.exit_code == 2 and "no such ruleset file" in result.output
+
+
+def test_citations_outside_the_bundled_texts_read_plainly_and_keep_their_provenance_in_the_details():
+    """A citation is what a finding prints on every line: the regulation and its paragraph or subject, no
+    "(outside the bundled text)"; where the paragraph comes from is in the rule's details."""
+    from compliance.ruleset.loader import bundled_rulesets
+
+    for rs in bundled_rulesets():
+        for rule in rs.rules:
+            assert "bundled" not in rule.citation_text and "(outside" not in rule.citation_text, (rs.id, rule.id)
+    nj = next(rs for rs in bundled_rulesets() if rs.id == "us-nj")
+    settle = next(r for r in nj.rules if r.id == "BAC-SETTLE-AMOUNT")
+    assert settle.citation_text == "N.J.A.C. 13:69F-3, the rules on payout odds and vigorish"
+    shown = run("rules", "show", "BAC-SETTLE-AMOUNT", "-r", "us-nj")
+    assert "cites N.J.A.C. 13:69F-3, the rules on payout odds and vigorish" in shown
+    assert "source: N.J.A.C. 13:69F-3, its rules cited by subject (their paragraphs are not bundled), not bundled" \
+        in shown
+    late = json.loads(run("rules", "list", "-r", "us-nj", "-f", "json"))
+    by_id = {r["id"]: r for r in late}
+    assert by_id["BAC-WAGER-LATE"]["citation_source"] == {
+        "source": "njac", "bundled_text": "new-jersey-njac-13-69f-3-7.txt",
+        "title": "N.J.A.C. 13:69F-3.7 Hands of player and banker; procedure for dealing initial two cards to each hand"}
+    assert by_id["BAC-SETTLE-AMOUNT"]["citation_source"]["bundled_text"] is None

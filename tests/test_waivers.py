@@ -105,3 +105,27 @@ def test_a_waivers_file_that_is_not_yaml_stops_the_run(tmp_path, monkeypatch):
     r = run("check", "night-shift.json", "--waivers", "w.yaml")
     assert r.exit_code == 2 and "w.yaml" in r.stderr
     assert run("check", "night-shift.json", "--waivers", "absent.yaml").exit_code == 2
+
+
+def test_a_waiver_naming_a_rule_no_ruleset_has_is_an_error_not_an_unused_waiver(tmp_path, monkeypatch):
+    """A typo in a rule id must not pass for a waiver that merely found nothing to waive."""
+    typo = WAIVERS.replace("rule: BAC-WAGER-LATE", "rule: BAC-WAGER-LAET")
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)
+    (tmp_path / "waivers.yaml").write_text(typo)
+    r = run("check", "night-shift.json", "--waivers", "waivers.yaml", "--timestamp", STAMP)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.splitlines() == ["baccarat-audit: waivers.yaml:3:5: waiver W-LATE names the rule BAC-WAGER-LAET, "
+                                     "which no ruleset has; did you mean BAC-WAGER-LATE?"]
+
+
+def test_a_waiver_for_another_jurisdictions_rule_or_a_house_rule_is_no_error(tmp_path, monkeypatch):
+    house = "id: house\ntitle: House\nversion: '1'\nextends: us-nj\nrules:\n" \
+            "  - {id: HOUSE-LATE, title: Late wagers, check: wager.late, citation: {source: njac, at: ['3.7(b)']}}\n"
+    (tmp_path / "house-late.yaml").write_text(house)  # a name of its own: -j keeps a checker a ruleset
+    other = WAIVERS.replace("rule: BAC-SETTLE-AMOUNT\n    coup: 99", "rule: NSW-A-RECIPIENT\n    coup: 99")
+    other = other.replace("rule: BAC-WAGER-LATE", "rule: HOUSE-LATE")
+    r, doc = check(tmp_path, monkeypatch, other, "--ruleset", "house-late.yaml")
+    assert r.exit_code == 1
+    assert {w["id"] for w in doc["waivers"]["unused"]} == {"W-NOWHERE"}  # an au-nsw rule, used by no transcript here
+    assert [f["rule"] for f in doc["waived"]] == ["HOUSE-LATE"]

@@ -37,6 +37,6 @@ def main() -> None:
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, _interrupted)
     try:
-        app()
+        app(prog_name="baccarat-audit")  # the same name (and completion variable) under python -m compliance
     except BrokenPipeError:
         sys.exit(1)

@@ -5,16 +5,36 @@ Files are written by :mod:`compliance.outputs` (never through a link, never over
 
 from __future__ import annotations
 
+import click
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from compliance import __version__
 from compliance.errors import UserError
 from compliance.printable import printable
 
 
+class _Argument(TyperArgument):
+    """An argument shown in help by its metavar alone (typer would add the Python type after it: <list[Path]>)."""
+
+    def display_type_rich(self, ctx):
+        return None
+
+
+def _plain_arguments(command: click.Command) -> None:
+    for param in command.params:
+        if type(param) is TyperArgument and param.metavar is not None:
+            param.__class__ = _Argument
+    for sub in getattr(command, "commands", {}).values():
+        _plain_arguments(sub)
+
+
 class _Commands(TyperGroup):
     """The command line: a UserError from any command ends it with one clear message and exit 2."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain_arguments(self)
 
     def invoke(self, ctx):
         try:
@@ -28,7 +48,7 @@ app = typer.Typer(
     name="baccarat-audit",
     help="Replay recorded baccarat coups against a jurisdiction's rules and report every breach, with its regulation.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -41,7 +61,8 @@ def _version(value: bool):
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version.")):
+def _root(version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
+                                      help="Print the version and exit.")):
     pass
 
 

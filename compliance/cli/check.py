@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import json
 import os
 import sys
+import tempfile
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
@@ -26,41 +29,47 @@ from compliance.categories import SEVERITIES
 from compliance.cli.app import app, fail
 from compliance.engine import Checker
 from compliance.errors import UserError
-from compliance.inputs import Input, collect
+from compliance.inputs import STDIN, STDIN_NAME, Exclude, Input, collect, spool_stdin
 from compliance.printable import printable
 from compliance.report.model import Report
+from compliance.report.text import render_statistics
+from compliance.selection import Selection
 
 #: the choices of --format and --fail-on: the report formats (config.FORMATS) and the severities
 Format = Enum("Format", {f: f for f in config.FORMATS}, type=str, module=__name__)
 Severity = Enum("Severity", {s: s for s in SEVERITIES}, type=str, module=__name__)
-
-
-#: a report file's format, from its name, when --output gives none
-SUFFIX_FORMAT = {".json": "json", ".sarif": "sarif", ".xml": "junit", ".md": "markdown", ".html": "html",
-                 ".htm": "html", ".txt": "text"}
+JunitCases = Enum("JunitCases", {c: c for c in config.JUNIT_CASES}, type=str, module=__name__)
 
 
 def _use_rich() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def render(report: Report, fmt: str, terminal: bool = False, stdout: bool = False) -> str:
+@dataclass(frozen=True)
+class RenderOptions:
+    """How the reports of a run are drawn, beside the report itself."""
+
+    quiet: bool = False  # text: the findings only
+    junit_cases: str = "rule"  # junit: a test case per transcript and rule, or per coup
+
+
+def render(report: Report, fmt: str, terminal: bool = False, stdout: bool = False,
+           options: RenderOptions = RenderOptions()) -> str:
     """The report in one format; ``terminal``: text for a colour terminal (rich); ``stdout``: the text
     report leaves out the inputs that could not be checked, each already said once on standard error."""
     renderer = importlib.import_module(f"compliance.report.{fmt}")  # one module a format
     if fmt == "text":
         errors = not stdout
-        return renderer.render_rich(report, errors=errors) if terminal else renderer.render_plain(report, errors)
+        return (renderer.render_rich(report, errors=errors, quiet=options.quiet) if terminal
+                else renderer.render_plain(report, errors, quiet=options.quiet))
+    if fmt == "junit":
+        return renderer.render(report, per_coup=options.junit_cases == "coup")
     return renderer.render(report)
 
 
 def parse_outputs(specs: list[str], default: str | None) -> list[tuple[str, Path]]:
-    """``FORMAT=FILE`` or ``FILE`` (format from --format, else from the file's suffix, else text)."""
-    out = []
-    for spec in specs:
-        fmt, file = config.split_output(spec)
-        out.append((fmt or default or SUFFIX_FORMAT.get(Path(file).suffix.lower(), "text"), Path(file)))
-    return out
+    """``FORMAT=FILE`` or ``FILE`` (format from --format, else from the file's extension, else text)."""
+    return [(fmt, Path(file)) for fmt, file in (config.output_format(spec, default) for spec in specs)]
 
 
 def run_date(timestamp: str | None) -> dt.datetime:
@@ -124,9 +133,11 @@ class Progress:
 
 
 def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
-                 on_error, progress: Progress, jurisdictions: dict[str, str] | None = None):
+                 on_error, progress: Progress, jurisdictions: dict[str, str] | None = None,
+                 selection: Selection = Selection()):
     """Check each input in order; one that cannot be read goes to ``on_error`` and the others still run."""
-    checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups, jurisdictions=jurisdictions)
+    checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups, jurisdictions=jurisdictions,
+                      selection=selection)
     results = []
     for inp in inputs:
         progress.start(inp)
@@ -140,41 +151,89 @@ def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, ke
     return results
 
 
+def _listed(values: list[str] | None) -> list[str]:
+    """Repeated options, each of which may also be a comma-separated list (``--select A,B``)."""
+    return [v.strip() for value in values or [] for v in value.split(",") if v.strip()]
+
+
+def _complete_ruleset(incomplete: str) -> list[str]:
+    from compliance.ruleset.loader import bundled_ids
+
+    return [rid for rid in bundled_ids() if rid.startswith(incomplete)]
+
+
 @app.command()
 def check(
-    transcripts: list[Path] = typer.Argument(None, help="Transcripts (.json, .jsonl), directories of them, or "
-                                             "Markdown documents with ```baccarat-transcript blocks.",
-                                             show_default=False),
-    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Ruleset id (us-nj, us-in, au-nsw, nz) or YAML path; "
-                                "default: each transcript's table.jurisdiction."),
-    fmt: Format = typer.Option(None, "--format", "-f", help="Report format on standard output "
-                               "[default: text; rich on a terminal, plain otherwise or with NO_COLOR]."),
-    output: list[str] = typer.Option(None, "--output", "-o", help="Write a report to a file instead of standard "
-                                     "output: FILE, or FORMAT=FILE; repeat for several."),
-    fail_on: Severity = typer.Option(None, "--fail-on", help="Exit 1 when a reported finding of this severity or "
-                                     "above exists [default: error]."),
-    waivers: Path = typer.Option(None, "--waivers", help="YAML file of approved deviations (waived findings "
-                                 "do not fail the run)."),
-    baseline: Path = typer.Option(None, "--baseline", help="Report only findings not in this baseline."),
-    write_baseline: Path = typer.Option(None, "--write-baseline", help="Write every finding of this run to a "
-                                        "baseline file."),
-    config_file: Path = typer.Option(None, "--config", help="Configuration file to use instead of the one found "
-                                     "upward from here (.baccarat-audit.yaml or pyproject.toml)."),
-    timestamp: str = typer.Option(None, "--timestamp", help="The run's date and time (ISO 8601 or epoch seconds; "
-                                  "default SOURCE_DATE_EPOCH, else now): shown in reports, judges waiver expiry."),
-    progress: bool = typer.Option(None, "--progress/--no-progress", help="Progress bar on standard error "
-                                  "[default: on a terminal]."),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes that check transcripts, and chunks of a "
-                             "large .jsonl, in parallel; the report is the same as with -j 1 [default: 0, every core]."),
-    dask: str = typer.Option(None, "--dask", metavar="ADDRESS", help="Check on a Dask distributed cluster "
-                             "(scheduler address, e.g. tcp://10.0.0.5:8786); the workers must read the transcripts "
-                             "and rulesets at the same absolute paths. Needs: pip install 'baccarat-audit[dask]'."),
+    transcripts: list[Path] = typer.Argument(
+        None, metavar="PATH", show_default=False,
+        help="Transcripts (.json, .jsonl), Markdown documents with ```baccarat-transcript blocks, directories of "
+             "them, or - for standard input."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", shell_complete=None,
+                                autocompletion=_complete_ruleset,
+                                help="Ruleset id (us-nj, us-in, au-nsw, nz) or YAML path [default: each transcript's "
+                                     "table.jurisdiction]."),
+    fmt: Format = typer.Option(None, "--format", "-f", metavar="FORMAT", case_sensitive=False, show_default=False,
+                               help=f"Report format on standard output: {', '.join(config.FORMATS)} [default: text; "
+                                    "rich on a terminal, plain otherwise or with NO_COLOR]."),
+    output: list[str] = typer.Option(None, "--output", "-o", metavar="[FORMAT=]FILE", show_default=False,
+                                     help="Write a report to a file instead of standard output; the format from "
+                                          "FORMAT=, else --format, else the file's extension (.json .sarif .xml .md "
+                                          ".html .txt). Repeat for several; FORMAT=- is standard output."),
+    fail_on: Severity = typer.Option(None, "--fail-on", metavar="SEVERITY", case_sensitive=False,
+                                     show_default=False, help="Exit 1 when a reported finding of this severity or "
+                                     "above exists: error, warning or info [default: error]."),
+    select: list[str] = typer.Option(None, "--select", metavar="RULE|CATEGORY", show_default=False,
+                                     help="Apply only these rules: ids or categories, globs and prefixes allowed "
+                                          "(BAC-DRAW, settlement.*); repeat or separate with commas."),
+    ignore: list[str] = typer.Option(None, "--ignore", metavar="RULE|CATEGORY", show_default=False,
+                                     help="Do not apply these rules (as --select names them). Unreadable coups "
+                                          "are always reported."),
+    exclude: list[str] = typer.Option(None, "--exclude", metavar="GLOB", show_default=False,
+                                      help="Skip files and directories matching GLOB (a name such as "
+                                           "'*.injected.json' or 'archive', or a path such as 'recordings/2019/*'); "
+                                           "repeat for several."),
+    waivers: Path = typer.Option(None, "--waivers", metavar="FILE", show_default=False,
+                                 help="YAML file of approved deviations (waived findings do not fail the run)."),
+    baseline: Path = typer.Option(None, "--baseline", metavar="FILE", show_default=False,
+                                  help="Report only findings not in this baseline."),
+    write_baseline: Path = typer.Option(None, "--write-baseline", metavar="FILE", show_default=False,
+                                        help="Write every finding of this run to a baseline file; the run then "
+                                             "exits 0 (2 if an input could not be checked)."),
+    config_file: Path = typer.Option(None, "--config", metavar="FILE", show_default=False,
+                                     help="Configuration file to use instead of the one found upward from here "
+                                          "(.baccarat-audit.yaml or pyproject.toml)."),
+    timestamp: str = typer.Option(None, "--timestamp", metavar="WHEN", show_default=False,
+                                  help="The run's date and time (ISO 8601 or epoch seconds) [default: "
+                                       "SOURCE_DATE_EPOCH, else now]: shown in reports, judges waiver expiry."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print the findings only: no notes, warnings, "
+                               "waived findings or summary (errors still go to standard error)."),
+    statistics: bool = typer.Option(False, "--statistics", help="Print the number of findings of each rule instead "
+                                    "of the findings (text, or JSON with --format json); --output files are still "
+                                    "written."),
+    junit_cases: JunitCases = typer.Option(None, "--junit-cases", metavar="rule|coup", case_sensitive=False,
+                                           show_default=False, help="JUnit reports: a test case per transcript and "
+                                           "rule, its failure listing the coups [default: rule], or one per coup."),
+    stdin_filename: str = typer.Option(None, "--stdin-filename", metavar="NAME", show_default=False,
+                                       help="The name standard input (-) goes by in reports; its extension "
+                                            "(.json, .jsonl, .md) says what it holds [default: <stdin>, told "
+                                            "from its first line]."),
+    progress: bool = typer.Option(None, "--progress/--no-progress", show_default=False,
+                                  help="Progress bar on standard error [default: on a terminal]."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N", show_default=False,
+                             help="Processes that check transcripts, and chunks of a large .jsonl, in parallel; the "
+                                  "report is the same as with -j 1 [default: 0, every core]."),
+    dask: str = typer.Option(None, "--dask", metavar="ADDRESS", show_default=False,
+                             help="Check on a Dask distributed cluster (scheduler address, e.g. tcp://10.0.0.5:8786); "
+                                  "the workers must read the transcripts and rulesets at the same absolute paths. "
+                                  "Needs: pip install 'baccarat-audit[dask]'."),
 ):
     """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
     settings = config.apply_flags(config.load(config_file), {
         "ruleset": ruleset, "format": fmt.value if fmt else None, "output": output,
         "fail-on": fail_on.value if fail_on else None, "paths": [str(p) for p in transcripts or []],
-        "waivers": str(waivers) if waivers else None, "baseline": str(baseline) if baseline else None})
+        "waivers": str(waivers) if waivers else None, "baseline": str(baseline) if baseline else None,
+        "exclude": _listed(exclude), "select": _listed(select), "ignore": _listed(ignore),
+        "junit-cases": junit_cases.value if junit_cases else None})
     limits.configure({kind: mb * limits.MB for kind, mb in settings.values.get("limits", {}).items()})
     if not settings["paths"]:
         fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
@@ -184,8 +243,19 @@ def check(
     formats = {f for f, _ in outputs}
     targets = [outputs_file.resolve(path) for _, path in outputs]  # refused now, before any work, if never written
     baseline_target = outputs_file.resolve(write_baseline) if write_baseline else None
+    if settings["ruleset"]:  # a wrong --ruleset is said once, before any transcript is read
+        from compliance.ruleset.loader import load_ruleset
+
+        load_ruleset(settings["ruleset"])
+    selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))
+    known = _known_rules(settings["ruleset"]) if selection or settings["waivers"] else None
+    if selection:
+        selection.check_known((r.id, r.category) for r in known)
     waived = waivers_file.load(settings["waivers"], when.date()) if settings["waivers"] else None
-    known = baseline_file.load(settings["baseline"]) if settings["baseline"] else None
+    if waived is not None:
+        waivers_file.check_rules(waived, {r.id for r in known})
+    in_baseline = baseline_file.load(settings["baseline"]) if settings["baseline"] else None
+    options = RenderOptions(quiet=quiet, junit_cases=settings["junit-cases"])
 
     errors: list[str] = []
 
@@ -193,31 +263,53 @@ def check(
         errors.append(str(e))
         typer.echo(f"baccarat-audit: {printable(e)}", err=True)
 
-    inputs = collect(settings["paths"], on_error)
-    reads = files_read(settings, inputs)
-    outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)
-    jurisdictions = settings["jurisdictions"]
-    show_progress = sys.stderr.isatty() if progress is None else progress
-    with Progress(inputs, show_progress) as bar:
-        keep_states, keep_coups = "html" in formats, bool(formats & {"junit", "html"})
-        if jobs == 1 and not dask:
-            results = check_inputs(inputs, settings["ruleset"], keep_states=keep_states, keep_coups=keep_coups,
-                                   on_error=on_error, progress=bar, jurisdictions=jurisdictions)
-        else:  # same report, made on several processes (compliance.parallel)
-            from compliance import parallel
+    def on_skip(note: str) -> None:
+        if not quiet:
+            typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
 
-            run = parallel.Settings(settings["ruleset"], keep_states, keep_coups, tuple(jurisdictions.items()),
-                                    limits=limits.current().items())
-            if dask:  # the workers may run in another directory: every path they read is made absolute
-                inputs, run = parallel.absolute(inputs, run)
-            results = parallel.check_parallel(inputs, run, jobs or parallel.default_jobs(), on_error, bar, dask)
+    with tempfile.TemporaryDirectory(prefix="baccarat-audit-") as spool:
+        stdin = None
+        if STDIN in settings["paths"]:
+            stdin = (spool_stdin(sys.stdin.buffer, Path(spool), stdin_filename), stdin_filename or STDIN_NAME)
+        inputs = collect(settings["paths"], on_error, Exclude(settings["exclude"]), on_skip, stdin)
+        reads = files_read(settings, inputs)
+        outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)
+        jurisdictions = settings["jurisdictions"]
+        show_progress = (sys.stderr.isatty() and not quiet) if progress is None else progress
+        with Progress(inputs, show_progress) as bar:
+            keep_states = "html" in formats
+            keep_coups = "html" in formats or ("junit" in formats and options.junit_cases == "coup")
+            if jobs == 1 and not dask:
+                results = check_inputs(inputs, settings["ruleset"], keep_states=keep_states, keep_coups=keep_coups,
+                                       on_error=on_error, progress=bar, jurisdictions=jurisdictions,
+                                       selection=selection)
+            else:  # same report, made on several processes (compliance.parallel)
+                from compliance import parallel
+
+                run = parallel.Settings(settings["ruleset"], keep_states, keep_coups, tuple(jurisdictions.items()),
+                                        selection, limits=limits.current().items())
+                if dask:  # the workers may run in another directory: every path they read is made absolute
+                    inputs, run = parallel.absolute(inputs, run)
+                results = parallel.check_parallel(inputs, run, jobs or parallel.default_jobs(), on_error, bar, dask)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
-                    baseline=known)
+                    baseline=in_baseline, selection=selection)
     for r in results:  # the rulesets actually loaded, with every file of their extends chains
         reads.update({f: "a ruleset file" for f in r.ruleset.files})
     outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)
-    write_reports(report, outputs, write_baseline)
+    write_reports(report, outputs, write_baseline, options, statistics=statistics)
+    if write_baseline is not None and not report.errors:
+        raise typer.Exit(0)  # the baseline is what was asked for: writing it is the run's success
     raise typer.Exit(report.exit_code)
+
+
+def _known_rules(override: str | None) -> list:
+    """Every rule a run may meet: those of the bundled rulesets (abstract bases too) and of --ruleset."""
+    from compliance.ruleset.loader import bundled_rulesets, load_ruleset
+
+    rulesets = bundled_rulesets(include_abstract=True)
+    if override:
+        rulesets.append(load_ruleset(override))
+    return [rule for rs in rulesets for rule in rs.rules]
 
 
 def files_read(settings: config.Settings, inputs: list[Input]) -> dict[str, str]:
@@ -247,27 +339,60 @@ def plan_outputs(settings: config.Settings, format_flag: bool, output_flag: bool
     ``--output`` replaces standard output (``FORMAT=-`` asks for it too); a
     ``--format`` flag still prints beside the reports the configuration writes.
     """
-    outputs = parse_outputs(settings["output"], settings["format"])
+    try:
+        outputs = parse_outputs(settings["output"], settings["format"])
+    except UserError as e:
+        origin = settings.origin["output"]
+        raise UserError(e.message, e.where if origin in ("command line", "default") else origin) from None
     if not outputs or (format_flag and not output_flag):
         outputs.append((settings["format"] or "text", Path("-")))
     return outputs
 
 
-def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Path | None) -> None:
+def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Path | None,
+                  options: RenderOptions = RenderOptions(), statistics: bool = False) -> None:
     """Render each report once, files atomically (compliance.outputs: never through a link, never over
-    a device); the summary on standard error unless the text report on standard output has it."""
+    a device; a missing directory made); the summary on standard error unless the text report on standard
+    output has it. ``statistics``: standard output gets the counts by rule instead of the report."""
     to_stdout = None
     for out_format, path in outputs:
         if outputs_file.resolve(path).kind == "stdout":
+            if statistics:
+                continue
             to_stdout = out_format
-            sys.stdout.write(render(report, out_format, terminal=out_format == "text" and _use_rich(), stdout=True))
+            sys.stdout.write(render(report, out_format, terminal=out_format == "text" and _use_rich(), stdout=True,
+                                    options=options))
             sys.stdout.flush()
         else:
-            outputs_file.write(path, render(report, out_format).encode("utf-8"), "cannot write report")
+            _make_directory(path)
+            outputs_file.write(path, render(report, out_format, options=options).encode("utf-8"),
+                               "cannot write report")
+    if statistics:
+        as_json = any(f == "json" and outputs_file.resolve(p).kind == "stdout" for f, p in outputs)
+        sys.stdout.write(_statistics_json(report) if as_json else render_statistics(report))
+        sys.stdout.flush()
     if baseline:
+        _make_directory(baseline)
         outputs_file.write(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
                            "cannot write baseline")
-    if to_stdout != "text":  # the text report ends with them; elsewhere tell the person at the terminal
+    if to_stdout != "text" and not options.quiet:  # the text report ends with them; else tell the terminal
+        for warning in report.warnings():
+            typer.echo(f"baccarat-audit: warning: {printable(warning)}", err=True)
         for notice in report.notices():
             typer.echo(f"baccarat-audit: {printable(notice)}", err=True)
         typer.echo(report.summary_line(), err=True)
+
+
+def _make_directory(path: Path) -> None:
+    """The directory of a report file, made when missing (not for standard output, a FIFO or a device)."""
+    if outputs_file.resolve(path).kind != "file":
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(UserError(f"cannot make the report's directory: {e.strerror}", str(path.parent)))
+
+
+def _statistics_json(report: Report) -> str:
+    return json.dumps([{"rule": c.rule, "category": c.category, "severity": c.severity, "count": c.count,
+                        "coups": c.coups, "title": c.title} for c in report.statistics()], indent=2) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from enum import Enum
 from pathlib import Path
 
 import typer
@@ -15,6 +16,11 @@ config_app = typer.Typer(help="Project configuration ([tool.baccarat-audit] in p
 app.add_typer(config_app, name="config")
 
 
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
 def _toml_value(value) -> str:
     if isinstance(value, dict):  # limits: an inline table
         return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + "}"
@@ -23,14 +29,17 @@ def _toml_value(value) -> str:
 
 @config_app.command()
 def show(
-    config_file: Path = typer.Option(None, "--config", help="Configuration file to read instead of searching "
-                                     "upward from the working directory."),
-    as_json: bool = typer.Option(False, "--json", help="Print the settings as JSON."),
+    config_file: Path = typer.Option(None, "--config", metavar="FILE", show_default=False,
+                                     help="Configuration file to read instead of searching upward from the working "
+                                          "directory."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                               help="text (as TOML) or json."),
+    as_json: bool = typer.Option(False, "--json", hidden=True, help="The same as --format json."),
 ):
     """Print the effective settings of `check` in this directory (command-line flags would still win)."""
     s = settings_file.load(config_file)
     source = str(s.file) if s.file else None
-    if as_json:
+    if as_json or fmt == Format.json:
         doc = {"file": source, "settings": {k: {"value": v, "from": s.origin[k]} for k, v in s.values.items()}}
         typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return

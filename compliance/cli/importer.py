@@ -58,22 +58,29 @@ def _header(path: Path | None) -> dict:
 
 @app.command("import")
 def import_(
-    logs: list[str] = typer.Argument(None, help="The logs, each as MAPPING=FILE: a bundled mapping (shoe-log, "
-                                     "hand-log, wager-log) or a mapping file, and the log it reads.",
-                                     show_default=False),
-    output: Path = typer.Option(None, "--output", "-o", help="The transcript to write (.jsonl, or .json); "
-                                "default: standard output, as JSON Lines."),
-    table: str = typer.Option(None, "--table", help="The table to import (rows of other tables are left out); "
-                              "default: the one table the logs name."),
-    header_file: Path = typer.Option(None, "--header", help="A JSON object of transcript header fields (table: "
-                                     "jurisdiction, seats, limits, commission...; shoes with their decks)."),
-    jurisdiction: str = typer.Option(None, "--jurisdiction", help="table.jurisdiction of the transcript."),
-    game: str = typer.Option(None, "--game", help="table.game: punto_banco (default), mini_baccarat, even_money."),
-    seats: int = typer.Option(None, "--seats", min=1, help="table.seats (default: 7, or the highest seat a wager "
-                              "names)."),
-    decks: int = typer.Option(8, "--decks", min=1, max=16, help="Decks in each shoe the header file does not list."),
-    ruleset: str = typer.Option(None, "--ruleset", "-r", help="The ruleset whose tableau settles what the logs "
-                                "leave open (default: the jurisdiction's; else the standard tableau)."),
+    logs: list[str] = typer.Argument(None, metavar="MAPPING=FILE", show_default=False,
+                                     help="The logs, each as MAPPING=FILE: a bundled mapping (shoe-log, hand-log, "
+                                          "wager-log) or a mapping file, and the log it reads."),
+    output: Path = typer.Option(None, "--output", "-o", metavar="FILE", show_default=False,
+                                help="The transcript to write (.jsonl, or .json) [default: standard output, as JSON "
+                                     "Lines]."),
+    table: str = typer.Option(None, "--table", metavar="ID", show_default=False,
+                              help="The table to import (rows of other tables are left out) [default: the one table "
+                                   "the logs name]."),
+    header_file: Path = typer.Option(None, "--header", metavar="FILE", show_default=False,
+                                     help="A JSON object of transcript header fields (table: jurisdiction, seats, "
+                                          "limits, commission...; shoes with their decks)."),
+    jurisdiction: str = typer.Option(None, "--jurisdiction", metavar="ID", show_default=False,
+                                     help="table.jurisdiction of the transcript."),
+    game: str = typer.Option(None, "--game", metavar="GAME", show_default=False,
+                             help="table.game: punto_banco, mini_baccarat or even_money [default: punto_banco]."),
+    seats: int = typer.Option(None, "--seats", min=1, metavar="N", show_default=False,
+                              help="table.seats [default: 7, or the highest seat a wager names]."),
+    decks: int = typer.Option(8, "--decks", min=1, max=16, metavar="N",
+                              help="Decks in each shoe the header file does not list."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
+                                help="The ruleset whose tableau settles what the logs leave open [default: the "
+                                     "jurisdiction's; else the standard tableau]."),
     list_mappings: bool = typer.Option(False, "--list-mappings", help="List the bundled mappings and exit."),
 ):
     """Turn recorders' logs (CSV) into one transcript: rows become coups through YAML mappings, logs of one

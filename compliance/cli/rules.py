@@ -99,11 +99,28 @@ def rule_params(rule: BoundRule) -> list[dict]:
     return out
 
 
+def provenance(rs: Ruleset, rule: BoundRule) -> dict | None:
+    """Where the rule's citation comes from: its source, and the bundled text it is in (None: not bundled)."""
+    if rule.citation is None:
+        return None
+    src = rs.sources.get(rule.citation.source)
+    return {"source": rule.citation.source, "title": src.title if src else rule.citation.source,
+            "bundled_text": src.text if src else None}
+
+
+def _provenance_words(rs: Ruleset, rule: BoundRule) -> str:
+    p = provenance(rs, rule)
+    if p is None:
+        return ""
+    return f"{p['title']}, " + (f"bundled as {p['bundled_text']}" if p["bundled_text"] else "not bundled")
+
+
 def rule_dict(rs: Ruleset, rule: BoundRule) -> dict:
     return {
         "ruleset": rs.id, "id": rule.id, "title": rule.title, "check": rule.check, "category": rule.category,
         "severity": rule.severity, "enabled": True,
         "citation": rule.citation.model_dump() if rule.citation else None, "citation_text": rule.citation_text,
+        "citation_source": provenance(rs, rule),
         "summary": rule.summary, "parameters": rule_params(rule),
         "dealing_methods": sorted(rule.dealing_methods) if rule.dealing_methods else None,
         "defined_in": rule.defined_in, "location": rule.location,
@@ -183,8 +200,10 @@ def render_rules_markdown(rulesets: list[Ruleset]) -> str:
 
 @rules_app.command("list")
 def rules_list(
-    ruleset: str = typer.Option(None, "--ruleset", "-r", help="A ruleset id or YAML path; default: every jurisdiction."),
-    fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", help="Output format."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
+                                help="A ruleset id or YAML path [default: every jurisdiction]."),
+    fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                                   help="text, json or markdown."),
 ):
     """List the rules of each jurisdiction: id, category, severity, citation."""
     rulesets = _rulesets(ruleset)
@@ -237,11 +256,15 @@ def render_example(label: str, ex) -> list[str]:
 
 @rules_app.command("show")
 def rules_show(
-    rule_id: str = typer.Argument(..., help="The rule id, e.g. BAC-DRAW-BANKER-ILLEGAL."),
-    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Only this ruleset (id or path)."),
-    examples: Path = typer.Option(None, "--examples", help="Rule tests to take example coups from "
-                                  "(default: the rule tests bundled with the package, fixtures/rules)."),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    rule_id: str = typer.Argument(..., metavar="RULE", show_default=False,
+                                  help="The rule id, e.g. BAC-DRAW-BANKER-ILLEGAL."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
+                                help="Only this ruleset (id or path)."),
+    examples: Path = typer.Option(None, "--examples", metavar="DIR", show_default=False,
+                                  help="Rule tests to take example coups from [default: the rule tests bundled "
+                                       "with the package, fixtures/rules]."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                               help="text or json."),
 ):
     """Explain one rule: what it requires, its citation and parameters in each jurisdiction, and example coups."""
     from compliance.ruletests import bundled_dir
@@ -289,6 +312,8 @@ def rules_show(
     out.append("")
     for rs, r in found:
         out.append(f"  {rs.id}: severity {r.severity}; cites {r.citation_text or '(no citation)'}")
+        if r.citation is not None:
+            out.append(f"      source: {_provenance_words(rs, r)}")
         if r.summary != first.summary and r.summary:
             out.append("      " + " ".join(r.summary.split()))
         if r.dealing_methods:
@@ -340,7 +365,8 @@ def kinds_dict() -> list[dict]:
 
 
 @rules_app.command("kinds")
-def rules_kinds(fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format.")):
+def rules_kinds(fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                                           help="text or json.")):
     """List the check kinds a rule may name, with their category and parameters."""
     kinds = kinds_dict()
     if fmt == Format.json:
@@ -364,7 +390,8 @@ def rules_kinds(fmt: Format = typer.Option(Format.text, "--format", "-f", help="
 
 
 @rulesets_app.command("list")
-def rulesets_list(fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format.")):
+def rulesets_list(fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                                             help="text or json.")):
     """List the bundled rulesets: jurisdiction, version, what they extend, their regulation sources."""
     rulesets = _rulesets(None, include_abstract=True)
     if fmt == Format.json:
@@ -396,8 +423,9 @@ def rulesets_list(fmt: Format = typer.Option(Format.text, "--format", "-f", help
 
 @ruleset_app.command("lint")
 def ruleset_lint(
-    files: list[Path] = typer.Argument(..., help="Ruleset YAML files.", show_default=False),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    files: list[Path] = typer.Argument(..., metavar="FILE", help="Ruleset YAML files.", show_default=False),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                               help="text or json."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Leave out notes (info)."),
 ):
@@ -423,11 +451,14 @@ def ruleset_lint(
 
 @app.command("test-rules")
 def test_rules(
-    directory: Path = typer.Argument(None, help="Directory of rule tests (transcript + .expected.yaml) "
-                                     "[default: the rule tests bundled with the package].", show_default=False),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    directory: Path = typer.Argument(None, metavar="DIR", show_default=False,
+                                     help="Directory of rule tests (transcript + .expected.yaml) [default: the rule "
+                                          "tests bundled with the package]."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                               help="text or json."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a rule has no firing or no non-firing test."),
-    ruleset: list[str] = typer.Option(None, "--ruleset", "-r", help="Report untested rules of these rulesets only "
+    ruleset: list[str] = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
+                                      help="Report untested rules of these rulesets only "
                                       "(default: every bundled jurisdiction and every ruleset a test uses)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing tests too."),
     list_untested: bool = typer.Option(False, "--list-untested", help="Print only the untested rules, one "
@@ -454,12 +485,16 @@ def test_rules(
 
 @app.command("coverage")
 def coverage_cmd(
-    ruleset: str = typer.Option(None, "--ruleset", "-r", help="Only the texts this ruleset rests on (id or path)."),
-    fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", help="Output format."),
-    map_file: Path = typer.Option(None, "--map", help="Coverage map (default: the bundled rulesets/coverage.yaml)."),
+    ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
+                                help="Only the texts this ruleset rests on (id or path)."),
+    fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                                   help="text, json or markdown."),
+    map_file: Path = typer.Option(None, "--map", metavar="FILE", show_default=False,
+                                help="Coverage map [default: the bundled rulesets/coverage.yaml]."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a checkable paragraph is not covered "
                                 "or the map disagrees with the rulesets."),
-    transcript: Path = typer.Option(None, "--transcript", "-t", help="A transcript (its header is read): which "
+    transcript: Path = typer.Option(None, "--transcript", "-t", metavar="FILE", show_default=False,
+                                    help="A transcript (its header is read): which "
                                     "paragraphs what it records lets the rules check (its `recorded`); the ruleset "
                                     "is its table.jurisdiction unless --ruleset names one."),
 ):

@@ -48,6 +48,8 @@ def schema_for(which: str) -> dict:
 
 
 @app.command()
-def schema(which: Which = typer.Argument(..., help="transcript, pai-gow-transcript, ruleset or report (the JSON report of check)")):
+def schema(which: Which = typer.Argument(..., metavar="FORMAT", show_default=False, case_sensitive=False,
+                                         help="transcript, pai-gow-transcript, ruleset or report (the JSON report "
+                                              "of check).")):
     """Print the JSON Schema of a format."""
     typer.echo(json.dumps(schema_for(which.value), indent=2, sort_keys=True))

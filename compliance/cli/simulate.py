@@ -31,13 +31,17 @@ class ReportFormat(str, Enum):
 
 @app.command()
 def simulate(
-    ruleset: str = typer.Option(..., "--ruleset", "-r", help="Ruleset id (us-nj, us-in, au-nsw, nz) or YAML path."),
-    coups: int = typer.Option(..., "--coups", "-n", min=1, help="Number of coups to play."),
-    seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same bytes."),
-    decks: int = typer.Option(8, "--decks", min=1, max=16, help="Decks in each shoe."),
-    fmt: TranscriptFormat = typer.Option(None, "--format", "-f",
-                                         help="Transcript encoding (default: from the output's suffix, else json)."),
-    output: Path = typer.Option(None, "--output", "-o", help="Write the transcript here (default: stdout)."),
+    ruleset: str = typer.Option(..., "--ruleset", "-r", metavar="ID|FILE", show_default=False,
+                                help="Ruleset id (us-nj, us-in, au-nsw, nz) or YAML path."),
+    coups: int = typer.Option(..., "--coups", "-n", min=1, metavar="N", show_default=False,
+                              help="Number of coups to play."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="Random seed: the same seed gives the same bytes."),
+    decks: int = typer.Option(8, "--decks", min=1, max=16, metavar="N", help="Decks in each shoe."),
+    fmt: TranscriptFormat = typer.Option(None, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                                         show_default=False, help="Transcript encoding, json or jsonl [default: "
+                                                                  "from the output's extension, else json]."),
+    output: Path = typer.Option(None, "--output", "-o", metavar="FILE", show_default=False,
+                                help="Write the transcript here [default: standard output]."),
     inject: list[str] = typer.Option([], "--inject", metavar="CATEGORY[@RATE]",
                                      help="Break about RATE (default 0.01) of the coups with one breach of CATEGORY; "
                                           "repeatable. The list of breaches made is written beside the transcript "
@@ -46,10 +50,13 @@ def simulate(
                                          help="Make about RATE of the coups irregular (an erroneous card, a card found "
                                               "face up, a misdeal) and handle each as the ruleset requires: the check "
                                               "reports them as info findings, listed beside the transcript."),
-    game: str = typer.Option("punto_banco", "--game", help="punto_banco, mini_baccarat or even_money (as the ruleset allows)."),
-    method: str = typer.Option(None, "--dealing-method", help="Dealing method of the table (default: the ruleset's first)."),
-    seats: int = typer.Option(7, "--seats", min=1, max=14, help="Seats at the table."),
-    commission: str = typer.Option(None, "--commission", help="The table's commission rate (default: the ruleset's)."),
+    game: str = typer.Option("punto_banco", "--game", metavar="GAME",
+                             help="punto_banco, mini_baccarat or even_money (as the ruleset allows)."),
+    method: str = typer.Option(None, "--dealing-method", metavar="METHOD", show_default=False,
+                               help="Dealing method of the table [default: the ruleset's first]."),
+    seats: int = typer.Option(7, "--seats", min=1, max=14, metavar="N", help="Seats at the table."),
+    commission: str = typer.Option(None, "--commission", metavar="RATE", show_default=False,
+                                   help="The table's commission rate, 0.05 for 5% [default: the ruleset's]."),
 ):
     """Play shoes as the ruleset prescribes and write the transcript; --inject breaks chosen coups on purpose."""
     from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
@@ -112,10 +119,13 @@ def _commission(text: str | None) -> Decimal | None:
 
 @app.command(name="analyze")
 def analyze_command(
-    ruleset: str = typer.Option(..., "--ruleset", "-r", help="Ruleset id or YAML path."),
-    decks: int = typer.Option(8, "--decks", min=1, max=16, help="Decks in the shoe."),
-    game: str = typer.Option("punto_banco", "--game", help="Whose payouts: punto_banco, mini_baccarat or even_money."),
-    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", "-f", help="text or json."),
+    ruleset: str = typer.Option(..., "--ruleset", "-r", metavar="ID|FILE", show_default=False,
+                                help="Ruleset id or YAML path."),
+    decks: int = typer.Option(8, "--decks", min=1, max=16, metavar="N", help="Decks in the shoe."),
+    game: str = typer.Option("punto_banco", "--game", metavar="GAME",
+                             help="Whose payouts: punto_banco, mini_baccarat or even_money."),
+    fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                                     help="text or json."),
 ):
     """Exact Banker/Player/Tie odds of a full shoe by the ruleset's tableau, and every wager's house edge."""
     rules = load_ruleset(ruleset)

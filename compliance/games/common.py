@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import NamedTuple
 
 import msgspec
 
@@ -21,6 +22,31 @@ class ReplayError(Exception):
     def __init__(self, message: str, event: int | None = None):
         super().__init__(message)
         self.event = event
+
+
+class Step(NamedTuple):
+    """One event of a coup as a report lists it, read from the replayed state (never from the raw events)."""
+
+    at: int  # the event's index in the coup
+    kind: str  # the event's type: card, wager, wager_adjust, announce, settle, commission, result, void, ...
+    who: str  # the seat or patron, or the hand a card went to; "" when the event names none
+    what: str  # the spot, the call, the card, the item offered, the winner ...
+    amount: Decimal | None = None
+    note: str = ""  # the rest: "found face up", "declined", the reason of an adjustment, the points announced
+
+
+class WagerLine(NamedTuple):
+    """One wager through a coup, for a report: what was staked, how it was settled, the commission taken."""
+
+    who: str
+    spot: str
+    staked: Decimal  # as it stood when settlement began (what its settlement is judged on)
+    changed_at: tuple[int, ...]  # the events that placed or changed it
+    outcome: str | None = None  # as settled
+    paid: Decimal | None = None
+    settled_at: int | None = None
+    commission: Decimal | None = None  # collected apart from the payout, from this bettor
+    commission_at: int | None = None
 
 
 def check_coup_number(n: int, last: int | None, last_line: int) -> None:

@@ -154,8 +154,9 @@ def open_block(path: str | Path, display: str, index: int) -> EmbeddedTranscript
         return EmbeddedTranscript(block, display)
     except UserError as e:
         where = e.where if e.where and e.where != display else f"{display}:{block.line}"
-        if e.where and ":" in e.where.removeprefix(display) and e.where.startswith(display):
-            # a jsonl header error names its line inside the block: make it the document's line
-            inner = int(e.where.rsplit(":", 1)[1])
-            where = f"{display}:{block.line + inner - 1}"
+        place = e.where.removeprefix(display) if e.where and e.where.startswith(display) else ""
+        if re.fullmatch(r":\d+(:\d+)?", place):
+            # a header error names its line (and column) inside the block: make them the document's
+            line, _, column = place[1:].partition(":")
+            where = f"{display}:{block.line + int(line) - 1}" + (f":{int(column) + block.indent}" if column else "")
         raise UserError(f"transcript block: {e.message}", where) from None

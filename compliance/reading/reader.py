@@ -11,6 +11,7 @@ of coups.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import io
 import re
@@ -24,7 +25,7 @@ import msgspec
 from compliance import games, limits
 from compliance.errors import UserError
 from compliance.reading import duplicates
-from compliance.transcript import codec
+from compliance.transcript import codec, locate
 
 BOM = b"\xef\xbb\xbf"
 # Bounds (compliance.limits): a .jsonl line over limits "line" (16 MB; a coup is a few kilobytes) is an
@@ -45,11 +46,21 @@ class CoupRecord(NamedTuple):
     number: int | None = None  # the coup number, when it could be recovered
 
 
-def _friendly(err: str, card_words: str = codec.CARD_WORDS) -> str:
-    """msgspec's validation message in the words of the spec (``card_words``: what a card code is, per game)."""
+_UNKNOWN = re.compile(r"Object contains unknown field `([^`]*)`(?: - at `([^`]*)`)?$")
+
+
+def _friendly(err: str, card_words: str = codec.CARD_WORDS, struct: type | None = None) -> str:
+    """msgspec's validation message in the words of the spec (``card_words``: what a card code is, per game);
+    an unknown key gets the nearest key the object may have (``struct``: the type decoded)."""
     m = re.match(r"Invalid enum value '(.*)' - at `(.*\.card|.*\.(?:player|banker|cards|high|low)\[\d+\])`$", err)
     if m:
         return f"bad card code '{m.group(1)}': expected {card_words} - at `{m.group(2)}`"
+    m = _UNKNOWN.match(err)
+    if m and struct is not None:
+        path = locate.parse_path(m.group(2) or "$")
+        close = difflib.get_close_matches(m.group(1), codec.keys_at(struct, path), n=1) if path is not None else []
+        if close:
+            return f"{err}; did you mean `{close[0]}`?"
     return err
 
 
@@ -107,7 +118,8 @@ def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec 
     try:
         coup = _decode(raw, fmt.coup_decoder)
     except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
-        return CoupRecord(None, line, column, raw, path, bounded(_rebase(_friendly(str(e), fmt.card_words), path)),
+        return CoupRecord(None, line, column, raw, path,
+                          bounded(_rebase(_friendly(str(e), fmt.card_words, fmt.coup_decoder.type), path)),
                           _coup_number(raw))
     except msgspec.DecodeError as e:
         return CoupRecord(None, line, column, raw, path, bounded(f"not valid JSON: {e}"), _coup_number(raw))
@@ -164,7 +176,9 @@ class TranscriptFile:
             self.game = games.of_document(data)  # table.game picks the format of the header and the coups
             header = _decode(data, self.game.codec.header_decoder)
         except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
-            raise UserError(bounded(f"header: {_friendly(str(e), self.game.codec.card_words)}"), where) from None
+            fmt = self.game.codec
+            raise UserError(bounded(f"header: {_friendly(str(e), fmt.card_words, fmt.header_decoder.type)}"),
+                            self._header_place(str(e)) or where) from None
         except msgspec.DecodeError as e:
             raise UserError(bounded(f"header is not valid JSON: {e}"), where) from None
         except RecursionError:
@@ -175,6 +189,32 @@ class TranscriptFile:
         if repeated is not None:
             raise UserError(f"header: {repeated}", where)
         return header
+
+    def _header_place(self, err: str) -> str | None:
+        """``file:line:column`` of what a header validation error names (the key, or the value at its path)."""
+        m = _UNKNOWN.match(err)
+        key, at = (m.group(1), m.group(2) or "$") if m else (None, (re.search(r" - at `(.*)`$", err) or [None, "$"])[1])
+        path = locate.parse_path(at)
+        if path is None:
+            return None
+        if self.jsonl:
+            offset = locate.path_offset(self._header_text, path, key)
+            return None if offset is None else f"{self.display}:{self._header_line}:{offset + 1}"
+        data = self._data
+        if path:  # inside one top-level value: find that value's text in the document, then look in it
+            value = self._top.get(path[0]) if isinstance(path[0], str) else None
+            base = -1 if value is None else data.find(bytes(value))
+            inner = None if base < 0 else locate.path_offset(bytes(value), path[1:], key)
+            offset = None if inner is None else base + inner
+        elif key is not None:  # an unknown top-level key: the key itself
+            m = re.compile(re.escape(msgspec.json.encode(key)) + rb"\s*:").search(data)
+            offset = m.start() if m else None
+        else:
+            offset = len(data) - len(data.lstrip())
+        if offset is None:
+            return None
+        line, column = locate.line_column(data, offset)
+        return f"{self.display}:{line}:{column}"
 
     def _read_header(self):
         if self.jsonl:
@@ -191,6 +231,7 @@ class TranscriptFile:
                     line = line.removeprefix(BOM)
                 if line.strip():
                     self._header_line = n
+                    self._header_text = line
                     self._body_offset = offset  # where the first coup's line starts
                     self.header_sha256 = digest.copy().hexdigest()
                     return self._header_from(line, f"{self.display}:{n}")
@@ -228,6 +269,7 @@ class TranscriptFile:
         repeated = duplicates.top_level_message(self._data, top)
         if repeated is not None:
             raise UserError(repeated, self.display)
+        self._top = top
         if "coups" not in top:
             raise UserError("object missing required field `coups` - at `$`", self.display)
         header = b"{" + b",".join(msgspec.json.encode(k) + b":" + bytes(v) for k, v in top.items() if k != "coups") + b"}"
@@ -235,7 +277,9 @@ class TranscriptFile:
             self._coups = msgspec.json.decode(top["coups"], type=list[msgspec.Raw])
         except msgspec.ValidationError:
             raise UserError("`coups` must be an array - at `$.coups`", self.display) from None
-        return self._header_from(header, self.display)
+        parsed = self._header_from(header, self.display)
+        self._top = {}  # only header errors look at it
+        return parsed
 
     def sha256(self) -> str:
         """SHA-256 of the bytes checked, as they were read (complete once every coup has been read)."""
@@ -365,8 +409,10 @@ class MemoryPath:
 
 def open_transcript(path: str | Path, display: str | None = None) -> TranscriptFile:
     p = Path(path)
-    display = display or str(path)
+    shown = str(display or path)
+    if not p.exists() and not p.is_symlink():
+        raise UserError("no such file", shown)
     if p.suffix.lower() not in (".json", ".jsonl"):
-        raise UserError("a transcript must be a .json or .jsonl file", display)
-    limits.regular_size(p, display)  # nothing there, a symlink loop, a directory: one clear error
-    return TranscriptFile(p, display)
+        raise UserError("not a transcript: a transcript is a .json or .jsonl file", shown)
+    limits.regular_size(p, shown)  # a symlink loop, a directory: one clear error
+    return TranscriptFile(p, shown)

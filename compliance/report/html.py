@@ -1,22 +1,36 @@
-"""The HTML report: one self-contained file an auditor can open, file or print.
+"""The HTML report: one self-contained file an auditor can open, file or print, at any size.
 
-It shows the run's summary, then for every transcript its table, ruleset,
-SHA-256 and counts, and every coup with a finding: the two hands with their
-cards drawn as cards (a third card turned sideways, as it is dealt), the
-result, and each finding with its rule, its citation and its place in the
-file; the rules not judged for want of evidence, and (where the transcripts
-record who dealt and when) the findings by dealer, table and hour.  No
-script, no external resource: styles are inline, cards are text.  The
-generation time is the run's (``--timestamp`` / ``SOURCE_DATE_EPOCH``), so
-the same input gives the same bytes.
+The page opens with the run's summary, server-drawn: the verdict, a table of
+contents, the findings by rule, by category and by table, every transcript's
+table, ruleset, SHA-256 and counts, and the notes.  Then come the coups with a
+finding, filterable by rule, category, severity and table and shown a page at
+a time: each coup's two hands drawn as cards (a third card turned sideways, as
+it is dealt), its wagers with what they were paid and the commission taken,
+and every event of the coup in order, the event a finding names highlighted
+(and its card, when it is a card), then the findings with their citations and
+places in the file.  Each transcript's part of the summary lists the rules
+not judged for want of evidence (a recording that holds less than a whole
+transcript), and where the transcripts record who dealt and when, the
+findings are counted by dealer, table and hour too.
+
+The coups are data (one JSON document in the page) drawn by the page's own
+script a page at a time, so a run of 20,000 findings opens in a second or two
+where a page of 20,000 drawn coups took a minute.  What the page shows of a
+coup comes from the replayed state through the report model
+(:class:`compliance.report.model.CoupView`); this module and its script only
+format it.  The script builds the page with DOM calls (text is never parsed
+as HTML); a Content-Security-Policy forbids every fetch.  The generation time
+is the run's (``--timestamp`` / ``SOURCE_DATE_EPOCH``), so the same input
+gives the same bytes.
 """
 
 from __future__ import annotations
 
+import json
 from html import escape
 
-from compliance.categories import SEVERITIES
-from compliance.findings import Finding
+from compliance.categories import CATEGORIES, SEVERITIES
+from compliance.games.common import money
 from compliance.printable import printable
 from compliance.report.model import CoupView, Report, TranscriptView
 
@@ -25,28 +39,42 @@ SUIT = {"S": ("♠", "spades", "black"), "H": ("♥", "hearts", "red"), "D": ("�
 RANK = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K"}
 RANK_NAME = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
              "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+PAGE_SIZES = (25, 50, 100, 250, 1000)
+PAGE_SIZE = 50
+
+CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
+       "base-uri 'none'; form-action 'none'")
 
 STYLE = """
 :root { --ink: #1d2329; --muted: #5b6670; --line: #d5dbe0; --felt: #0f5e3c; --error: #b3261e; --warning: #a15c00;
-  --info: #1f5fa8; --ok: #1b7f3b; }
+  --info: #1f5fa8; --ok: #1b7f3b; --hit: #fff1a8; }
 * { box-sizing: border-box; }
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); margin: 0;
   background: #f4f6f7; }
-main { max-width: 1100px; margin: 0 auto; padding: 24px; }
+main { max-width: 1240px; margin: 0 auto; padding: 24px; }
 header.report { border-bottom: 3px solid var(--felt); margin-bottom: 16px; }
 h1 { margin: 0 0 4px; font-size: 26px; } h2 { margin: 28px 0 8px; font-size: 20px; } h3 { margin: 0; font-size: 17px; }
 .meta { color: var(--muted); margin: 0 0 12px; }
 .status { display: inline-block; padding: 4px 12px; border-radius: 14px; font-weight: 600; color: #fff; }
 .status.fail { background: var(--error); } .status.pass { background: var(--ok); }
 .summary-line { font-weight: 600; margin: 12px 0; }
+nav.toc ol { display: flex; flex-wrap: wrap; gap: 4px 18px; list-style: none; padding: 0; margin: 8px 0; }
 table { border-collapse: collapse; width: 100%; background: #fff; margin: 8px 0; }
-th, td { border: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
-th { background: #eef1f3; font-weight: 600; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; }
+th { background: #eef1f3; font-weight: 600; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .sha { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 13px; }
 .sha { word-break: break-all; }
+a.pick { color: inherit; text-decoration: underline dotted; cursor: pointer; }
+.filters { position: sticky; top: 0; z-index: 2; background: #f4f6f7; padding: 8px 0; display: flex; flex-wrap: wrap;
+  gap: 8px 14px; align-items: center; border-bottom: 1px solid var(--line); }
+.filters label { font-size: 13px; color: var(--muted); } .filters select { margin-left: 4px; max-width: 260px; }
+.pager { display: flex; gap: 10px; align-items: center; margin: 10px 0; }
+.pager button { padding: 3px 10px; }
 section.coup { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 14px 0; padding: 14px;
   break-inside: avoid; }
 .coup-head { display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; }
+.coup-body { display: flex; gap: 18px; flex-wrap: wrap; align-items: flex-start; }
+.coup-body > .left { flex: 0 1 430px; } .coup-body > .right { flex: 1 1 480px; min-width: 0; }
 .table-felt { display: flex; gap: 28px; flex-wrap: wrap; background: var(--felt); border-radius: 10px;
   padding: 12px 16px; margin: 10px 0; color: #fff; }
 .hand h4 { margin: 0 0 6px; font-size: 14px; font-weight: 600; letter-spacing: .04em; text-transform: uppercase; }
@@ -59,19 +87,204 @@ section.coup { background: #fff; border: 1px solid var(--line); border-radius: 8
 .card .rank { font-size: 20px; } .card .suit { font-size: 30px; align-self: center; }
 .card .corner { font-size: 13px; align-self: flex-end; transform: rotate(180deg); }
 .card.third { transform: rotate(90deg); margin: 0 14px; }
+.card.hit { outline: 4px solid #ffd400; outline-offset: 1px; }
 .no-cards { opacity: .8; font-style: italic; }
 .result { color: var(--muted); margin: 4px 0 8px; }
-ul.findings { list-style: none; padding: 0; margin: 0; }
+table.wagers, table.events { font-size: 13px; margin: 6px 0; }
+table.events td:first-child, table.wagers td.num { white-space: nowrap; }
+tr.hit td { background: var(--hit); font-weight: 600; }
+ul.findings { list-style: none; padding: 0; margin: 8px 0 0; }
 ul.findings li { border-left: 4px solid var(--line); padding: 6px 10px; margin: 6px 0; background: #fafbfc; }
 ul.findings li.error { border-color: var(--error); } ul.findings li.warning { border-color: var(--warning); }
 ul.findings li.info { border-color: var(--info); } ul.findings li.waived { opacity: .75; border-left-style: dashed; }
+ul.findings li.other { opacity: .55; }
 .sev { font-weight: 700; text-transform: uppercase; font-size: 12px; letter-spacing: .05em; margin-right: 6px; }
 .sev.error { color: var(--error); } .sev.warning { color: var(--warning); } .sev.info { color: var(--info); }
 .citation { color: var(--muted); } .where { color: var(--muted); font-size: 13px; }
 .notice { color: var(--warning); } .clean { color: var(--ok); font-weight: 600; }
 footer { color: var(--muted); font-size: 13px; margin-top: 32px; border-top: 1px solid var(--line); padding-top: 8px; }
 @media print { body { background: #fff; } main { padding: 0; } section.coup { border-color: #999; }
-  .table-felt { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
+  .filters, .pager, nav.toc { display: none; }
+  .table-felt, tr.hit td { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
+"""
+
+#: the page's script: reads the JSON document, fills the filters' effect and draws a page of coups at a time
+SCRIPT = r"""
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("report-data").textContent);
+  var list = document.getElementById("coup-list"), count = document.getElementById("coup-count");
+  var pick = {rule: document.getElementById("filter-rule"), category: document.getElementById("filter-category"),
+              severity: document.getElementById("filter-severity"), table: document.getElementById("filter-table")};
+  var size = document.getElementById("page-size"), pages = document.querySelectorAll(".pager");
+  var shown = [], page = 0;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function add(parent, child) { parent.appendChild(child); return child; }
+  function value(s) { return s.value === "" ? null : Number(s.value); }
+  function matches(f, want) {
+    return (want.rule === null || f[0] === want.rule)
+      && (want.category === null || D.rules[f[0]][2] === D.categories[want.category])
+      && (want.severity === null || f[1] === want.severity);
+  }
+  function wanted() {
+    return {rule: value(pick.rule), category: value(pick.category), severity: value(pick.severity),
+            table: value(pick.table)};
+  }
+  function filter() {
+    var want = wanted();
+    shown = [];
+    for (var i = 0; i < D.coups.length; i++) {
+      var c = D.coups[i];
+      if (want.table !== null && D.transcripts[c.t][1] !== want.table) continue;
+      for (var j = 0; j < c.f.length; j++) { if (matches(c.f[j], want)) { shown.push(i); break; } }
+    }
+    page = 0;
+    draw();
+  }
+  function card(face, third, hit) {  // face: [code, rank shown, suit symbol, colour, label]
+    var label = face[4] + (third ? " (third card)" : "");
+    var e = el("span", "card " + face[3] + (third ? " third" : "") + (hit ? " hit" : ""));
+    e.setAttribute("role", "img"); e.setAttribute("aria-label", label); e.title = label;
+    e.setAttribute("data-card", face[0]);
+    add(e, el("span", "rank", face[1])); add(e, el("span", "suit", face[2])); add(e, el("span", "corner", face[1]));
+    return e;
+  }
+  function hand(name, cards, initial, points, hits) {
+    var h = el("div", "hand " + name.toLowerCase());
+    var head = add(h, el("h4", null, name + " "));
+    add(head, el("span", "total", points));
+    var row = add(h, el("div", "cards"));
+    if (!cards.length) add(row, el("span", "no-cards", "no cards"));
+    cards.forEach(function (f, i) {
+      var face = D.faces[f];
+      row.appendChild(card(face, i >= initial, hits.indexOf(face[0]) >= 0));
+    });
+    return h;
+  }
+  function hitCards(c, events, name) {
+    return c.s.filter(function (s) { return events.indexOf(s[0]) >= 0 && (s[1] === "card" || s[1] === "card_move")
+                                              && s[2] === name; }).map(function (s) { return s[3]; });
+  }
+  function felt(c, events) {
+    var box = el("div", "left");
+    var f = add(box, el("div", "table-felt"));
+    if (!c.c) { add(f, el("span", "no-cards", c.why)); return box; }
+    var k = c.c;
+    f.appendChild(hand("Player", k[2], k[3], k[6], hitCards(c, events, "player")));
+    f.appendChild(hand("Banker", k[4], k[5], k[7], hitCards(c, events, "banker")));
+    var said = k[9] !== null ? "declared void (" + k[9] + ")" : k[8] === null ? "no result announced"
+      : k[8][0] === "tie" ? "announced: tie, Player " + k[8][1] + ", Banker " + k[8][2]
+      : "announced: " + k[8][0] + " wins, Player " + k[8][1] + ", Banker " + k[8][2];
+    add(box, el("p", "result", "shoe " + k[0] + (k[1] ? ", dealing method " + k[1] : "") + "; " + said));
+    return box;
+  }
+  function row(table, cells, hit, header) {
+    var tr = add(table, el("tr", hit ? "hit" : null));
+    cells.forEach(function (x, i) {
+      var td = add(tr, el(header ? "th" : "td", typeof x === "string" && /^-?[\d,.]+$/.test(x) && i ? "num" : null, x));
+      if (header) td.scope = "col";
+    });
+    return tr;
+  }
+  function ledger(c, events) {
+    var box = el("div", "right");
+    if (c.w.length) {
+      add(box, el("h4", null, "Wagers"));
+      var t = add(box, el("table", "wagers"));
+      row(t, ["who", "spot", "staked", "settled", "amount", "commission"], false, true);
+      c.w.forEach(function (w) {
+        var hit = w[3].some(function (a) { return events.indexOf(a) >= 0; }) || events.indexOf(w[6]) >= 0
+          || events.indexOf(w[8]) >= 0;
+        row(t, [w[0], w[1], w[2], w[4] === null ? "not settled" : w[4], w[5] === null ? "" : w[5],
+                w[7] === null ? "" : w[7]], hit);
+      });
+    }
+    if (c.s.length) {
+      add(box, el("h4", null, "Events"));
+      var e = add(box, el("table", "events"));
+      row(e, ["#", "event", "who", "what", "amount", ""], false, true);
+      c.s.forEach(function (s) {
+        var tr = row(e, [String(s[0]), s[1], s[2], s[3], s[4] === null ? "" : s[4], s[5]], events.indexOf(s[0]) >= 0);
+        tr.setAttribute("data-event", s[0]);
+      });
+    }
+    return box;
+  }
+  function finding(f, want) {
+    var r = D.rules[f[0]], sev = D.severities[f[1]];
+    var li = el("li", sev + (f[6] !== null ? " waived" : "") + (matches(f, want) ? "" : " other"));
+    li.setAttribute("data-rule", r[0]);
+    add(li, el("span", "sev " + sev, sev)); add(li, el("code", null, r[0]));
+    li.appendChild(document.createTextNode(" ")); add(li, el("span", "category", "[" + r[2] + "]"));
+    add(li, el("br")); add(li, el("span", "message", f[3])); add(li, el("br"));
+    add(li, el("span", "citation", "Regulation: " + (f[5] || "\u2014")));
+    li.appendChild(document.createTextNode(" "));
+    add(li, el("span", "where", "(" + f[4] + (f[2] === null ? "" : ", event " + f[2]) + ")"));
+    if (f[6] !== null) add(li, el("div", "waiver", "waived by " + f[6] + ": " + f[7]));
+    return li;
+  }
+  function coup(c, want) {
+    var events = c.f.filter(function (f) { return matches(f, want) && f[2] !== null; })
+      .map(function (f) { return f[2]; });
+    var tr = D.transcripts[c.t];
+    var s = el("section", "coup");
+    if (c.n !== null) s.setAttribute("data-coup", c.n);
+    s.setAttribute("data-transcript", tr[0]);
+    var head = add(s, el("div", "coup-head"));
+    add(head, el("h3", null, c.n !== null ? "Coup " + c.n : "Unreadable coup (line " + c.l + ")"));
+    var reported = c.f.filter(function (f) { return f[6] === null; }).length, waived = c.f.length - reported;
+    add(head, el("span", "meta", tr[0] + " \u00b7 table " + D.tables[tr[1]] + " \u00b7 " + reported + " finding"
+                 + (reported === 1 ? "" : "s") + (waived ? ", " + waived + " waived" : "")));
+    var body = add(s, el("div", "coup-body"));
+    body.appendChild(felt(c, events)); body.appendChild(ledger(c, events));
+    var ul = add(s, el("ul", "findings"));
+    c.f.forEach(function (f) { ul.appendChild(finding(f, want)); });
+    return s;
+  }
+  function draw() {
+    var want = wanted(), n = size.value === "all" ? shown.length || 1 : Number(size.value);
+    var last = Math.max(0, Math.ceil(shown.length / n) - 1);
+    page = Math.min(Math.max(page, 0), last);
+    var from = page * n, to = Math.min(shown.length, from + n), frag = document.createDocumentFragment();
+    for (var i = from; i < to; i++) frag.appendChild(coup(D.coups[shown[i]], want));
+    list.textContent = "";
+    list.appendChild(frag);
+    var findings = 0;
+    shown.forEach(function (i) { D.coups[i].f.forEach(function (f) { if (matches(f, want)) findings++; }); });
+    count.textContent = shown.length ? "Coups " + (from + 1).toLocaleString("en") + "\u2013" + to.toLocaleString("en")
+      + " of " + shown.length.toLocaleString("en") + " (" + findings.toLocaleString("en") + " finding"
+      + (findings === 1 ? "" : "s") + " match the filters)" : "No coup has a finding that matches the filters.";
+    pages.forEach(function (p) {
+      p.querySelector(".page").textContent = "page " + (page + 1) + " of " + (last + 1);
+      p.querySelector(".prev").disabled = page === 0;
+      p.querySelector(".next").disabled = page >= last;
+    });
+    document.body.setAttribute("data-drawn", String(to - from));
+  }
+  Object.keys(pick).forEach(function (k) { pick[k].addEventListener("change", filter); });
+  size.addEventListener("change", function () { page = 0; draw(); });
+  pages.forEach(function (p) {
+    p.querySelector(".prev").addEventListener("click", function () { page--; draw(); });
+    p.querySelector(".next").addEventListener("click", function () { page++; draw(); });
+  });
+  document.querySelectorAll("a.pick").forEach(function (a) {
+    a.addEventListener("click", function (ev) {
+      ev.preventDefault();
+      Object.keys(pick).forEach(function (k) { pick[k].value = ""; });
+      pick[a.getAttribute("data-filter")].value = a.getAttribute("data-value");
+      filter();
+      document.getElementById("coups").scrollIntoView();
+    });
+  });
+  filter();
+  document.body.setAttribute("data-ready", "true");
+})();
 """
 
 
@@ -81,8 +294,9 @@ def _e(text) -> str:
     return escape(printable(text), quote=True)
 
 
-def card(code: str, third: bool = False) -> str:
-    """One card as a card: rank in the corner, the suit in the middle (a ``?`` for what was not recorded)."""
+def face(code: str) -> list:
+    """A card as the page draws it: [code, rank shown, suit symbol, colour, label]; a ``?`` for what was not
+    recorded (``7?``: a seven, suit not recorded; ``0?``: a ten or court card; ``??``: not read)."""
     rank, suit = code[:-1], code[-1]
     symbol, suit_name, colour = SUIT.get(suit, ("?", "suit not recorded", "black"))
     shown = RANK.get(rank, rank)
@@ -93,85 +307,192 @@ def card(code: str, third: bool = False) -> str:
     else:
         label = (f"{RANK_NAME.get(rank, rank)} of {suit_name}" if suit in SUIT
                  else f"{RANK_NAME[rank]}, suit not recorded")
-    label += " (third card)" if third else ""
-    cls = f"card {colour}" + (" third" if third else "")
-    return (f'<span class="{cls}" role="img" aria-label="{_e(label)}" title="{_e(label)}" data-card="{_e(code)}">'
-            f'<span class="rank">{_e(shown)}</span><span class="suit">{symbol}</span>'
-            f'<span class="corner">{_e(shown)}</span></span>')
+    return [code, shown, symbol, colour, label]
 
 
-def _hand(name: str, cards: tuple[str, ...], initial: int, total: int | None) -> str:
-    drawn = "".join(card(c, third=i >= initial) for i, c in enumerate(cards))
-    body = drawn or '<span class="no-cards">no cards</span>'
-    points = "points not known (a card not read)" if total is None else f'{total} point{"" if total == 1 else "s"}'
-    return (f'<div class="hand {name.lower()}"><h4>{name} <span class="total">{points}</span></h4>'
-            f'<div class="cards">{body}</div></div>')
+def _points(total: int | None) -> str:
+    return "points not known (a card not read)" if total is None else f'{total} point{"" if total == 1 else "s"}'
 
 
-def _hands(cv: CoupView) -> str:
+# ------------------------------------------------------------------ the coups as data
+
+
+def _amount(a) -> str | None:
+    return None if a is None else money(a)
+
+
+class _Index:
+    """Strings written once in the data and referred to by their place."""
+
+    def __init__(self):
+        self.items: list = []
+        self.at: dict = {}
+
+    def __call__(self, item) -> int:
+        if item not in self.at:
+            self.at[item] = len(self.items)
+            self.items.append(item)
+        return self.at[item]
+
+
+def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces: _Index) -> dict:
     c = cv.cards
+    findings = [(f, None) for f in cv.findings] + list(cv.waived)
+    data = {
+        "t": transcript, "n": cv.number, "l": cv.line,
+        "f": [[rule_index[f.rule], SEVERITIES.index(f.severity), f.event, f.message,
+               f"{f.transcript}:{f.line}:{f.column}" if f.line is not None else f.transcript, f.citation,
+               None if e is None else e.key,
+               None if e is None else (f"{e.waiver.justification} (approved by {e.waiver.approved_by}, until "
+                                       f"{e.waiver.expires.isoformat()})")]
+              for f, e in findings],
+        "c": None, "s": [], "w": [],
+    }
     if c is None:
-        why = "this coup could not be read" if cv.unreadable else "the cards of this coup were not kept"
-        return f'<div class="table-felt"><span class="no-cards">{why}</span></div>'
-    felt = ('<div class="table-felt">' + _hand("Player", c.player, c.player_initial, c.player_total)
-            + _hand("Banker", c.banker, c.banker_initial, c.banker_total) + "</div>")
-    if c.void is not None:
-        said = f"declared void ({_e(c.void)})"
-    elif c.result is not None:
-        winner, p, b = c.result
-        said = (f"announced: tie, Player {p}, Banker {b}" if winner == "tie"
-                else f"announced: {_e(winner)} wins, Player {p}, Banker {b}")
-    else:
-        said = "no result announced"
-    shoe = f"shoe {_e(c.shoe)}" + (f", dealing method {_e(c.method)}" if c.method else "")
-    return felt + f'<p class="result">{shoe}; {said}</p>'
+        data["why"] = "this coup could not be read" if cv.unreadable else "the cards of this coup were not kept"
+        return data
+    data["c"] = [c.shoe, c.method, [faces(code) for code in c.player], c.player_initial,
+                 [faces(code) for code in c.banker], c.banker_initial, _points(c.player_total),
+                 _points(c.banker_total), None if c.result is None else list(c.result), c.void]
+    data["s"] = [[s.at, s.kind, s.who, s.what, _amount(s.amount), s.note] for s in getattr(c, "steps", ())]
+    data["w"] = [[w.who, w.spot, money(w.staked), list(w.changed_at), w.outcome, _amount(w.paid), w.settled_at,
+                  _amount(w.commission), w.commission_at] for w in getattr(c, "wagers", ())]
+    return data
 
 
-def _finding(f: Finding, waiver=None) -> str:
-    where = f"{f.transcript}:{f.line}:{f.column}" if f.line is not None else f.transcript
-    event = f", event {f.event}" if f.event is not None else ""
-    cls = f.severity + (" waived" if waiver else "")
-    waived = ""
-    if waiver is not None:
-        w = waiver.waiver
-        waived = (f'<div class="waiver">waived by {_e(waiver.key)}: {_e(w.justification)} (approved by '
-                  f'{_e(w.approved_by)}, until {w.expires.isoformat()})</div>')
-    return (f'<li class="{cls}" data-rule="{_e(f.rule)}"><span class="sev {f.severity}">{_e(f.severity)}</span>'
-            f'<code>{_e(f.rule)}</code> <span class="category">[{_e(f.category)}]</span><br>'
-            f'<span class="message">{_e(f.message)}</span><br>'
-            f'<span class="citation">Regulation: {_e(f.citation) or "—"}</span> '
-            f'<span class="where">({_e(where)}{event})</span>{waived}</li>')
+def data_document(report: Report) -> dict:
+    """What the page's script draws: the rules, tables and transcripts once, then every coup with a finding."""
+    rules = []
+    rule_index: dict[str, int] = {}
+    for rule_id, versions in report.rules():
+        rule_index[rule_id] = len(rules)
+        if versions:
+            _, r = versions[0]
+            rules.append([rule_id, r.title, r.category, r.citation_text])
+        else:
+            f = next(f for f in report.all_findings if f.rule == rule_id)
+            rules.append([rule_id, "", f.category, f.citation])
+    tables, faces = _Index(), _Index()
+    transcripts = [[t.result.transcript, tables(t.result.table), t.result.ruleset.id] for t in report.transcripts]
+    coups = [_coup_data(cv, i, rule_index, faces) for i, view in enumerate(report.transcripts)
+             for cv in report.coups_of(view, every_coup=False)]
+    return {"severities": list(SEVERITIES), "categories": list(CATEGORIES), "rules": rules, "tables": tables.items,
+            "transcripts": transcripts, "faces": [face(code) for code in faces.items], "coups": coups}
 
 
-def _coup(cv: CoupView) -> str:
-    title = f"Coup {cv.number}" if cv.number is not None else f"Unreadable coup (line {cv.line})"
-    n = len(cv.findings)
-    counts = f"{n} finding{'' if n == 1 else 's'}" + (f", {len(cv.waived)} waived" if cv.waived else "")
-    items = "".join(_finding(f) for f in cv.findings) + "".join(_finding(f, e) for f, e in cv.waived)
-    number = "" if cv.number is None else f' data-coup="{cv.number}"'
-    return (f'<section class="coup"{number}><div class="coup-head"><h3>{_e(title)}</h3>'
-            f'<span class="meta">{counts}</span></div>{_hands(cv)}<ul class="findings">{items}</ul></section>')
+def _shown(value):
+    """Every string of the data as the page shows it: control and format characters made visible
+    (:func:`compliance.printable.printable`), as everywhere else in the page."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    return value
 
 
-def _transcript(report: Report, view: TranscriptView, index: int) -> str:
-    r = view.result
-    counts = ", ".join(f"{view.by_severity[s]} {s}" for s in SEVERITIES if view.by_severity[s]) or "no findings"
-    head = (f'<h2 id="transcript-{index + 1}">{_e(r.transcript)}</h2>'
+def _script_json(doc: dict) -> str:
+    """JSON safe inside <script>: no "</script", no "<!--" (every < written \\u003c); strings as shown."""
+    text = json.dumps(_shown(doc), ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+# ------------------------------------------------------------------ the summary, drawn here
+
+
+def _pick(kind: str, value: int, text: str) -> str:
+    """A summary entry that, clicked, shows the coups of that rule, category or table."""
+    return f'<a class="pick" href="#coups" data-filter="{kind}" data-value="{value}">{_e(text)}</a>'
+
+
+def _severity_cells(counter) -> str:
+    return "".join(f'<td class="num">{counter[s]:,}</td>' for s in SEVERITIES)
+
+
+def _by_rule(report: Report, data: dict) -> str:
+    index = {r[0]: i for i, r in enumerate(data["rules"])}
+    stats = report.statistics()
+    if not stats:
+        return '<p class="clean">No finding.</p>'
+    rows = "".join(
+        f'<tr><td>{_pick("rule", index[c.rule], c.rule)}</td><td>{_e(c.title)}</td>'
+        f'<td><code>{_e(c.category)}</code></td>'
+        f'<td>{_e(c.severity)}</td><td class="num">{c.count:,}</td><td class="num">{c.coups:,}</td>'
+        f'<td>{_e(data["rules"][index[c.rule]][3] or "—")}</td></tr>' for c in stats)
+    return ('<table class="by-rule"><tr><th>rule</th><th>title</th><th>category</th><th>severity</th>'
+            f'<th class="num">findings</th><th class="num">coups</th><th>regulation</th></tr>{rows}</table>')
+
+
+def _by_category(report: Report, data: dict) -> str:
+    present = [c for c in CATEGORIES if report.by_category[c]]
+    if not present:
+        return '<p class="clean">No finding.</p>'
+    order = {c: i for i, c in enumerate(CATEGORIES)}
+    rows = "".join(f'<tr><td>{_pick("category", order[c], c)}</td><td>{_e(CATEGORIES[c])}</td>'
+                   f'<td class="num">{report.by_category[c]:,}</td></tr>' for c in present)
+    return ('<table class="by-category"><tr><th>category</th><th>meaning</th><th class="num">findings</th></tr>'
+            f"{rows}</table>")
+
+
+def _by_table(report: Report, data: dict) -> str:
+    index = {t: i for i, t in enumerate(data["tables"])}
+    rows = "".join(f'<tr><td>{_pick("table", index[t.table], t.table)}</td><td class="num">{t.transcripts:,}</td>'
+                   f'<td class="num">{t.coups:,}</td>{_severity_cells(t.by_severity)}<td class="num">{t.waived:,}</td>'
+                   "</tr>" for t in report.tables())
+    return ('<table class="per-table"><tr><th>table</th><th class="num">transcripts</th><th class="num">coups</th>'
+            + "".join(f'<th class="num">{s}</th>' for s in SEVERITIES)
+            + f'<th class="num">waived</th></tr>{rows}</table>')
+
+
+def _transcripts(report: Report) -> str:
+    out = []
+    for i, view in enumerate(report.transcripts):
+        r = view.result
+        counts = ", ".join(f"{view.by_severity[s]:,} {s}" for s in SEVERITIES if view.by_severity[s]) or "no findings"
+        out.append(
+            f'<h3 id="transcript-{i + 1}">{_e(r.transcript)}</h3>'
             f'<table class="facts"><tr><th>table</th><td>{_e(r.table)}</td><th>game</th><td>{_e(r.game)}</td></tr>'
             f'<tr><th>ruleset</th><td>{_e(r.ruleset.id)} {_e(r.ruleset.version)}</td><th>coups</th>'
             f'<td class="num">{r.coups:,}</td></tr>'
             f'<tr><th>ruleset SHA-256</th><td colspan="3" class="sha">{_e(r.ruleset.sha256)}</td></tr>'
             f'<tr><th>SHA-256</th><td colspan="3" class="sha">{_e(r.sha256)}</td></tr>'
             f'<tr><th>findings</th><td colspan="3">{_e(counts)}'
-            + (f"; {len(view.waived)} waived" if view.waived else "")
-            + (f"; {view.baselined} in the baseline" if view.baselined else "") + "</td></tr></table>")
-    head += _not_judged(view)
-    coups = report.coups_of(view, every_coup=False)
-    if not coups:
-        if view.not_judged:
-            return head + '<p class="clean">Every coup complies with the rules the recording lets us judge.</p>'
-        return head + '<p class="clean">Every coup complies with the ruleset.</p>'
-    return head + "".join(_coup(cv) for cv in coups)
+            + (f"; {len(view.waived):,} waived" if view.waived else "")
+            + (f"; {view.baselined:,} in the baseline" if view.baselined else "") + "</td></tr></table>"
+            + _not_judged(view) + _clean(view))
+    return "".join(out)
+
+
+def _clean(view: TranscriptView) -> str:
+    """A transcript without a finding says so (the coups section lists only coups with one)."""
+    if view.findings or view.waived:
+        return ""
+    if view.not_judged:
+        return '<p class="clean">Every coup complies with the rules the recording lets us judge.</p>'
+    return '<p class="clean">Every coup complies with the ruleset.</p>'
+
+
+def _options(kind: str, label: str, choices: list[tuple[int, str]]) -> str:
+    opts = "".join(f'<option value="{i}">{_e(text)}</option>' for i, text in choices)
+    return f'<label>{label}<select id="filter-{kind}"><option value="">all</option>{opts}</select></label>'
+
+
+def _filters(report: Report, data: dict) -> str:
+    present = {f.category for f in report.all_findings}
+    broken = {f.rule for f in report.all_findings}
+    rules = [(i, r[0]) for i, r in enumerate(data["rules"]) if r[0] in broken]
+    categories = [(i, c) for i, c in enumerate(CATEGORIES) if c in present]
+    sizes = "".join(f'<option value="{n}"{" selected" if n == PAGE_SIZE else ""}>{n}</option>' for n in PAGE_SIZES)
+    return ('<div class="filters">' + _options("rule", "rule", rules) + _options("category", "category", categories)
+            + _options("severity", "severity", list(enumerate(SEVERITIES)))
+            + _options("table", "table", list(enumerate(data["tables"])))
+            + f'<label>coups a page<select id="page-size">{sizes}<option value="all">all</option></select></label>'
+            + "</div>")
+
+
+_PAGER = ('<div class="pager"><button type="button" class="prev">‹ previous</button><span class="page"></span>'
+          '<button type="button" class="next">next ›</button></div>')
 
 
 def _not_judged(view: TranscriptView) -> str:
@@ -205,33 +526,52 @@ def _groups(report: Report) -> str:
 
 def render(report: Report) -> str:
     failed = report.exit_code != 0
+    data = data_document(report)
     rulesets = ", ".join(f"{rs.id} {rs.version} ({rs.title}, sha256 {rs.sha256})" for rs in report.rulesets) or "none"
-    overview = "".join(
-        f'<tr><td><a href="#transcript-{i + 1}">{_e(t.result.transcript)}</a></td><td>{_e(t.result.table)}</td>'
-        f"<td>{_e(t.result.ruleset.id)}</td><td class=\"num\">{t.result.coups:,}</td>"
-        + "".join(f'<td class="num">{t.by_severity[s]}</td>' for s in SEVERITIES)
-        + f'<td class="num">{len(t.waived)}</td></tr>'
-        for i, t in enumerate(report.transcripts))
-    notices = "".join(f'<li class="notice">{_e(n)}</li>' for n in report.notices())
-    notices += "".join(f'<li class="notice">could not check {_e(e)}</li>' for e in report.errors)
+    notes = "".join(f'<li class="notice">warning: {_e(w)}</li>' for w in report.warnings())
+    notes += "".join(f'<li class="notice">{_e(n)}</li>' for n in report.notices())
+    notes += "".join(f'<li class="notice">could not check {_e(e)}</li>' for e in report.errors)
+    sections = [("summary", "Summary"), ("by-rule", "By rule"), ("by-category", "By category"),
+                ("by-table", "By table")]
+    if report.groups is not None:
+        sections.append(("by-dealer", "By dealer, table and hour"))
+    sections.append(("transcripts", "Transcripts"))
+    if notes:
+        sections.append(("notes", "Notes"))
+    sections.append(("coups", "Coups with findings"))
+    toc = "".join(f'<li><a href="#{key}">{_e(title)}</a></li>' for key, title in sections)
+    severity_counts = ", ".join(f"{report.by_severity[s]:,} {s}" for s in SEVERITIES)
     body = [
         '<header class="report"><h1>Baccarat compliance report</h1>',
         f'<p class="meta">baccarat-audit {_e(report.tool_version)} · generated {_e(report.generated_iso)} · '
         f"rulesets: {_e(rulesets)} · fails on {_e(report.fail_on)}</p></header>",
-        f'<p><span class="status {"fail" if failed else "pass"}">{"FAIL" if failed else "PASS"}</span></p>',
+        f'<nav class="toc" aria-label="contents"><ol>{toc}</ol></nav>',
+        f'<h2 id="summary">Summary</h2><p><span class="status {"fail" if failed else "pass"}">'
+        f'{"FAIL" if failed else "PASS"}</span></p>',
         f'<p class="summary-line">{_e(report.summary_line())}</p>',
-        '<table class="overview"><tr><th>transcript</th><th>table</th><th>ruleset</th><th>coups</th>'
-        + "".join(f"<th>{s}</th>" for s in SEVERITIES) + f"<th>waived</th></tr>{overview}</table>",
+        f'<p class="severities">Reported findings by severity: {_e(severity_counts)}.</p>',
+        f'<h2 id="by-rule">By rule</h2>{_by_rule(report, data)}',
+        f'<h2 id="by-category">By category</h2>{_by_category(report, data)}',
+        f'<h2 id="by-table">By table</h2>{_by_table(report, data)}',
     ]
     groups = _groups(report)
     if groups:
-        body.append(groups)
-    if notices:
-        body.append(f'<h2>Notes</h2><ul class="notices">{notices}</ul>')
-    body += [_transcript(report, t, i) for i, t in enumerate(report.transcripts)]
-    body.append(f"<footer>Findings cite the regulation paragraph each rule rests on. Report generated by "
-                f"baccarat-audit {_e(report.tool_version)} at {_e(report.generated_iso)}.</footer>")
+        body.append(f'<section id="by-dealer">{groups}</section>')
+    body.append(f'<h2 id="transcripts">Transcripts</h2>{_transcripts(report)}')
+    if notes:
+        body.append(f'<h2 id="notes">Notes</h2><ul class="notices">{notes}</ul>')
+    body += [
+        '<h2 id="coups">Coups with findings</h2>',
+        "<noscript><p>The coups are drawn by this page's own script, which this browser does not run; the summary "
+        "above is complete without it.</p></noscript>",
+        _filters(report, data), f'<p id="coup-count" class="meta"></p>{_PAGER}<div id="coup-list"></div>{_PAGER}',
+        f"<footer>Findings cite the regulation paragraph each rule rests on. Report generated by "
+        f"baccarat-audit {_e(report.tool_version)} at {_e(report.generated_iso)}.</footer>",
+    ]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>baccarat-audit report: {_e(report.summary_line())}</title>"
-            f"<style>{STYLE}</style></head><body><main>\n" + "\n".join(body) + "\n</main></body></html>\n")
+            f"<style>{STYLE}</style></head><body><main>\n" + "\n".join(body) + "\n</main>\n"
+            f'<script type="application/json" id="report-data">{_script_json(data)}</script>\n'
+            f"<script>{SCRIPT}</script>\n</body></html>\n")

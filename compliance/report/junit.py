@@ -1,18 +1,27 @@
-"""JUnit XML (the Apache Ant schema CI systems read): a testsuite per transcript, a testcase per coup.
+"""JUnit XML (the Apache Ant schema CI systems read): a testsuite per transcript, a testcase per rule.
 
-* a coup with a reported finding at or above ``--fail-on`` is a ``failure``
-  carrying its findings (type: the category of the first);
-* a coup whose findings are all waived is ``skipped``, naming the waivers;
-* an unreadable coup is an ``error`` (type ``transcript.unreadable``);
-* findings below ``--fail-on`` do not fail their coup; they are listed in the
+A year of coups is a few hundred thousand of them, too many test cases for a
+CI system; so by default each rule the transcript was judged by is one test
+case (``BAC-SETTLE-AMOUNT``), whatever the number of coups:
+
+* a rule with a reported finding at or above ``--fail-on`` is a ``failure``;
+  its message names the coups (``2 findings in coups 5, 9``) and its text has
+  one line a finding, each with its coup, event, place and citation;
+* the rule of unreadable coups (``transcript.unreadable``) is an ``error``;
+* a rule whose findings are all waived is ``skipped``, naming the waivers;
+* findings below ``--fail-on`` do not fail their rule; they are listed in the
   suite's ``system-out``;
 * a rule not judged for want of evidence (a recording that holds less than a
-  whole transcript) is a testcase of its own, ``skipped`` with the reason
-  ("calls not recorded").
+  whole transcript) is ``skipped`` with the reason ("calls not recorded"); a
+  rule judged in some coups only has, beside its own testcase, a ``skipped``
+  testcase ``RULE (not judged)`` saying in which coups and why.
 
-Testcase names are unique in their suite (``coup 17``; a repeated number gets
-`` (2)``).  Times are not measured (``0``) so that the report is the same
-bytes for the same input; the timestamp is the run's (``--timestamp``).
+``--junit-cases coup`` gives the former shape, a testcase per coup (``coup 17``;
+a repeated number gets `` (2)``), failing with that coup's findings, and a
+skipped testcase ``rule RULE (not judged)`` for each rule not judged somewhere.
+
+Times are not measured (``0``) so that the report is the same bytes for the
+same input; the timestamp is the run's (``--timestamp``).
 
 CI systems print these messages in their logs and test views, so every
 string from the input has its control and format characters made visible
@@ -26,7 +35,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from compliance.printable import printable
-from compliance.report.model import CoupView, Report, TranscriptView
+from compliance.report.model import CoupView, Report, RuleGroup, TranscriptView
 from compliance.report.text import plain_line
 
 _NOT_XML = re.compile(r"[\ufffe\uffff]")
@@ -78,7 +87,52 @@ def _testcase(suite: ET.Element, report: Report, view: TranscriptView, cv: CoupV
     return "passed"
 
 
-def _suite(root: ET.Element, report: Report, view: TranscriptView, index: int) -> None:
+_COUPS_NAMED = 20  # a failure's message names this many coups, then says how many more (its text lists them all)
+
+
+def _coups(numbers: list[int | None]) -> str:
+    shown = ", ".join("?" if n is None else str(n) for n in numbers[:_COUPS_NAMED])
+    more = f" and {len(numbers) - _COUPS_NAMED:,} more" if len(numbers) > _COUPS_NAMED else ""
+    return f"coup {shown}" if len(numbers) == 1 else f"coups {shown}{more}"
+
+
+def _rule_case(suite: ET.Element, report: Report, view: TranscriptView, group: RuleGroup, out: list[str],
+               not_judged=None) -> str:
+    case = ET.SubElement(suite, "testcase", name=_clean(group.rule), classname=_clean(view.result.transcript),
+                         time="0")
+    failing = [f for f in group.findings if report.fails(f)]
+    out.extend(plain_line(f) for f in group.findings if not report.fails(f))
+    waived = [plain_line(f, f"waived {f.severity}") + f" [waiver {e.key}]" for f, e in group.waived]
+    if group.findings and group.findings[0].category == "transcript.unreadable":
+        n = len(group.findings)
+        el = ET.SubElement(case, "error", type="transcript.unreadable",
+                           message=_clean(f"{n:,} coup{'' if n == 1 else 's'} could not be read: "
+                                          f"{_coups(group.coups)}"))
+        el.text = _lines(plain_line(f) for f in group.findings)
+        return "error"
+    if failing:
+        coups = list(dict.fromkeys(f.coup for f in failing))
+        n = len(failing)
+        title = f" ({group.bound.title})" if group.bound is not None else ""
+        el = ET.SubElement(case, "failure", type=failing[0].category,
+                           message=_clean(f"{group.rule}{title}: {n:,} finding{'' if n == 1 else 's'} in "
+                                          f"{_coups(coups)}"))
+        el.text = _lines([plain_line(f) for f in failing] + waived)
+        return "failure"
+    if group.waived and not group.findings:
+        keys = ", ".join(dict.fromkeys(e.key for _, e in group.waived))
+        el = ET.SubElement(case, "skipped", message=_clean(f"waived by waiver {keys}"))
+        el.text = _lines(waived)
+        return "skipped"
+    if not_judged is not None and not group.findings:  # judged in no coup: the evidence it needs was not recorded
+        el = ET.SubElement(case, "skipped", message=_clean(f"not judged {not_judged.extent}: {not_judged.reason}"))
+        el.text = _clean(f"{group.rule} [{not_judged.rule.category}] ({not_judged.rule.citation_text}): the "
+                         "evidence it needs was not recorded")
+        return "skipped"
+    return "passed"
+
+
+def _suite(root: ET.Element, report: Report, view: TranscriptView, index: int, per_coup: bool) -> None:
     r = view.result
     suite = ET.SubElement(root, "testsuite", name=_clean(r.transcript), package=_clean(r.transcript), id=str(index),
                           timestamp=report.generated_iso.removesuffix("Z"), hostname="localhost",
@@ -90,19 +144,28 @@ def _suite(root: ET.Element, report: Report, view: TranscriptView, index: int) -
                         ("coups", str(r.coups)), ("fail-on", report.fail_on), ("tool.version", report.tool_version)):
         ET.SubElement(props, "property", name=name, value=_clean(value))
     counts = {"failure": 0, "error": 0, "skipped": 0, "passed": 0}
-    taken: dict[str, int] = {}
     out: list[str] = []
-    coups = report.coups_of(view)
-    for cv in coups:
-        counts[_testcase(suite, report, view, cv, _case_name(cv, taken), out)] += 1
-    for nj in view.not_judged:
-        case = ET.SubElement(suite, "testcase", name=_clean(f"rule {nj.rule.id} (not judged)"),
+    if per_coup:
+        taken: dict[str, int] = {}
+        cases = report.coups_of(view)
+        for cv in cases:
+            counts[_testcase(suite, report, view, cv, _case_name(cv, taken), out)] += 1
+        apart = view.not_judged
+    else:
+        cases = report.rules_of(view)
+        whole = {nj.rule.id: nj for nj in view.not_judged if nj.coups >= nj.of}
+        for group in cases:
+            counts[_rule_case(suite, report, view, group, out, whole.get(group.rule))] += 1
+        apart = [nj for nj in view.not_judged if nj.rule.id not in whole]
+    for nj in apart:  # a rule not judged in some coups: a testcase of its own, skipped, saying where and why
+        case = ET.SubElement(suite, "testcase", name=_clean(f"{nj.rule.id} (not judged)" if not per_coup
+                                                             else f"rule {nj.rule.id} (not judged)"),
                              classname=_clean(r.transcript), time="0")
         el = ET.SubElement(case, "skipped", message=_clean(f"not judged {nj.extent}: {nj.reason}"))
         el.text = _clean(f"{nj.rule.id} [{nj.rule.category}] ({nj.rule.citation_text}): the evidence it needs "
                          f"was not recorded")
         counts["skipped"] += 1
-    suite.set("tests", str(len(coups) + len(view.not_judged)))
+    suite.set("tests", str(len(cases) + len(apart)))
     suite.set("failures", str(counts["failure"]))
     suite.set("errors", str(counts["error"]))
     suite.set("skipped", str(counts["skipped"]))
@@ -123,10 +186,11 @@ def _errors_suite(root: ET.Element, report: Report, index: int) -> None:
     ET.SubElement(suite, "system-err").text = ""
 
 
-def render(report: Report) -> str:
+def render(report: Report, per_coup: bool = False) -> str:
+    """The run as JUnit XML: a test case per transcript and rule, or with ``per_coup`` per coup."""
     root = ET.Element("testsuites")
     for i, view in enumerate(report.transcripts):
-        _suite(root, report, view, i)
+        _suite(root, report, view, i, per_coup)
     if report.errors:
         _errors_suite(root, report, len(report.transcripts))
     ET.indent(root)

@@ -25,6 +25,7 @@ from compliance.categories import CATEGORIES, SEVERITIES, SEVERITY_RANK
 from compliance.engine import TranscriptResult
 from compliance.findings import Finding
 from compliance.ruleset.models import BoundRule, Ruleset
+from compliance.selection import Selection
 from compliance.waivers import Entry, Rejected, Waivers
 
 SCHEMA_VERSION = "1.2"
@@ -126,6 +127,44 @@ class CoupView:
 
 
 @dataclass
+class RuleGroup:
+    """One rule's share of a transcript, for reports that go rule by rule (JUnit)."""
+
+    rule: str
+    bound: BoundRule | None  # None for a finding whose rule the transcript's ruleset does not list
+    findings: list[Finding]  # reported
+    waived: list[tuple[Finding, Entry]]
+
+    @property
+    def coups(self) -> list[int | None]:
+        """The coups of its reported findings, once each, in order."""
+        return list(dict.fromkeys(f.coup for f in self.findings))
+
+
+@dataclass(frozen=True)
+class TableCount:
+    """One table's share of the run: its transcripts, coups and reported findings by severity."""
+
+    table: str
+    transcripts: int
+    coups: int
+    by_severity: Counter
+    waived: int
+
+
+@dataclass(frozen=True)
+class RuleCount:
+    """How often one rule was broken in the run (``--statistics``)."""
+
+    rule: str
+    category: str
+    severity: str  # the most severe of its findings
+    count: int
+    coups: int
+    title: str
+
+
+@dataclass
 class Report:
     results: list[TranscriptResult]
     fail_on: str = "error"
@@ -134,6 +173,7 @@ class Report:
     generated: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0))
     waivers: Waivers | None = None
     baseline: Baseline | None = None
+    selection: Selection = field(default_factory=Selection)  # --select / --ignore: the rules the run applied
 
     def __post_init__(self):
         self.all_findings: list[Finding] = [f for r in self.results for f in r.findings]
@@ -219,9 +259,21 @@ class Report:
             text += "; " + ", ".join(extra)
         return text
 
+    def warnings(self) -> list[str]:
+        """What may make the run mean less than it seems: a transcript without a coup checked nothing."""
+        out = [f"{r.transcript}: holds no coup: nothing was checked" for r in self.results if r.coups == 0]
+        if not self.results and not self.errors:
+            out.append("nothing was checked: no transcript among the paths given")
+        return out
+
     def notices(self) -> list[str]:
-        """Things about the run itself an auditor must see: waivers not applied or unused, stale baseline."""
+        """Things about the run itself an auditor must see: a transcript judged under another jurisdiction
+        than its header names, waivers not applied or unused, stale baseline."""
         out = []
+        for r in self.results:
+            if r.ruleset_chosen and r.jurisdiction and r.jurisdiction not in r.ruleset.lineage:
+                out.append(f"{r.transcript}: judged under the ruleset {r.ruleset.id} chosen for the run, although "
+                           f"its header names the jurisdiction {r.jurisdiction}")
         for r in self.rejected_waivers:
             out.append(f"{self.waivers.path}:{r.line}: waiver {r.key} not applied: {r.reason}")
         for e in self.unused_waivers:
@@ -250,7 +302,8 @@ class Report:
         by_id: dict[str, list[tuple[Ruleset, BoundRule]]] = {}
         for rs in self.rulesets:
             for rule in rs.rules:
-                by_id.setdefault(rule.id, []).append((rs, rule))
+                if self.selection.applies(rule.id, rule.category):
+                    by_id.setdefault(rule.id, []).append((rs, rule))
         for f in self.all_findings:  # a finding's rule is always listed
             by_id.setdefault(f.rule, [])
         return sorted(by_id.items())
@@ -293,6 +346,39 @@ class Report:
             cv.findings.sort(key=Finding.sort_key)
             cv.waived.sort(key=lambda fe: fe[0].sort_key())
         return order + [nameless[k] for k in sorted(nameless, key=lambda x: -1 if x is None else x)]
+
+    def rules_of(self, view: TranscriptView) -> list[RuleGroup]:
+        """Every rule the transcript was judged by (its ruleset's, as selected), in id order, each with its
+        reported and waived findings; a rule with findings is listed even when the ruleset does not name it."""
+        groups: dict[str, RuleGroup] = {}
+        for rule in view.result.ruleset.rules:
+            if self.selection.applies(rule.id, rule.category):
+                groups[rule.id] = RuleGroup(rule.id, rule, [], [])
+        for f in view.findings:
+            groups.setdefault(f.rule, RuleGroup(f.rule, None, [], [])).findings.append(f)
+        for f, entry in view.waived:
+            groups.setdefault(f.rule, RuleGroup(f.rule, None, [], [])).waived.append((f, entry))
+        return [groups[k] for k in sorted(groups)]
+
+    def statistics(self) -> list[RuleCount]:
+        """The reported findings counted by rule, the most frequent first (``--statistics``)."""
+        titles = {rule_id: versions[0][1].title for rule_id, versions in self.rules() if versions}
+        by_rule: dict[str, list[Finding]] = {}
+        for f in self.findings:
+            by_rule.setdefault(f.rule, []).append(f)
+        counts = [RuleCount(rule, found[0].category, max((f.severity for f in found), key=SEVERITY_RANK.__getitem__),
+                            len(found), len({(f.transcript, f.coup) for f in found}), titles.get(rule, ""))
+                  for rule, found in by_rule.items()]
+        return sorted(counts, key=lambda c: (-c.count, c.rule))
+
+    def tables(self) -> list[TableCount]:
+        """The run by table (a table's transcripts together), in table order."""
+        by_table: dict[str, list[TranscriptView]] = {}
+        for t in self.transcripts:
+            by_table.setdefault(t.result.table, []).append(t)
+        return [TableCount(table, len(views), sum(v.result.coups for v in views),
+                           sum((v.by_severity for v in views), Counter()), sum(len(v.waived) for v in views))
+                for table, views in sorted(by_table.items())]
 
 
 # ------------------------------------------------------------------ who and when

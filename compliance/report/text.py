@@ -15,6 +15,7 @@ so no string can forge a line, a colour or a workflow command.
 from __future__ import annotations
 
 import io
+import shutil
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -52,16 +53,21 @@ def not_judged_line(nj: NotJudged) -> str:
     return safe_line(text + (f" ({nj.rule.citation_text})" if nj.rule.citation_text else ""))
 
 
-def render_plain(report: Report, errors: bool = True) -> str:
-    """One line a finding, then the notes, the inputs that could not be checked (unless ``errors`` is
-    false: on standard output they are left out, standard error has said each once) and the summary."""
+def render_plain(report: Report, errors: bool = True, quiet: bool = False) -> str:
+    """One line a finding; then, unless ``quiet``, waived findings, the rules not judged, warnings, notes,
+    the inputs that could not be checked (unless ``errors`` is false: on standard output they are left out,
+    standard error has said each once) and the summary."""
     out = io.StringIO()
     for f in report.findings:
         out.write(plain_line(f) + "\n")
+    if quiet:
+        return out.getvalue()
     for f, e in report.waived:
         out.write(plain_line(f, f"waived {f.severity}") + safe_line(f" [waiver {e.key}]") + "\n")
     for nj in report.not_judged:
         out.write(not_judged_line(nj) + "\n")
+    for warning in report.warnings():
+        out.write(safe_line(f"warning: {warning}") + "\n")
     for notice in report.notices():
         out.write(safe_line(f"note: {notice}") + "\n")
     for e in report.errors if errors else ():
@@ -72,7 +78,11 @@ def render_plain(report: Report, errors: bool = True) -> str:
     return out.getvalue()
 
 
-def rich_renderables(report: Report, errors: bool = True):
+NARROW = 120  # columns: below this the terminal report folds the severity and the citation into other columns
+
+
+def rich_renderables(report: Report, errors: bool = True, quiet: bool = False, width: int = NARROW):
+    narrow = width < NARROW
     parts = []
     for view in report.transcripts:
         r = view.result
@@ -86,16 +96,24 @@ def rich_renderables(report: Report, errors: bool = True):
             hidden.append(f"{view.baselined:,} in the baseline")
         subtitle = Text(", ".join(hidden), style="dim") if hidden else None
         if not view.findings and not view.waived:
+            if quiet:
+                continue
             parts.append(Panel(Text("no findings", style="green"), title=title, title_align="left",
                                subtitle=subtitle, subtitle_align="left"))
             continue
         table = Table(show_lines=False, expand=True, pad_edge=False)
-        table.add_column("coup", justify="right", no_wrap=True)
-        table.add_column("event", justify="right", no_wrap=True)
-        table.add_column("rule", no_wrap=True)
-        table.add_column("severity", no_wrap=True)
-        table.add_column("what happened / what the rule requires", ratio=3)
-        table.add_column("citation", ratio=1)
+        if narrow:  # an 80-column terminal: severity under the rule, the citation under the message
+            table.add_column("coup", justify="right", no_wrap=True)
+            table.add_column("ev", justify="right", no_wrap=True)
+            table.add_column("rule", no_wrap=True)
+            table.add_column("what happened / what the rule requires (regulation)", ratio=1)
+        else:
+            table.add_column("coup", justify="right", no_wrap=True)
+            table.add_column("event", justify="right", no_wrap=True)
+            table.add_column("rule", no_wrap=True)
+            table.add_column("severity", no_wrap=True)
+            table.add_column("what happened / what the rule requires", ratio=3)
+            table.add_column("citation", ratio=1)
         start = last = object()
         rows = [(f, None) for f in view.findings] + view.waived  # waived ones last, dimmed
         for f, waiver in rows:
@@ -106,21 +124,24 @@ def rich_renderables(report: Report, errors: bool = True):
             severity = Text(f.severity, style=STYLE[f.severity])
             message = Text(printable(f.message))  # a Text, never markup: messages quote keys such as "[/b]"
             if waiver is not None:
-                severity = Text(f"waived\n{f.severity}", style="dim")
+                severity = Text(f"waived {f.severity}", style="dim")
                 message = Text.assemble((printable(f.message), "dim"), "\n",
                                         (printable(waiver.describe()), "dim italic"))
-            table.add_row(
-                coup,
-                "" if f.event is None else str(f.event),
-                Text.assemble(printable(f.rule), "\n", (f.category, "dim")),
-                severity,
-                message,
-                Text(printable(f.citation), style="dim"),
-            )
+            rule = Text.assemble(printable(f.rule), "\n", (f.category, "dim"))
+            event = "" if f.event is None else str(f.event)
+            if narrow:
+                table.add_row(coup, event, Text.assemble(rule, "\n", severity),
+                              Text.assemble(message, "\n", (printable(f.citation), "dim")) if f.citation else message)
+            else:
+                table.add_row(coup, event, rule, severity, message, Text(printable(f.citation), style="dim"))
         parts.append(Panel(table, title=title, title_align="left", subtitle=subtitle, subtitle_align="left"))
+    if quiet:
+        return Group(*parts)
     for view in report.transcripts:
         if view.not_judged:
             parts.append(_not_judged_table(view))
+    for warning in report.warnings():
+        parts.append(Text(printable(f"warning: {warning}"), style="bold yellow"))
     for notice in report.notices():
         parts.append(Text(printable(f"note: {notice}"), style="yellow"))
     for e in report.errors if errors else ():
@@ -145,7 +166,23 @@ def _not_judged_table(view) -> Table:
     return table
 
 
-def render_rich(report: Report, width: int | None = None, errors: bool = True) -> str:
-    console = Console(record=True, width=width or 140, force_terminal=True, file=io.StringIO())
-    console.print(rich_renderables(report, errors))
+def render_rich(report: Report, width: int | None = None, errors: bool = True, quiet: bool = False) -> str:
+    """The tables at ``width`` columns, by default the terminal's (``COLUMNS`` if set)."""
+    width = width or shutil.get_terminal_size().columns
+    console = Console(record=True, width=width, force_terminal=True, file=io.StringIO())
+    console.print(rich_renderables(report, errors, quiet, width))
     return console.export_text(styles=True)
+
+
+def render_statistics(report: Report) -> str:
+    """``--statistics``: the reported findings counted by rule, the most frequent first."""
+    rows = [(f"{c.count:,}", f"{c.coups:,}", c.rule, c.category, c.severity, c.title) for c in report.statistics()]
+    if not rows:
+        return "no findings\n"
+    head = ("findings", "coups", "rule", "category", "severity", "title")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = []
+    for r in [head, *rows]:
+        cells = [r[0].rjust(widths[0]), r[1].rjust(widths[1])] + [r[i].ljust(widths[i]) for i in range(2, 5)] + [r[5]]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"

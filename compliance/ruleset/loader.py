@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import difflib
 import hashlib
 from importlib import resources
 from pathlib import Path
@@ -171,8 +172,10 @@ def _resolve_ref(ref: str, relative_to: Path | None) -> tuple[Path, str]:
         return p, ref if relative_to is None else str(p)  # as the user wrote it, or where the file found it
     p = bundled_dir() / f"{ref}.yaml"
     if not p.exists():
-        known = ", ".join(bundled_ids())
-        raise UserError(f"no ruleset {ref!r}; bundled rulesets: {known}")
+        ids = bundled_ids()
+        close = difflib.get_close_matches(ref, ids, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UserError(f"no ruleset {ref!r}{hint} (bundled rulesets: {', '.join(ids)})")
     return p, f"rulesets/{ref}.yaml"
 
 
@@ -248,8 +251,10 @@ def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -
     if jurisdiction not in known:
         shown = jurisdiction if len(jurisdiction) <= _QUOTED else jurisdiction[:_QUOTED] + "…"
         ids = ", ".join(sorted(set(known) | set(mapped)))
-        raise UserError(f"{shown!r} is not a ruleset id (known: {ids}); a transcript names its jurisdiction, never "
-                        "a file: choose a ruleset file with --ruleset, or map the jurisdiction to one in the "
+        close = difflib.get_close_matches(jurisdiction, sorted(set(known) | set(mapped)), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UserError(f"{shown!r} is not a ruleset id{hint} (known: {ids}); a transcript names its jurisdiction, "
+                        "never a file: choose a ruleset file with --ruleset, or map the jurisdiction to one in the "
                         "configuration (`jurisdictions`)")
     return load_ruleset(jurisdiction)
 

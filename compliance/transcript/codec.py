@@ -204,3 +204,30 @@ class Codec:
 
 
 strip_vendor_keys = fields.strip_vendor_keys  # one definition for both decoders
+
+
+def keys_at(struct: type, path: list[str | int]) -> list[str]:
+    """The keys an object at ``path`` (keys and indexes, from the root ``struct``) may have, for "did you mean":
+    a union (the events) gives the keys of each of its structs."""
+    here: set = {struct}
+    for part in path:
+        nxt: set = set()
+        for tp in here:
+            for t in _flat_types(tp):
+                if isinstance(part, str) and isinstance(t, type) and issubclass(t, msgspec.Struct):
+                    field = next((f for f in msgspec.structs.fields(t) if f.encode_name == part), None)
+                    if field is not None:
+                        nxt |= _flat_types(field.type)
+                elif isinstance(part, int) and typing.get_origin(t) is list:
+                    nxt |= _flat_types(typing.get_args(t)[0])
+                elif typing.get_origin(t) is dict:  # keyed by seat or spot: any key
+                    nxt |= _flat_types(typing.get_args(t)[1])
+        here = nxt
+    keys: set[str] = set()
+    for tp in here:
+        for t in _flat_types(tp):
+            if isinstance(t, type) and issubclass(t, msgspec.Struct):
+                keys |= {f.encode_name for f in msgspec.structs.fields(t)}
+                if t.__struct_config__.tag_field:
+                    keys.add(t.__struct_config__.tag_field)
+    return sorted(keys)

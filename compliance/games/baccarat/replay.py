@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from compliance.cards import CANONICAL, DECK, PARTIAL, PARTIAL_POINTS, POINTS
 from compliance.games.baccarat.table import TableContext
-from compliance.games.common import ZERO, ReplayError, check_coup_number  # noqa: F401  (the checks read them here)
+from compliance.games.common import ZERO, ReplayError, Step, WagerLine, check_coup_number  # noqa: F401 (read by checks)
 
 PLAYER, BANKER = "player", "banker"
 HAND = {PLAYER: "Player's Hand", BANKER: "Banker's Hand"}  # the hands in the words of the regulations
@@ -140,6 +140,8 @@ class CoupCards(NamedTuple):
     banker_total: int | None
     result: tuple[str, int, int] | None  # announced (winner, player points, banker points)
     void: str | None  # reason, when the coup was declared void
+    steps: tuple[Step, ...] = ()  # every event of the coup, in order, as the replay read it
+    wagers: tuple[WagerLine, ...] = ()  # each wager: staked, settled, commission
 
 
 def spot_totals(stakes: dict[tuple, Decimal]) -> dict[str, Decimal]:
@@ -233,14 +235,70 @@ class CoupState:
         return PLAYER if p > b else BANKER if b > p else "tie"
 
     def cards(self) -> CoupCards:
-        """The coup's cards as a report draws them, kept instead of the whole state."""
+        """The coup as a report draws it (the hands, every event, every wager), kept instead of the whole state."""
         r = self.result
         known = not self.lacking  # no total where a card was not read
         return CoupCards(self.number, self.shoe, self.method, tuple(c.code for c in self.player), self.player_initial,
                          tuple(c.code for c in self.banker), self.banker_initial,
                          self.points[2] if known else None, self.points[3] if known else None,
                          None if r is None else (r.winner, r.player_points, r.banker_points),
-                         None if self.void is None else self.void.reason)
+                         None if self.void is None else self.void.reason, self.steps(), self.wager_lines())
+
+    def steps(self) -> tuple[Step, ...]:
+        """Every event of the coup, in order, from what the replay kept of it."""
+        out: list[Step] = []
+        for to, card in self.drawn:
+            notes = [w for w, on in (("face up", card.face == "up"), ("found face up", card.found_face_up),
+                                     ("carried over", card.carried_over)) if on]
+            out.append(Step(card.at, "card", to, card.code, None, ", ".join(notes)))
+        for ch in self.changes:
+            if ch.kind == "wager":
+                out.append(Step(ch.at, "wager", describe_bettor(ch.bettor), ch.spot, ch.after - ch.before))
+            else:
+                out.append(Step(ch.at, "wager_adjust", describe_bettor(ch.bettor), ch.spot, ch.after,
+                                f"from {ch.before}" + (f": {ch.reason}" if ch.reason else "")))
+        out += [Step(at, "announce", "", call) for call, at in self.calls]
+        out += [Step(st.at, "settle", describe_bettor(st.bettor), st.spot, st.amount, st.outcome)
+                for st in self.settlements]
+        out += [Step(cp.at, "commission", describe_bettor(cp.bettor), "", cp.amount) for cp in self.commissions]
+        out += [Step(o.at, "offer", f"seat {o.seat}", o.item, None, "accepted" if o.accepted else "declined")
+                for o in self.offers]
+        out += [Step(ps.at, "hand_pass", f"seat {ps.seat}", ps.hand, None,
+                     f"{ps.cards} cards, " + ("accepted" if ps.accepted else "declined")) for ps in self.passes]
+        out += [Step(at, "hand_return", "", hand) for at, hand in self.returns]
+        out += [Step(at, "shoe_return", "", "shoe") for at in self.shoe_returns]
+        out += [Step(m.at, "card_move", m.to, m.code, None, f"from {m.source}" if m.source else "from no hand")
+                for m in self.moves]
+        if self.reconstruct_at is not None and self.reconstructed is not None:
+            player, banker = self.reconstructed
+            out.append(Step(self.reconstruct_at, "reconstruct", "", "hands", None,
+                            f"Player {' '.join(player) or '-'}; Banker {' '.join(banker) or '-'}"))
+        if self.result_at is not None and self.result is not None:
+            r = self.result
+            out.append(Step(self.result_at, "result", "", r.winner, None,
+                            f"Player {r.player_points}, Banker {r.banker_points}"))
+        if self.void_at is not None and self.void is not None:
+            out.append(Step(self.void_at, "void", "", "coup", None, self.void.reason or ""))
+        out.sort(key=lambda st: st.at)
+        return tuple(out)
+
+    def wager_lines(self) -> tuple[WagerLine, ...]:
+        """Each wager of the coup: staked (as settlement found it), its settlement, the bettor's commission."""
+        basis = self.stakes_at_settlement if self.stakes_at_settlement is not None else self.stakes
+        lines: dict[tuple, dict] = {}
+        for ch in self.changes:
+            lines.setdefault((ch.bettor, ch.spot), {"changed_at": []})["changed_at"].append(ch.at)
+        for key in basis:
+            lines.setdefault(key, {"changed_at": []})
+        for st in self.settlements:
+            lines.setdefault((st.bettor, st.spot), {"changed_at": []}).update(
+                outcome=st.outcome, paid=st.amount, settled_at=st.at)
+        for cp in self.commissions:  # collected on a winning Banker wager: shown on the bettor's Banker line
+            key = next((k for k in lines if k[0] == cp.bettor and k[1] == BANKER), (cp.bettor, BANKER))
+            lines.setdefault(key, {"changed_at": []}).update(commission=cp.amount, commission_at=cp.at)
+        return tuple(WagerLine(describe_bettor(bettor), spot, basis.get((bettor, spot), ZERO),
+                               tuple(v.pop("changed_at")), **v)
+                     for (bettor, spot), v in sorted(lines.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])))
 
     def occupied(self, seat: int) -> bool:
         """The seat is occupied (or the record does not say who is seated)."""

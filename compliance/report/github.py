@@ -1,0 +1,52 @@
+"""GitHub Actions workflow commands: one annotation a finding, shown on the file in the pull request.
+
+    ::error file=recordings/night.json,line=241,col=5,title=BAC-DRAW-BANKER-ILLEGAL::coup 3 event 9: ...
+
+Severities map to ``error``, ``warning`` and ``notice``.  Everything that comes
+from a transcript (its path, the message that quotes its values) has its
+control and format characters made visible first (:func:`compliance.printable.printable`:
+a CR, LF, ESC or bidirectional override is shown as ``\r``, ``\n``, ``\x1b``,
+``\u202e``), then is escaped as the Actions toolkit escapes it: in the message
+``%``, CR and LF; in a property also ``:`` and ``,``.  So no transcript string
+can end the line and start a command of its own (``::add-mask::``,
+``::stop-commands::``), add a property, or reorder the log line.
+Waived findings are not annotated; notes about the run are ``notice`` lines,
+inputs that could not be checked ``error`` lines.
+"""
+
+from __future__ import annotations
+
+from compliance.findings import Finding
+from compliance.printable import printable
+from compliance.report.model import Report
+
+LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(text: str) -> str:
+    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(level: str, message: str, **properties) -> str:
+    props = ",".join(f"{k}={escape_property(str(v))}" for k, v in properties.items() if v is not None)
+    return f"::{level}{' ' + props if props else ''}::{escape_data(message)}"
+
+
+def annotation(f: Finding) -> str:
+    coup = f"coup {f.coup}" if f.coup is not None else "coup ?"
+    event = f" event {f.event}" if f.event is not None else ""
+    cite = f" ({f.citation})" if f.citation else ""
+    return command(LEVEL[f.severity], f"{coup}{event}: {f.message}{cite}", file=f.transcript.split("#L", 1)[0],
+                   line=f.line, col=f.column, title=f"{f.rule} [{f.category}]")
+
+
+def render(report: Report) -> str:
+    lines = [annotation(f) for f in report.findings]
+    lines += [command("warning", w, title="baccarat-audit") for w in report.warnings()]
+    lines += [command("notice", n, title="baccarat-audit") for n in report.notices()]
+    lines += [command("error", f"could not check {e}", title="baccarat-audit") for e in report.errors]
+    return "".join(line + "\n" for line in lines)

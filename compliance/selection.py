@@ -1,0 +1,66 @@
+"""``--select`` and ``--ignore``: which rules a run applies, as Ruff picks its rules.
+
+A selector names rules by their id or by their finding category, as written or
+as a glob, case-insensitively:
+
+* a rule id (``BAC-WAGER-LATE``), a prefix of ids ending where a ``-`` does
+  (``BAC-DRAW`` selects ``BAC-DRAW-BANKER-ILLEGAL``), or a glob (``NSW-*``);
+* a category (``settlement.wrong-amount``), a category and everything under
+  it (``third-card`` selects ``third-card.banker.illegal``), or a glob
+  (``curator.*``).
+
+A rule runs when some ``select`` names it (every rule when none is given) and
+no ``ignore`` does. A coup that cannot be read is always reported (as Ruff
+always reports a syntax error): ``transcript.unreadable`` is never deselected.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+from compliance.errors import UserError
+
+ALWAYS = "transcript.unreadable"
+
+
+def _names(pattern: str, rule: str, category: str) -> bool:
+    p = pattern.strip()
+    up, low = p.upper(), p.lower()
+    return (fnmatchcase(rule.upper(), up) or rule.upper().startswith(up + "-")
+            or fnmatchcase(category, low) or category.startswith(low + "."))
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The selectors of a run (picklable: parallel workers apply it too)."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.select or self.ignore)
+
+    def applies(self, rule: str, category: str) -> bool:
+        if category == ALWAYS:
+            return True
+        if self.select and not any(_names(p, rule, category) for p in self.select):
+            return False
+        return not any(_names(p, rule, category) for p in self.ignore)
+
+    def check_known(self, rules: Iterable[tuple[str, str]]) -> None:
+        """Every selector names some rule of ``rules`` ((id, category) pairs); else a UserError with the
+        nearest id or category."""
+        known = list(rules)
+        for option, patterns in (("--select", self.select), ("--ignore", self.ignore)):
+            for p in patterns:
+                if any(_names(p, rule, category) for rule, category in known):
+                    continue
+                prefixes = ({r.rsplit("-", n)[0] for r, _ in known for n in range(1, r.count("-"))}
+                            | {c.rsplit(".", n)[0] for _, c in known for n in range(1, c.count(".") + 1)})
+                words = {w.upper(): w for w in {r for r, _ in known} | {c for _, c in known} | prefixes}
+                close = difflib.get_close_matches(p.upper(), sorted(words), n=1)
+                hint = f"; did you mean {words[close[0]]}?" if close else " (see `baccarat-audit rules list`)"
+                raise UserError(f"{option} {p}: no rule id or category of the rulesets is named so{hint}")
