@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
+from compliance import limits
 from compliance.errors import UserError
 
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
@@ -168,8 +168,13 @@ def spool_stdin(stream: BinaryIO, directory: Path, name: str | None = None) -> P
     its first line: a Markdown document unless it starts with ``{``; JSON Lines when the first line is a
     whole object without ``coups``; else one JSON document."""
     raw = directory / "stdin.tmp"
+    most, copied = limits.limit("stream"), 0  # bounded: `< /dev/zero` must not fill the disk
     with open(raw, "wb") as out:
-        shutil.copyfileobj(stream, out, 1 << 20)
+        while chunk := stream.read(1 << 20):
+            copied += len(chunk)
+            if copied > most:
+                raise UserError(f"standard input is {limits.too_large('stream')}", name or STDIN_NAME)
+            out.write(chunk)
     suffix = Path(name).suffix.lower() if name else ""
     if suffix not in TRANSCRIPT_SUFFIXES + MARKDOWN_SUFFIXES:
         suffix = _sniff(raw)

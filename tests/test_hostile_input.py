@@ -540,3 +540,14 @@ def test_a_markdown_document_of_2000_blocks_is_read_once(tmp_path, monkeypatch):
     assert len(results) == 2000 and all(r.coups == 1 for r in results)
     assert [p.name for p in reads if p.suffix == ".md"] == ["manual.md"]
     assert time.process_time() - start < 30
+
+
+def test_dev_zero_on_standard_input_is_refused_at_the_stream_limit(tmp_path):
+    """`check -` spools standard input to a file: it stops at the stream limit, not when the disk is full."""
+    (tmp_path / ".baccarat-audit.yaml").write_text("limits: {stream: 2}\n")
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "compliance", "check", "-", "-j", "1"], cwd=tmp_path, stdin=zero,
+                           capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in r.stderr
+    assert r.returncode == 2 and "standard input is larger than the limit of 2 MB for an input that is not a " \
+                                 "regular file" in r.stderr, r.stderr
