@@ -18,6 +18,7 @@ runner can ship it to a worker); ``Input.check`` opens and checks it.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -162,6 +163,15 @@ def _size(p: Path) -> int:
         return 0
 
 
+def _loops(p: Path) -> bool:
+    """Is ``p`` a symbolic link that leads back to itself (``exists()`` says False for both that and nothing)?"""
+    try:
+        os.stat(p)
+    except OSError as e:
+        return e.errno == errno.ELOOP
+    return False
+
+
 def spool_stdin(stream: BinaryIO, directory: Path, name: str | None = None) -> Path:
     """Standard input copied to a file in ``directory``, so that it is read as any transcript is (in one
     pass, or in parallel chunks). Its kind comes from ``name``'s extension (--stdin-filename), else from
@@ -211,7 +221,8 @@ def collect(paths: Iterable[str | Path], on_error: Callable[[UserError], None], 
             continue
         p = Path(arg)
         if not p.exists():
-            on_error(UserError("no such file or directory", str(arg)))
+            on_error(UserError("cannot read: a symbolic link loop" if _loops(p) else "no such file or directory",
+                               str(arg)))
             continue
         if exclude(p):
             skip(f"{display_name(p)}: excluded (--exclude)")

@@ -217,7 +217,7 @@ def test_a_hostile_configuration_is_one_error(tmp_path, monkeypatch, name, text)
 
 
 @pytest.mark.parametrize("text, words", [
-    ("limits: {lines: 2}\n", "setting limits: Value error, no limit 'lines'"),
+    ("limits: {lines: 2}\n", "setting limits: no limit 'lines'; the limits are transcript, line, stream"),
     ("limits: {waivers: 0}\n", "setting limits.waivers: Input should be greater than or equal to 1"),
     ("limits: {waivers: x}\n", "setting limits.waivers: Input should be a valid integer"),
 ])
