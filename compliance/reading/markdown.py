@@ -25,7 +25,7 @@ import msgspec
 
 from compliance import limits
 from compliance.errors import UserError
-from compliance.reading.reader import BOM, CoupRecord, MemoryPath, TranscriptFile
+from compliance.reading.reader import BOM, CoupRecord, TranscriptFile
 
 TAG = "baccarat-transcript"
 
@@ -115,7 +115,7 @@ class EmbeddedTranscript(TranscriptFile):
 
     def __init__(self, block: Block, display: str):
         self.block = block
-        super().__init__(MemoryPath(block.text.removeprefix(BOM), block.jsonl), display)
+        super().__init__(Path(display), display, data=block.text.removeprefix(BOM), jsonl=block.jsonl)
 
     def records(self) -> Iterator[CoupRecord]:
         shift, indent = self.block.line - 1, self.block.indent

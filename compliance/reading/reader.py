@@ -142,14 +142,17 @@ class TranscriptFile:
     one's findings, and a FIFO is read once).
     """
 
-    def __init__(self, path: Path, display: str):
+    def __init__(self, path: Path, display: str, *, data: bytes | None = None, jsonl: bool | None = None):
+        """``path``, or ``data`` already in memory (a Markdown block; ``jsonl`` says which form it has)."""
         self.path = path
         self.display = display  # the name findings carry
-        if not path.exists():
-            raise UserError("no such file", display)
-        if path.is_dir():
-            raise UserError("is a directory, not a transcript", display)
-        self.jsonl = path.suffix.lower() == ".jsonl"
+        self._memory = data
+        if data is None:
+            if not path.exists():
+                raise UserError("no such file", display)
+            if path.is_dir():
+                raise UserError("is a directory, not a transcript", display)
+        self.jsonl = path.suffix.lower() == ".jsonl" if jsonl is None else jsonl
         self._digest = hashlib.sha256()
         self._file = None  # .jsonl: the open file, from the header on to the last coup
         self.header_sha256 = ""  # of the bytes before the first coup (.jsonl), for parallel chunks
@@ -166,7 +169,7 @@ class TranscriptFile:
 
     def _open(self):
         try:
-            return self.path.open("rb", buffering=1 << 20) if isinstance(self.path, Path) else self.path.open("rb")
+            return io.BytesIO(self._memory) if self._memory is not None else self.path.open("rb", buffering=1 << 20)
         except OSError as e:
             raise UserError(f"cannot read: {e.strerror}", self.display) from None
 
@@ -239,8 +242,8 @@ class TranscriptFile:
         as_jsonl = ("write it as .jsonl (the header on line 1, then one coup a line), which is read one coup at a "
                     "time in constant memory")
         try:
-            size = (limits.regular_size(self.path, self.display) if isinstance(self.path, Path)
-                else len(self.path.read_bytes()))
+            size = (limits.regular_size(self.path, self.display) if self._memory is None
+                else len(self._memory))
             most = limits.limit("transcript") if size is not None else min(limits.limit("transcript"),
                                                                            limits.limit("stream"))
             if size is not None and size > most:
@@ -384,27 +387,6 @@ def _position(data: bytes, err: Exception) -> str:
     line = data.count(b"\n", 0, offset) + 1
     column = offset - data.rfind(b"\n", 0, offset)
     return f"{text} at line {line}, column {column}"
-
-
-class MemoryPath:
-    """The little of :class:`pathlib.Path` that :class:`TranscriptFile` uses, over bytes in memory (a Markdown
-    block)."""
-
-    def __init__(self, data: bytes, jsonl: bool):
-        self.data = data
-        self.suffix = ".jsonl" if jsonl else ".json"
-
-    def exists(self) -> bool:
-        return True
-
-    def is_dir(self) -> bool:
-        return False
-
-    def read_bytes(self) -> bytes:
-        return self.data
-
-    def open(self, mode: str = "rb", buffering: int = -1):
-        return io.BytesIO(self.data)
 
 
 def open_transcript(path: str | Path, display: str | None = None) -> TranscriptFile:
