@@ -1,7 +1,7 @@
 """Generate a large, clean ``.jsonl`` transcript: coups dealt by the rules, wagers settled right.
 
 Used by the bench scripts (and the parallel tests) to make recordings of any
-size.  Every coup follows the ruleset's tableau and payouts, the dealer makes
+size.  Every coup follows the ruleset's tableau and spots, the dealer makes
 the calls, shoes are changed when the cut card comes out, so a correct
 checker reports nothing; ``--breach-every N`` settles one wager wrong in every
 Nth coup to give the report something to carry.
@@ -19,6 +19,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from compliance.cards import DECK, POINTS
+from compliance.games.baccarat.spots import hand_facts, table_spots
 from compliance.ruleset.loader import load_ruleset
 
 SEATS = (1, 2, 3, 5, 6, 7, 8)
@@ -38,13 +39,16 @@ def _money(x: Decimal):
 class Table:
     """Deals coups by the rules of one ruleset."""
 
-    def __init__(self, jurisdiction: str, seed: int, method: str | None):
+    def __init__(self, jurisdiction: str, seed: int, method: str | None, game: str = "punto_banco",
+                 side_wagers: float = 0.0):
         rs = load_ruleset(jurisdiction)
         self.tableau = rs.game.tableau
-        pay = rs.payouts_for("punto_banco")
-        self.commission = pay.banker.commission
-        self.tie_odds = pay.tie.odds
-        self.tie_pushes = pay.on_tie == "push"
+        self.naturals = frozenset(self.tableau.naturals)
+        self.spots = table_spots(rs.spots_for(game))
+        self.main = [n for n, s in self.spots.items() if s.requires is None]
+        self.weights = [45 if self.spots[n].differential else 10 for n in self.main]
+        self.side = [n for n, s in self.spots.items() if s.requires is not None]
+        self.side_wagers = side_wagers  # share of the main wagers with a side wager beside them
         self.jurisdiction = jurisdiction
         self.method = method
         self.rng = random.Random(seed)
@@ -72,10 +76,17 @@ class Table:
         seats = [int(s) for s in self.seated]
         wagers = []
         for seat in rng.sample(seats, rng.randint(1, len(seats))):
-            spot = rng.choices(("player", "banker", "tie"), (45, 45, 10))[0]
+            spot = rng.choices(self.main, self.weights)[0]
             amount = Decimal(20 * rng.randint(1, 25))
             wagers.append((seat, spot, amount))
             events.append({"type": "wager", "seat": seat, "spot": spot, "amount": _money(amount)})
+            if self.side_wagers and rng.random() < self.side_wagers:
+                allowed = [s for s in self.side if spot in self.spots[s].requires.wager_on]
+                if allowed:
+                    side = rng.choice(allowed)
+                    stake = min(Decimal(20 * rng.randint(1, 5)), amount)
+                    wagers.append((seat, side, stake))
+                    events.append({"type": "wager", "seat": seat, "spot": side, "amount": _money(stake)})
         events.append({"type": "announce", "call": "no_more_bets"})
         events.append({"type": "announce", "call": "cards"})
         player, banker = [], []
@@ -97,8 +108,9 @@ class Table:
         pt, bt = _total(player), _total(banker)
         winner = "player" if pt > bt else "banker" if bt > pt else "tie"
         events.append({"type": "result", "player_points": pt, "banker_points": bt, "winner": winner})
+        facts = hand_facts(player, banker, self.naturals)
         for k, (seat, spot, amount) in enumerate(wagers):
-            outcome, paid = self.settle(spot, amount, winner)
+            outcome, paid = self.settle(spot, amount, facts)
             if breach and k == 0:
                 paid += 5
             events.append({"type": "settle", "seat": seat, "spot": spot, "outcome": outcome, "amount": _money(paid)})
@@ -107,27 +119,24 @@ class Table:
             coup["dealing_method"] = self.method
         return coup
 
-    def settle(self, spot: str, amount: Decimal, winner: str) -> tuple[str, Decimal]:
-        if winner == "tie" and spot != "tie":
-            return ("push", Decimal(0)) if self.tie_pushes else ("lose", amount)
-        if spot != winner:
-            return "lose", amount
-        if spot == "tie":
-            return "win", amount * self.tie_odds
-        if spot == "banker":
-            return "win", amount - amount * self.commission
-        return "win", amount
+    def settle(self, spot: str, amount: Decimal, facts) -> tuple[str, Decimal]:
+        outcome, odds, rate = self.spots[spot].outcome(facts)
+        if outcome == "win":
+            return "win", amount * odds - self.spots[spot].spot.commission_on(amount * odds, rate)
+        return outcome, (amount if outcome == "lose" else Decimal(0))
 
 
 def generate(path: str | Path, coups: int, jurisdiction: str = "au-nsw", seed: int = 1,
-             method: str | None = "C", breach_every: int = 0) -> Path:
-    """Write a transcript of ``coups`` coups to ``path`` (``.jsonl``) and return the path."""
-    table = Table(jurisdiction, seed, method)
+             method: str | None = "C", breach_every: int = 0, game: str = "punto_banco",
+             side_wagers: float = 0.0) -> Path:
+    """Write a transcript of ``coups`` coups to ``path`` (``.jsonl``) and return the path.  ``side_wagers``:
+    the share of main wagers that get a side wager beside them (on a spot of ``game`` that allows it)."""
+    table = Table(jurisdiction, seed, method, game, side_wagers)
     # a shoe of 8 decks gives about 80 coups; list enough shoes in the header
     shoes = max(1, coups // 60 + 2)
     header = {
-        "format": "baccarat-transcript", "version": 1,
-        "table": {"id": "BAC-BENCH", "jurisdiction": jurisdiction, "game": "punto_banco", "seats": 8,
+        "format": "baccarat-transcript", "version": "1.1" if table.side or game != "punto_banco" else 1,
+        "table": {"id": "BAC-BENCH", "jurisdiction": jurisdiction, "game": game, "seats": 8,
                   "currency": "AUD", "limits": {"min_wager": 20, "max_wager": 5000, "table_differential": 20000}},
         "shoes": [{"id": Table.shoe_id(n), "decks": DECKS} for n in range(1, shoes + 1)],
     }
@@ -155,8 +164,10 @@ def main(argv=None) -> int:
     ap.add_argument("--method", default="C", help="dealing method written on every coup ('' for none)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--breach-every", type=int, default=0)
+    ap.add_argument("--game", default="punto_banco", help="the table's game (a variant of the ruleset)")
+    ap.add_argument("--side-wagers", type=float, default=0.0, help="share of main wagers with a side wager beside them")
     a = ap.parse_args(argv)
-    generate(a.path, a.coups, a.jurisdiction, a.seed, a.method or None, a.breach_every)
+    generate(a.path, a.coups, a.jurisdiction, a.seed, a.method or None, a.breach_every, a.game, a.side_wagers)
     return 0
 
 

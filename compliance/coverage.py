@@ -12,6 +12,12 @@ things at once:
   transcript cannot show whether it was obeyed (``not_checkable``), or what a
   rule would have to check that no rule does yet (``gap``).
 
+A text that is public but not bundled with the regulation texts (Pennsylvania's
+chapters) is indexed the same way, and says why only its index is here
+(``not_bundled: ...``): the index is ours, written from the public code's
+table of contents, and nothing verifies it unless the text is put beside the
+others.
+
 The regulation texts, where they are at hand (``$BACCARAT_AUDIT_REGULATIONS``
 or ``../shared/regulations``), only verify the index: :func:`paragraphs` splits
 a text into its numbered paragraphs and :func:`index_problems` says where the
@@ -66,6 +72,7 @@ def regulations_dir() -> Path | None:
 
 
 _SEC = re.compile(r"^Sec\.\s+(\d+)\.\s*$")
+_CODE_SECTION = re.compile(r"^§\s*(\d+[a-z]?\.\d+)\.\s")
 _SECTION = re.compile(r"^Section\s+[\w:]+-(\d+(?:\.\d+)*)\s+-")
 _LETTER = re.compile(r"^\(([a-z])\)\s")
 _NUMBER = re.compile(r"^(?:\((\d+)\)|(\d+)\.)\s")
@@ -75,7 +82,9 @@ _DECIMAL = re.compile(r"^\s*(?:[•\-*]\s*)?(\d+(?:\.\d+)+)\s")
 def paragraphs(text: str) -> dict[str, int]:
     """The numbered paragraphs of a regulation text, id -> line (1-based), in order.
 
-    Two numberings are understood.  Lettered sections (Indiana, New Jersey):
+    Three numberings are understood.  A code of many sections (Pennsylvania):
+    ``§ 627a.8.`` starts a section, with ids ``627a.8``, ``627a.8(c)``,
+    ``627a.8(c)(2)``.  Lettered sections (Indiana, New Jersey):
     ``Sec. 12.`` or ``Section 13:69F-3.7 -`` names the section; ``(a)`` starts
     a paragraph, ``(1)`` or ``1.`` a subparagraph of the last lettered one:
     ids ``12(g)(5)``, ``3.7(d)(5)``.  Decimal rules (NSW, New Zealand):
@@ -84,6 +93,8 @@ def paragraphs(text: str) -> dict[str, int]:
     of the paragraph numbered one before its first.
     """
     lines = text.splitlines()
+    if any(_CODE_SECTION.match(line.strip()) for line in lines[:50]):
+        return _code_sections(lines)
     section = None
     for line in lines:
         m = _SEC.match(line.strip()) or _SECTION.match(line.strip())
@@ -118,6 +129,31 @@ def paragraphs(text: str) -> dict[str, int]:
             out.setdefault(pid, n)
         elif not out and continuation is None and line[:1].islower():
             continuation = n
+    return out
+
+
+def _code_sections(lines: list[str]) -> dict[str, int]:
+    """A code of many sections (Pennsylvania): ``§ 627a.8.`` starts a section (id ``627a.8``), ``(a)`` its
+    subsection, ``(1)`` a paragraph of the last subsection: ids ``627a.8(c)(2)``."""
+    out: dict[str, int] = {}
+    section = letter = None
+    for n, line in enumerate(lines, 1):
+        s = line.strip()
+        m = _CODE_SECTION.match(s)
+        if m:
+            section, letter = m.group(1), None
+            out.setdefault(section, n)
+            continue
+        if section is None:
+            continue
+        m = _LETTER.match(s)
+        if m:
+            letter = m.group(1)
+            out.setdefault(f"{section}({letter})", n)
+            continue
+        m = _NUMBER.match(s)
+        if m and letter is not None and m.group(1):
+            out.setdefault(f"{section}({letter})({m.group(1)})", n)
     return out
 
 
@@ -159,6 +195,7 @@ class Entry:
 class CoverageMap:
     path: str
     texts: dict[str, dict[str, Entry]]  # text file -> paragraph -> entry
+    not_bundled: dict[str, str] = field(default_factory=dict)  # text file -> why only its index is here
 
 
 _ENTRY_KEYS = {"about", "rules", "not_checkable", "gap"}
@@ -172,10 +209,19 @@ def load_map(path: Path | None = None) -> CoverageMap:
     if not isinstance(data, dict) or not isinstance(data.get("texts"), dict):
         raise UserError("the coverage map needs a `texts` mapping: text file -> paragraphs", doc.where())
     texts: dict[str, dict[str, Entry]] = {}
+    not_bundled: dict[str, str] = {}
     for name, body in data["texts"].items():
         where = doc.where(("texts", name))
         if not isinstance(body, dict) or not isinstance(body.get("paragraphs"), dict):
             raise UserError(f"text {name!r} needs a `paragraphs` mapping", where)
+        unknown = set(body) - {"paragraphs", "not_bundled"}
+        if unknown:
+            raise UserError(f"text {name!r}: unknown key(s) {', '.join(sorted(unknown))}", where)
+        if "not_bundled" in body:
+            if not isinstance(body["not_bundled"], str) or not body["not_bundled"].strip():
+                raise UserError(f"text {name!r}: `not_bundled` says why only an index of the text is here",
+                                doc.where(("texts", name, "not_bundled")))
+            not_bundled[str(name)] = _text(body["not_bundled"])
         entries: dict[str, Entry] = {}
         paras = body["paragraphs"]
         for pid, e in paras.items():
@@ -198,7 +244,7 @@ def load_map(path: Path | None = None) -> CoverageMap:
             entries[str(pid)] = Entry(str(pid), str(e["about"]).strip(), tuple(rules),
                                       _text(e.get("not_checkable")), _text(e.get("gap")), line)
         texts[str(name)] = entries
-    return CoverageMap(display, texts)
+    return CoverageMap(display, texts, not_bundled)
 
 
 def _text(v) -> str | None:
@@ -245,6 +291,8 @@ def index_problems(cmap: CoverageMap | None = None, directory: Path | None = Non
            for p in sorted(directory.glob("*.txt")) if p.name not in cmap.texts]
     for text, entries in cmap.texts.items():
         paras = text_paragraphs(text, directory)
+        if paras is None and text in cmap.not_bundled:
+            continue  # an index of a text that is not bundled: nothing to verify it with
         if paras is None:
             out.append(MapProblem(cmap.path, None, f"{text} is not a regulation text in {directory}"))
             continue
@@ -277,6 +325,7 @@ class TextCoverage:
     ruleset: str | None
     rows: list[Row]
     indexed: bool = True  # a bundled text: its paragraphs come from the paragraph index
+    not_bundled: str | None = None  # an index of a text that is not bundled: why
 
     @property
     def checkable(self) -> int:
@@ -327,7 +376,8 @@ class Coverage:
             "covered": self.covered,
             "share": _share(self.covered, self.checkable),
             "texts": [{
-                "text": t.text, "title": t.title, "ruleset": t.ruleset, "checkable": t.checkable,
+                "text": t.text, "title": t.title, "ruleset": t.ruleset, "bundled": t.not_bundled is None,
+                "checkable": t.checkable,
                 "covered": t.covered, "share": _share(t.covered, t.checkable),
                 "paragraphs": [{"paragraph": r.paragraph, "about": r.about, "status": r.status, "rules": r.rules,
                                 "reason": r.reason} for r in t.rows],
@@ -399,6 +449,7 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
         for rs in by_text.get(text) or [None]:
             result.texts.append(_text_coverage(text, entries, paras, rs, cmap, result.problems,
                                                unjudged(rs, have) if rs is not None else {}))
+            result.texts[-1].not_bundled = cmap.not_bundled.get(text)
     for rs in all_rulesets:
         why = unjudged(rs, have)
         for r in rs.rules:
@@ -472,7 +523,9 @@ def render_text(cov: Coverage) -> str:
     for t in cov.texts:
         head = f"{t.text}" + (f"  [{t.ruleset}]" if t.ruleset else "  [no ruleset]")
         out.append(head)
-        if not t.indexed:
+        if t.not_bundled:
+            out.append(f"  (an index of a text that is not bundled: {t.not_bundled})")
+        elif not t.indexed:
             out.append("  (not a bundled text: paragraph ids taken from the map)")
         width = max((len(r.paragraph) for r in t.rows), default=4)
         for r in t.rows:
@@ -524,8 +577,10 @@ def render_markdown(cov: Coverage) -> str:
                    f"{_share(t.covered, t.checkable)} |")
     out.append("")
     for t in cov.texts:
-        out += [f"## {t.title or t.text}", "", f"`{t.text}` — ruleset `{t.ruleset or 'none'}`", "",
-                "| paragraph | about | status | rules / reason |", "|---|---|---|---|"]
+        out += [f"## {t.title or t.text}", "", f"`{t.text}` — ruleset `{t.ruleset or 'none'}`", ""]
+        if t.not_bundled:
+            out += [f"An index of a text that is not bundled: {_md(t.not_bundled)}.", ""]
+        out += ["| paragraph | about | status | rules / reason |", "|---|---|---|---|"]
         for r in t.rows:
             detail = ", ".join(f"`{x}`" for x in r.rules) if r.rules else _md(r.reason)
             status = {"covered": "covered", "not-checkable": "not checkable", "missing": "**missing**",

@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "compliance.findings": 0,
     "compliance.checks": 0,  # the registry of check kinds (each game's kinds register in it)
     "compliance.evidence": 0,  # what a recording may hold, and what each check kind needs of it
+    "compliance.conditions": 0,  # the registry of condition kinds (what wager spots are settled on)
     "compliance.limits": 0,
     "compliance.yamlread": 0,
     "compliance.transcript": 1,  # the transcript vocabulary every game's format is built from

@@ -198,3 +198,33 @@ def test_amounts_are_exact_decimals_on_the_hot_path():
     assert decode_coup(raw, 1, 1, "$").coup.events[0].amount == Decimal("0.30000000000000001")
     with_vendor = raw.replace(b'"seat"', b'"x-chip": "red", "seat"')
     assert decode_coup(with_vendor, 1, 1, "$").coup.events[0].amount == Decimal("0.30000000000000001")
+
+
+# ------------------------------------------------------------------ format version 1, as frozen
+
+V1 = GAME.codec.earlier  # the decoders a document of version 1 is read by
+
+
+def _msgspec_v1_coup(raw: bytes):
+    record = decode_coup(raw, 1, 1, "$", V1)
+    return None if record.error else _plain(record.coup)
+
+
+@SETTINGS
+@given(raw=broken(VALID_COUP))
+def test_both_decoders_judge_a_version_1_coup_alike(raw):
+    by_models, by_structs = _pydantic(models.CoupV1, raw), _msgspec_v1_coup(raw)
+    assert (by_models is None) == (by_structs is None), raw
+    if by_models is not None:
+        assert _same(by_models, by_structs), raw
+
+
+def test_version_1_knows_three_spots_and_1_1_any_the_table_declares():
+    side = b'{"coup": 1, "shoe": "S1", "events": [{"type": "wager", "seat": 1, "spot": "dragon_7", "amount": 5}]}'
+    assert _pydantic(models.Coup, side) is not None and _msgspec_coup(side) is not None
+    assert _pydantic(models.CoupV1, side) is None
+    assert decode_coup(side, 1, 1, "$", V1).error == "Invalid enum value 'dragon_7' - at `$.events[0].spot`"
+    head = dumps(VALID_HEADER | {"version": "1.1"}).encode()
+    assert GAME.codec.for_document(head) is GAME.codec
+    assert GAME.codec.for_document(dumps(VALID_HEADER).encode()) is V1
+    assert GAME.codec.for_document(b"not json") is V1

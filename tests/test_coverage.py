@@ -42,12 +42,33 @@ NJ = "new-jersey-njac-13-69f-3-7.txt"
 
 
 @with_the_texts
-def test_every_bundled_text_is_in_the_map():
-    assert set(load_map().texts) == {p.name for p in REGULATIONS.glob("*.txt")}
+def test_every_bundled_text_is_in_the_map_and_every_other_text_of_the_map_is_an_index():
+    cmap = load_map()
+    bundled = {p.name for p in REGULATIONS.glob("*.txt")}
+    assert set(cmap.texts) - set(cmap.not_bundled) == bundled
+    assert not set(cmap.not_bundled) & bundled, "a text marked not_bundled is bundled: drop not_bundled"
+
+
+def test_a_text_that_is_not_bundled_is_indexed_and_says_why():
+    cmap = load_map()
+    pa = "pennsylvania-58-pa-code-627a-minibaccarat.txt"
+    assert "not bundled" in cmap.not_bundled[pa]
+    assert list(paragraph_index(pa))[:3] == ["627a.1", "627a.2", "627a.3"] and "627a.8(c)(2)" in paragraph_index(pa)
+    [rows] = [t for t in coverage().texts if t.text == pa]
+    assert rows.ruleset == "us-pa" and rows.not_bundled
+    assert {r.paragraph: r.status for r in rows.rows}["627a.8(c)(2)"] == "covered"
+
+
+def test_a_code_of_many_sections_is_read_section_by_section():
+    """A made-up text (our words) numbered as Pennsylvania's code is."""
+    text = ("§ 627a.7. Made up.\n(a) One.\n(b) Two.\n(1) Two one.\n\n§ 627a.8. Also made up.\n"
+            "(a) Three.\n(c) Four.\n(1) Four one.\n(2) Four two.\n")
+    assert list(paragraphs(text)) == ["627a.7", "627a.7(a)", "627a.7(b)", "627a.7(b)(1)", "627a.8", "627a.8(a)",
+                                      "627a.8(c)", "627a.8(c)(1)", "627a.8(c)(2)"]
 
 
 @with_the_texts
-@pytest.mark.parametrize("text", sorted(load_map().texts))
+@pytest.mark.parametrize("text", sorted(set(load_map().texts) - set(load_map().not_bundled)))
 def test_map_has_exactly_the_paragraphs_of_its_text_in_its_order(text):
     in_text = text_paragraphs(text)
     in_map = load_map().texts[text]

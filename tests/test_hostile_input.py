@@ -262,8 +262,8 @@ def _write(path: Path, data: bytes) -> Path:
 @pytest.mark.parametrize("value", [".nan", ".inf", "-.inf", "1e999999", "-1"])
 def test_nan_infinite_and_negative_payouts_are_refused(tmp_path, value):
     text = (RULESETS / "us-nj.yaml").read_text().replace(
-        "extends: punto-banco", f"extends: {RULESETS / 'punto-banco.yaml'}\ngame: {{payouts: {{tie: {{odds: {value}}}}}}}")
-    with pytest.raises(UserError, match="game.payouts.tie.odds"):
+        "extends: punto-banco", f"extends: {RULESETS / 'punto-banco.yaml'}\ngame: {{spots: {{tie: {{odds: {value}}}}}}}")
+    with pytest.raises(UserError, match="game.spots.tie.odds"):
         load_ruleset(str(_ruleset(tmp_path, text)))
 
 

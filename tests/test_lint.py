@@ -39,7 +39,7 @@ CASES = [
     ("tableau-incomplete.yaml", "tableau-incomplete", "missing the decision for Player third card 9", 8, 7),
     ("tableau-incomplete.yaml", "tableau-incomplete", "no row for Banker total 6", 9, 7),
     ("tableau-natural-row.yaml", "tableau-incomplete", "Banker total 8 is a natural", 8, 7),
-    ("house-sets-regulation.yaml", "house-sets-regulation", "game.payouts.player.odds is fixed by the regulation", 8, 14),
+    ("house-sets-regulation.yaml", "house-sets-regulation", "game.spots.player.odds is fixed by the regulation", 8, 14),
     ("house-sets-regulation.yaml", "house-sets-regulation", "`severity` is the regulation's", 11, 5),
     ("house-sets-regulation.yaml", "house-sets-regulation", "params.calls is fixed by the regulation", 12, 14),
     ("citation-not-in-text.yaml", "citation-not-in-text", "'3.7(e)', which is not a paragraph", 7, 35),
@@ -118,11 +118,11 @@ def test_lint_says_how_far_a_variant_tableau_moves_the_house_edge():
     from compliance.ruleset.models import Tableau
 
     variant = load_ruleset(str(ROOT / "fixtures" / "rulesets" / "banker-stands-on-six.yaml"))
-    shift = edge_shift(variant.game.tableau, variant.game.payouts, 8, standard=Tableau.model_validate(STANDARD_TABLEAU))
+    shift = edge_shift(variant.game.tableau, variant.game.spots, 8, standard=Tableau.model_validate(STANDARD_TABLEAU))
     assert shift and shift["player"] < 0  # the Banker standing where it should draw helps the Player
     [edge] = [d.message for d in lint_file(ROOT / "fixtures" / "rulesets" / "banker-stands-on-six.yaml")
               if d.code == "tableau-edge"]
-    assert edge.startswith("house edge against the standard tableau, 8 decks, ties as pushes: banker ")
+    assert edge.startswith("house edge against the standard tableau, 8 decks, ties as pushes: player ")
     assert not [d for d in lint_file(bundled_dir() / "punto-banco.yaml") if d.code == "tableau-edge"]
 
 
@@ -228,3 +228,29 @@ def test_lint_never_crashes_and_never_passes_what_the_loader_refuses(tmp_path_fa
     found = lint_file(path)  # never an exception: every problem is a diagnostic
     if not [d for d in found if d.severity == "error"]:
         load_ruleset(str(path), allow_abstract=True)
+
+
+def test_lint_gives_the_house_edge_of_every_spot_game_by_game():
+    found = [d.message for d in lint_file(bundled_dir() / "us-pa.yaml") if d.code == "spot-edge"]
+    assert "spot dragon_7: house edge 7.6113% in ez_baccarat (8 decks, pushes counted as coups)" in found
+    assert "spot panda_8: house edge 10.1876% in ez_baccarat (8 decks, pushes counted as coups)" in found
+    banker = next(m for m in found if m.startswith("spot banker:"))
+    assert "1.0579% in punto_banco, mini_baccarat, midi_baccarat" in banker and "1.0183% in ez_baccarat" in banker
+    assert not [d for d in lint_file(bundled_dir() / "us-pa.yaml") if d.code == "spot-patron-edge"]
+
+
+def test_lint_warns_when_a_house_paytable_gives_the_patron_an_edge(tmp_path):
+    house = tmp_path / "generous.yaml"
+    house.write_text(f"""id: generous
+title: A house that pays ties at 10 to 1
+version: "1"
+extends: {bundled_dir() / 'us-nj.yaml'}
+casino: Generous Casino
+game:
+  spots:
+    tie: {{odds: 10}}
+""", encoding="utf-8")
+    [warning] = [d for d in lint_file(house) if d.code == "spot-patron-edge"]
+    assert warning.severity == "warning" and (warning.line, warning.column) == (8, 5)
+    assert warning.message.startswith("spot tie gives the patron an edge of 4.6716% in punto_banco, mini_baccarat (8 decks)")
+    assert "game.spots.tie.odds = 10, set by generous" in warning.message

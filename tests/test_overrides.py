@@ -48,12 +48,12 @@ def test_house_ruleset_keeps_every_rule_of_its_jurisdiction_unchanged():
 
 def test_house_ruleset_sets_house_parameters_and_they_stay_house_parameters():
     house = load_ruleset(str(HOUSE))
-    assert house.game.payouts.tie.odds == Decimal(9)
-    assert house.game.payouts.banker.commission == Decimal("0.04")
+    assert house.game.spots["tie"].odds == Decimal(9)
+    assert house.game.spots["banker"].commission == Decimal("0.04")
     provenance = {h.path: h for h in house.game_house}
-    tie = provenance["game.payouts.tie.odds"]
+    tie = provenance["game.spots.tie.odds"]
     assert tie.default == Decimal(9) and tie.set_by == "harbour-casino" and "posted by the house" in tie.note
-    assert provenance["game.payouts.banker.commission"].set_by == "harbour-casino"
+    assert provenance["game.spots.banker.commission"].set_by == "harbour-casino"
     reduction = rule(house, "NSW-DIFFERENTIAL-REDUCTION")
     assert reduction.params.unit == Decimal(5)
     (unit,) = reduction.house

@@ -105,7 +105,7 @@ title: A house that takes commission in quarters
 version: "1"
 extends: us-nj
 game:
-  payouts:
+  spots:
     banker:
       commission_unit: {house: 0.25, note: "commission rounded up to the quarter"}
       commission_rounding: {house: up}

@@ -238,29 +238,17 @@ def test_the_simulator_does_not_ask_the_checker_what_is_compliant():
                 assert not name.startswith(("compliance.checks", "compliance.engine")), f"{source.name} imports {name}"
 
 
-def test_payouts_for_a_table_commission_overrides_only_the_banker_rate(rulesets):
+def test_a_table_commission_replaces_the_rate_of_every_spot_that_takes_one_and_only_those(rulesets):
     from decimal import Decimal
 
     nj = rulesets["us-nj"]
-    house = nj.payouts_for("punto_banco")
-    assert nj.payouts_for("punto_banco", None) == house
-    table = nj.payouts_for("punto_banco", Decimal("0.04"))
-    assert table.banker.commission == Decimal("0.04")
-    assert table.banker.model_copy(update={"commission": house.banker.commission}) == house.banker
-    assert (table.player, table.tie, table.on_tie) == (house.player, house.tie, house.on_tie)
-
-
-def test_payout_exception_for_matches_points_and_cards_the_first_listed_wins():
-    from decimal import Decimal
-
-    from compliance.ruleset.models import Payout
-
-    payout = Payout.model_validate({"odds": 1, "exceptions": [
-        {"points": 6, "cards": 3, "odds": "0.5"}, {"points": 6, "odds": 0, "push": True}, {"points": 6, "odds": 2}]})
-    assert payout.exception_for(6, 3).odds == Decimal("0.5")
-    assert payout.exception_for(6, 2).push
-    assert payout.exception_for(7, 2) is None
-    assert Payout(odds=Decimal(1)).exception_for(6, 2) is None
+    house = nj.spots_for("punto_banco")
+    assert nj.spots_for("punto_banco", None) == house
+    table = nj.spots_for("punto_banco", Decimal("0.04"))
+    assert table["banker"].commission == Decimal("0.04")
+    assert table["banker"].model_copy(update={"commission": house["banker"].commission}) == house["banker"]
+    assert (table["player"], table["tie"]) == (house["player"], house["tie"])
+    assert table["player"].commission is None  # the Player spot takes no commission, whatever the table's rate
 
 
 def test_pai_gow_simulation_is_exact_money_and_settles_by_the_rulesets_commission(tmp_path):
@@ -296,3 +284,35 @@ def test_pai_gow_simulation_is_exact_money_and_settles_by_the_rulesets_commissio
             elif e["type"] == "settle" and e["outcome"] == "win":
                 assert e["amount"] in (stakes[e["box"]], stakes[e["box"]] * Decimal("0.96"))
     assert collected
+
+
+# ------------------------------------------------------------------ side wagers (EZ Baccarat)
+
+
+def test_ez_baccarat_with_its_side_wagers_ten_thousand_coups_check_clean(rulesets, tmp_path):
+    path, _ = simulate(rulesets["us-pa"], tmp_path, coups=10_000, seed=21, game="ez_baccarat")
+    assert findings(path) == []
+    spots = Counter()
+    for line in path.read_text().splitlines()[1:]:
+        for ev in json.loads(line)["events"]:
+            if ev["type"] == "settle":
+                spots[(ev["spot"], ev["outcome"])] += 1
+    assert json.loads(path.read_text().splitlines()[0])["version"] == "1.1"
+    assert spots[("dragon_7", "win")] and spots[("panda_8", "win")] and spots[("banker", "push")]
+    main = sum(n for (spot, _), n in spots.items() if spot in ("player", "banker", "tie"))
+    side = sum(n for (spot, _), n in spots.items() if spot in ("dragon_7", "panda_8"))
+    assert 0.1 < side / main < 0.35  # side wagers beside about a quarter of the Player and Banker wagers
+
+
+def test_ez_baccarat_wrong_side_wager_payouts_are_found_exactly(rulesets, tmp_path):
+    path, sim = simulate(rulesets["us-pa"], tmp_path, coups=10_000, seed=22, game="ez_baccarat",
+                         inject={"settlement.wrong-amount": 0.03})
+    injected = pairs_of(sim)
+    assert pairs(findings(path)) == injected
+    side = [i for i in sim.injected if " dragon_7 " in i.what or " panda_8 " in i.what]
+    assert len(side) > len(sim.injected) / 3  # a side wager is paid wrong wherever the coup has one
+    assert any("paid at 25 to 1" in i.what for i in side) and any("paid at 40 to 1" in i.what for i in side)
+
+
+def pairs_of(sim) -> Counter:
+    return Counter((i.coup, i.category) for i in sim.injected)

@@ -22,7 +22,7 @@ def schema_for(which: str) -> dict:
         from compliance import games
 
         doc = games.get(games.BACCARAT).transcript_model.model_json_schema()
-        doc["title"] = "baccarat transcript v1 (.json)"
+        doc["title"] = "baccarat transcript v1 and v1.1 (.json)"
         doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
                               "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a "
                               "line. Format 1.1 adds optional fields (recorded, staff, card codes recorded in part "

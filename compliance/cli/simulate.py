@@ -12,7 +12,7 @@ import typer
 
 from compliance.cli.app import app, decimal_text
 from compliance.errors import UserError
-from compliance.games.baccarat.analyze import SPOTS, analyze, decimal
+from compliance.games.baccarat.analyze import OUTCOMES, analyze, decimal
 from compliance.outputs import refuse_overwriting
 from compliance.outputs import resolve as resolve_output
 from compliance.outputs import write as write_output
@@ -32,7 +32,7 @@ class ReportFormat(str, Enum):
 @app.command()
 def simulate(
     ruleset: str = typer.Option(..., "--ruleset", "-r", metavar="ID|FILE", show_default=False,
-                                help="Ruleset id (us-nj, us-in, au-nsw, nz) or YAML path."),
+                                help="Ruleset id (us-nj, us-in, au-nsw, nz, us-pa) or YAML path."),
     coups: int = typer.Option(..., "--coups", "-n", min=1, metavar="N", show_default=False,
                               help="Number of coups to play."),
     seed: int = typer.Option(0, "--seed", metavar="N", help="Random seed: the same seed gives the same bytes."),
@@ -51,7 +51,8 @@ def simulate(
                                               "face up, a misdeal) and handle each as the ruleset requires: the check "
                                               "reports them as info findings, listed beside the transcript."),
     game: str = typer.Option("punto_banco", "--game", metavar="GAME",
-                             help="punto_banco, mini_baccarat or even_money (as the ruleset allows)."),
+                             help="A game of the ruleset: punto_banco, mini_baccarat, even_money, ez_baccarat ... "
+                                  "(as the ruleset allows)."),
     method: str = typer.Option(None, "--dealing-method", metavar="METHOD", show_default=False,
                                help="Dealing method of the table [default: the ruleset's first]."),
     seats: int = typer.Option(7, "--seats", min=1, max=14, metavar="N", help="Seats at the table."),
@@ -123,58 +124,67 @@ def analyze_command(
                                 help="Ruleset id or YAML path."),
     decks: int = typer.Option(8, "--decks", min=1, max=16, metavar="N", help="Decks in the shoe."),
     game: str = typer.Option("punto_banco", "--game", metavar="GAME",
-                             help="Whose payouts: punto_banco, mini_baccarat or even_money."),
+                             help="Whose spots: a game of the ruleset (punto_banco, mini_baccarat, even_money, "
+                                  "ez_baccarat ...)."),
     fmt: ReportFormat = typer.Option(ReportFormat.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
                                      help="text or json."),
 ):
-    """Exact Banker/Player/Tie odds of a full shoe by the ruleset's tableau, and every wager's house edge."""
+    """Exact Banker/Player/Tie odds of a full shoe by the ruleset's tableau, and every spot's odds and house edge."""
     rules = load_ruleset(ruleset)
     if rules.game is None:
         raise UserError(f"ruleset {rules.id!r} is not baccarat: analyze counts the baccarat shoe")
     if game not in rules.game.variants:
         raise UserError(f"ruleset {rules.id!r} has no game {game!r} (it has: {', '.join(rules.game.variants)})")
-    payouts = rules.payouts_for(game)
-    a = analyze(rules.game.tableau, payouts, decks)
-    doc = analysis_document(rules.id, game, a, payouts)
+    spots = rules.spots_for(game)
+    a = analyze(rules.game.tableau, spots, decks)
+    doc = analysis_document(rules.id, game, a, spots)
     if fmt == ReportFormat.json:
         typer.echo(json.dumps(doc, indent=2))
     else:
         typer.echo(render_analysis(doc))
 
 
-def analysis_document(ruleset_id: str, game: str, a, payouts) -> dict:
+def analysis_document(ruleset_id: str, game: str, a, spots) -> dict:
     """The analysis as data: exact integers, fractions as strings, decimals rounded to 10 places."""
     total = a.outcomes.total
     counts = a.counts
-    pays = {
-        "banker": _pays(payouts.banker), "player": _pays(payouts.player), "tie": _pays(payouts.tie),
-    }
     return {
         "ruleset": ruleset_id, "game": game, "decks": a.decks, "cards": 52 * a.decks,
         "method": "full enumeration of the shoe's composition; counts are permutations of six cards",
         "counts": {**counts, "total": total},
-        "probabilities": {w: str(decimal(a.outcomes.probability(w), 10)) for w in SPOTS},
-        "on_tie": payouts.on_tie,
-        "wagers": [
-            {
-                "spot": e.spot, "pays": pays[e.spot],
-                "house_edge_ties_as_pushes": str(decimal(e.per_coup, 10)),
-                "house_edge_ties_excluded": str(decimal(e.per_resolved, 10)),
-                "house_edge_exact": f"{e.per_coup.numerator}/{e.per_coup.denominator}",
-            }
-            for e in a.edges
-        ],
+        "probabilities": {w: str(decimal(a.outcomes.probability(w), 10)) for w in OUTCOMES},
+        "wagers": [_wager(e, spots[e.spot]) for e in a.edges],
     }
 
 
-def _pays(p) -> str:
-    text = f"{decimal_text(p.odds)} to 1"
-    if p.commission:
-        text += f" less {decimal_text(p.commission * 100)}% commission"
-    for ex in p.exceptions:
-        cards = f" with {ex.cards} cards" if ex.cards is not None else ""
-        text += f"; on {ex.points}{cards}: " + ("push" if ex.push else f"{decimal_text(ex.odds)} to 1")
-    return text
+def _wager(e, spot) -> dict:
+    if not e.exact:
+        return {"spot": e.spot, "pays": _pays(spot), "exact": False,
+                "why": "its conditions read both the first cards and the result: no exact count"}
+    return {
+        "spot": e.spot, "pays": _pays(spot),
+        "house_edge_ties_as_pushes": str(decimal(e.per_coup, 10)),
+        "house_edge_ties_excluded": str(decimal(e.per_resolved, 10)),
+        "house_edge_exact": f"{e.per_coup.numerator}/{e.per_coup.denominator}",
+        "counts": e.counts,
+        "probability": str(decimal(e.win, 10)),
+        "settled": [{"when": words, "pays": "push" if odds is None and i < len(e.rows) - 1 else
+                     "lose" if odds is None else f"{decimal_text(odds)} to 1", "count": n}
+                    for i, (words, odds, n) in enumerate(e.rows)],
+    }
+
+
+def _pays(spot) -> str:
+    """A spot's payouts in words: '1 to 1 less 5% commission; on 6: 0.5 to 1; push on a tie'."""
+    parts = []
+    if spot.odds is not None:
+        text = f"{decimal_text(spot.odds)} to 1"
+        if spot.commission:
+            text += f" less {decimal_text(spot.commission * 100)}% commission"
+        parts.append(text)
+    parts += [f"{row.when.words}: {decimal_text(row.odds)} to 1" for row in spot.pays.values()]
+    parts += [f"push on {cond.words}" for cond in spot.pushes.values()]
+    return "; ".join(parts)
 
 
 def render_analysis(doc: dict) -> str:
@@ -183,21 +193,31 @@ def render_analysis(doc: dict) -> str:
         "",
         f"{'outcome':<8} {'permutations':>27} {'probability':>14}",
     ]
-    for w in SPOTS:
+    for w in OUTCOMES:
         lines.append(f"{w:<8} {doc['counts'][w]:>27,} {doc['probabilities'][w]:>14}")
     lines.append(f"{'total':<8} {doc['counts']['total']:>27,}")
+    width = max(8, *(len(w["spot"]) for w in doc["wagers"]))
     lines += [
         "",
         "House edge (share of the stake the house keeps, per wager):",
         "  ties as pushes = every coup counted, a returned wager as nothing won or lost;",
         "  ties excluded  = only the coups in which the wager is won or lost.",
-        f"  Player and Banker wagers on a tie: {doc['on_tie']}.",
         "",
-        f"{'wager':<8} {'ties as pushes':>16} {'ties excluded':>15}  pays",
+        f"{'wager':<{width}} {'ties as pushes':>16} {'ties excluded':>15}  pays",
     ]
     for w in doc["wagers"]:
-        lines.append(f"{w['spot']:<8} {_percent(w['house_edge_ties_as_pushes']):>16} "
+        if not w.get("exact", True):
+            lines.append(f"{w['spot']:<{width}} {'-':>16} {'-':>15}  {w['pays']} ({w['why']})")
+            continue
+        lines.append(f"{w['spot']:<{width}} {_percent(w['house_edge_ties_as_pushes']):>16} "
                      f"{_percent(w['house_edge_ties_excluded']):>15}  {w['pays']}")
+    lines += ["", "How each spot is settled, in permutations of six cards:"]
+    for w in doc["wagers"]:
+        if not w.get("exact", True):
+            continue
+        lines.append(f"  {w['spot']}:")
+        for row in w["settled"]:
+            lines.append(f"    {row['count']:>27,}  {row['pays']:<12} {row['when']}")
     return "\n".join(lines)
 
 

@@ -177,9 +177,10 @@ class TranscriptFile:
     def _header_from(self, data: bytes, where: str, path: str = "$"):
         try:
             self.game = games.of_document(data)  # table.game picks the format of the header and the coups
-            header = _decode(data, self.game.codec.header_decoder)
+            self.codec = self.game.codec.for_document(data)  # and `version` the revision of that format
+            header = _decode(data, self.codec.header_decoder)
         except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
-            fmt = self.game.codec
+            fmt = self.codec
             raise UserError(bounded(f"header: {_friendly(str(e), fmt.card_words, fmt.header_decoder.type)}"),
                             self._header_place(str(e)) or where) from None
         except msgspec.DecodeError as e:
@@ -315,7 +316,7 @@ class TranscriptFile:
 
         A line longer than the ``line`` limit is an unreadable coup, never loaded whole.
         """
-        fmt = self.game.codec
+        fmt = self.codec
         longest = limits.limit("line")
         readline = f.readline
         update = digest.update if digest is not None else None
@@ -356,7 +357,7 @@ class TranscriptFile:
                 line_start = data.rfind(b"\n", counted, at) + 1
             column = at - line_start + 1
             counted, search = at, at + len(raw)
-            yield decode_coup(raw, line, column, f"$.coups[{i}]", self.game.codec)
+            yield decode_coup(raw, line, column, f"$.coups[{i}]", self.codec)
         self._data = b""  # the document is no longer needed
 
 

@@ -22,6 +22,8 @@ compiler or Ruff does:
 ``tableau-differs``        the drawing tableau differs from the standard punto banco tableau
 ``tableau-edge``           how far such a tableau moves each wager's house edge (exact, 8 decks)
 ``tableau-standard``       the drawing tableau is the standard one (a note)
+``spot-edge``              the exact house edge of a wager spot, game by game (a note; 8 decks)
+``spot-patron-edge``       a spot whose payouts give the patron the edge (a house paytable set too high)
 ``load``                   anything else the loader refuses
 ``coverage-map``           rulesets/coverage.yaml is malformed or disagrees with the rulesets (or with the
                            regulation texts, where they are at hand)
@@ -429,11 +431,45 @@ class _Linter:
             for where, message in differences:
                 self.add(tab_at + where if own_tableau else tab_at, "info", "tableau-differs",
                          message + source)
-            shift = analysis.edge_shift(game.tableau, game.payouts, 8)
+            shift = analysis.edge_shift(game.tableau, game.spots, 8)
             self.add(tab_at, "info", "tableau-edge", analysis.describe_edge_shift(shift, 8) + source)
         elif data.get("abstract") is not True or own_tableau:
             self.add(tab_at, "info", "tableau-standard",
                      "the drawing tableau is the standard punto banco tableau" + source)
+        self._spot_edges(game, own if isinstance(own, dict) else {}, analysis, unwrap_house(merged, "game")[1], data)
+
+    def _spot_edges(self, game, own: dict, analysis, notes, data: dict) -> None:
+        """The house edge of every spot (an info each), and a warning where a spot gives the patron an edge,
+        naming the house parameters that set its payouts."""
+        edges = analysis.spot_edges(game, 8)
+        for name, rows in edges.items():
+            at = self._spot_at(name, own, data)
+            self.add(at, "info", "spot-edge", analysis.describe_spot_edges(name, rows, 8))
+            generous: dict[str, list[str]] = {}  # the patron's edge -> the games that give it
+            for variant, e in rows:
+                if e.exact and e.per_coup < 0:
+                    generous.setdefault(f"{analysis.decimal(-e.per_coup * 100, 4)}%", []).append(variant)
+            for edge, variants in generous.items():
+                prefixes = (f"game.spots.{name}.",) + tuple(f"game.variants.{v}.{name}." for v in variants)
+                said = "; ".join(f"{h.path} = {h.default}" + (f", set by {h.set_by}" if h.set_by else "")
+                                 for h in notes if h.path.startswith(prefixes)
+                                 and ".requires." not in h.path and not h.path.endswith(".offered"))  # what it pays
+                self.add(at, "warning", "spot-patron-edge",
+                         f"spot {name} gives the patron an edge of {edge} in {', '.join(variants)} (8 decks)"
+                         + (f": its house parameters {said}" if said else ""))
+
+    @staticmethod
+    def _spot_at(name: str, own: dict, data: dict) -> tuple:
+        """Where this file declares a spot (or changes it in a variant), else its game section or `extends`."""
+        spots = own.get("spots")
+        if isinstance(spots, dict) and name in spots:
+            return ("game", "spots", name)
+        variants = own.get("variants")
+        if isinstance(variants, dict):
+            for v, changes in variants.items():
+                if isinstance(changes, dict) and name in changes:
+                    return ("game", "variants", v, name)
+        return ("game",) if own else ("extends",) if "extends" in data else ()
 
     def _load_net(self) -> None:
         """Whatever the loader refuses that no pass above found (never lint clean and fail to load)."""

@@ -109,7 +109,7 @@ def is_house(value: Any) -> bool:
 
 
 def merge_keeping_house(base: dict, over: dict, layer_id: str) -> dict:
-    """Merge ``over`` into ``base`` like :func:`deep_merge`, but a plain value
+    """Merge ``over`` into ``base``, mapping into mapping, but a plain value
     written over a house parameter stays a house parameter: the value changes,
     its provenance ("left to the house", the note) is kept, and the ruleset
     that set it is remembered.  This is how a casino's house ruleset sets its

@@ -1,7 +1,7 @@
 """The ruleset format: pydantic models that double as its JSON Schema.
 
-A ruleset is data.  It defines the game (the drawing tableau and the
-payouts) and a list of rules; each rule names a *check kind* (code, in
+A ruleset is data.  It defines the game (the drawing tableau and the wager
+spots with what wins, pays and pushes each) and a list of rules; each rule names a *check kind* (code, in
 :mod:`compliance.checks`) and gives that kind's parameters, a severity and
 the regulation paragraph it rests on.  Jurisdictions differ in these files,
 never in code.
@@ -18,11 +18,12 @@ import copy
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from compliance.categories import CATEGORIES, SEVERITIES
+from compliance.conditions import CONDITIONS
 
-BaccaratGame = Literal["punto_banco", "mini_baccarat", "even_money"]  # table.game of a baccarat table
+BaccaratGame = Literal["punto_banco", "mini_baccarat", "even_money"]  # table.game of a baccarat table in format v1
 
 Severity = Literal[SEVERITIES]
 Total = Annotated[int, Field(ge=0, le=9)]
@@ -75,18 +76,74 @@ class Tableau(Strict):
         return self.banker_draws_on_player_third_card[banker_total][player_third] == "D"
 
 
-class PayoutException(Strict):
-    """A winning hand paid otherwise than the spot's odds (e.g. Banker winning on 6)."""
-
-    points: Total = Field(description="the winning hand's final point count")
-    cards: int | None = Field(default=None, description="only when the winning hand holds this many cards")
-    odds: Decimal = Field(ge=0, description="odds paid to 1 instead; 0 with push=true returns the stake")
-    push: bool = False
+SpotName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+VariantName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
 
 
-class Payout(Strict):
-    odds: Decimal = Field(ge=0, description="winnings per unit staked (8 means 8 to 1)")
-    commission: Decimal = Field(default=Decimal(0), ge=0, lt=1, description="share of the winnings kept by the house")
+class Condition(BaseModel):
+    """A condition a spot is settled on: a registered condition kind and its parameters,
+    written flat: ``{kind: win, hand: banker, total: 7, cards: 3}``."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    kind: str = Field(description="the condition kind (see docs/rule-authoring.md)")
+    _params: Any = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _known(self):
+        kind = CONDITIONS.get(self.kind)
+        if kind is None:
+            raise ValueError(f"unknown condition kind {self.kind!r} (kinds: {', '.join(sorted(CONDITIONS)) or 'none loaded'})")
+        try:
+            self._params = kind.params.model_validate(self.model_extra or {})
+        except ValidationError as e:
+            problems = "; ".join(f"{'.'.join(str(x) for x in err['loc']) or kind.name}: "
+                                 + ("unknown parameter" if err["type"] == "extra_forbidden" else err["msg"])
+                                 for err in e.errors(include_url=False))
+            raise ValueError(f"condition {self.kind!r}: {problems}") from None
+        return self
+
+    @property
+    def params(self):
+        return self._params
+
+    @property
+    def words(self) -> str:
+        return CONDITIONS[self.kind].words(self._params)
+
+
+class PayRow(Strict):
+    """A row of a spot's paytable: the condition, and the odds it pays."""
+
+    when: Condition
+    odds: Decimal = Field(ge=0, allow_inf_nan=False, description="odds paid to 1 when the condition holds")
+
+
+class Requires(Strict):
+    """What a wager on the spot needs beside it."""
+
+    wager_on: Annotated[list[SpotName], Field(min_length=1)] = Field(
+        description="the bettor must also wager on one of these spots (a side wager only beside a main wager)")
+    at_most: bool = Field(default=False, description="no larger than the bettor's wager on those spots (the largest)")
+
+
+class Spot(Strict):
+    """A wager spot of the table: what wins it, what it pays, what pushes it, what it needs.
+
+    A wager on the spot is settled by the first that holds of: a ``pushes``
+    condition (the stake returned), a ``pays`` row (paid at its odds), the
+    ``wins`` condition (paid at ``odds``); otherwise it loses.
+    """
+
+    title: str | None = Field(default=None, description="the spot's name in findings (default: from its key)")
+    offered: bool = Field(default=True, description="the table offers it (a house may offer fewer spots)")
+    wins: Condition | None = Field(default=None, description="the condition the spot wins on, paid at `odds`")
+    odds: Decimal | None = Field(default=None, ge=0, allow_inf_nan=False, description="winnings per unit staked (8 means 8 to 1)")
+    pays: dict[str, PayRow] = Field(default={}, description="paytable rows, before `wins`: the first that holds pays its odds")
+    pushes: dict[str, Condition] = Field(default={}, description="conditions that return the stake; judged first")
+    commission: Decimal | None = Field(default=None, ge=0, lt=1, allow_inf_nan=False,
+                                       description="share of the winnings kept by the house; the table header's "
+                                                   "`commission` replaces it on every spot that has one")
     commission_unit: Decimal | None = Field(
         default=None, gt=0,
         description="the commission is rounded to a multiple of this amount (e.g. 0.25); none: exact to the cent and below",
@@ -94,14 +151,18 @@ class Payout(Strict):
     commission_rounding: Literal["up", "half_up", "down"] = Field(
         default="up", description="how the commission is rounded to commission_unit"
     )
-    exceptions: list[PayoutException] = []
+    differential: Literal["player", "banker"] | None = Field(
+        default=None, description="the side of the table differential its wagers count on (none: they do not count)")
+    table_limits: bool = Field(default=True, description="the table's posted minimum and maximum apply to its wagers")
+    requires: Requires | None = None
 
-    def exception_for(self, points: int, cards: int) -> PayoutException | None:
-        """The exception (the first listed) that pays a win with ``points`` on a hand of ``cards`` cards, if any."""
-        for ex in self.exceptions:
-            if ex.points == points and (ex.cards is None or ex.cards == cards):
-                return ex
-        return None
+    @model_validator(mode="after")
+    def _settled_somehow(self):
+        if (self.wins is None) != (self.odds is None):
+            raise ValueError("`wins` and `odds` go together: the condition the spot wins on and what it pays")
+        if self.wins is None and not self.pays:
+            raise ValueError("a spot needs `wins` and `odds`, or `pays` rows: what it wins on")
+        return self
 
     def commission_on(self, winnings: Decimal, rate: Decimal | None = None) -> Decimal:
         """The commission due on ``winnings``, rounded as the house rounds it."""
@@ -112,22 +173,61 @@ class Payout(Strict):
         return (raw / self.commission_unit).to_integral_value(rounding=mode) * self.commission_unit
 
 
-class Payouts(Strict):
-    player: Payout
-    banker: Payout
-    tie: Payout
-    on_tie: Literal["push", "lose"] = Field(
-        default="push", description="what happens to Player and Banker wagers when the coup is a tie"
-    )
+def title_of(name: str, spot: Spot) -> str:
+    """A spot's name in findings: its title, else its key in words (``dragon_7`` -> ``Dragon 7``)."""
+    return spot.title or name.replace("_", " ").capitalize()
 
 
 class Game(Strict):
     tableau: Tableau
-    payouts: Payouts
-    variants: dict[BaccaratGame, dict[str, Any]] = Field(
+    spots: dict[SpotName, Spot] = Field(description="the wager spots of the table, in the order findings list them")
+    variants: dict[VariantName, dict[str, Any]] = Field(
         default_factory=lambda: {"punto_banco": {}, "mini_baccarat": {}},
-        description="games this ruleset allows (table.game), each with its changes to `payouts`",
+        description="games this ruleset allows (table.game), each with its changes to `spots` "
+                    "(a spot or row written null is removed)",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _payouts_are_spots_now(cls, data):
+        if isinstance(data, dict) and "payouts" in data:
+            raise ValueError("`game.payouts` is now `game.spots`: each spot gives what wins it (`wins`), what it "
+                             "pays (`odds`, `pays`), what pushes it (`pushes`) and its `commission` "
+                             "(see docs/rule-authoring.md)")
+        return data
+
+    @model_validator(mode="after")
+    def _variants_are_games(self):
+        for name in self.variants:
+            self.spots_of(name)
+        return self
+
+    def spots_of(self, variant: str) -> dict[str, Spot]:
+        """The spots of ``variant`` (every spot, offered or not): the ruleset's spots with its changes."""
+        base = {k: s.model_dump(exclude_defaults=True) for k, s in self.spots.items()}
+        merged = merge_spots(base, self.variants[variant])
+        out = {}
+        for key, data in merged.items():
+            try:
+                out[key] = Spot.model_validate(data)
+            except ValidationError as e:
+                err = e.errors(include_url=False)[0]
+                where = ".".join(str(x) for x in err["loc"])
+                raise ValueError(f"variant {variant!r}, spot {key!r}{': ' + where if where else ''}: {err['msg']}") from None
+        return out
+
+
+def merge_spots(base: dict, over: dict) -> dict:
+    """``over`` merged into ``base``, mapping into mapping; a value written ``None`` removes its key."""
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if v is None:
+            out.pop(k, None)
+        elif isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = merge_spots(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
 
 
 class Rule(Strict):
@@ -177,7 +277,7 @@ class RulesetFile(Strict):
     game_kind: Literal["baccarat", "pai_gow_poker"] | None = Field(
         default=None, description="the game whose transcripts the rules check (default: the parent's, else baccarat); "
         "only a baccarat ruleset has a `game` section")
-    game: dict[str, Any] | None = Field(default=None, description="the game: tableau and payouts (merged over the parent's)")
+    game: dict[str, Any] | None = Field(default=None, description="the game: tableau and spots (merged over the parent's)")
     rules: list[Rule] = []
     overrides: dict[str, RuleOverride] = {}
 
@@ -244,7 +344,7 @@ class Ruleset(BaseModel):
     sources: dict[str, Source]
     dealing_methods: dict[str, str] | None
     game_kind: str = "baccarat"
-    game: Game | None  # the baccarat tableau and payouts; None for another game_kind
+    game: Game | None  # the baccarat tableau and spots; None for another game_kind
     game_house: list[HouseNote] = []
     rules: list[BoundRule]
     disabled: list[str] = []
@@ -258,24 +358,14 @@ class Ruleset(BaseModel):
         prefix = src.cite_as if src else f"{c.source} "
         return prefix + ", ".join(c.at)
 
-    def payouts_for(self, game: str, commission: Decimal | None = None) -> Payouts:
-        """The payouts of ``game``; ``commission``, if given, the table's rate on a winning Banker wager
-        in place of the ruleset's."""
-        payouts = Payouts.model_validate(deep_merge(self.game.payouts.model_dump(), self.game.variants[game]))
+    def spots_for(self, game: str, commission: Decimal | None = None) -> dict[str, Spot]:
+        """The spots ``game`` offers (table.game, a variant of the ruleset), in order; ``commission``, if
+        given, the table's rate in place of the ruleset's on every spot that takes a commission."""
+        spots = {k: s for k, s in self.game.spots_of(game).items() if s.offered}
         if commission is not None:
-            payouts = payouts.model_copy(update={"banker": payouts.banker.model_copy(update={"commission": commission})})
-        return payouts
-
-
-def deep_merge(base: dict, over: dict) -> dict:
-    out = copy.deepcopy(base)
-    for k, v in over.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = deep_merge(out[k], v)
-        else:
-            out[k] = copy.deepcopy(v)
-    return out
-
+            spots = {k: s.model_copy(update={"commission": commission}) if s.commission is not None else s
+                     for k, s in spots.items()}
+        return spots
 
 
 HOUSE_VALUE_SCHEMA = {

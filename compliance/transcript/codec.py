@@ -187,20 +187,49 @@ def _struct(model: type[BaseModel]) -> type:
 CARD_WORDS = "rank (A 2-9 T J Q K) then suit (S H D C)"  # what a card code is, unless a game says otherwise
 
 
+class _Version(msgspec.Struct):
+    version: object = None
+
+
+_version_decoder = msgspec.json.Decoder(_Version)
+
+
 class Codec:
     """The msgspec structs and decoders of one transcript format, derived from its pydantic models.
 
     ``header`` and ``coup`` are the models of a header and of one coup (with
     its events).  Every game's format is
     derived by this one walk, so each stays identical to its models.
+
+    ``frozen`` gives the models of an earlier version of the format that a
+    document of that version is read by instead (``{1: (HeaderV1, CoupV1)}``):
+    a later version adds to the format, and a document of the earlier one reads
+    exactly as it always did, errors included.  :meth:`for_document` picks the
+    codec by the header's ``version``: a revision written as a string (``"1.1"``)
+    is this codec's to read or refuse; anything else (``1``, ``2``, an
+    unreadable header) goes to the earlier codec, which reads or refuses it as
+    it always did.
     """
 
-    def __init__(self, header: type[BaseModel], coup: type[BaseModel], card_words: str = CARD_WORDS):
+    def __init__(self, header: type[BaseModel], coup: type[BaseModel], card_words: str = CARD_WORDS,
+                 frozen: tuple[type[BaseModel], type[BaseModel]] | None = None):
         self.card_words = card_words  # what a card code is, for the reader's "bad card code" message
         self.Header = _struct(header)
         self.Coup = _struct(coup)  # its events' structs too, through the tagged union of its `events` field
         self.header_decoder = msgspec.json.Decoder(self.Header)
         self.coup_decoder = msgspec.json.Decoder(self.Coup)
+        self.earlier = Codec(*frozen, card_words=card_words) if frozen else None
+
+    def for_document(self, header: bytes) -> Codec:
+        """The codec of the version a header names (read before the header is validated)."""
+        if self.earlier is None:
+            return self
+        try:
+            version = _version_decoder.decode(header).version
+        except (msgspec.DecodeError, RecursionError):
+            return self.earlier
+        # a version written as a string is a revision ("1.1", or one this reader does not know: it says which)
+        return self if isinstance(version, str) else self.earlier
 
 
 strip_vendor_keys = fields.strip_vendor_keys  # one definition for both decoders

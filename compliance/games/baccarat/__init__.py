@@ -1,7 +1,8 @@
-"""Baccarat (punto banco, mini baccarat, even-money tables): the first game on the shared engine.
+"""Baccarat (punto banco, mini baccarat, even-money and EZ tables, side wagers): the first game on the shared engine.
 
-What is baccarat's own lives here: its transcript format v1 (:mod:`.models`,
-decoded by a :class:`~compliance.transcript.codec.Codec` derived from them),
+What is baccarat's own lives here: its transcript format, version 1 and its
+compatible revision 1.1 (:mod:`.models`, decoded by a
+:class:`~compliance.transcript.codec.Codec` derived from them),
 its table context (:mod:`.table`), its replay (:mod:`.replay`), its check
 kinds (:mod:`.checks`), its simulator (:mod:`.simulate`) and the exact
 analysis of its wagers (:mod:`.analyze`).  Reading, the check driver,
@@ -23,7 +24,7 @@ GAME = Game(
     kind=BACCARAT,
     title="baccarat",
     table_games=typing.get_args(BaccaratGame),
-    codec=Codec(models.Header, models.Coup),
+    codec=Codec(models.Header, models.Coup, frozen=(models.HeaderV1, models.CoupV1)),
     build_table=TableContext.build,
     replayer=Replayer,
     transcript_model=models.Transcript,

@@ -1,9 +1,10 @@
-"""The transcript format v1 as pydantic models: the one source of truth.
+"""The transcript format as pydantic models: the one source of truth.
 
-These models are the contract of ``../shared/spec/transcript-v1.md``.  They
-produce the published JSON Schema (``baccarat-audit schema transcript``) and
-validate slow-path input; :mod:`compliance.transcript.codec` derives the
-msgspec structs used on the hot path from them, so the two cannot drift.
+These models are the contract of ``../shared/spec/transcript-v1.md`` and of
+its compatible revision 1.1 (``docs/transcript.md``).  They produce the
+published JSON Schema (``baccarat-audit schema transcript``) and validate
+slow-path input; :mod:`compliance.transcript.codec` derives the msgspec
+structs used on the hot path from them, so the two cannot drift.
 
 Keys starting with ``x-`` are vendor extensions: accepted anywhere, ignored.
 Any other unknown key is an error that names the key and its JSON path.
@@ -11,16 +12,21 @@ Any other unknown key is an error that names the key and its JSON path.
 Format 1.1 adds, all optional (``docs/transcript.md``): ``"version": "1.1"``;
 ``recorded`` in the header and in a coup (what the recording holds);
 ``staff`` (who ran the table) in the header, by stretches of coups, and in a
-coup; card codes recorded in part (``7?``, ``0?``, ``??``).  A version 1
-transcript means exactly what it meant.
+coup; card codes recorded in part (``7?``, ``0?``, ``??``).  A transcript that
+says ``"version": "1.1"`` may also wager on any spot the table's ruleset
+declares (side wagers), play any game the ruleset declares (``table.game``)
+and post a spot's own limits (``table.limits.spots``); a version 1 transcript
+is read by the ``...V1`` models below, which keep its spots, games and limits
+to the frozen v1 text's, so it means exactly what it meant.
 """
 
 from __future__ import annotations
 
+import typing
 from decimal import Decimal
 from typing import Annotated, Literal, Union
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from compliance.cards import CANONICAL, PARTIAL
 from compliance.ruleset.models import BaccaratGame
@@ -39,7 +45,12 @@ from compliance.transcript.fields import (  # noqa: F401
 # a card: rank then suit; or, format 1.1, recorded in part (7?, 0?, ?? for a card not read)
 CardCode = Literal[tuple(sorted(CANONICAL)) + tuple(sorted(PARTIAL))]  # type: ignore[valid-type]
 Hand = Literal["player", "banker"]
-Spot = Literal["player", "banker", "tie"]
+SpotV1 = Literal["player", "banker", "tie"]  # the spots of format 1
+# format 1.1: any spot the table's ruleset declares (checked against it when the coup is replayed)
+Spot = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$", description="a spot the table's ruleset declares "
+                            "(format 1: player, banker or tie)")]
+GameName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$", description="a game the ruleset declares "
+                                "(format 1: punto_banco, mini_baccarat or even_money)")]
 Seat = Annotated[int, Field(ge=0)]
 Points = Annotated[int, Field(ge=0, le=9)]
 
@@ -47,15 +58,25 @@ Points = Annotated[int, Field(ge=0, le=9)]
 # ---------------------------------------------------------------- header
 
 
-class Limits(SpecModel):
+class LimitsV1(SpecModel):
     min_wager: Money | None = None
     max_wager: Money | None = None
     table_differential: Money | None = None
 
 
+class SpotLimits(SpecModel):
+    min_wager: Money | None = None
+    max_wager: Money | None = None
+
+
+class Limits(LimitsV1):
+    spots: dict[Spot, SpotLimits] | None = Field(
+        default=None, description="format 1.1: the minimum and maximum posted for a spot of its own (a side wager)")
+
+
 class Table(SpecModel):
     id: str
-    game: BaccaratGame
+    game: GameName
     seats: Annotated[int, Field(ge=1)]
     jurisdiction: str | None = None
     casino: str | None = Field(default=None, description="the casino's name, for reports only (the spec's header example carries it)")
@@ -72,6 +93,11 @@ class Table(SpecModel):
 class Shoe(SpecModel):
     id: str
     decks: Annotated[int, Field(ge=1, le=16)]
+
+
+class TableV1(Table):
+    game: BaccaratGame
+    limits: LimitsV1 | None = None
 
 
 class Header(SpecModel):
@@ -93,6 +119,12 @@ class Header(SpecModel):
         if isinstance(v, (bool, float)):  # true == 1.0 == 1 in Python; the format says the integer 1
             raise ValueError('version must be the integer 1 (or the string "1.1")')
         return v
+
+
+class HeaderV1(Header):
+    """The header of a version 1 transcript: its games and limits are exactly the frozen v1 text's."""
+
+    table: TableV1
 
 
 # ---------------------------------------------------------------- events
@@ -220,7 +252,55 @@ class Coup(SpecModel):
     staff: Staff | None = Field(default=None, description="who ran the table in this coup (format 1.1)")
 
 
+# ---------------------------------------------------------------- version 1, as frozen
+
+
+class WagerV1(Wager):
+    spot: SpotV1
+
+
+class WagerAdjustV1(WagerAdjust):
+    spot: SpotV1
+
+
+class SettleV1(Settle):
+    spot: SpotV1
+
+
+EventV1 = Annotated[
+    Union[
+        Offer, ShoeReturn, WagerV1, WagerAdjustV1, Announce, CardDealt, CardMove, Reconstruct,
+        HandPass, HandReturn, Result, SettleV1, Commission, Void,
+    ],
+    Field(discriminator="type"),
+]
+
+
+class CoupV1(Coup):
+    """A coup of a version 1 transcript: its spots are player, banker and tie."""
+
+    events: list[EventV1]
+
+
+def _version_one_is_frozen(schema: dict) -> None:
+    """The JSON Schema says what the readers do: a document of version 1 keeps to the spots and games of v1."""
+    schema["patternProperties"] = {"^x-": {}}
+    spot = {"properties": {"spot": {"enum": list(typing.get_args(SpotV1))}}}
+    schema["allOf"] = [{
+        "if": {"properties": {"version": {"const": 1}}, "required": ["version"]},
+        "then": {"properties": {
+            "table": {"properties": {"game": {"enum": list(typing.get_args(BaccaratGame))},
+                                     "limits": {"properties": {"spots": False}}}},
+            "coups": {"items": {"properties": {"events": {"items": {
+                "if": {"properties": {"type": {"enum": ["wager", "wager_adjust", "settle"]}}},
+                "then": spot}}}}},
+        }},
+    }]
+
+
 class Transcript(Header):
     """A whole ``.json`` transcript: the header plus its coups."""
+
+    model_config = ConfigDict(json_schema_extra=_version_one_is_frozen)
 
     coups: list[Coup]

@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from compliance.cards import CANONICAL, DECK, PARTIAL, PARTIAL_POINTS, POINTS
-from compliance.games.baccarat.table import TableContext
+from compliance.games.baccarat.table import TableContext, describe_spots
 from compliance.games.common import ZERO, ReplayError, Step, WagerLine, check_coup_number  # noqa: F401 (read by checks)
 
 PLAYER, BANKER = "player", "banker"
@@ -144,11 +144,14 @@ class CoupCards(NamedTuple):
     wagers: tuple[WagerLine, ...] = ()  # each wager: staked, settled, commission
 
 
-def spot_totals(stakes: dict[tuple, Decimal]) -> dict[str, Decimal]:
-    """Total staked on each spot, from wagers keyed (bettor, spot)."""
-    totals = {PLAYER: ZERO, BANKER: ZERO, "tie": ZERO}
+def side_totals(stakes: dict[tuple, Decimal], spots: dict) -> dict[str, Decimal]:
+    """Total staked on each side of the table differential (the Player's and the Banker's), from wagers keyed
+    (bettor, spot): a spot's wagers count on the side its declaration names, if any."""
+    totals = {PLAYER: ZERO, BANKER: ZERO}
     for (_, spot), amount in stakes.items():
-        totals[spot] += amount
+        s = spots.get(spot)
+        if s is not None and s.differential is not None:
+            totals[s.differential] += amount
     return totals
 
 
@@ -407,6 +410,7 @@ class Replayer:
         s.previous = prev
 
         stakes = s.stakes
+        spots = t.spots
         first_card = False
         nmb = False
         initial = s.initial
@@ -455,6 +459,8 @@ class Replayer:
                     if dealt is not hand:  # the hands were changed by a reconstruct or a move: the dealt ones go on apart
                         dealt.append(card)
             elif kind == "wager" or kind == "wager_adjust":
+                if ev.spot not in spots:
+                    raise self._undeclared(ev, i)
                 bettor = ev.seat if ev.seat is not None else _bettor(ev, seated, i)
                 key = (bettor, ev.spot)
                 before = stakes.get(key, ZERO)
@@ -466,6 +472,8 @@ class Replayer:
                 s.changes.append(_new(WagerChange, (i, bettor, ev.spot, before, after, kind,
                                                     getattr(ev, "reason", None), nmb, first_card, ev.seat, ev.patron)))
             elif kind == "settle":
+                if ev.spot not in spots:
+                    raise self._undeclared(ev, i)
                 if s.stakes_at_settlement is None:
                     s.stakes_at_settlement = dict(stakes)
                 s.settlements.append(_new(Settlement, (i, ev.seat if ev.seat is not None else _bettor(ev, seated, i),
@@ -537,6 +545,11 @@ class Replayer:
         after it are numbered from the last one in order."""
         if number is not None and (self.numbered is None or number > self.numbered[1]):
             self.numbered = (self.numbered[0] if self.numbered is not None else None, number)
+
+    def _undeclared(self, ev, i: int) -> ReplayError:
+        t = self.table
+        return ReplayError(f"{ev.type} at events[{i}] is on spot {ev.spot!r}, which this table does not offer "
+                           f"({describe_spots(t.spots, t.ruleset.id, t.game)})", i)
 
     def _move(self, s: CoupState, ev, i: int) -> None:
         code = _CARDS[ev.card][0]

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from compliance.errors import UserError
+from compliance.games.baccarat.spots import TableSpot, table_spots
 from compliance.games.common import money
-from compliance.ruleset.models import Payouts, Ruleset, Tableau
+from compliance.ruleset.models import Ruleset, Tableau
 
 
 @dataclass(slots=True)
 class TableContext:
-    """The table as the checks see it: seat geometry, limits, the game's rules."""
+    """The table as the checks see it: seat geometry, limits, the game's rules, the spots it offers."""
 
     game: str
     ruleset: Ruleset
     tableau: Tableau
-    payouts: Payouts  # for this table's game, with the table's commission applied
+    spots: dict[str, TableSpot]  # the spots of this table's game, with the table's commission applied
     # counter-clockwise, from the seat nearest the dealer's right: the header's table.seat_order, else
     # range(1, seats + 1), never a list of every seat (table.seats is a number in the file, and may be 10**18)
     seat_order: tuple[int, ...] | range
@@ -28,6 +29,11 @@ class TableContext:
     min_wager: Decimal | None
     max_wager: Decimal | None
     table_differential: Decimal | None
+    spot_limits: dict[str, tuple[Decimal | None, Decimal | None]]  # spot -> its own posted (minimum, maximum)
+    naturals: frozenset[int]
+    sides: dict[str, str]  # spot -> the side of the table differential its wagers count on (if any)
+    requiring: frozenset[str]  # the spots that require another wager beside them
+    memo: dict = field(default_factory=dict)  # what a check works out once for this table and its parameters
 
     @classmethod
     def build(cls, header, ruleset: Ruleset, where: str) -> TableContext:
@@ -35,17 +41,26 @@ class TableContext:
         if t.game not in ruleset.game.variants:
             allowed = ", ".join(ruleset.game.variants)
             raise UserError(f"table.game {t.game!r} is not a game of ruleset {ruleset.id!r} (it allows: {allowed})", where)
-        payouts = ruleset.payouts_for(t.game, t.commission)
+        spots = table_spots(ruleset.spots_for(t.game, t.commission))
         order = tuple(t.seat_order) if t.seat_order else range(1, t.seats + 1)
         if isinstance(order, tuple) and len(set(order)) != len(order):
             raise UserError("table.seat_order lists a seat twice", where)
         limits = t.limits
+        own = getattr(limits, "spots", None) or {}  # format 1.1: limits posted for a spot of its own
+        for name in own:
+            if name not in spots:
+                raise UserError(f"table.limits.spots names {name!r}, which is not a spot of this table "
+                                f"({describe_spots(spots, ruleset.id, t.game)})", where)
         return cls(
-            game=t.game, ruleset=ruleset, tableau=ruleset.game.tableau, payouts=payouts,
+            game=t.game, ruleset=ruleset, tableau=ruleset.game.tableau, spots=spots,
             seat_order=order, seat_rank={s: i for i, s in enumerate(order)} if isinstance(order, tuple) else {},
             decks={s.id: s.decks for s in header.shoes}, dealing_method=t.dealing_method,
             min_wager=limits.min_wager if limits else None, max_wager=limits.max_wager if limits else None,
             table_differential=limits.table_differential if limits else None,
+            spot_limits={name: (x.min_wager, x.max_wager) for name, x in own.items()},
+            naturals=frozenset(ruleset.game.tableau.naturals),
+            sides={name: s.differential for name, s in spots.items() if s.differential is not None},
+            requiring=frozenset(name for name, s in spots.items() if s.requires is not None),
         )
 
     def has_seat(self, seat: int) -> bool:
@@ -105,3 +120,8 @@ class Ring(Sequence):
         order, n, start = self.order, len(self.order), self.start
         for k in range(n):
             yield order[(start + k) % n]
+
+
+def describe_spots(spots, ruleset_id: str, game: str) -> str:
+    """'ruleset 'us-pa', game 'ez_baccarat', offers: player, banker, tie, dragon_7, panda_8'."""
+    return f"ruleset {ruleset_id!r}, game {game!r}, offers: {', '.join(spots)}"

@@ -1,12 +1,13 @@
-"""Settlement: every wager standing at settlement is settled once, by the ruleset's payouts.
+"""Settlement: every wager standing at settlement is settled once, by the spots the ruleset declares.
 
-Payouts come from the ruleset's ``game.payouts`` for the table's game (odds,
-commission on winning Banker wagers, the tie's odds, exceptions such as a
-Banker win on 6 in Even Money Baccarat); the table's ``commission`` overrides
-the house default.  A winning Banker wager may be paid net of commission, or
-paid in full with the commission collected by a ``commission`` event.  The
-outcome is judged by the cards, not by the announced result (a wrong
-announcement is ``result.wrong``'s finding).
+Each spot of the table's game (``game.spots`` of the ruleset, changed by the
+table's game variant) says what wins it, what it pays, what pushes it and the
+commission it takes (:mod:`compliance.games.baccarat.spots`); the table's
+``commission`` replaces the ruleset's on every spot that takes one.  A winning
+wager that takes commission may be paid net, or paid in full with the
+commission collected by a ``commission`` event.  The outcome is judged by the
+cards, not by the announced result (a wrong announcement is
+``result.wrong``'s finding).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from compliance.checks import Breach, check
-from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
+from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
+from compliance.games.baccarat.spots import coup_facts, result_key
 from compliance.games.common import Due, settlement_basis
 
 
@@ -25,49 +27,32 @@ def _owed(terms: tuple, stake: Decimal) -> Due:
 def _amounts(terms: tuple, stake: Decimal) -> tuple[Decimal, Decimal]:
     """(gross, commission) owed on ``stake`` under ``terms``: the winnings and the house's commission on them,
     the stake collected for a loss, nothing for a push."""
-    outcome, odds, rate, _, payout = terms
+    outcome, odds, rate, _, spot = terms
     if outcome != "win":
         return (stake if outcome == "lose" else ZERO), ZERO
     gross = stake * odds
-    return gross, payout.commission_on(gross, rate) if rate else ZERO
+    return gross, spot.commission_on(gross, rate) if rate else ZERO
 
 
-def terms(c: CoupState, spot: str, t) -> tuple:
-    """(outcome, odds, commission rate, why, payout) of any wager on ``spot`` in this coup: the same for every bettor."""
+_VOID = ("push", None, ZERO, "the coup is void: every wager is returned", None)
+
+
+def terms(c: CoupState, spot: str, t, key: tuple | None = None) -> tuple:
+    """(outcome, odds, commission rate, why, spot model) of any wager on ``spot`` in this coup: the same for
+    every bettor (and, for a spot settled on the result alone, in every coup with the same result).  ``key``:
+    the coup's :func:`result_key`, when already worked out."""
     if c.void is not None:
-        return "push", None, ZERO, "the coup is void: every wager is returned", None
-    winner = c.winner()
-    pay = t.payouts
-    if winner == "tie" and spot != "tie":
-        if pay.on_tie == "push":
-            return "push", None, ZERO, "a tie returns Player and Banker wagers", None
-        return "lose", None, ZERO, "Player and Banker wagers lose on a tie", None
-    if spot != winner:
-        return "lose", None, ZERO, "a tie" if winner == "tie" else _WON[winner], None
-    payout = getattr(pay, spot)
-    odds, rate = payout.odds, payout.commission
-    excepted = None  # the winning points an exception of the payouts names
-    if payout.exceptions and winner != "tie":
-        points = c.final_total(winner)
-        ex = payout.exception_for(points, len(c.player if winner == PLAYER else c.banker))
-        if ex is not None:
-            if ex.push:
-                return "push", None, ZERO, f"{spot.capitalize()} winning with {points} is a push", None
-            odds, excepted = ex.odds, points
-
-    def why() -> str:
-        text = (f"{spot.capitalize()} pays {t.money(odds)} to 1" if excepted is None
-                else f"{spot.capitalize()} winning with {excepted} pays {t.money(odds)} to 1")
-        if not rate:
-            return text
-        rounded = (f", rounded {payout.commission_rounding.replace('_', ' ')} to {t.money(payout.commission_unit)}"
-                   if payout.commission_unit else "")
-        return text + f" less {t.money(rate * 100)}% commission{rounded}"
-
-    return "win", odds, rate, why, payout
-
-
-_WON = {PLAYER: "Player won", BANKER: "Banker won"}
+        return _VOID
+    s = t.spots[spot]
+    known = s.by_result
+    if known is None:  # it reads the first cards too
+        return s.terms(coup_facts(c, t.naturals))
+    if key is None:
+        key = result_key(c, t.naturals)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = s.terms(coup_facts(c, t.naturals))
+    return found
 
 
 def _judgeable(c: CoupState) -> bool:
@@ -76,7 +61,8 @@ def _judgeable(c: CoupState) -> bool:
 
 @check("settlement.amount", "settlement.wrong-amount", needs=("hands", "values", "stakes", "settlements"))
 def wrong_amount(c: CoupState, p, t):
-    """Each settled wager gets exactly what the payouts give for the true outcome."""
+    """Each settled wager gets exactly what its spot gives for the true outcome: what pushes it, the paytable
+    row or the odds it wins at, less the commission the spot takes."""
     if not _judgeable(c) or not c.settlements:
         return ()
     basis = settlement_basis(c)
@@ -86,6 +72,7 @@ def wrong_amount(c: CoupState, p, t):
     out = []
     seen = set()
     by_spot = {}  # spot -> its terms, worked out once a coup
+    result = None if c.void is not None else result_key(c, t.naturals)
     for s in c.settlements:
         key = (s.bettor, s.spot)
         if key in seen:
@@ -98,7 +85,7 @@ def wrong_amount(c: CoupState, p, t):
             continue
         spot_terms = by_spot.get(s.spot)
         if spot_terms is None:
-            spot_terms = by_spot[s.spot] = terms(c, s.spot, t)
+            spot_terms = by_spot[s.spot] = terms(c, s.spot, t, result)
         outcome = spot_terms[0]
         gross, commission = _amounts(spot_terms, stake)  # no Due built for the many wagers settled right
         if commission and s.outcome == "win" and s.amount == gross and commission_by.get(s.bettor):
@@ -109,16 +96,23 @@ def wrong_amount(c: CoupState, p, t):
             why = _owed(spot_terms, stake).why
             out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {outcome} {t.money(expect_amount)} ({why}); "
                                     f"it was settled {s.outcome} {t.money(s.amount)}"))
+    if not commission_by:
+        return out
+    takers = [name for name, spot in t.spots.items() if spot.rate is not None]  # the spots that take commission
     for bettor, paid in commission_by.items():
-        stake = basis.get((bettor, BANKER))
-        d = _owed(by_spot.get(BANKER) or terms(c, BANKER, t), stake) if stake is not None else None
+        taken = next((name for name in takers if (bettor, name) in basis), takers[0] if takers else None)
+        stake = basis.get((bettor, taken))
+        if stake is not None and taken not in by_spot:
+            by_spot[taken] = terms(c, taken, t, result)
+        d = _owed(by_spot[taken], stake) if stake is not None else None
         owed = d.commission if d is not None and d.outcome == "win" else None
-        gross_paid = any(s.bettor == bettor and s.spot == BANKER and s.outcome == "win" and d is not None and s.amount == d.gross
+        gross_paid = any(s.bettor == bettor and s.spot == taken and s.outcome == "win" and d is not None and s.amount == d.gross
                          for s in c.settlements)
         for cm in paid:
             if owed is None or not owed:
+                which = " or ".join(t.spots[name].title for name in takers)
                 out.append(Breach(cm.at, f"commission of {t.money(cm.amount)} collected from {describe_bettor(bettor)}, "
-                                         "who has no winning Banker wager that owes commission"))
+                                         f"who has no winning {which + ' ' if which else ''}wager that owes commission"))
             elif cm.amount != owed or not gross_paid:
                 out.append(Breach(cm.at, f"commission collected from {describe_bettor(bettor)} is {t.money(cm.amount)}; "
                                          f"{t.money(owed)} is due on winnings of {t.money(d.gross)}"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from compliance.checks import Breach, Params, check
-from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, spot_totals
+from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, side_totals
 
 
 class LateParams(Params):
@@ -68,8 +68,9 @@ def not_eligible(c: CoupState, p: EligibleWagerParams, t):
 
 
 class LimitParams(Params):
-    spots: list[Literal["player", "banker", "tie"]] = ["player", "banker", "tie"]
-    """the spots the table's minimum and maximum apply to"""
+    spots: list[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]] | None = None
+    """the spots the table's minimum and maximum apply to (default: every spot whose declaration says the
+    table limits apply to it); a spot's own posted limits (``table.limits.spots``) always apply to it"""
     unrejected_valid: bool = False
     """a wager outside the limits that was not rejected before the first card stands as a valid wager:
     it is reported (the rule's severity), but the coup is settled on it"""
@@ -84,14 +85,33 @@ def _last_changes(c: CoupState) -> dict[tuple, int]:
     return last
 
 
+def _limits(t, p: LimitParams) -> dict[str, tuple]:
+    """spot -> (minimum, maximum, whose) that apply to its wagers: its own posted limits, else the table's
+    (worked out once for a table and the rule's parameters)."""
+    key = ("wager.limits", id(p))
+    found = t.memo.get(key)
+    if found is None:
+        found = t.memo[key] = {}
+        for spot, s in t.spots.items():
+            own = t.spot_limits.get(spot)
+            if own is not None:
+                found[spot] = (own[0], own[1], s.title)
+            elif (spot in p.spots) if p.spots is not None else s.table_limits:
+                found[spot] = (t.min_wager, t.max_wager, "table")
+            else:
+                found[spot] = (None, None, "")
+    return found
+
+
 @check("wager.limits", "wager.limits", LimitParams, needs=("stakes",))
 def limits(c: CoupState, p: LimitParams, t):
-    """Every wager, as it stands at the first card, is at least the table minimum and at most the
-    table maximum (the limits of the transcript's header)."""
-    low, high = t.min_wager, t.max_wager
-    if low is None and high is None:
+    """Every wager, as it stands at the first card, is at least the minimum and at most the maximum posted
+    for it: the table's (the limits of the transcript's header), or its spot's own where the header posts them."""
+    if t.min_wager is None and t.max_wager is None and not t.spot_limits:
         return ()
-    for a in c.stakes_at_first_card.values():
+    bounds = _limits(t, p)
+    for (_, spot), a in c.stakes_at_first_card.items():
+        low, high, _ = bounds[spot]
         if (low is not None and a < low) or (high is not None and a > high):
             break
     else:
@@ -103,15 +123,46 @@ def limits(c: CoupState, p: LimitParams, t):
     for key in sorted(c.stakes_at_first_card, key=lambda k: at[k] or 0):
         bettor, spot = key
         amount = c.stakes_at_first_card[key]
-        if spot not in p.spots:
-            continue
-        if t.min_wager is not None and amount < t.min_wager:
-            limit = f"below the table minimum of {t.money(t.min_wager)}"
-        elif t.max_wager is not None and amount > t.max_wager:
-            limit = f"above the table maximum of {t.money(t.max_wager)}"
+        low, high, whose = bounds[spot]
+        if low is not None and amount < low:
+            limit = f"below the {whose} minimum of {t.money(low)}"
+        elif high is not None and amount > high:
+            limit = f"above the {whose} maximum of {t.money(high)}"
         else:
             continue
         out.append(Breach(at[key], f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} is {limit}{valid}"))
+    return out
+
+
+# ------------------------------------------------------------------ what a spot requires
+
+
+@check("wager.spot-requirement", "wager.not-eligible", needs=("stakes",))
+def spot_requirement(c: CoupState, p, t):
+    """A wager on a spot that requires another wager (a side wager only beside a main wager) stands, at the
+    first card, beside a wager of the same bettor on one of the spots it names, and, where the spot says so,
+    is no larger than that wager."""
+    requiring = t.requiring
+    if not requiring:
+        return ()
+    out = []
+    stakes = c.stakes_at_first_card
+    for (bettor, spot), amount in stakes.items():
+        if spot not in requiring:
+            continue
+        needs = t.spots[spot].requires
+        beside = [stakes[(bettor, other)] for other in needs.wager_on if (bettor, other) in stakes]
+        if beside and (not needs.at_most or amount <= max(beside)):
+            continue  # the usual side wager: beside its main wager, within it
+        at = _last_changes(c).get((bettor, spot), c.first_card_at)
+        names = " or ".join(t.spots[x].title if x in t.spots else x for x in needs.wager_on)
+        if not beside:
+            out.append(Breach(at, f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} stands without a "
+                                  f"wager on {names} beside it, which the {t.spots[spot].title} wager requires"))
+        else:
+            out.append(Breach(at, f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} is larger than the "
+                                  f"{t.money(max(beside))} wagered on {names} beside it, its limit"))
+    out.sort(key=lambda b: b.event if b.event is not None else -1)
     return out
 
 
@@ -128,11 +179,13 @@ def table_differential(c: CoupState, p, t):
     more than the table differential."""
     if t.table_differential is None or c.first_card_at is None:
         return ()
-    player = banker = ZERO  # the two totals only (spot_totals would build the tie's too)
+    player = banker = ZERO  # the totals on each side: the spots whose declaration counts them there
+    sides = t.sides
     for (_, spot), amount in c.stakes_at_first_card.items():
-        if spot == PLAYER:
+        side = sides.get(spot)
+        if side == PLAYER:
             player += amount
-        elif spot == BANKER:
+        elif side == BANKER:
             banker += amount
     diff = abs(player - banker)
     if diff <= t.table_differential:
@@ -172,7 +225,7 @@ def improper_reduction(c: CoupState, p: ReductionParams, t):
         if not cuts:
             return out
     before = c.stakes_before(cuts[0].at)
-    totals = spot_totals(before)
+    totals = side_totals(before, t.spots)
     limit = t.table_differential
     diff = _differential(totals)
     if limit is None or diff <= limit:
@@ -182,7 +235,7 @@ def improper_reduction(c: CoupState, p: ReductionParams, t):
         return out
     side = PLAYER if totals[PLAYER] > totals[BANKER] else BANKER
     other = BANKER if side == PLAYER else PLAYER
-    wrong = [ch for ch in cuts if ch.spot != side]
+    wrong = [ch for ch in cuts if t.spots[ch.spot].differential != side]
     if wrong:
         out.append(Breach(wrong[0].at, f"{describe_bettor(wrong[0].bettor)} {wrong[0].spot} wager was reduced, but "
                                        f"the {HAND[side]} exceeded the table differential "
@@ -192,7 +245,7 @@ def improper_reduction(c: CoupState, p: ReductionParams, t):
     ratio = target / totals[side]
     now = c.stakes_before(cuts[-1].at + 1)
     last_cut = {(ch.bettor, ch.spot): ch.at for ch in cuts}
-    for key in sorted((k for k in before if k[1] == side), key=lambda k: last_cut.get(k, cuts[0].at)):
+    for key in sorted((k for k in before if t.spots[k[1]].differential == side), key=lambda k: last_cut.get(k, cuts[0].at)):
         old = before[key]
         new = now.get(key, ZERO)
         exact = old * ratio

@@ -48,15 +48,18 @@ INJECTABLE = (
 DEFAULT_RATE = 0.01
 
 
-def injectable(procedure: Procedure, method: str | None, irregularities: bool = False) -> list[str]:
+def injectable(procedure: Procedure, method: str | None, irregularities: bool = False, game: Game | None = None) -> list[str]:
     """The categories the simulator can break a coup with, under these rules and dealing method, such that
     a rule of the ruleset would see it: a rule of the category must apply, and for some categories the
     rule's parameters must forbid something the simulator knows how to do wrong.  ``irregularities``:
     the run also makes irregularities (some breaches need the no bet coups they lead to)."""
-    return [c for c in INJECTABLE if procedure.reports(c, method) and _has_a_way(procedure, c, method, irregularities)]
+    if game is None:  # the rules alone: the spots of the ruleset's first game
+        rs = procedure.ruleset
+        game = Game(None, procedure, rs.spots_for(next(iter(rs.game.variants))), rs.game.tableau)
+    return [c for c in INJECTABLE if procedure.reports(c, method) and _has_a_way(procedure, c, method, irregularities, game)]
 
 
-def _has_a_way(proc: Procedure, category: str, method: str | None, irregularities: bool) -> bool:
+def _has_a_way(proc: Procedure, category: str, method: str | None, irregularities: bool, game) -> bool:
     if category == "wager.not-eligible":  # a standing patron wagers, or a wager in a no bet coup
         rules = proc.all_params("wager.not-eligible", method)
         erroneous = proc.params("irregularity.erroneous-card", method)
@@ -84,8 +87,8 @@ def _has_a_way(proc: Procedure, category: str, method: str | None, irregularitie
         return bool(proc.offers(method))
     if category == "procedure.call-missing":
         return bool(proc.required_calls(method))
-    if category == "wager.limits":  # a tie wager under the minimum
-        return "tie" in proc.params("wager.limits", method).spots
+    if category == "wager.limits":  # a wager on the minor spot (the tie) under the minimum
+        return game.limited(game.minor_spot, method)
     if category == "irregularity.mishandled":  # an erroneous Player third card put in the wrong place
         return proc.params("irregularity.erroneous-card", method) is not None
     return True
@@ -130,7 +133,13 @@ class Simulator:
         self.seed = seed
         self.procedure = Procedure.of(ruleset)
         self.inject = dict(inject or {})
-        possible = injectable(self.procedure, dealing_method, irregularities > 0)
+        self.rng = random.Random(seed)
+        self.schedule = random.Random(f"inject:{seed}")
+        self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
+                                       dealing_method=dealing_method, commission=commission)
+        self.game = Game(self.table, self.procedure, ruleset.spots_for(game, commission), ruleset.game.tableau)
+        self.table = self.game.table = self.table.with_version(self.game)
+        possible = injectable(self.procedure, dealing_method, irregularities > 0, self.game)
         for category in self.inject:
             if category not in INJECTABLE:
                 raise UserError(f"the simulator cannot inject {category!r}")
@@ -141,12 +150,6 @@ class Simulator:
                 raise UserError(f"the rules of category {category!r} in ruleset {ruleset.id!r} (dealing method "
                                 f"{dealing_method or '(none)'}) forbid nothing the simulator knows how to break; "
                                 f"it can inject here: {', '.join(possible)}")
-        self.rng = random.Random(seed)
-        self.schedule = random.Random(f"inject:{seed}")
-        self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
-                                       dealing_method=dealing_method, commission=commission)
-        payouts = ruleset.payouts_for(game, commission)
-        self.game = Game(self.table, self.procedure, payouts, ruleset.game.tableau)
         self.patrons = Patrons(self.rng, self.table.seat_order, standing_allowed=self.procedure.standing_may_wager())
         self.holders = Holders()
         self.shoes: list[str] = []

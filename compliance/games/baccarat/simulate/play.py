@@ -22,18 +22,42 @@ from compliance.games.baccarat.simulate.irregular import Carry, Injection, Irreg
 from compliance.games.baccarat.simulate.procedure import Procedure
 from compliance.games.baccarat.simulate.shoe import Shoe
 from compliance.games.baccarat.simulate.table import TableSetup
-from compliance.games.baccarat.simulate.wagers import SPOTS, TIE, WagerSteps, plain, who
-from compliance.ruleset.models import Payouts, Tableau
+from compliance.games.baccarat.simulate.wagers import WagerSteps, plain, who
+from compliance.games.baccarat.spots import hand_facts, table_spots
+from compliance.ruleset.models import Spot, Tableau
+
+TIE = "tie"  # a coup's outcome when neither hand wins
 
 
 class Game:
-    """What fixes every coup of the run: table, rules, payouts, tableau."""
+    """What fixes every coup of the run: table, rules, the spots the table offers, tableau.
 
-    def __init__(self, table: TableSetup, procedure: Procedure, payouts: Payouts, tableau: Tableau):
+    The spots are played as declared: a main wager on a spot that needs no
+    other (most on the spots that count on a side of the table differential),
+    now and then a side wager beside it on a spot that requires one.
+    """
+
+    def __init__(self, table: TableSetup, procedure: Procedure, spots: dict[str, Spot], tableau: Tableau):
         self.table = table
         self.procedure = procedure
-        self.payouts = payouts
+        self.spots = table_spots(spots)
+        self.order = {name: i for i, name in enumerate(self.spots)}
         self.tableau = tableau
+        self.naturals = frozenset(tableau.naturals)
+        self.main_spots = [n for n, s in self.spots.items() if s.requires is None]
+        self.main_weights = [45 if self.spots[n].differential else 10 for n in self.main_spots]
+        self.side_spots = [n for n, s in self.spots.items() if s.requires is not None]
+        # the spot a wager on each side of the differential goes to, and the spot of the minor breaches
+        self.side_spot = {side: next(n for n in self.main_spots if self.spots[n].differential == side)
+                          for side in (PLAYER, BANKER)}
+        self.minor_spot = next((n for n in self.main_spots if self.spots[n].differential is None), self.main_spots[0])
+
+    def limited(self, spot: str, method: str | None) -> bool:
+        """The table's posted minimum and maximum apply to a wager on ``spot`` (the limits rule says so)."""
+        p = self.procedure.params("wager.limits", method)
+        if p is None:
+            return False
+        return spot in p.spots if p.spots is not None else self.spots[spot].table_limits
 
 
 class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
@@ -59,7 +83,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.carry_out: Carry | None = None
         self.events: list[dict] = []
         self.stakes: dict[tuple, Decimal] = {}  # (bettor, spot) -> amount; bettor: seat or "patron:<id>"
-        self.totals: dict[str, Decimal] = {PLAYER: ZERO, BANKER: ZERO, TIE: ZERO}  # staked on each spot
+        self.totals: dict[str, Decimal] = {PLAYER: ZERO, BANKER: ZERO}  # staked on each side of the differential
         self.stakes_at_first_card: dict[tuple, Decimal] = {}
         self.player: list[str] = []
         self.banker: list[str] = []
@@ -248,13 +272,15 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.events.append({"type": "result", "player_points": p, "banker_points": b, "winner": winner_of(p, b)})
 
     def settle(self, winner: str, p: int, b: int) -> None:
-        """Each wager once: winners paid at the ruleset's odds (a Banker win less commission,
-        deducted or collected apart), losers collected, Player and Banker returned on a tie."""
+        """Each wager once, as its spot says: winners paid at its odds (less the commission of a spot that
+        takes one, deducted or collected apart), losers collected, pushes returned."""
         t = self.g.table
         order = {b: i for i, b in enumerate(self.bettors())}
         entries = []
-        for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order.get(kv[0][0], len(order)), str(kv[0][0]), SPOTS.index(kv[0][1]))):
-            outcome, gross, commission = self.due(spot, stake, winner, p, b)
+        spot_order = self.g.order
+        facts = hand_facts(self.player, self.banker, self.g.naturals)
+        for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order.get(kv[0][0], len(order)), str(kv[0][0]), spot_order[kv[0][1]])):
+            outcome, gross, commission = self.due(spot, stake, facts)
             apart = outcome == "win" and commission and self.rng.random() < 0.5
             if outcome == "win":
                 amount = gross if apart else gross - commission
@@ -267,10 +293,18 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             self.take("settlement.missing", f"{describe_bettor(e[0])} {e[1]} wager never settled")
             entries.remove(e)
         elif plain_entries and self.can("settlement.wrong-amount"):
-            e = plain_entries[0]
+            side = [e for e in plain_entries if e[1] in self.g.side_spots]  # side wagers are paid wrong first
+            e = next((x for x in side if x[2] == "win"), side[0]) if side else plain_entries[0]
             was = e[3]
-            e[3] = was + t.unit if e[2] != "lose" or e[5] <= t.unit else was - t.unit
-            self.take("settlement.wrong-amount", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, not {plain(was)}")
+            odds = self.wrong_odds(e[1], facts) if e[2] == "win" and side else None
+            if odds is not None:
+                e[3] = e[5] * odds
+                how = f" (paid at {plain(odds)} to 1)"
+            else:
+                e[3] = was + t.unit if e[2] != "lose" or e[5] <= t.unit else was - t.unit
+                how = ""
+            self.take("settlement.wrong-amount", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, "
+                                                 f"not {plain(was)}{how}")
         for bettor, spot, outcome, amount, commission, _ in entries:
             ev: dict = {"type": "settle"}
             ev.update(who(bettor))
@@ -282,24 +316,23 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 cm["amount"] = plain(commission)
                 self.events.append(cm)
 
-    def due(self, spot: str, stake: Decimal, winner: str, p: int, b: int) -> tuple[str, Decimal, Decimal]:
+    def wrong_odds(self, spot: str, facts) -> Decimal | None:
+        """Odds a dealer could mistake for those of a winning side wager: another side spot's or paytable
+        row's (Panda 8 paid as a Dragon 7)."""
+        right = self.g.spots[spot].paid_by(facts).odds
+        others = sorted({r.odds for name in self.g.side_spots for r in self.g.spots[name].rules
+                         if r.odds is not None and r.odds != right})
+        return others[-1] if others else None
+
+    def due(self, spot: str, stake: Decimal, facts) -> tuple[str, Decimal, Decimal]:
         """(outcome, winnings before commission, the commission as the house rounds it) of a wager, by the
-        coup's winner and the final point counts."""
-        pay = self.g.payouts
-        if winner == TIE and spot != TIE:
-            return ("push", ZERO, ZERO) if pay.on_tie == "push" else ("lose", ZERO, ZERO)
-        if spot != winner:
-            return "lose", ZERO, ZERO
-        payout = getattr(pay, spot)
-        odds = payout.odds
-        if spot != TIE:
-            points, cards = (p, len(self.player)) if spot == PLAYER else (b, len(self.banker))
-            ex = payout.exception_for(points, cards)
-            if ex is not None:
-                if ex.push:
-                    return "push", ZERO, ZERO
-                odds = ex.odds
-        return "win", stake * odds, payout.commission_on(stake * odds)
+        facts of the coup and the spot's declaration."""
+        s = self.g.spots[spot]
+        outcome, odds, rate = s.outcome(facts)
+        if outcome != "win":
+            return outcome, ZERO, ZERO
+        gross = stake * odds
+        return "win", gross, s.spot.commission_on(gross, rate) if rate else ZERO
 
     def garble(self) -> None:
         """Make the coup unreadable: a misspelt key in its result."""

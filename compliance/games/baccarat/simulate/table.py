@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import typing
 from dataclasses import dataclass
 from decimal import Decimal
+
+from compliance.games.baccarat.models import SpotV1
+from compliance.ruleset.models import BaccaratGame
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,7 @@ class TableSetup:
     unit: Decimal  # wagers are made in multiples of this
     commission: Decimal | None  # the table's own commission rate; None: the ruleset's
     decks: int
+    version: int | str = 1  # the transcript format: "1.1" where the game or its spots need it
 
     @classmethod
     def choose(cls, rng: random.Random, *, jurisdiction: str, game: str, seats: int, decks: int,
@@ -40,6 +46,13 @@ class TableSetup:
             table_differential=Decimal(5000), unit=Decimal(5), commission=commission, decks=decks,
         )
 
+    def with_version(self, game) -> TableSetup:
+        """The table, writing format 1.1 where its game or the spots it offers are not those of format 1."""
+        v1_games, v1_spots = typing.get_args(BaccaratGame), typing.get_args(SpotV1)
+        if self.game in v1_games and all(spot in v1_spots for spot in game.spots):
+            return self
+        return dataclasses.replace(self, version="1.1")
+
     def header(self, shoes: list[str]) -> dict:
         table: dict = {
             "id": self.id, "jurisdiction": self.jurisdiction, "game": self.game, "seats": len(self.seat_order),
@@ -51,7 +64,7 @@ class TableSetup:
                            "table_differential": self.table_differential}
         if self.commission is not None:
             table["commission"] = self.commission
-        return {"format": "baccarat-transcript", "version": 1, "table": table,
+        return {"format": "baccarat-transcript", "version": self.version, "table": table,
                 "shoes": [{"id": s, "decks": self.decks} for s in shoes]}
 
 

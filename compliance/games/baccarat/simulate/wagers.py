@@ -11,25 +11,25 @@ from __future__ import annotations
 
 from decimal import ROUND_FLOOR, Decimal
 
-from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, describe_bettor, spot_totals
+from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, describe_bettor, side_totals
 from compliance.games.common import plain  # noqa: F401  (the simulator writes amounts as dealers do)
 
-TIE = "tie"
-SPOTS = (PLAYER, BANKER, TIE)
 #: wager sizes, in table minimums: small numbers repeat, so equal highest wagers are common
 STAKE_MULTIPLES = (1, 1, 2, 2, 4, 4, 10, 20, 40, 200)
+SIDE_WAGER_RATE = 0.25  # a bettor with a main wager also makes a side wager this often, where the table offers one
+SIDE_MULTIPLES = (1, 1, 1, 2, 2, 4)
 
 
-def pro_rata(stakes: dict, limit: Decimal, unit: Decimal) -> dict[tuple, Decimal]:
+def pro_rata(stakes: dict, limit: Decimal, unit: Decimal, spots: dict) -> dict[tuple, Decimal]:
     """The reduced wagers of the side over the differential: each by the same proportion, just enough
     to bring the difference within ``limit``, rounded down to ``unit``.  Only the changed wagers."""
-    t = spot_totals(stakes)
+    t = side_totals(stakes, spots)
     side = PLAYER if t[PLAYER] > t[BANKER] else BANKER
     other = BANKER if side == PLAYER else PLAYER
     ratio = (t[other] + limit) / t[side]
     out = {}
     for key, amount in stakes.items():
-        if key[1] == side:
+        if spots[key[1]].differential == side:
             cut = (amount * ratio / unit).to_integral_value(rounding=ROUND_FLOOR) * unit
             if cut != amount:
                 out[key] = cut
@@ -45,14 +45,18 @@ class WagerSteps:
     def add_wager(self, bettor: int | str, spot: str, amount: Decimal) -> None:
         key = (bettor, spot)
         self.stakes[key] = self.stakes.get(key, ZERO) + amount
-        self.totals[spot] += amount
+        side = self.g.spots[spot].differential
+        if side is not None:
+            self.totals[side] += amount
         ev: dict = {"type": "wager"}
         ev.update(who(bettor))
         ev.update({"spot": spot, "amount": plain(amount)})
         self.events.append(ev)
 
     def adjust_wager(self, bettor: int | str, spot: str, amount: Decimal, reason: str) -> None:
-        self.totals[spot] += amount - self.stakes.get((bettor, spot), ZERO)
+        side = self.g.spots[spot].differential
+        if side is not None:
+            self.totals[side] += amount - self.stakes.get((bettor, spot), ZERO)
         if amount:
             self.stakes[(bettor, spot)] = amount
         else:
@@ -79,22 +83,23 @@ class WagerSteps:
         for bettor in self.bettors():
             if rng.random() > 0.75:
                 continue
-            spot = rng.choices(SPOTS, (45, 45, 10))[0]
+            spot = rng.choices(self.g.main_spots, self.g.main_weights)[0]
             if (bettor, spot) == barred:
                 continue
             amount = min(t.min_wager * rng.choice(STAKE_MULTIPLES), t.max_wager - self.stakes.get((bettor, spot), ZERO))
             if amount < t.min_wager:
                 continue
-            if spot != TIE:
-                player = self.totals[PLAYER] + (amount if spot == PLAYER else ZERO)
-                banker = self.totals[BANKER] + (amount if spot == BANKER else ZERO)
+            side = self.g.spots[spot].differential
+            if side is not None:
+                player = self.totals[PLAYER] + (amount if side == PLAYER else ZERO)
+                banker = self.totals[BANKER] + (amount if side == BANKER else ZERO)
                 if abs(player - banker) > t.table_differential:
                     unit = self.reduction_unit()
                     if reduced or unit is None or rng.random() < 0.5:
                         continue
                     trial = dict(self.stakes)
                     trial[(bettor, spot)] = trial.get((bettor, spot), ZERO) + amount
-                    cuts = pro_rata(trial, t.table_differential, unit)
+                    cuts = pro_rata(trial, t.table_differential, unit, self.g.spots)
                     if any(a < t.min_wager for a in cuts.values()):
                         continue
                     self.add_wager(bettor, spot, amount)
@@ -107,8 +112,26 @@ class WagerSteps:
                 self.add_wager(bettor, spot, amount - t.min_wager)
             else:
                 self.add_wager(bettor, spot, amount)
+            if self.g.side_spots:
+                self.side_wager(bettor, spot)
         if not reduced:
             self.breach_wagers()
+
+    def side_wager(self, bettor: int | str, main: str) -> None:
+        """Now and then a side wager beside the main wager just made: on a spot that allows it there, within
+        the table's limits and no larger than the main wager where the spot says so."""
+        rng, t = self.rng, self.g.table
+        if rng.random() >= SIDE_WAGER_RATE:
+            return
+        allowed = [s for s in self.g.side_spots if main in self.g.spots[s].requires.wager_on
+                   and (bettor, s) not in self.stakes]
+        if not allowed:
+            return
+        spot = rng.choice(allowed)
+        amount = t.min_wager * rng.choice(SIDE_MULTIPLES)
+        if self.g.spots[spot].requires.at_most:
+            amount = min(amount, self.stakes[(bettor, main)])
+        self.add_wager(bettor, spot, amount)
 
     def reduction_unit(self) -> Decimal | None:
         p = self.g.procedure.params("wager.improper-reduction", self.method)
@@ -130,36 +153,36 @@ class WagerSteps:
 
     def breach_wagers(self) -> None:
         t = self.g.table
+        minor = self.g.minor_spot
         if self.can("wager.limits"):
-            spots = self.g.procedure.params("wager.limits", self.method).spots
-            spot = TIE if TIE in spots else spots[0]
-            seat = self.free_seat_for(spot)
-            if seat is not None and spot == TIE:
+            seat = self.free_seat_for(minor)
+            if seat is not None and self.g.limited(minor, self.method):
                 amount = t.min_wager - t.unit
-                self.take("wager.limits", f"seat {seat} wagered {amount} on tie, below the minimum {t.min_wager}")
-                self.add_wager(seat, TIE, amount)
+                self.take("wager.limits", f"seat {seat} wagered {amount} on {minor}, below the minimum {t.min_wager}")
+                self.add_wager(seat, minor, amount)
                 return
         if self.can("wager.not-eligible") and not self.g.procedure.standing_may_wager():
             patron = f"P-S{self.number}"
-            self.take("wager.not-eligible", f"patron {patron}, not seated, wagered {t.min_wager} on tie")
-            self.add_wager("patron:" + patron, TIE, t.min_wager)
+            self.take("wager.not-eligible", f"patron {patron}, not seated, wagered {t.min_wager} on {minor}")
+            self.add_wager("patron:" + patron, minor, t.min_wager)
             return
         if self.can("wager.table-differential") and self.seated:
             totals = self.totals
             heavy = PLAYER if totals[PLAYER] >= totals[BANKER] else BANKER
             gap = abs(totals[PLAYER] - totals[BANKER])
             for seat in self.seated:
-                room = t.max_wager - self.stakes.get((seat, heavy), ZERO)
-                fresh = (seat, heavy) not in self.stakes
+                room = t.max_wager - self.stakes.get((seat, self.g.side_spot[heavy]), ZERO)
+                fresh = (seat, self.g.side_spot[heavy]) not in self.stakes
                 if gap + room > t.table_differential and (not fresh or room >= t.min_wager):
                     self.take("wager.table-differential",
                               f"seat {seat} added {room} on {heavy}: difference {gap + room} over {t.table_differential}")
-                    self.add_wager(seat, heavy, room)
+                    self.add_wager(seat, self.g.side_spot[heavy], room)
                     return
         if self.can("wager.improper-reduction"):
             totals = self.totals
             heavy = PLAYER if totals[PLAYER] >= totals[BANKER] else BANKER
-            within = [(k, a) for k, a in self.stakes.items() if k[1] == heavy and a >= t.min_wager + t.unit]
+            within = [(k, a) for k, a in self.stakes.items()
+                      if self.g.spots[k[1]].differential == heavy and a >= t.min_wager + t.unit]
             if within:
                 (bettor, spot), amount = within[0]
                 self.take("wager.improper-reduction", f"{describe_bettor(bettor)} {spot} wager cut for the table "
@@ -172,18 +195,20 @@ class WagerSteps:
                 p.no_bet_coup for p in self.g.procedure.all_params("wager.not-eligible", self.method)):
             return
         seat = next(iter(self.seated))
-        self.take("wager.not-eligible", f"seat {seat} wagered {self.g.table.min_wager} on tie in a no bet coup")
-        self.add_wager(seat, TIE, self.g.table.min_wager)
+        minor = self.g.minor_spot
+        self.take("wager.not-eligible", f"seat {seat} wagered {self.g.table.min_wager} on {minor} in a no bet coup")
+        self.add_wager(seat, minor, self.g.table.min_wager)
 
     def breach_late(self) -> None:
         if self.no_bet or not self.can("wager.late"):
             return
         t = self.g.table
-        seat = self.free_seat_for(TIE)
+        minor = self.g.minor_spot
+        seat = self.free_seat_for(minor)
         if seat is None:
             return
-        self.take("wager.late", f"seat {seat} wagered {t.min_wager} on tie after \"no more bets\"")
-        self.add_wager(seat, TIE, t.min_wager)
+        self.take("wager.late", f"seat {seat} wagered {t.min_wager} on {minor} after \"no more bets\"")
+        self.add_wager(seat, minor, t.min_wager)
 
 
 def who(bettor: int | str) -> dict:

@@ -1,0 +1,169 @@
+"""The wager spots of a table, ready to settle: the ruleset's declaration, compiled once a transcript.
+
+A ruleset declares the spots a table offers (``game.spots``, changed by the
+table's game variant); :func:`table_spots` turns them into
+:class:`TableSpot` objects that settle a wager from the facts of a finished
+coup.  Settlement, limits, the table differential, the simulator and the
+exact analysis all read spots through here; no spot is named in code.
+
+A wager on a spot is settled by the first that holds of: a ``pushes``
+condition (the stake is returned), a ``pays`` row (paid at its odds, less
+the spot's commission), the ``wins`` condition (paid at ``odds``, less the
+commission); otherwise it loses.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from compliance.cards import CANONICAL, POINTS
+from compliance.conditions import CONDITIONS, Facts
+from compliance.games.baccarat import conditions as _conditions  # noqa: F401  (registers baccarat's condition kinds)
+from compliance.games.common import ZERO, money
+from compliance.ruleset.models import Condition, Spot, title_of
+
+#: a card as condition kinds compare it: (rank, colour, suit)
+COLOUR = {"S": "black", "C": "black", "H": "red", "D": "red"}
+CARD_VIEW = {code: (code[0], COLOUR[code[1]], code[1]) for code in set(CANONICAL.values())}
+
+
+def _key(cond: Condition) -> tuple:
+    return cond.kind, tuple(sorted((k, repr(v)) for k, v in cond.params.model_dump().items()))
+
+
+class Rule:
+    """One way a spot is settled: a condition, and what it gives (``odds`` None: a push)."""
+
+    __slots__ = ("condition", "holds", "odds", "params", "why")
+
+    def __init__(self, condition: Condition, odds: Decimal | None, why):
+        self.condition = condition
+        self.holds = CONDITIONS[condition.kind].holds
+        self.params = condition.params
+        self.odds = odds
+        self.why = why
+
+
+class TableSpot:
+    """A spot as a table offers it: its settlement rules in the order they are judged."""
+
+    __slots__ = (
+        "_lose",
+        "by_result",
+        "differential",
+        "name",
+        "rate",
+        "requires",
+        "rules",
+        "scopes",
+        "spot",
+        "table_limits",
+        "title",
+    )
+
+    def __init__(self, name: str, spot: Spot, push_titles: dict[tuple, str]):
+        self.name = name
+        self.title = title_of(name, spot)
+        self.spot = spot
+        self.rate = spot.commission  # None: the spot takes no commission
+        self.differential = spot.differential
+        self.table_limits = spot.table_limits
+        self.requires = spot.requires
+        rules = []
+        for cond in spot.pushes.values():
+            rules.append(Rule(cond, None, f"{cond.words} returns {push_titles[_key(cond)]} wagers"))
+        for row in spot.pays.values():
+            rules.append(Rule(row.when, row.odds, row.when.words))
+        if spot.wins is not None:
+            rules.append(Rule(spot.wins, spot.odds, self.title))
+        self.rules = tuple(rules)
+        self.scopes = frozenset(CONDITIONS[r.condition.kind].scope for r in rules)
+        # a spot settled on the result alone is settled alike in every coup with the same result: its terms are
+        # worked out once per result (points, cards and naturals of both hands) and kept, for a table's transcript
+        self.by_result: dict | None = {} if self.scopes <= {"result"} else None
+        first = spot.wins or next(iter(spot.pays.values())).when
+        self._lose = (CONDITIONS[first.kind].fact, first.params)
+
+    def terms(self, f: Facts) -> tuple:
+        """(outcome, odds, commission rate, why, spot) of any wager on the spot in a coup with facts ``f``."""
+        for r in self.rules:
+            if r.holds(f, r.params):
+                if r.odds is None:
+                    return "push", None, ZERO, r.why, None
+                return "win", r.odds, self.rate or ZERO, self._paid(r), self.spot
+        fact, params = self._lose
+        return "lose", None, ZERO, lambda: fact(f, params), None
+
+    def _paid(self, r: Rule):
+        rate, spot = self.rate, self.spot
+
+        def why() -> str:
+            text = f"{r.why} pays {money(r.odds)} to 1"
+            if not rate:
+                return text
+            rounded = (f", rounded {spot.commission_rounding.replace('_', ' ')} to {money(spot.commission_unit)}"
+                       if spot.commission_unit else "")
+            return text + f" less {money(rate * 100)}% commission{rounded}"
+
+        return why
+
+    def outcome(self, f: Facts) -> tuple[str, Decimal, Decimal]:
+        """(outcome, odds, commission rate) for a unit staked: what the exact analysis and the simulator need."""
+        for r in self.rules:
+            if r.holds(f, r.params):
+                return ("push", ZERO, ZERO) if r.odds is None else ("win", r.odds, self.rate or ZERO)
+        return "lose", ZERO, ZERO
+
+    def paid_by(self, f: Facts) -> Rule | None:
+        """The rule that settles the spot in a coup with facts ``f`` (None: the wager loses)."""
+        return next((r for r in self.rules if r.holds(f, r.params)), None)
+
+
+def table_spots(spots: dict[str, Spot]) -> dict[str, TableSpot]:
+    """The spots of a table, compiled, in their declared order."""
+    pushing: dict[tuple, list[str]] = {}
+    for name, spot in spots.items():
+        for cond in spot.pushes.values():
+            pushing.setdefault(_key(cond), []).append(title_of(name, spot))
+    titles = {key: _and(names) for key, names in pushing.items()}
+    return {name: TableSpot(name, spot, titles) for name, spot in spots.items()}
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def result_key(c, naturals) -> tuple:
+    """What a result condition can see of a replayed coup: each hand's final points, its cards, whether a natural."""
+    points = c.points
+    return (points[2], points[3], len(c.player), len(c.banker),
+            points[0] in naturals and c.player_initial == 2, points[1] in naturals and c.banker_initial == 2)
+
+
+def coup_facts(c, naturals) -> Facts:
+    """The facts of a replayed coup (baccarat's CoupState) that conditions read."""
+    p, b = c.points[2], c.points[3]
+    player, banker = c.player, c.banker
+    return Facts(
+        "player" if p > b else "banker" if b > p else "tie",
+        {"player": p, "banker": b},
+        {"player": len(player), "banker": len(banker)},
+        {"player": c.points[0] in naturals and c.player_initial == 2,
+         "banker": c.points[1] in naturals and c.banker_initial == 2},
+        {"player": tuple(CARD_VIEW[x.code] for x in player[:2]), "banker": tuple(CARD_VIEW[x.code] for x in banker[:2])},
+    )
+
+
+def hand_facts(player: list[str], banker: list[str], naturals) -> Facts:
+    """The facts of a coup dealt as two lists of card codes, the first two of each its initial cards."""
+    pi = sum(POINTS[x] for x in player[:2]) % 10
+    bi = sum(POINTS[x] for x in banker[:2]) % 10
+    p = sum(POINTS[x] for x in player) % 10
+    b = sum(POINTS[x] for x in banker) % 10
+    return Facts(
+        "player" if p > b else "banker" if b > p else "tie",
+        {"player": p, "banker": b},
+        {"player": len(player), "banker": len(banker)},
+        {"player": pi in naturals, "banker": bi in naturals},
+        {"player": tuple(CARD_VIEW[x] for x in player[:2]), "banker": tuple(CARD_VIEW[x] for x in banker[:2])},
+    )
