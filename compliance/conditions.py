@@ -16,7 +16,9 @@ a finished coup (:class:`Facts`):
   counts them over every coup a full shoe can deal.
 * ``scope="cards"`` kinds read only the first two cards of each hand, each as
   a (rank, colour, suit) triple that they may only compare for equality (the
-  exact analysis hands them canonical labels, not real ranks).
+  exact analysis hands them canonical labels, not real ranks).  A part the
+  record does not hold is ``None`` (a card recorded as ``7?``); a kind that
+  needs it raises :class:`Unknown`.
 """
 
 from __future__ import annotations
@@ -44,6 +46,11 @@ class Facts:
 
     def __init__(self, winner: str, points: dict, cards: dict, natural: dict, first_two: dict | None = None):
         self.winner, self.points, self.cards, self.natural, self.first_two = winner, points, cards, natural, first_two
+
+
+class Unknown(Exception):
+    """The record does not show what the condition reads (a card recorded in part: ``7?``, ``0?``): the wagers
+    on a spot settled by it are not judged in that coup."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field
 
 from compliance.checks import Params
-from compliance.conditions import Facts, condition
+from compliance.conditions import Facts, Unknown, condition
 
 HANDS = {"player": "Player", "banker": "Banker"}
 OTHER = {"player": "banker", "banker": "player"}
@@ -162,10 +162,14 @@ def _pair_words(p: PairParams) -> str:
 
 def _is_pair(two, match: str) -> bool:
     (r1, c1, s1), (r2, c2, s2) = two
+    if r1 is None or r2 is None:
+        raise Unknown("a card of the pair is recorded without its rank")
     if r1 != r2:
         return False
     if match == "any":
         return True
+    if s1 is None or s2 is None:
+        raise Unknown("a card of the pair is recorded without its suit")
     if match == "suited":
         return s1 == s2
     if match == "coloured":

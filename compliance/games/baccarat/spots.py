@@ -16,15 +16,17 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from compliance.cards import CANONICAL, POINTS
-from compliance.conditions import CONDITIONS, Facts
+from compliance.cards import CANONICAL, PARTIAL, POINTS, RANKS
+from compliance.conditions import CONDITIONS, Facts, Unknown
 from compliance.games.baccarat import conditions as _conditions  # noqa: F401  (registers baccarat's condition kinds)
 from compliance.games.common import ZERO, money
 from compliance.ruleset.models import Condition, Spot, title_of
 
-#: a card as condition kinds compare it: (rank, colour, suit)
+#: a card as condition kinds compare it: (rank, colour, suit); a card recorded in part (format 1.1) has None
+#: for what the record does not hold (7?: the rank only; 0? and ??: nothing a condition can compare)
 COLOUR = {"S": "black", "C": "black", "H": "red", "D": "red"}
-CARD_VIEW = {code: (code[0], COLOUR[code[1]], code[1]) for code in set(CANONICAL.values())}
+CARD_VIEW = {code: (code[0], COLOUR[code[1]], code[1]) for code in set(CANONICAL.values())} | {
+    code: (code[0] if code[0] in RANKS else None, None, None) for code in set(PARTIAL.values())}
 
 
 def _key(cond: Condition) -> tuple:
@@ -84,8 +86,15 @@ class TableSpot:
         first = spot.wins or next(iter(spot.pays.values())).when
         self._lose = (CONDITIONS[first.kind].fact, first.params)
 
-    def terms(self, f: Facts) -> tuple:
-        """(outcome, odds, commission rate, why, spot) of any wager on the spot in a coup with facts ``f``."""
+    def terms(self, f: Facts) -> tuple | None:
+        """(outcome, odds, commission rate, why, spot) of any wager on the spot in a coup with facts ``f``;
+        None where the record does not show what its conditions read (the wager is not judged)."""
+        try:
+            return self._terms(f)
+        except Unknown:
+            return None
+
+    def _terms(self, f: Facts) -> tuple:
         for r in self.rules:
             if r.holds(f, r.params):
                 if r.odds is None:

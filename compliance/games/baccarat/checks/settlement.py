@@ -83,9 +83,12 @@ def wrong_amount(c: CoupState, p, t):
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands"))
             continue
-        spot_terms = by_spot.get(s.spot)
-        if spot_terms is None:
+        if s.spot in by_spot:
+            spot_terms = by_spot[s.spot]
+        else:
             spot_terms = by_spot[s.spot] = terms(c, s.spot, t, result)
+        if spot_terms is None:
+            continue  # the record does not show what the spot is settled on (a card recorded in part)
         outcome = spot_terms[0]
         gross, commission = _amounts(spot_terms, stake)  # no Due built for the many wagers settled right
         if commission and s.outcome == "win" and s.amount == gross and commission_by.get(s.bettor):
@@ -104,7 +107,7 @@ def wrong_amount(c: CoupState, p, t):
         stake = basis.get((bettor, taken))
         if stake is not None and taken not in by_spot:
             by_spot[taken] = terms(c, taken, t, result)
-        d = _owed(by_spot[taken], stake) if stake is not None else None
+        d = _owed(by_spot[taken], stake) if stake is not None and by_spot[taken] is not None else None
         owed = d.commission if d is not None and d.outcome == "win" else None
         gross_paid = any(s.bettor == bettor and s.spot == taken and s.outcome == "win" and d is not None and s.amount == d.gross
                          for s in c.settlements)
