@@ -410,7 +410,7 @@ def test_the_seats_counter_clockwise_are_those_of_the_listed_table(seats, listed
     order = list(range(1, seats + 1))
     if listed:
         shuffle.shuffle(order)
-    t = TableContext(game="punto_banco", ruleset=None, tableau=None, payouts=None,
+    t = TableContext(game="punto_banco", ruleset=None, tableau=None, spots={},
                      seat_order=tuple(order) if listed else range(1, seats + 1),
                      seat_rank={s: i for i, s in enumerate(order)} if listed else {}, decks={},
                      dealing_method=None, min_wager=None, max_wager=None, table_differential=None)

@@ -267,6 +267,6 @@ def test_an_unknown_ruleset_gets_the_nearest_id(tmp_path):
                        cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert r.stderr.splitlines() == ["baccarat-audit: no ruleset 'au-nws'; did you mean 'au-nsw'? (bundled rulesets: "
-                                     "au-nsw, nz, punto-banco, us-in, us-in-pai-gow, us-nj)"]  # said once
+                                     "au-nsw, nz, punto-banco, us-in, us-in-pai-gow, us-nj, us-pa)"]  # said once
     r = run(tmp_path, dumps(altered(_set("table.jurisdiction", "us-jn"))))
     assert "table.jurisdiction: 'us-jn' is not a ruleset id; did you mean 'us-nj'?" in r.stderr

@@ -29,10 +29,10 @@ class TableContext:
     min_wager: Decimal | None
     max_wager: Decimal | None
     table_differential: Decimal | None
-    spot_limits: dict[str, tuple[Decimal | None, Decimal | None]]  # spot -> its own posted (minimum, maximum)
-    naturals: frozenset[int]
-    sides: dict[str, str]  # spot -> the side of the table differential its wagers count on (if any)
-    requiring: frozenset[str]  # the spots that require another wager beside them
+    spot_limits: dict[str, tuple[Decimal | None, Decimal | None]] = field(default_factory=dict)  # a spot's own limits
+    naturals: frozenset[int] = frozenset()
+    sides: dict[str, str] = field(default_factory=dict)  # spot -> the side of the table differential it counts on
+    requiring: frozenset[str] = frozenset()  # the spots that require another wager beside them
     memo: dict = field(default_factory=dict)  # what a check works out once for this table and its parameters
 
     @classmethod
