@@ -12,11 +12,9 @@ import typer
 
 from compliance.cli.app import app, decimal_text
 from compliance.errors import UserError
-from compliance.games.baccarat.analyze import SPOTS, analyze, decimal
 from compliance.outputs import refuse_overwriting
 from compliance.outputs import resolve as resolve_output
 from compliance.outputs import write as write_output
-from compliance.ruleset.loader import load_ruleset
 
 
 class TranscriptFormat(str, Enum):
@@ -60,6 +58,7 @@ def simulate(
 ):
     """Play shoes as the ruleset prescribes and write the transcript; --inject breaks chosen coups on purpose."""
     from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
+    from compliance.ruleset.loader import load_ruleset
 
     rules = load_ruleset(ruleset)
     wanted: dict[str, float] = {}
@@ -128,6 +127,9 @@ def analyze_command(
                                      help="text or json."),
 ):
     """Exact Banker/Player/Tie odds of a full shoe by the ruleset's tableau, and every wager's house edge."""
+    from compliance.games.baccarat.analyze import analyze
+    from compliance.ruleset.loader import load_ruleset
+
     rules = load_ruleset(ruleset)
     if rules.game is None:
         raise UserError(f"ruleset {rules.id!r} is not baccarat: analyze counts the baccarat shoe")
@@ -144,6 +146,8 @@ def analyze_command(
 
 def analysis_document(ruleset_id: str, game: str, a, payouts) -> dict:
     """The analysis as data: exact integers, fractions as strings, decimals rounded to 10 places."""
+    from compliance.games.baccarat.analyze import SPOTS, decimal
+
     total = a.outcomes.total
     counts = a.counts
     pays = {
@@ -178,6 +182,8 @@ def _pays(p) -> str:
 
 
 def render_analysis(doc: dict) -> str:
+    from compliance.games.baccarat.analyze import SPOTS
+
     lines = [
         f"{doc['ruleset']} {doc['game']}: {doc['decks']} decks ({doc['cards']} cards), {doc['method']}",
         "",

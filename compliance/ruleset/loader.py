@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from compliance import games
-from compliance.checks import REGISTRY
+from compliance.checks import REGISTRY, documented
 from compliance.errors import UserError
 from compliance.ruleset.models import (
     HOUSE_VALUE_SCHEMA,
@@ -177,6 +177,9 @@ def _resolve_ref(ref: str, relative_to: Path | None) -> tuple[Path, str]:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UserError(f"no ruleset {ref!r}{hint} (bundled rulesets: {', '.join(ids)})")
     return p, f"rulesets/{ref}.yaml"
+
+
+resolve_ref = _resolve_ref  # (the file a reference names, its display name): also the cache's key
 
 
 #: parsed ruleset files, by real path: a caller that has read them already (lint) passes them on
@@ -380,7 +383,7 @@ def ruleset_json_schema() -> dict:
     rule["properties"]["check"]["enum"] = sorted(REGISTRY)
     branches = []
     for name in sorted(REGISTRY):
-        ps = REGISTRY[name].params.model_json_schema(ref_template="#/$defs/{model}")
+        ps = documented(REGISTRY[name].params).model_json_schema(ref_template="#/$defs/{model}")
         for k, v in ps.pop("$defs", {}).items():
             defs.setdefault(k, v)
         props = {

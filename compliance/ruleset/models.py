@@ -29,7 +29,8 @@ Total = Annotated[int, Field(ge=0, le=9)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # defer_build: validators are built on first use (loading a ruleset the cache does not hold), not at import
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Source(Strict):
@@ -195,6 +196,8 @@ class RulesetFile(Strict):
 class HouseNote(BaseModel):
     """Provenance of a parameter the regulation leaves to the house."""
 
+    model_config = ConfigDict(defer_build=True)
+
     path: str
     default: Any  # the value in force (the house's choice)
     note: str | None = None
@@ -204,7 +207,7 @@ class HouseNote(BaseModel):
 class BoundRule(BaseModel):
     """A rule ready to run: inherited, overridden, its parameters validated."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True, defer_build=True)
 
     id: str
     title: str
@@ -231,7 +234,7 @@ class BoundRule(BaseModel):
 class Ruleset(BaseModel):
     """A resolved, concrete ruleset: what the checker runs."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True, defer_build=True)
 
     id: str
     title: str
@@ -261,7 +264,9 @@ class Ruleset(BaseModel):
     def payouts_for(self, game: str, commission: Decimal | None = None) -> Payouts:
         """The payouts of ``game``; ``commission``, if given, the table's rate on a winning Banker wager
         in place of the ruleset's."""
-        payouts = Payouts.model_validate(deep_merge(self.game.payouts.model_dump(), self.game.variants[game]))
+        changes = self.game.variants[game]  # most games change nothing: their payouts need no validation
+        payouts = Payouts.model_validate(deep_merge(self.game.payouts.model_dump(), changes)) if changes \
+            else self.game.payouts
         if commission is not None:
             payouts = payouts.model_copy(update={"banker": payouts.banker.model_copy(update={"commission": commission})})
         return payouts
