@@ -76,10 +76,11 @@ class Settings:
     jurisdictions: tuple[tuple[str, str], ...] = ()  # the configuration's table.jurisdiction -> ruleset map
     selection: Selection = Selection()
     limits: tuple[tuple[str, int], ...] = ()  # compliance.limits, as the configuration set them
+    cache: bool = True  # validated rulesets from the user's cache (compliance.ruleset.cache)
 
     def checker(self, cls=Checker) -> Checker:
         return cls(self.ruleset, keep_states=self.keep_states, keep_coups=self.keep_coups,
-                   jurisdictions=dict(self.jurisdictions), selection=self.selection)
+                   jurisdictions=dict(self.jurisdictions), selection=self.selection, cache=self.cache)
 
 
 # ------------------------------------------------------------------ worker side

@@ -21,13 +21,10 @@ from pathlib import Path
 
 import typer
 
-from compliance import baseline as baseline_file
 from compliance import config, limits
 from compliance import outputs as outputs_file
-from compliance import waivers as waivers_file
 from compliance.categories import SEVERITIES
 from compliance.cli.app import app, fail
-from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.inputs import STDIN, STDIN_NAME, Exclude, Input, collect, spool_stdin
 from compliance.printable import printable
@@ -134,10 +131,12 @@ class Progress:
 
 def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
                  on_error, progress: Progress, jurisdictions: dict[str, str] | None = None,
-                 selection: Selection = Selection()):
+                 selection: Selection = Selection(), cache: bool = True):
     """Check each input in order; one that cannot be read goes to ``on_error`` and the others still run."""
+    from compliance.engine import Checker  # imported when a check runs (not for --help)
+
     checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups, jurisdictions=jurisdictions,
-                      selection=selection)
+                      selection=selection, cache=cache)
     results = []
     for inp in inputs:
         progress.start(inp)
@@ -226,6 +225,9 @@ def check(
                              help="Check on a Dask distributed cluster (scheduler address, e.g. tcp://10.0.0.5:8786); "
                                   "the workers must read the transcripts and rulesets at the same absolute paths. "
                                   "Needs: pip install 'baccarat-audit[dask]'."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Load the rulesets from their YAML, not from the cache "
+                                  "of validated rulesets in the user's cache directory (also: "
+                                  "BACCARAT_AUDIT_NO_CACHE=1, or cache = false in the configuration)."),
 ):
     """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
     settings = config.apply_flags(config.load(config_file), {
@@ -233,7 +235,7 @@ def check(
         "fail-on": fail_on.value if fail_on else None, "paths": [str(p) for p in transcripts or []],
         "waivers": str(waivers) if waivers else None, "baseline": str(baseline) if baseline else None,
         "exclude": _listed(exclude), "select": _listed(select), "ignore": _listed(ignore),
-        "junit-cases": junit_cases.value if junit_cases else None})
+        "junit-cases": junit_cases.value if junit_cases else None, "cache": False if no_cache else None})
     limits.configure({kind: mb * limits.MB for kind, mb in settings.values.get("limits", {}).items()})
     if not settings["paths"]:
         fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
@@ -244,17 +246,23 @@ def check(
     targets = [outputs_file.resolve(path) for _, path in outputs]  # refused now, before any work, if never written
     baseline_target = outputs_file.resolve(write_baseline) if write_baseline else None
     if settings["ruleset"]:  # a wrong --ruleset is said once, before any transcript is read
-        from compliance.ruleset.loader import load_ruleset
+        from compliance.ruleset import cache as ruleset_cache
 
-        load_ruleset(settings["ruleset"])
+        ruleset_cache.load(settings["ruleset"], enabled=settings["cache"])
     selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))
     known = _known_rules(settings["ruleset"]) if selection or settings["waivers"] else None
     if selection:
         selection.check_known((r.id, r.category) for r in known)
-    waived = waivers_file.load(settings["waivers"], when.date()) if settings["waivers"] else None
-    if waived is not None:
+    waived = in_baseline = None
+    if settings["waivers"]:
+        from compliance import waivers as waivers_file
+
+        waived = waivers_file.load(settings["waivers"], when.date())
         waivers_file.check_rules(waived, {r.id for r in known})
-    in_baseline = baseline_file.load(settings["baseline"]) if settings["baseline"] else None
+    if settings["baseline"]:
+        from compliance import baseline as baseline_file
+
+        in_baseline = baseline_file.load(settings["baseline"])
     options = RenderOptions(quiet=quiet, junit_cases=settings["junit-cases"])
 
     errors: list[str] = []
@@ -282,12 +290,12 @@ def check(
             if jobs == 1 and not dask:
                 results = check_inputs(inputs, settings["ruleset"], keep_states=keep_states, keep_coups=keep_coups,
                                        on_error=on_error, progress=bar, jurisdictions=jurisdictions,
-                                       selection=selection)
+                                       selection=selection, cache=settings["cache"])
             else:  # same report, made on several processes (compliance.parallel)
                 from compliance import parallel
 
                 run = parallel.Settings(settings["ruleset"], keep_states, keep_coups, tuple(jurisdictions.items()),
-                                        selection, limits=limits.current().items())
+                                        selection, limits=limits.current().items(), cache=settings["cache"])
                 if dask:  # the workers may run in another directory: every path they read is made absolute
                     inputs, run = parallel.absolute(inputs, run)
                 results = parallel.check_parallel(inputs, run, jobs or parallel.default_jobs(), on_error, bar, dask)
@@ -372,6 +380,8 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
         sys.stdout.write(_statistics_json(report) if as_json else render_statistics(report))
         sys.stdout.flush()
     if baseline:
+        from compliance import baseline as baseline_file
+
         _make_directory(baseline)
         outputs_file.write(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
                            "cannot write baseline")

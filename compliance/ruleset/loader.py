@@ -240,8 +240,8 @@ def chain_sha256(digests: list[str]) -> str:
 _QUOTED = 80
 
 
-def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -> Ruleset:
-    """The ruleset a transcript's ``table.jurisdiction`` names.
+def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None, load=load_ruleset) -> Ruleset:
+    """The ruleset a transcript's ``table.jurisdiction`` names (``load``: how a ruleset is loaded by reference).
 
     The evidence never chooses a file: the value must be a bundled ruleset id,
     or one the configuration maps to a ruleset (``jurisdictions``).  Anything
@@ -249,7 +249,7 @@ def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -
     """
     mapped = mapped or {}
     if jurisdiction in mapped:
-        return load_ruleset(mapped[jurisdiction])
+        return load(mapped[jurisdiction])
     known = bundled_ids()
     if jurisdiction not in known:
         shown = jurisdiction if len(jurisdiction) <= _QUOTED else jurisdiction[:_QUOTED] + "…"
@@ -259,7 +259,7 @@ def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -
         raise UserError(f"{shown!r} is not a ruleset id{hint} (known: {ids}); a transcript names its jurisdiction, "
                         "never a file: choose a ruleset file with --ruleset, or map the jurisdiction to one in the "
                         "configuration (`jurisdictions`)")
-    return load_ruleset(jurisdiction)
+    return load(jurisdiction)
 
 
 def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
