@@ -131,12 +131,14 @@ class Checker:
         self.selection = selection
 
     def check_file(self, path: str | Path, display: str | None = None,
-                   on_coup: Callable[[int], None] | None = None) -> TranscriptResult:
+                   on_coup: Callable[[int, int], None] | None = None) -> TranscriptResult:
         display = display or str(path)
         source = open_transcript(path, display)
         return self.check_source(source, on_coup)
 
     def check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
+        """Check every coup of ``source``; ``on_coup(coups, nbytes)``, if given, is called as each coup is read
+        with the coups read so far and about how many bytes of the file they took (for a progress display)."""
         try:
             return self._check_source(source, on_coup)
         finally:
@@ -168,8 +170,12 @@ class Checker:
         by_key: dict[tuple, tuple[list, list]] = {}
         not_judged = result.not_judged
         findings = result.findings
+        nbytes = 0
         for record in source.records():
             result.coups += 1
+            if on_coup is not None:
+                nbytes += len(record.raw) + 1  # its line, or its place in the document
+                on_coup(result.coups, nbytes)
             if numbers is not None and record.number is not None:
                 numbers.append(record.number)
             why, event = record.error, None  # why the coup cannot be read or replayed, and at which event
@@ -206,8 +212,6 @@ class Checker:
                 findings.extend(found)
                 if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards
                     result.states.append(state.cards())  # of the coups with findings (in a game with two hands)
-            if on_coup is not None:
-                on_coup(result.coups)
         result.sha256 = source.sha256()
         findings.sort(key=Finding.sort_key)
         return result

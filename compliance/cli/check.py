@@ -23,6 +23,7 @@ import typer
 
 from compliance import config, limits
 from compliance import outputs as outputs_file
+from compliance import progress as progress_bar
 from compliance.categories import SEVERITIES
 from compliance.cli.app import app, fail
 from compliance.errors import UserError
@@ -88,45 +89,29 @@ def run_date(timestamp: str | None) -> dt.datetime:
     return (when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)).astimezone(dt.timezone.utc)
 
 
-class Progress:
-    """A rich progress bar on standard error, only on a terminal: transcripts, bytes and coups so far."""
+class Progress(progress_bar.Progress):
+    """check's bar on standard error: the share of the transcripts' bytes checked (so the time left), and the
+    coups so far; with ``-j``, what the worker processes have checked (:mod:`compliance.progress`)."""
 
-    def __init__(self, inputs: list[Input], enabled: bool):
-        self.bar = None
-        if not enabled or len(inputs) == 0:
-            return
-        from rich.console import Console
-        from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
-        from rich.progress import Progress as Bar
+    def __init__(self, inputs: list[Input], enabled: bool, console=None):
+        super().__init__(sum(max(i.size, 1) for i in inputs), enabled and bool(inputs), "checking", console)
+        self.finished_coups = self.finished_bytes = 0  # of the transcripts checked to the end
+        self.size = 1  # of the transcript being checked in this process
 
-        self.bar = Bar(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[coups]:,} coups"),
-                       TimeElapsedColumn(), console=Console(file=sys.stderr), transient=True)
-        self.total = sum(max(i.size, 1) for i in inputs)
-        self.task = self.bar.add_task("checking", total=self.total, coups=0)
-        self.done_bytes = self.coups = 0
+    def start(self, inp: Input) -> None:
+        self.describe(inp.name)
+        self.size = max(inp.size, 1)
 
-    def __enter__(self):
-        if self.bar:
-            self.bar.__enter__()
-        return self
+    def on_coup(self, coups: int, nbytes: int) -> None:
+        """The engine's report, in this process: ``coups`` and about ``nbytes`` of the transcript so far."""
+        if coups & 255 == 0:
+            self.set(self.finished_coups + coups, self.finished_bytes + min(nbytes, self.size))
 
-    def __exit__(self, *exc):
-        if self.bar:
-            self.bar.__exit__(*exc)
-
-    def start(self, inp: Input):
-        if self.bar:
-            self.bar.update(self.task, description=inp.name)
-
-    def on_coup(self, n: int):
-        if n % 512 == 0:
-            self.bar.update(self.task, coups=self.coups + n)
-
-    def finished(self, inp: Input, coups: int):
-        if self.bar:
-            self.done_bytes += max(inp.size, 1)
-            self.coups += coups
-            self.bar.update(self.task, completed=self.done_bytes, coups=self.coups)
+    def finished(self, inp: Input, coups: int) -> None:
+        self.finished_coups += coups
+        self.finished_bytes += max(inp.size, 1)
+        if self.shared is None:  # with workers, the bar shows their counters
+            self.set(self.finished_coups, self.finished_bytes)
 
 
 def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
@@ -299,6 +284,7 @@ def check(
                 if dask:  # the workers may run in another directory: every path they read is made absolute
                     inputs, run = parallel.absolute(inputs, run)
                 results = parallel.check_parallel(inputs, run, jobs or parallel.default_jobs(), on_error, bar, dask)
+            bar.complete(bar.finished_coups)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=in_baseline, selection=selection)
     for r in results:  # the rulesets actually loaded, with every file of their extends chains

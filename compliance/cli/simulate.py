@@ -15,6 +15,7 @@ from compliance.errors import UserError
 from compliance.outputs import refuse_overwriting
 from compliance.outputs import resolve as resolve_output
 from compliance.outputs import write as write_output
+from compliance.progress import Progress
 
 
 class TranscriptFormat(str, Enum):
@@ -55,6 +56,9 @@ def simulate(
     seats: int = typer.Option(7, "--seats", min=1, max=14, metavar="N", help="Seats at the table."),
     commission: str = typer.Option(None, "--commission", metavar="RATE", show_default=False,
                                    help="The table's commission rate, 0.05 for 5% [default: the ruleset's]."),
+    progress: bool = typer.Option(None, "--progress/--no-progress", show_default=False,
+                                  help="Progress bar on standard error [default: on a terminal, unless the transcript "
+                                       "goes to the same terminal]."),
 ):
     """Play shoes as the ruleset prescribes and write the transcript; --inject breaks chosen coups on purpose."""
     from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
@@ -72,13 +76,23 @@ def simulate(
     sim = Simulator(rules, coups=coups, seed=seed, decks=decks, game=game, seats=seats,
                     dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities)
     encoding = (fmt.value if fmt else None) or ("jsonl" if output and output.suffix == ".jsonl" else "json")
-    if output is None:
-        write_transcript(sim, sys.stdout.buffer, encoding)
-        sys.stdout.flush()
-        return
-    targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])
-    refuse_overwriting(targets, {f: "a ruleset file" for f in rules.files})
-    write_output(output, lambda f: write_transcript(sim, f, encoding))
+    if output is not None:
+        targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])
+        refuse_overwriting(targets, {f: "a ruleset file" for f in rules.files})
+    shown = sys.stderr.isatty() and (output is not None or not sys.stdout.isatty()) if progress is None else progress
+    with Progress(coups, shown, "simulating") as bar:
+
+        def played(n: int) -> None:
+            if n & 255 == 0:
+                bar.set(n, n)
+
+        played = played if bar.bar else None
+        if output is None:
+            write_transcript(sim, sys.stdout.buffer, encoding, played)
+            sys.stdout.flush()
+            return
+        write_output(output, lambda f: write_transcript(sim, f, encoding, played))
+        bar.complete(coups)
     if listed:
         report = render_injected(sim.injected_report())
         write_output(injected_path(output), report.encode())
