@@ -172,6 +172,7 @@ def _struct(model: type[BaseModel]) -> type:
         kw_only=True,
         forbid_unknown_fields=True,
         frozen=True,
+        omit_defaults=True,  # encoded, a struct holds only the text's pairs (reading.duplicates counts on it)
         gc=False,  # scalars and lists only: no reference cycles, so the collector need not track them
         tag_field="type" if tag else None,
         tag=tag,
