@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from compliance.errors import UserError
-from compliance.games.common import money
+from compliance.games.common import Units, money
 from compliance.ruleset.models import Payouts, Ruleset, Tableau
 
 
@@ -28,6 +28,9 @@ class TableContext:
     min_wager: Decimal | None
     max_wager: Decimal | None
     table_differential: Decimal | None
+    units: Units = field(default_factory=Units)  # the table's money as exact integers (games.common.Units)
+    owed: dict = field(default_factory=dict)  # what a wager on a spot is owed, by how the coup ended (settlement)
+    owed_units: dict = field(default_factory=dict)  # id of those terms -> stake -> owed in units (settlement)
 
     @classmethod
     def build(cls, header, ruleset: Ruleset, where: str) -> TableContext:
@@ -40,7 +43,7 @@ class TableContext:
         if isinstance(order, tuple) and len(set(order)) != len(order):
             raise UserError("table.seat_order lists a seat twice", where)
         limits = t.limits
-        return cls(
+        return cls(units=cls.units_for(payouts, limits),
             game=t.game, ruleset=ruleset, tableau=ruleset.game.tableau, payouts=payouts,
             seat_order=order, seat_rank={s: i for i, s in enumerate(order)} if isinstance(order, tuple) else {},
             decks={s.id: s.decks for s in header.shoes}, dealing_method=t.dealing_method,
@@ -50,6 +53,19 @@ class TableContext:
 
     def has_seat(self, seat: int) -> bool:
         return seat in self.seat_rank if self.seat_rank else seat in self.seat_order
+
+    @staticmethod
+    def units_for(payouts: Payouts, limits=None) -> Units:
+        """The table's integer money: its smallest unit from the limits and the commission units, the
+        denominators from every odds, commission rate and their products (so a commission on winnings is whole)."""
+        amounts = [limits.min_wager, limits.max_wager, limits.table_differential] if limits else []
+        rates = []
+        for p in (payouts.player, payouts.banker, payouts.tie):
+            amounts.append(p.commission_unit)
+            for odds in (p.odds, *(e.odds for e in p.exceptions)):
+                rates += [odds, odds * p.commission]
+            rates.append(p.commission)
+        return Units.for_table(amounts, rates)
 
     def rank(self, seat: int) -> int:
         """Position counter-clockwise from the dealer's right (unknown seats last, by number)."""

@@ -22,6 +22,20 @@ def _owed(terms: tuple, stake: Decimal) -> Due:
     return Due(terms[0], *_amounts(terms, stake), terms[3])
 
 
+def _owed_units(terms: tuple, stake: Decimal, units) -> tuple[int, int] | None:
+    """(gross, commission) owed on ``stake`` under ``terms``, in the table's integer units (games.common.Units),
+    as :func:`_amounts` gives them in Decimal; None where an amount is not a whole number of units."""
+    stake_units = units.of(stake)
+    if stake_units is None:
+        return None
+    outcome, odds, rate, _, payout = terms
+    if outcome != "win":
+        return (stake_units if outcome == "lose" else 0), 0
+    if not rate:
+        return units.win(stake_units, odds, ZERO, None, "up")
+    return units.win(stake_units, odds, rate, payout.commission_unit, payout.commission_rounding)
+
+
 def _amounts(terms: tuple, stake: Decimal) -> tuple[Decimal, Decimal]:
     """(gross, commission) owed on ``stake`` under ``terms``: the winnings and the house's commission on them,
     the stake collected for a loss, nothing for a push."""
@@ -33,7 +47,22 @@ def _amounts(terms: tuple, stake: Decimal) -> tuple[Decimal, Decimal]:
 
 
 def terms(c: CoupState, spot: str, t) -> tuple:
-    """(outcome, odds, commission rate, why, payout) of any wager on ``spot`` in this coup: the same for every bettor."""
+    """(outcome, odds, commission rate, why, payout) of any wager on ``spot`` in this coup: the same for every bettor,
+    and for every coup that ended alike (the winner, and where the payouts have exceptions, its points and cards);
+    worked out once a table for each such ending (``t.owed``)."""
+    if c.void is not None:
+        key = None
+    else:
+        key = (c.won, spot)
+        if spot == c.won and spot != "tie" and getattr(t.payouts, spot).exceptions:
+            key += (c.final_total(spot), len(c.player if spot == PLAYER else c.banker))
+    found = t.owed.get(key)
+    if found is None:
+        found = t.owed[key] = _terms(c, spot, t)
+    return found
+
+
+def _terms(c: CoupState, spot: str, t) -> tuple:
     if c.void is not None:
         return "push", None, ZERO, "the coup is void: every wager is returned", None
     winner = c.winner()
@@ -68,6 +97,7 @@ def terms(c: CoupState, spot: str, t) -> tuple:
 
 
 _WON = {PLAYER: "Player won", BANKER: "Banker won"}
+_UNKNOWN = object()
 
 
 def _judgeable(c: CoupState) -> bool:
@@ -86,6 +116,8 @@ def wrong_amount(c: CoupState, p, t):
     out = []
     seen = set()
     by_spot = {}  # spot -> its terms, worked out once a coup
+    units = t.units
+    converted = units.converted  # amount -> units, as far as the table has met them
     for s in c.settlements:
         key = (s.bettor, s.spot)
         if key in seen:
@@ -96,10 +128,27 @@ def wrong_amount(c: CoupState, p, t):
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands"))
             continue
-        spot_terms = by_spot.get(s.spot)
-        if spot_terms is None:
-            spot_terms = by_spot[s.spot] = terms(c, s.spot, t)
+        spot = by_spot.get(s.spot)
+        if spot is None:
+            spot_terms = terms(c, s.spot, t)
+            spot = by_spot[s.spot] = (spot_terms, t.owed_units.setdefault(id(spot_terms), {}))
+        spot_terms, by_stake = spot
         outcome = spot_terms[0]
+        owed = by_stake.get(stake, _UNKNOWN)  # in integer units: (winnings, commission), or None
+        if owed is _UNKNOWN:
+            owed = _owed_units(spot_terms, stake, units)
+            if len(by_stake) < 4096:  # a table's stakes are a few hundred values: each worked out once
+                by_stake[stake] = owed
+        paid = converted.get(s.amount, _UNKNOWN)
+        if paid is _UNKNOWN:
+            paid = units.of(s.amount)
+        if owed is not None and paid is not None:
+            gross, commission = owed
+            if commission and s.outcome == "win" and paid == gross and commission_by.get(s.bettor):
+                continue  # paid in full, commission collected apart (checked below)
+            if s.outcome == outcome and paid == gross - commission:
+                continue
+        # not a whole number of units, or settled wrong: judged (and worded) in Decimal, the reference
         gross, commission = _amounts(spot_terms, stake)  # no Due built for the many wagers settled right
         if commission and s.outcome == "win" and s.amount == gross and commission_by.get(s.bettor):
             continue  # paid in full, commission collected apart (checked below)
@@ -111,7 +160,7 @@ def wrong_amount(c: CoupState, p, t):
                                     f"it was settled {s.outcome} {t.money(s.amount)}"))
     for bettor, paid in commission_by.items():
         stake = basis.get((bettor, BANKER))
-        d = _owed(by_spot.get(BANKER) or terms(c, BANKER, t), stake) if stake is not None else None
+        d = _owed(terms(c, BANKER, t), stake) if stake is not None else None
         owed = d.commission if d is not None and d.outcome == "win" else None
         gross_paid = any(s.bettor == bettor and s.spot == BANKER and s.outcome == "win" and d is not None and s.amount == d.gross
                          for s in c.settlements)
