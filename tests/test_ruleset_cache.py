@@ -114,7 +114,7 @@ def rule(rs, rid):
 
 
 def test_a_ruleset_extended_by_the_one_asked_for_edited_since_is_loaded_again(tmp_path, cache_dir, yaml_loads):
-    house, middle = chain(tmp_path)
+    house, _ = chain(tmp_path)
     assert rule(cache.load(str(house)), "NSW-DIFFERENTIAL-REDUCTION").severity == "warning"
     chain(tmp_path, severity="info")  # the parent changes, the file asked for does not
     changed = cache.load(str(house))

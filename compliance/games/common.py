@@ -110,7 +110,7 @@ class Units:
     on generated amounts, rates and roundings).  Never a binary float.
     """
 
-    __slots__ = ("scale", "converted", "_ratios")
+    __slots__ = ("_ratios", "converted", "scale")
 
     def __init__(self, places: int = 2, denominator: int = 1):
         self.scale = 10 ** places * denominator
