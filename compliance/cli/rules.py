@@ -118,6 +118,8 @@ def _provenance_words(rs: Ruleset, rule: BoundRule) -> str:
 
 
 def rule_dict(rs: Ruleset, rule: BoundRule) -> dict:
+    from compliance.checks import REGISTRY
+
     return {
         "ruleset": rs.id, "id": rule.id, "title": rule.title, "check": rule.check, "category": rule.category,
         "severity": rule.severity, "enabled": True,
