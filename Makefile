@@ -46,6 +46,7 @@ conformance: $(TOOL)
 	$(BIN)/python ../shared/conformance/score.py --cmd $(BIN)/baccarat-audit -v
 
 bench: $(TESTS)
+	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/check_speed.py
 
 clean:

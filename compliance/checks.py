@@ -21,6 +21,9 @@ events again: everything it needs is in the replayed state.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -40,16 +43,56 @@ class Breach(NamedTuple):
 
 
 class NoParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Params(BaseModel):
     """Base of check parameter models: unknown parameters are errors.
 
-    The docstring under a parameter is its description (`rules kinds`, the ruleset JSON Schema).
+    The docstring under a parameter is its description (`rules kinds`, the ruleset JSON Schema), read
+    from the source by :func:`documented` when a schema is wanted.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    # defer_build: a kind's validator is built when a ruleset naming it is validated, not when checks are
+    # imported.  Not use_attribute_docstrings: pydantic would read and parse each class's source at import.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+def documented(params: type[BaseModel]) -> type[BaseModel]:
+    """``params`` with the docstring under each of its fields as that field's description (once; its
+    JSON Schema is built again to show them).  Only the schemas and ``rules kinds`` show them, so they
+    are read from the source here, not at every start-up."""
+    if params in _DOCUMENTED:
+        return params
+    for name, info in params.model_fields.items():
+        owner = next((c for c in params.__mro__ if name in inspect.get_annotations(c)), None)
+        if info.description is None and owner is not None:
+            info.description = _attribute_docstrings(owner).get(name)
+    params.model_rebuild(force=True)
+    _DOCUMENTED.add(params)
+    return params
+
+
+_DOCUMENTED: set[type] = set()
+
+
+@functools.cache
+def _attribute_docstrings(cls: type) -> dict[str, str]:
+    """The string literal under each annotated attribute of a class body (the attribute docstring)."""
+    import ast
+    import textwrap
+
+    try:
+        lines, _ = inspect.getsourcelines(cls)
+    except (OSError, TypeError):
+        return {}
+    body = ast.parse(textwrap.dedent("".join(lines))).body[0].body
+    docs = {}
+    for field, doc in itertools.pairwise(body):
+        if (isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name) and isinstance(doc, ast.Expr)
+                and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str)):
+            docs[field.target.id] = inspect.cleandoc(doc.value.value)
+    return docs
 
 
 @dataclass(frozen=True)

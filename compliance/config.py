@@ -17,19 +17,20 @@ relative to the file's directory.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from compliance import limits
 from compliance.categories import SEVERITIES
 from compliance.errors import UserError
-from compliance.yamlread import YamlDoc, read_yaml
+
+if TYPE_CHECKING:
+    from compliance.yamlread import YamlDoc
 
 YAML_NAME = ".baccarat-audit.yaml"
 PYPROJECT = "pyproject.toml"
@@ -45,60 +46,69 @@ JUNIT_CASES = ("rule", "coup")
 _FORMAT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
-class ConfigFile(BaseModel):
-    """What a configuration file may set (keys in kebab-case, as in pyproject.toml)."""
+@functools.cache
+def config_model():
+    """The pydantic model of a configuration file, built when a file is read (not on every start-up)."""
+    from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    class ConfigFile(BaseModel):
+        """What a configuration file may set (keys in kebab-case, as in pyproject.toml)."""
 
-    ruleset: str | None = Field(default=None, description="ruleset id or YAML path for every transcript")
-    format: Literal[FORMATS] | None = Field(  # type: ignore[valid-type]
-        default=None, description="report format on standard output")
-    output: list[str] = Field(default=[], description="reports to write: FILE or FORMAT=FILE")
-    fail_on: Literal[SEVERITIES] | None = Field(  # type: ignore[valid-type]
-        default=None, alias="fail-on", description="lowest severity that makes the run fail (exit 1)")
-    waivers: str | None = Field(default=None, description="YAML file of approved deviations")
-    baseline: str | None = Field(default=None, description="baseline file: report only findings not in it")
-    paths: list[str] = Field(default=[], description="what to check when the command line names nothing")
-    jurisdictions: dict[str, str] = Field(
-        default={}, description="table.jurisdiction values this project uses, each mapped to a ruleset id or "
-        "YAML file; a transcript may name only these and the bundled ruleset ids")
-    exclude: list[str] = Field(default=[], description="globs of files and directories not to check")
-    select: list[str] = Field(default=[], description="rules to run: rule ids or categories, globs allowed "
-                              "(default: every rule)")
-    ignore: list[str] = Field(default=[], description="rules not to run: rule ids or categories, globs allowed")
-    junit_cases: Literal[JUNIT_CASES] | None = Field(  # type: ignore[valid-type]
-        default=None, alias="junit-cases", description="JUnit test cases: one per transcript and rule, or per coup")
-    limits: dict[str, Annotated[int, Field(ge=1, le=1 << 20)]] = Field(
-        default={}, description="size limits to raise, in megabytes, by kind of file: "
-        + ", ".join(f"{k} ({limits.megabytes(getattr(limits.DEFAULTS, k))})" for k in limits.CONFIGURABLE))
+        model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    @field_validator("output", "paths", "exclude", "select", "ignore", mode="before")
-    @classmethod
-    def _listify(cls, v):
-        return [v] if isinstance(v, str) else v
+        ruleset: str | None = Field(default=None, description="ruleset id or YAML path for every transcript")
+        format: Literal[FORMATS] | None = Field(  # type: ignore[valid-type]
+            default=None, description="report format on standard output")
+        output: list[str] = Field(default=[], description="reports to write: FILE or FORMAT=FILE")
+        fail_on: Literal[SEVERITIES] | None = Field(  # type: ignore[valid-type]
+            default=None, alias="fail-on", description="lowest severity that makes the run fail (exit 1)")
+        waivers: str | None = Field(default=None, description="YAML file of approved deviations")
+        baseline: str | None = Field(default=None, description="baseline file: report only findings not in it")
+        paths: list[str] = Field(default=[], description="what to check when the command line names nothing")
+        jurisdictions: dict[str, str] = Field(
+            default={}, description="table.jurisdiction values this project uses, each mapped to a ruleset id or "
+            "YAML file; a transcript may name only these and the bundled ruleset ids")
+        exclude: list[str] = Field(default=[], description="globs of files and directories not to check")
+        select: list[str] = Field(default=[], description="rules to run: rule ids or categories, globs allowed "
+                                  "(default: every rule)")
+        ignore: list[str] = Field(default=[], description="rules not to run: rule ids or categories, globs allowed")
+        junit_cases: Literal[JUNIT_CASES] | None = Field(  # type: ignore[valid-type]
+            default=None, alias="junit-cases", description="JUnit test cases: one per transcript and rule, or per coup")
+        limits: dict[str, Annotated[int, Field(ge=1, le=1 << 20)]] = Field(
+            default={}, description="size limits to raise, in megabytes, by kind of file: "
+            + ", ".join(f"{k} ({limits.megabytes(getattr(limits.DEFAULTS, k))})" for k in limits.CONFIGURABLE))
+        cache: bool | None = Field(default=None, description="keep validated rulesets in the user's cache directory "
+                                   "between runs (default true)")
 
-    @field_validator("format", "fail_on", "junit_cases", mode="before")
-    @classmethod
-    def _lower(cls, v):
-        return v.lower() if isinstance(v, str) else v
+        @field_validator("output", "paths", "exclude", "select", "ignore", mode="before")
+        @classmethod
+        def _listify(cls, v):
+            return [v] if isinstance(v, str) else v
 
-    @field_validator("output")
-    @classmethod
-    def _known_formats(cls, v):
-        for spec in v:
-            try:
-                split_output(spec)  # an unknown FORMAT= is an error here, at the file's place
-            except UserError as e:
-                raise ValueError(e.message) from None
-        return v
+        @field_validator("format", "fail_on", "junit_cases", mode="before")
+        @classmethod
+        def _lower(cls, v):
+            return v.lower() if isinstance(v, str) else v
 
-    @field_validator("limits")
-    @classmethod
-    def _kinds(cls, v: dict[str, int]):
-        unknown = sorted(set(v) - set(limits.CONFIGURABLE))
-        if unknown:
-            raise ValueError(f"no limit {unknown[0]!r}; the limits are {', '.join(limits.CONFIGURABLE)}")
-        return v
+        @field_validator("output")
+        @classmethod
+        def _known_formats(cls, v):
+            for spec in v:
+                try:
+                    split_output(spec)  # an unknown FORMAT= is an error here, at the file's place
+                except UserError as e:
+                    raise ValueError(e.message) from None
+            return v
+
+        @field_validator("limits")
+        @classmethod
+        def _kinds(cls, v: dict[str, int]):
+            unknown = sorted(set(v) - set(limits.CONFIGURABLE))
+            if unknown:
+                raise ValueError(f"no limit {unknown[0]!r}; the limits are {', '.join(limits.CONFIGURABLE)}")
+            return v
+
+    return ConfigFile
 
 
 #: the settings `check` uses, with their defaults
@@ -115,6 +125,7 @@ DEFAULTS: dict[str, Any] = {
     "select": [],
     "ignore": [],
     "junit-cases": "rule",
+    "cache": True,  # validated rulesets kept between runs (compliance.ruleset.cache)
 }
 _PATH_KEYS = ("waivers", "baseline")
 
@@ -176,6 +187,8 @@ def _pyproject_table(path: Path, discovering: bool = False) -> dict | None:
 
 
 def _yaml_mapping(path: Path) -> tuple[dict, YamlDoc]:
+    from compliance.yamlread import read_yaml
+
     doc = read_yaml(path, what="configuration file", kind="config")  # bounded (compliance.limits)
     if doc.data is None:
         return {}, doc
@@ -205,7 +218,7 @@ def discover(start: Path | None = None) -> Path | None:
     return found[0] if found else None
 
 
-def read_file(path: Path, table: dict | None = None) -> ConfigFile:
+def read_file(path: Path, table: dict | None = None):
     """Read and validate one configuration file (``table``: its pyproject table, when already read);
     unknown keys are errors (they catch typos)."""
     doc = None
@@ -215,8 +228,10 @@ def read_file(path: Path, table: dict | None = None) -> ConfigFile:
         raw, doc = _yaml_mapping(path)
     if raw is None:
         raise UserError("has no [tool.baccarat-audit] table", str(path))
+    from pydantic import ValidationError
+
     try:
-        return ConfigFile.model_validate(raw)
+        return config_model().model_validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
         key = ".".join(str(p) for p in first["loc"]) or "(top)"

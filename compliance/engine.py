@@ -26,7 +26,8 @@ from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.games.common import ReplayError
 from compliance.reading.reader import CoupRecord, TranscriptFile, bounded, open_transcript
-from compliance.ruleset.loader import load_jurisdiction, load_ruleset
+from compliance.ruleset import cache as ruleset_cache
+from compliance.ruleset.loader import load_jurisdiction
 from compliance.ruleset.models import BoundRule, Ruleset
 from compliance.selection import Selection
 from compliance.transcript.locate import event_offsets, position
@@ -80,18 +81,21 @@ class RulesetCache:
     configuration's ``ruleset``, an id or a file), else the transcript's
     ``table.jurisdiction``, which may only be a bundled ruleset id or one the
     configuration maps (``jurisdictions``: id -> ruleset id or file): the
-    evidence never names the file it is judged by.
+    evidence never names the file it is judged by.  With ``cache``, a ruleset comes from the cache of
+    validated rulesets kept between runs while its files are unchanged (:mod:`compliance.ruleset.cache`).
     """
 
-    def __init__(self, override: str | None = None, jurisdictions: dict[str, str] | None = None):
+    def __init__(self, override: str | None = None, jurisdictions: dict[str, str] | None = None,
+                 cache: bool = True):
         self.override = override
         self.jurisdictions = dict(jurisdictions or {})
+        self.cache = cache
         self._loaded: dict[str, Ruleset] = {}
 
     def for_header(self, header, where: str) -> Ruleset:
         if self.override:
             if self.override not in self._loaded:
-                self._loaded[self.override] = load_ruleset(self.override)
+                self._loaded[self.override] = self._load(self.override)
             return self._loaded[self.override]
         ref = header.table.jurisdiction
         if not ref:
@@ -99,12 +103,15 @@ class RulesetCache:
         key = "table.jurisdiction:" + ref  # never the same entry as an override of the same spelling
         if key not in self._loaded:
             try:
-                self._loaded[key] = load_jurisdiction(ref, self.jurisdictions)
+                self._loaded[key] = load_jurisdiction(ref, self.jurisdictions, load=self._load)
             except UserError as e:
                 if e.where is None:  # the transcript's table.jurisdiction names no ruleset
                     raise UserError(f"table.jurisdiction: {e.message}", where) from None
                 raise
         return self._loaded[key]
+
+    def _load(self, ref: str) -> Ruleset:
+        return ruleset_cache.load(ref, enabled=self.cache)
 
 
 def _applies(rule: BoundRule, method: str | None) -> bool:
@@ -115,20 +122,23 @@ class Checker:
     """Checks transcripts against rulesets."""
 
     def __init__(self, ruleset: str | None = None, keep_states: bool = False, keep_coups: bool = False,
-                 jurisdictions: dict[str, str] | None = None, selection: Selection = Selection()):
-        games.load_checks()
-        self.rulesets = RulesetCache(ruleset, jurisdictions)
+                 jurisdictions: dict[str, str] | None = None, selection: Selection = Selection(),
+                 cache: bool = True):
+        # loading a ruleset imports the check kinds of its game
+        self.rulesets = RulesetCache(ruleset, jurisdictions, cache)
         self.keep_states = keep_states
         self.keep_coups = keep_coups
         self.selection = selection
 
     def check_file(self, path: str | Path, display: str | None = None,
-                   on_coup: Callable[[int], None] | None = None) -> TranscriptResult:
+                   on_coup: Callable[[int, int], None] | None = None) -> TranscriptResult:
         display = display or str(path)
         source = open_transcript(path, display)
         return self.check_source(source, on_coup)
 
     def check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
+        """Check every coup of ``source``; ``on_coup(coups, nbytes)``, if given, is called as each coup is read
+        with the coups read so far and about how many bytes of the file they took (for a progress display)."""
         try:
             return self._check_source(source, on_coup)
         finally:
@@ -160,8 +170,12 @@ class Checker:
         by_key: dict[tuple, tuple[list, list]] = {}
         not_judged = result.not_judged
         findings = result.findings
+        nbytes = 0
         for record in source.records():
             result.coups += 1
+            if on_coup is not None:
+                nbytes += len(record.raw) + 1  # its line, or its place in the document
+                on_coup(result.coups, nbytes)
             if numbers is not None and record.number is not None:
                 numbers.append(record.number)
             why, event = record.error, None  # why the coup cannot be read or replayed, and at which event
@@ -198,8 +212,6 @@ class Checker:
                 findings.extend(found)
                 if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards
                     result.states.append(state.cards())  # of the coups with findings (in a game with two hands)
-            if on_coup is not None:
-                on_coup(result.coups)
         result.sha256 = source.sha256()
         findings.sort(key=Finding.sort_key)
         return result

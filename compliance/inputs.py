@@ -70,7 +70,7 @@ class Input:
 
         return open_block(self.path, self.display, self.block)
 
-    def check(self, checker, on_coup: Callable[[int], None] | None = None):
+    def check(self, checker, on_coup: Callable[[int, int], None] | None = None):
         """Check this transcript with a :class:`compliance.engine.Checker`; UserError when it cannot be read."""
         result = checker.check_source(self.open(), on_coup)
         result.transcript = self.name

@@ -49,6 +49,7 @@ from compliance.engine import Checker, TranscriptResult
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.selection import Selection
+from compliance.progress import Tally, shared_counts
 
 #: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
 CHUNK_BYTES = 8 << 20
@@ -76,10 +77,11 @@ class Settings:
     jurisdictions: tuple[tuple[str, str], ...] = ()  # the configuration's table.jurisdiction -> ruleset map
     selection: Selection = Selection()
     limits: tuple[tuple[str, int], ...] = ()  # compliance.limits, as the configuration set them
+    cache: bool = True  # validated rulesets from the user's cache (compliance.ruleset.cache)
 
     def checker(self, cls=Checker) -> Checker:
         return cls(self.ruleset, keep_states=self.keep_states, keep_coups=self.keep_coups,
-                   jurisdictions=dict(self.jurisdictions), selection=self.selection)
+                   jurisdictions=dict(self.jurisdictions), selection=self.selection, cache=self.cache)
 
 
 # ------------------------------------------------------------------ worker side
@@ -95,16 +97,32 @@ def _checker(settings: Settings) -> Checker:
     return _CHECKERS[settings]
 
 
-def _worker_init() -> None:
+#: the counters of checked coups and bytes this worker adds to, shared with the parent's progress bar
+_COUNTS = None
+
+
+def _worker_init(counts=None) -> None:
     """Ctrl-C goes to the whole process group: the parent handles it and stops the workers (with SIGTERM)."""
+    global _COUNTS
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _COUNTS = counts
 
 
-def check_input(inp, settings: Settings) -> TranscriptResult | UserError:
-    """Check one whole transcript (an :class:`compliance.inputs.Input`); a UserError is returned, not raised."""
+def _tally() -> Tally | None:
+    return Tally(_COUNTS) if _COUNTS is not None else None
+
+
+def check_input(inp, settings: Settings, on_coup=None) -> TranscriptResult | UserError:
+    """Check one whole transcript (an :class:`compliance.inputs.Input`); a UserError is returned, not raised.
+
+    ``on_coup``: the progress of a check run in this process; a worker adds to the parent's counters."""
+    tally = None if on_coup is not None else _tally()
     try:
-        return inp.check(_checker(settings))
+        result = inp.check(_checker(settings), on_coup or tally)
+        if tally is not None:
+            tally.add(result.coups, max(inp.size, 1))
+        return result
     except UserError as e:
         return e
 
@@ -175,7 +193,11 @@ def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
             checker.carry = checker.current
             start_key, start_shoe = carry_key(checker.carry), getattr(checker.carry, "current_shoe", None)
         chunk = _Chunk(source, *region)
-        result = checker.check_source(chunk)
+        tally = _tally()
+        result = checker.check_source(chunk, tally)
+        if tally is not None:  # the bytes of the file this chunk covers (the first, the header too)
+            start, end, _ = region
+            tally.add(result.coups, (inp.size if end is None else end) - (start if lookback is not None else 0))
         result.transcript = inp.name
         out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
                           start_key, carry_key(checker.current), start_shoe, chunk.shoes, source.header_sha256,
@@ -453,15 +475,20 @@ def check_parallel(inputs: list, settings: Settings, jobs: int, on_error: Callab
     plans = plan(inputs, jobs, chunk_bytes) if jobs > 1 and total >= POOL_BYTES else None
     # never more processes than units of work: -j 400 on six chunks starts six
     jobs = min(jobs, units(plans)) if plans is not None else 1
+    shown = progress is not None and progress.bar is not None
     if jobs <= 1:
-        return _collect(inputs, [_Local(check_input, inp, settings) for inp in inputs], settings, on_error, progress)
+        local = [_Local(check_input, inp, settings, progress.on_coup if shown else None) for inp in inputs]
+        return _collect(inputs, local, settings, on_error, progress)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     # fork: workers start at once with everything imported (spawn would re-import the program)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method),
-                               initializer=_worker_init)
+    context = multiprocessing.get_context(method)
+    counts = shared_counts(context) if shown else None  # the workers' checked coups and bytes, for the bar
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init, initargs=(counts,))
+    if counts is not None:
+        progress.follow(counts)
     try:
         pending = _schedule(pool.submit, inputs, settings, plans)
         results = _collect(inputs, pending, settings, on_error, progress)

@@ -59,7 +59,7 @@ from compliance.yamlread import parse_yaml
 class Waiver(BaseModel):
     """One approved deviation, as written in the waivers file."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str | None = None
     rule: str | None = Field(default=None, description="rule id the waiver covers")

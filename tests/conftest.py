@@ -1,6 +1,15 @@
-"""Fixtures shared by the test modules."""
+"""Fixtures shared by the test modules.
+
+Tests never change the machine: the engine keeps validated rulesets in the
+user's cache directory (``compliance.ruleset.cache``), so the whole run,
+subprocesses included, writes its cache into a temporary directory instead.
+"""
 
 from __future__ import annotations
+
+import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -12,3 +21,19 @@ def bounds():
     """Set size limits (``bounds(line=4096)``, bytes by kind) for one test; the defaults are back after it."""
     yield lambda **kinds: limits.configure(kinds)
     limits.configure()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_directory():
+    """The ruleset cache of the test run: a temporary directory, removed at the end."""
+    directory = tempfile.mkdtemp(prefix="baccarat-audit-test-cache-")
+    saved = {k: os.environ.get(k) for k in ("BACCARAT_AUDIT_CACHE_DIR", "BACCARAT_AUDIT_NO_CACHE")}
+    os.environ["BACCARAT_AUDIT_CACHE_DIR"] = directory
+    os.environ.pop("BACCARAT_AUDIT_NO_CACHE", None)
+    yield directory
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+    shutil.rmtree(directory, ignore_errors=True)

@@ -112,8 +112,17 @@ def _msgspec_header(raw: bytes):
 
 
 def _plain(struct) -> dict:
-    """The struct as JSON-like builtins, amounts as text, so both decoders compare like for like."""
-    return json.loads(json.dumps(msgspec.to_builtins(struct)))
+    """The struct as JSON-like builtins, every field (those at their default too: the structs leave them out
+    when encoded), amounts as text, so both decoders compare like for like."""
+    if isinstance(struct, msgspec.Struct):
+        config = type(struct).__struct_config__
+        fields = {f: _plain(getattr(struct, f)) for f in struct.__struct_fields__}
+        return {config.tag_field: config.tag, **fields} if config.tag_field else fields
+    if isinstance(struct, list):
+        return [_plain(x) for x in struct]
+    if isinstance(struct, dict):
+        return {str(k): _plain(v) for k, v in struct.items()}
+    return str(struct) if isinstance(struct, Decimal) else struct
 
 
 def _same(a, b):

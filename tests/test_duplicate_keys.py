@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from compliance.reading import duplicates
@@ -115,3 +115,52 @@ def test_the_fast_test_agrees_with_the_exact_one(obj, repeat, ascii_only):
     assert duplicates.has_duplicates(raw) == exact
     if exact:
         assert duplicates.message(raw).startswith("duplicate key `")
+
+
+def _coup_texts():
+    """The coups of the sample, with timestamps and patrons whose strings hold colons."""
+    coups = []
+    for c in sample_doc()["coups"]:
+        c = json.loads(json.dumps(c))
+        for k, e in enumerate(c["events"]):
+            e["at"] = f"2026-11-29T20:{k:02d}:00Z"
+        coups.append(c)
+    return coups
+
+
+_COUPS = _coup_texts()
+_DEFAULTS = [("no_bet", False), ("dealing_method", None), ("seated", None), ("at", None), ("face", None)]
+
+
+def _objects(c: dict) -> list[dict]:
+    """Every object of a coup: the coup, its events, its seated map."""
+    return [c, *c["events"], *([c["seated"]] if c.get("seated") else [])]
+
+
+@settings(max_examples=300, deadline=None)
+@given(which=st.integers(0, len(_COUPS) - 1), repeat=st.sets(st.integers(0, 40), max_size=2),
+       defaults=st.sets(st.integers(0, 60), max_size=3), vendor=st.booleans(), indent=st.sampled_from([None, 1]))
+def test_the_test_on_the_decoded_coup_agrees_with_the_exact_one(which, repeat, defaults, vendor, indent):
+    """The cheapest test reads the coup as the validating decoder did: a key written twice anywhere, a field
+    written at its default value, a vendor key, colons inside strings, indented or compact text."""
+    from compliance.games.baccarat import GAME
+    from compliance.reading.reader import _decode, decode_coup
+
+    c = json.loads(json.dumps(_COUPS[which]))
+    objects = _objects(c)
+    for k in defaults:  # a field written at its default, where the object has that field
+        key, value = _DEFAULTS[k % len(_DEFAULTS)]
+        target = objects[k % len(objects)]
+        if key in ("no_bet", "dealing_method", "seated") and target is c or key == "at" and target is not c \
+                or key == "face" and target.get("type") == "card":
+            target.setdefault(key, value)
+    if vendor:
+        c["x-recorder"] = "shoe:7"
+    text = json.dumps(c, indent=indent) if not repeat else _dump_with(c, repeat, [0], False)
+    raw = text.encode()
+    record = decode_coup(raw, 1, 1, "$")
+    exact = duplicates.find(raw) is not None
+    assume(record.coup is not None or record.error.startswith("duplicate key"))  # else refused for another reason
+    decoded = _decode(raw, GAME.codec.coup_decoder)
+    assert duplicates.has_duplicates(raw, decoded) == exact
+    assert (record.error is not None) == exact

@@ -284,7 +284,7 @@ def test_a_file_that_vanishes_before_its_turn_is_an_error_and_the_others_are_rep
     second.write_text(dumps(transcript([CLEAN])))
     errors = []
 
-    def vanish(n):
+    def vanish(n, nbytes):
         second.unlink(missing_ok=True)
 
     from compliance.engine import check_paths
@@ -302,7 +302,7 @@ def test_a_file_cut_short_while_it_is_read_ends_in_an_unreadable_coup(tmp_path):
     size = path.stat().st_size
     assert size > 2 << 20  # larger than the reader's buffer, so the cut is seen
 
-    def cut(n):
+    def cut(n, nbytes):
         if n == 10:
             with path.open("r+b") as f:
                 f.truncate(size // 2 + 17)  # in the middle of a line

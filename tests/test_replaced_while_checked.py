@@ -45,7 +45,7 @@ def test_a_file_replaced_while_it_is_checked_keeps_the_hash_of_what_was_checked(
     other = tmp_path / "other"
     other.write_text(text.replace('"amount": 500', '"amount": 5'))
 
-    def replace_it(n: int) -> None:
+    def replace_it(n: int, nbytes: int) -> None:
         if n == 2:  # half way through, the file at the path is swapped for another
             os.replace(other, path)
 

@@ -21,13 +21,11 @@ from pathlib import Path
 
 import typer
 
-from compliance import baseline as baseline_file
 from compliance import config, limits
 from compliance import outputs as outputs_file
-from compliance import waivers as waivers_file
+from compliance import progress as progress_bar
 from compliance.categories import SEVERITIES
 from compliance.cli.app import app, fail
-from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.inputs import STDIN, STDIN_NAME, Exclude, Input, collect, spool_stdin
 from compliance.printable import printable
@@ -91,53 +89,39 @@ def run_date(timestamp: str | None) -> dt.datetime:
     return (when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)).astimezone(dt.timezone.utc)
 
 
-class Progress:
-    """A rich progress bar on standard error, only on a terminal: transcripts, bytes and coups so far."""
+class Progress(progress_bar.Progress):
+    """check's bar on standard error: the share of the transcripts' bytes checked (so the time left), and the
+    coups so far; with ``-j``, what the worker processes have checked (:mod:`compliance.progress`)."""
 
-    def __init__(self, inputs: list[Input], enabled: bool):
-        self.bar = None
-        if not enabled or len(inputs) == 0:
-            return
-        from rich.console import Console
-        from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
-        from rich.progress import Progress as Bar
+    def __init__(self, inputs: list[Input], enabled: bool, console=None):
+        super().__init__(sum(max(i.size, 1) for i in inputs), enabled and bool(inputs), "checking", console)
+        self.finished_coups = self.finished_bytes = 0  # of the transcripts checked to the end
+        self.size = 1  # of the transcript being checked in this process
 
-        self.bar = Bar(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[coups]:,} coups"),
-                       TimeElapsedColumn(), console=Console(file=sys.stderr), transient=True)
-        self.total = sum(max(i.size, 1) for i in inputs)
-        self.task = self.bar.add_task("checking", total=self.total, coups=0)
-        self.done_bytes = self.coups = 0
+    def start(self, inp: Input) -> None:
+        self.describe(inp.name)
+        self.size = max(inp.size, 1)
 
-    def __enter__(self):
-        if self.bar:
-            self.bar.__enter__()
-        return self
+    def on_coup(self, coups: int, nbytes: int) -> None:
+        """The engine's report, in this process: ``coups`` and about ``nbytes`` of the transcript so far."""
+        if coups & 255 == 0:
+            self.set(self.finished_coups + coups, self.finished_bytes + min(nbytes, self.size))
 
-    def __exit__(self, *exc):
-        if self.bar:
-            self.bar.__exit__(*exc)
-
-    def start(self, inp: Input):
-        if self.bar:
-            self.bar.update(self.task, description=inp.name)
-
-    def on_coup(self, n: int):
-        if n % 512 == 0:
-            self.bar.update(self.task, coups=self.coups + n)
-
-    def finished(self, inp: Input, coups: int):
-        if self.bar:
-            self.done_bytes += max(inp.size, 1)
-            self.coups += coups
-            self.bar.update(self.task, completed=self.done_bytes, coups=self.coups)
+    def finished(self, inp: Input, coups: int) -> None:
+        self.finished_coups += coups
+        self.finished_bytes += max(inp.size, 1)
+        if self.shared is None:  # with workers, the bar shows their counters
+            self.set(self.finished_coups, self.finished_bytes)
 
 
 def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
                  on_error, progress: Progress, jurisdictions: dict[str, str] | None = None,
-                 selection: Selection = Selection()):
+                 selection: Selection = Selection(), cache: bool = True):
     """Check each input in order; one that cannot be read goes to ``on_error`` and the others still run."""
+    from compliance.engine import Checker  # imported when a check runs (not for --help)
+
     checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups, jurisdictions=jurisdictions,
-                      selection=selection)
+                      selection=selection, cache=cache)
     results = []
     for inp in inputs:
         progress.start(inp)
@@ -226,6 +210,9 @@ def check(
                              help="Check on a Dask distributed cluster (scheduler address, e.g. tcp://10.0.0.5:8786); "
                                   "the workers must read the transcripts and rulesets at the same absolute paths. "
                                   "Needs: pip install 'baccarat-audit[dask]'."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Load the rulesets from their YAML, not from the cache "
+                                  "of validated rulesets in the user's cache directory (also: "
+                                  "BACCARAT_AUDIT_NO_CACHE=1, or cache = false in the configuration)."),
 ):
     """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
     settings = config.apply_flags(config.load(config_file), {
@@ -233,7 +220,7 @@ def check(
         "fail-on": fail_on.value if fail_on else None, "paths": [str(p) for p in transcripts or []],
         "waivers": str(waivers) if waivers else None, "baseline": str(baseline) if baseline else None,
         "exclude": _listed(exclude), "select": _listed(select), "ignore": _listed(ignore),
-        "junit-cases": junit_cases.value if junit_cases else None})
+        "junit-cases": junit_cases.value if junit_cases else None, "cache": False if no_cache else None})
     limits.configure({kind: mb * limits.MB for kind, mb in settings.values.get("limits", {}).items()})
     if not settings["paths"]:
         fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
@@ -244,17 +231,23 @@ def check(
     targets = [outputs_file.resolve(path) for _, path in outputs]  # refused now, before any work, if never written
     baseline_target = outputs_file.resolve(write_baseline) if write_baseline else None
     if settings["ruleset"]:  # a wrong --ruleset is said once, before any transcript is read
-        from compliance.ruleset.loader import load_ruleset
+        from compliance.ruleset import cache as ruleset_cache
 
-        load_ruleset(settings["ruleset"])
+        ruleset_cache.load(settings["ruleset"], enabled=settings["cache"])
     selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))
     known = _known_rules(settings["ruleset"]) if selection or settings["waivers"] else None
     if selection:
         selection.check_known((r.id, r.category) for r in known)
-    waived = waivers_file.load(settings["waivers"], when.date()) if settings["waivers"] else None
-    if waived is not None:
+    waived = in_baseline = None
+    if settings["waivers"]:
+        from compliance import waivers as waivers_file
+
+        waived = waivers_file.load(settings["waivers"], when.date())
         waivers_file.check_rules(waived, {r.id for r in known})
-    in_baseline = baseline_file.load(settings["baseline"]) if settings["baseline"] else None
+    if settings["baseline"]:
+        from compliance import baseline as baseline_file
+
+        in_baseline = baseline_file.load(settings["baseline"])
     options = RenderOptions(quiet=quiet, junit_cases=settings["junit-cases"])
 
     errors: list[str] = []
@@ -282,15 +275,16 @@ def check(
             if jobs == 1 and not dask:
                 results = check_inputs(inputs, settings["ruleset"], keep_states=keep_states, keep_coups=keep_coups,
                                        on_error=on_error, progress=bar, jurisdictions=jurisdictions,
-                                       selection=selection)
+                                       selection=selection, cache=settings["cache"])
             else:  # same report, made on several processes (compliance.parallel)
                 from compliance import parallel
 
                 run = parallel.Settings(settings["ruleset"], keep_states, keep_coups, tuple(jurisdictions.items()),
-                                        selection, limits=limits.current().items())
+                                        selection, limits=limits.current().items(), cache=settings["cache"])
                 if dask:  # the workers may run in another directory: every path they read is made absolute
                     inputs, run = parallel.absolute(inputs, run)
                 results = parallel.check_parallel(inputs, run, jobs or parallel.default_jobs(), on_error, bar, dask)
+            bar.complete(bar.finished_coups)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=in_baseline, selection=selection)
     for r in results:  # the rulesets actually loaded, with every file of their extends chains
@@ -372,6 +366,8 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
         sys.stdout.write(_statistics_json(report) if as_json else render_statistics(report))
         sys.stdout.flush()
     if baseline:
+        from compliance import baseline as baseline_file
+
         _make_directory(baseline)
         outputs_file.write(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
                            "cannot write baseline")

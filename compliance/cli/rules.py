@@ -12,16 +12,16 @@ import sys
 from decimal import Decimal
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from compliance import games
 from compliance.categories import CATEGORIES
-from compliance.checks import REGISTRY
 from compliance.cli.app import app, decimal_text
 from compliance.errors import UserError
-from compliance.ruleset.loader import bundled_rulesets, load_ruleset
-from compliance.ruleset.models import BoundRule, Ruleset
+
+if TYPE_CHECKING:  # the rulesets and check kinds are imported when a command runs, not at start-up
+    from compliance.ruleset.models import BoundRule, Ruleset
 
 rules_app = typer.Typer(help="The rules: list them, show one, list the check kinds.", no_args_is_help=True)
 rulesets_app = typer.Typer(help="The bundled rulesets (jurisdictions).", no_args_is_help=True)
@@ -61,6 +61,8 @@ def _plain(v):
 
 def _rulesets(ref: str | None, include_abstract: bool = False) -> list[Ruleset]:
     """The named ruleset, or every bundled concrete one (and the abstract ones if asked)."""
+    from compliance.ruleset.loader import bundled_rulesets, load_ruleset
+
     if ref:
         return [load_ruleset(ref, allow_abstract=True)]
     return bundled_rulesets(include_abstract)
@@ -116,6 +118,8 @@ def _provenance_words(rs: Ruleset, rule: BoundRule) -> str:
 
 
 def rule_dict(rs: Ruleset, rule: BoundRule) -> dict:
+    from compliance.checks import REGISTRY
+
     return {
         "ruleset": rs.id, "id": rule.id, "title": rule.title, "check": rule.check, "category": rule.category,
         "severity": rule.severity, "enabled": True,
@@ -267,6 +271,7 @@ def rules_show(
                                help="text or json."),
 ):
     """Explain one rule: what it requires, its citation and parameters in each jurisdiction, and example coups."""
+    from compliance.checks import REGISTRY
     from compliance.ruletests import bundled_dir
     from compliance.ruletests import examples as find_examples
 
@@ -348,11 +353,14 @@ def _type_words(schema: dict) -> str:
 
 
 def kinds_dict() -> list[dict]:
+    from compliance import games
+    from compliance.checks import REGISTRY, documented
+
     games.load_checks()
     out = []
     for name in sorted(REGISTRY):
         k = REGISTRY[name]
-        schema = k.params.model_json_schema()
+        schema = documented(k.params).model_json_schema()
         params = []
         for pname, ps in schema.get("properties", {}).items():
             field = k.params.model_fields.get(pname)
@@ -467,6 +475,7 @@ def test_rules(
     """Run rule tests (default: the bundled ones): each transcript's findings against its sidecar; exit 1 when
     one fails."""
     from compliance import ruletests
+    from compliance.ruleset.loader import load_ruleset
 
     wanted = [load_ruleset(r, allow_abstract=True) for r in ruleset] if ruleset else None
     suite = ruletests.run_dir(directory or ruletests.bundled_dir(), wanted)

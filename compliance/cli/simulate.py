@@ -12,11 +12,10 @@ import typer
 
 from compliance.cli.app import app, decimal_text
 from compliance.errors import UserError
-from compliance.games.baccarat.analyze import OUTCOMES, analyze, decimal
 from compliance.outputs import refuse_overwriting
 from compliance.outputs import resolve as resolve_output
 from compliance.outputs import write as write_output
-from compliance.ruleset.loader import load_ruleset
+from compliance.progress import Progress
 
 
 class TranscriptFormat(str, Enum):
@@ -58,9 +57,13 @@ def simulate(
     seats: int = typer.Option(7, "--seats", min=1, max=14, metavar="N", help="Seats at the table."),
     commission: str = typer.Option(None, "--commission", metavar="RATE", show_default=False,
                                    help="The table's commission rate, 0.05 for 5% [default: the ruleset's]."),
+    progress: bool = typer.Option(None, "--progress/--no-progress", show_default=False,
+                                  help="Progress bar on standard error [default: on a terminal, unless the transcript "
+                                       "goes to the same terminal]."),
 ):
     """Play shoes as the ruleset prescribes and write the transcript; --inject breaks chosen coups on purpose."""
     from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
+    from compliance.ruleset.loader import load_ruleset
 
     rules = load_ruleset(ruleset)
     wanted: dict[str, float] = {}
@@ -74,13 +77,23 @@ def simulate(
     sim = Simulator(rules, coups=coups, seed=seed, decks=decks, game=game, seats=seats,
                     dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities)
     encoding = (fmt.value if fmt else None) or ("jsonl" if output and output.suffix == ".jsonl" else "json")
-    if output is None:
-        write_transcript(sim, sys.stdout.buffer, encoding)
-        sys.stdout.flush()
-        return
-    targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])
-    refuse_overwriting(targets, {f: "a ruleset file" for f in rules.files})
-    write_output(output, lambda f: write_transcript(sim, f, encoding))
+    if output is not None:
+        targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])
+        refuse_overwriting(targets, {f: "a ruleset file" for f in rules.files})
+    shown = sys.stderr.isatty() and (output is not None or not sys.stdout.isatty()) if progress is None else progress
+    with Progress(coups, shown, "simulating") as bar:
+
+        def played(n: int) -> None:
+            if n & 255 == 0:
+                bar.set(n, n)
+
+        played = played if bar.bar else None
+        if output is None:
+            write_transcript(sim, sys.stdout.buffer, encoding, played)
+            sys.stdout.flush()
+            return
+        write_output(output, lambda f: write_transcript(sim, f, encoding, played))
+        bar.complete(coups)
     if listed:
         report = render_injected(sim.injected_report())
         write_output(injected_path(output), report.encode())
@@ -130,6 +143,9 @@ def analyze_command(
                                      help="text or json."),
 ):
     """Exact Banker/Player/Tie odds of a full shoe by the ruleset's tableau, and every spot's odds and house edge."""
+    from compliance.games.baccarat.analyze import analyze
+    from compliance.ruleset.loader import load_ruleset
+
     rules = load_ruleset(ruleset)
     if rules.game is None:
         raise UserError(f"ruleset {rules.id!r} is not baccarat: analyze counts the baccarat shoe")
@@ -146,6 +162,8 @@ def analyze_command(
 
 def analysis_document(ruleset_id: str, game: str, a, spots) -> dict:
     """The analysis as data: exact integers, fractions as strings, decimals rounded to 10 places."""
+    from compliance.games.baccarat.analyze import OUTCOMES, decimal
+
     total = a.outcomes.total
     counts = a.counts
     return {
@@ -158,6 +176,8 @@ def analysis_document(ruleset_id: str, game: str, a, spots) -> dict:
 
 
 def _wager(e, spot) -> dict:
+    from compliance.games.baccarat.analyze import decimal
+
     if not e.exact:
         return {"spot": e.spot, "pays": _pays(spot), "exact": False,
                 "why": "its conditions read both the first cards and the result: no exact count"}
@@ -188,6 +208,8 @@ def _pays(spot) -> str:
 
 
 def render_analysis(doc: dict) -> str:
+    from compliance.games.baccarat.analyze import OUTCOMES
+
     lines = [
         f"{doc['ruleset']} {doc['game']}: {doc['decks']} decks ({doc['cards']} cards), {doc['method']}",
         "",

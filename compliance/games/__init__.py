@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -77,6 +78,10 @@ def _title(kind: str) -> str:
 
 def for_table_game(name) -> Game:
     """The game of a ``table.game`` value; baccarat's own validation reports values no game knows."""
+    from compliance.ruleset.models import BaccaratGame
+
+    if name in typing.get_args(BaccaratGame):  # a baccarat table: no other game need be imported to tell
+        return get(BACCARAT)
     for kind in PACKAGES:
         if kind != BACCARAT and name in get(kind).table_games:
             return get(kind)
@@ -97,10 +102,12 @@ def of_document(header: bytes) -> Game:
 
 
 @functools.cache
-def load_checks() -> dict:
-    """Import the check kinds of every game (``<package>.checks``) and return the filled registry."""
+def load_checks(kind: str | None = None) -> dict:
+    """Import the check kinds of every game (``<package>.checks``), or of the game ``kind`` alone (a cached
+    ruleset's: checking a baccarat table need not import pai gow's), and return the filled registry."""
     from compliance.checks import REGISTRY
 
-    for package in PACKAGES.values():
-        importlib.import_module(f"{package}.checks")
+    for game_kind, package in PACKAGES.items():
+        if kind is None or game_kind == kind:
+            importlib.import_module(f"{package}.checks")
     return REGISTRY

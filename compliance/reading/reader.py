@@ -127,7 +127,7 @@ def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec 
         return CoupRecord(None, line, column, raw, path, "nested too deeply to be a coup", _coup_number(raw))
     except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
         return CoupRecord(None, line, column, raw, path, limits.value_error(e), _coup_number(raw))
-    repeated = duplicates.message(raw, path)
+    repeated = duplicates.message(raw, path, coup)
     if repeated is not None:
         return CoupRecord(None, line, column, raw, path, repeated, coup.coup)
     return _new(CoupRecord, (coup, line, column, raw, path, None, coup.coup))

@@ -33,7 +33,7 @@ Category = Literal[tuple(CATEGORIES)]  # type: ignore[valid-type]
 
 
 class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class FindingOut(_Closed):
@@ -161,7 +161,7 @@ class BaselineOut(_Closed):
 class JsonReport(_Closed):
     """The report of one ``baccarat-audit check`` run."""
 
-    model_config = ConfigDict(extra="forbid", title="baccarat-audit JSON report")
+    model_config = ConfigDict(extra="forbid", title="baccarat-audit JSON report", defer_build=True)
 
     schema_version: str = Field(description=f"version of this report format ({SCHEMA_VERSION})")
     tool: Literal["baccarat-audit"]

@@ -17,16 +17,19 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from compliance import __version__
 from compliance import evidence as evidence_words
-from compliance.baseline import Baseline, BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES, SEVERITY_RANK
-from compliance.engine import TranscriptResult
 from compliance.findings import Finding
-from compliance.ruleset.models import BoundRule, Ruleset
 from compliance.selection import Selection
-from compliance.waivers import Entry, Rejected, Waivers
+
+if TYPE_CHECKING:  # types only: a run without waivers or a baseline never imports their readers
+    from compliance.baseline import Baseline, BaselineEntry
+    from compliance.engine import TranscriptResult
+    from compliance.ruleset.models import BoundRule, Ruleset
+    from compliance.waivers import Entry, Rejected, Waivers
 
 SCHEMA_VERSION = "1.2"
 

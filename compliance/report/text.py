@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import io
 import shutil
+from typing import TYPE_CHECKING
 
-from rich.console import Console, Group
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
-
-from compliance.findings import Finding
 from compliance.printable import printable
 from compliance.report.model import NotJudged, Report
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from compliance.findings import Finding
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -82,6 +82,11 @@ NARROW = 120  # columns: below this the terminal report folds the severity and t
 
 
 def rich_renderables(report: Report, errors: bool = True, quiet: bool = False, width: int = NARROW):
+    from rich.console import Group  # only the terminal's report needs rich (the plain lines do not)
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
     narrow = width < NARROW
     parts = []
     for view in report.transcripts:
@@ -154,6 +159,9 @@ def rich_renderables(report: Report, errors: bool = True, quiet: bool = False, w
 
 def _not_judged_table(view) -> Table:
     """The rules of a transcript not judged for want of evidence, and why."""
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=printable(f"{view.result.transcript}: rules not judged (the evidence they need was not "
                                   "recorded)"), title_justify="left", expand=True, pad_edge=False)
     table.add_column("rule", no_wrap=True)
@@ -168,6 +176,8 @@ def _not_judged_table(view) -> Table:
 
 def render_rich(report: Report, width: int | None = None, errors: bool = True, quiet: bool = False) -> str:
     """The tables at ``width`` columns, by default the terminal's (``COLUMNS`` if set)."""
+    from rich.console import Console
+
     width = width or shutil.get_terminal_size().columns
     console = Console(record=True, width=width, force_terminal=True, file=io.StringIO())
     console.print(rich_renderables(report, errors, quiet, width))

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from compliance import games
-from compliance.checks import REGISTRY
+from compliance.checks import REGISTRY, documented
 from compliance.errors import UserError
 from compliance.ruleset.models import (
     HOUSE_VALUE_SCHEMA,
@@ -179,6 +179,9 @@ def _resolve_ref(ref: str, relative_to: Path | None) -> tuple[Path, str]:
     return p, f"rulesets/{ref}.yaml"
 
 
+resolve_ref = _resolve_ref  # (the file a reference names, its display name): also the cache's key
+
+
 #: parsed ruleset files, by real path: a caller that has read them already (lint) passes them on
 Parsed = dict[Path, YamlDoc]
 
@@ -237,8 +240,8 @@ def chain_sha256(digests: list[str]) -> str:
 _QUOTED = 80
 
 
-def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -> Ruleset:
-    """The ruleset a transcript's ``table.jurisdiction`` names.
+def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None, load=load_ruleset) -> Ruleset:
+    """The ruleset a transcript's ``table.jurisdiction`` names (``load``: how a ruleset is loaded by reference).
 
     The evidence never chooses a file: the value must be a bundled ruleset id,
     or one the configuration maps to a ruleset (``jurisdictions``).  Anything
@@ -246,7 +249,7 @@ def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -
     """
     mapped = mapped or {}
     if jurisdiction in mapped:
-        return load_ruleset(mapped[jurisdiction])
+        return load(mapped[jurisdiction])
     known = bundled_ids()
     if jurisdiction not in known:
         shown = jurisdiction if len(jurisdiction) <= _QUOTED else jurisdiction[:_QUOTED] + "…"
@@ -256,7 +259,7 @@ def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None) -
         raise UserError(f"{shown!r} is not a ruleset id{hint} (known: {ids}); a transcript names its jurisdiction, "
                         "never a file: choose a ruleset file with --ruleset, or map the jurisdiction to one in the "
                         "configuration (`jurisdictions`)")
-    return load_ruleset(jurisdiction)
+    return load(jurisdiction)
 
 
 def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
@@ -380,7 +383,7 @@ def ruleset_json_schema() -> dict:
     rule["properties"]["check"]["enum"] = sorted(REGISTRY)
     branches = []
     for name in sorted(REGISTRY):
-        ps = REGISTRY[name].params.model_json_schema(ref_template="#/$defs/{model}")
+        ps = documented(REGISTRY[name].params).model_json_schema(ref_template="#/$defs/{model}")
         for k, v in ps.pop("$defs", {}).items():
             defs.setdefault(k, v)
         props = {

@@ -30,7 +30,8 @@ Total = Annotated[int, Field(ge=0, le=9)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # defer_build: validators are built on first use (loading a ruleset the cache does not hold), not at import
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Source(Strict):
@@ -295,6 +296,8 @@ class RulesetFile(Strict):
 class HouseNote(BaseModel):
     """Provenance of a parameter the regulation leaves to the house."""
 
+    model_config = ConfigDict(defer_build=True)
+
     path: str
     default: Any  # the value in force (the house's choice)
     note: str | None = None
@@ -304,7 +307,7 @@ class HouseNote(BaseModel):
 class BoundRule(BaseModel):
     """A rule ready to run: inherited, overridden, its parameters validated."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True, defer_build=True)
 
     id: str
     title: str
@@ -331,7 +334,7 @@ class BoundRule(BaseModel):
 class Ruleset(BaseModel):
     """A resolved, concrete ruleset: what the checker runs."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True, defer_build=True)
 
     id: str
     title: str

@@ -11,7 +11,6 @@ and reject the same documents.
 
 from __future__ import annotations
 
-import operator
 import types
 import typing
 from decimal import Decimal
@@ -99,32 +98,33 @@ def _decimal_bounds(annotation, metadata) -> list:
     return [m for m in found if isinstance(m, (at.Ge, at.Gt, at.Le, at.Lt))]
 
 
-_COMPARISONS = (("ge", operator.ge, ">="), ("gt", operator.gt, ">"), ("le", operator.le, "<="), ("lt", operator.lt, "<"))
+_COMPARISONS = (("ge", ">=", ">="), ("gt", ">", ">"), ("le", "<=", "<="), ("lt", "<", "<"))  # bound, operator, word
 
 
 def _check_decimals(bounded):
     """``__post_init__`` checking the Decimal fields' bounds (msgspec has none for Decimal).
 
-    The comparisons are worked out once, here: this runs for every amount read.
+    This runs for every amount read, so the comparisons are written out once, here, as the body of
+    the function (a field at a time: None passes, then finite, then each bound in order; the messages
+    are those the pydantic models give).
     """
-    plan = tuple(
-        (name, tuple((fn, getattr(b, op), word) for b in bounds for op, fn, word in _COMPARISONS
-                     if getattr(b, op, None) is not None))
-        for name, bounds in bounded
-    )
-
-    def __post_init__(self):
-        for name, tests in plan:
-            value = getattr(self, name)
-            if value is None:
-                continue
-            if not value.is_finite():
-                raise ValueError(f"`{name}` must be a finite number")
-            for fn, bound, word in tests:
-                if not fn(value, bound):
-                    raise ValueError(f"`{name}` must be {word} {bound}, got {value}")
-
-    return __post_init__
+    lines, constants = ["def __post_init__(self):"], {}
+    for name, bounds in bounded:
+        lines += [f"    v = self.{name}", "    if v is not None:",
+                  "        if not v.is_finite():",
+                  f"            raise ValueError('`{name}` must be a finite number')"]
+        for b in bounds:
+            for op, symbol, word in _COMPARISONS:
+                bound = getattr(b, op, None)
+                if bound is None:
+                    continue
+                constant = f"_b{len(constants)}"
+                constants[constant] = bound
+                lines += [f"        if not v {symbol} {constant}:",
+                          f"            raise ValueError(f'`{name}` must be {word} {{{constant}}}, got {{v}}')"]
+    namespace: dict = {}
+    exec("\n".join(lines), constants, namespace)  # noqa: S102  (our own text, from the models' bounds)
+    return namespace["__post_init__"]
 
 
 def _flat_types(tp) -> set:
@@ -172,6 +172,7 @@ def _struct(model: type[BaseModel]) -> type:
         kw_only=True,
         forbid_unknown_fields=True,
         frozen=True,
+        omit_defaults=True,  # encoded, a struct holds only the text's pairs (reading.duplicates counts on it)
         gc=False,  # scalars and lists only: no reference cycles, so the collector need not track them
         tag_field="type" if tag else None,
         tag=tag,

@@ -29,7 +29,9 @@ class SpecModel(BaseModel):
 
     # strict: no "7" for 7, no 1.0 for 1, no 1 for true, exactly as the msgspec decoder of codec.py
     # the JSON Schema says what the readers do: x- keys allowed on every object, any other unknown key refused
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True,
+    # defer_build: the validators are built when first used (the schema, a test), not at import:
+    # the check decodes transcripts with msgspec and never validates through these models
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True,
                               json_schema_extra={"patternProperties": {"^x-": {}}})
 
     @model_validator(mode="before")

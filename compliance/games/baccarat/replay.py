@@ -26,6 +26,7 @@ from compliance.games.common import ZERO, ReplayError, Step, WagerLine, check_co
 
 PLAYER, BANKER = "player", "banker"
 HAND = {PLAYER: "Player's Hand", BANKER: "Banker's Hand"}  # the hands in the words of the regulations
+_NONE = ()  # what a coup's list holds until the replay puts something in it
 _new = tuple.__new__  # builds a NamedTuple from a full tuple of its fields without its Python-level __new__
 
 
@@ -174,9 +175,12 @@ class CoupState:
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
+        "player_extra", "banker_extra", "won", "to_hands",
     )
 
     def __init__(self):
+        # Lists most coups leave empty start as the empty tuple, and the replay makes a list of one only when
+        # it has something to put in it (the checks read them alike): a coup allocates only what it holds.
         self.calls: list[tuple[str, int]] = []
         self.first_card_at: int | None = None
         self.initial: list[tuple[str, DealtCard]] = []  # (hand, card) of the first four cards
@@ -189,36 +193,36 @@ class CoupState:
         self.dealt_player: list[DealtCard] = self.player
         self.dealt_banker: list[DealtCard] = self.banker
         self.drawn: list[tuple[str, DealtCard]] = []  # every card taken from the shoe, with where it went
-        self.moves: list[Move] = []
-        self.found_face_up: list[DealtCard] = []
-        self.expected_carry: list[SetAside] = []  # cards the previous coup set aside for this one
-        self.carry_out: list[SetAside] = []  # cards this coup sets aside for the next
-        self.integrity: list[tuple[int, str]] = []  # cards that do not fit the shoe
-        self.stakes_at_first_card: dict[tuple, Decimal] = {}
+        self.to_hands: list[tuple[str, DealtCard]] = []  # those of them dealt to the Player's or the Banker's Hand
+        self.moves: list[Move] = _NONE
+        self.found_face_up: list[DealtCard] = _NONE
+        self.expected_carry: list[SetAside] = _NONE  # cards the previous coup set aside for this one
+        self.carry_out: list[SetAside] = _NONE  # cards this coup sets aside for the next
+        self.integrity: list[tuple[int, str]] = _NONE  # cards that do not fit the shoe
         self.stakes: dict[tuple, Decimal] = {}  # as they stand at the end of the coup
         self.stakes_at_settlement: dict[tuple, Decimal] | None = None
         self.changes: list[WagerChange] = []
         self.settlements: list[Settlement] = []
-        self.commissions: list[CommissionPaid] = []
+        self.commissions: list[CommissionPaid] = _NONE
         self.result = None
         self.result_at: int | None = None
         self.void = None
         self.void_at: int | None = None
-        self.offers: list[Offer] = []
-        self.passes: list[Pass] = []
-        self.returns: list[tuple[int, str]] = []
-        self.shoe_returns: list[int] = []
+        self.offers: list[Offer] = _NONE
+        self.passes: list[Pass] = _NONE
+        self.returns: list[tuple[int, str]] = _NONE
+        self.shoe_returns: list[int] = _NONE
         self.previous: CoupState | None = None
         self.last_curator_at_start: int | None = None  # the seat that last held the shoe, even if it went back
         self.offered_before: frozenset[str] = frozenset()  # items offered in earlier coups of this shoe
         self.reconstructed: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # the last reconstruct's hands
         # worked out once the hands are final, at the end of the replay (checks read a replayed state only):
-        self.points: tuple[int, int, int, int] = (0, 0, 0, 0)  # initial and final totals, Player's then Banker's
-        self.hands_complete = False  # both hands hold their two initial cards (dealt in order or reconstructed)
+        # stakes_at_first_card; the totals (initial and final, Player's then Banker's); whether both hands hold
+        # their two initial cards (dealt in order or reconstructed); each hand's additional cards; the winner
         # what the record of this coup lacks, beyond what it states (compliance.evidence): {"values"} when a
         # card in the hands was not read; the rules needing it are not judged here
         self.lacking: frozenset[str] = frozenset()
-        self.times: list[Stamp] = []  # the events' timestamps, where recorded
+        self.times: list[Stamp] = _NONE  # the events' timestamps, where recorded
         self.time_before: Stamp | None = None  # the last valid timestamp of the coups before (its event: -1)
         self.number_before: int | None = None  # the number of the coup recorded just before, in the same shoe
 
@@ -230,12 +234,12 @@ class CoupState:
         return self.points[2 if hand == PLAYER else 3]
 
     def extra_cards(self, hand: str) -> list[DealtCard]:
-        return self.player[self.player_initial:] if hand == PLAYER else self.banker[self.banker_initial:]
+        """The hand's additional cards (the cards after its initial ones)."""
+        return self.player_extra if hand == PLAYER else self.banker_extra
 
     def winner(self) -> str:
         """"player", "banker" or "tie", by the final totals."""
-        _, _, p, b = self.points
-        return PLAYER if p > b else BANKER if b > p else "tie"
+        return self.won
 
     def cards(self) -> CoupCards:
         """The coup as a report draws it (the hands, every event, every wager), kept instead of the whole state."""
@@ -413,15 +417,18 @@ class Replayer:
         spots = t.spots
         first_card = False
         nmb = False
+        rebuilt = False  # a reconstruct has replaced the hands: no card after it is an initial card
         initial = s.initial
         player, banker = s.player, s.banker
         dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
         drawn = s.drawn
+        to_hands = s.to_hands
+        changes = s.changes
         i = -1
         for i, ev in enumerate(coup.events):
             kind = ev.type
             if ev.at is not None:
-                s.times.append(_new(Stamp, (i, ev.at, read_time(ev.at), n)))
+                _add(s, "times", _new(Stamp, (i, ev.at, read_time(ev.at), n)))
             if kind == "card":
                 code, value, copies = _CARDS[ev.card]
                 face_up, carried = ev.found_face_up is True, ev.carried_over is True
@@ -429,48 +436,53 @@ class Replayer:
                 to = ev.to
                 if carried:
                     if all(a.code != code for a in s.expected_carry):
-                        s.integrity.append((i, f"{code} is marked carried over, but the previous coup set no {code} aside"))
+                        _add(s, "integrity", (i, f"{code} is marked carried over, but the previous coup set no {code} aside"))
                 else:
                     c = counts.get(code, 0) + 1
                     counts[code] = c
                     total += 1
                     if c > decks * copies:
-                        s.integrity.append((i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {_decks(decks)}"))
+                        _add(s, "integrity", (i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {_decks(decks)}"))
                     if total == capacity + 1:
-                        s.integrity.append((i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({_decks(decks)})"))
+                        _add(s, "integrity", (i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({_decks(decks)})"))
                 if face_up:
-                    s.found_face_up.append(card)
-                drawn.append((to, card))
-                if to == PLAYER or to == BANKER:
-                    if not first_card:
-                        first_card = True
-                        s.first_card_at = i
-                        s.stakes_at_first_card = dict(stakes)
-                    to_player = to == PLAYER
-                    if len(initial) < 4 and s.reconstruct_at is None:
-                        initial.append((to, card))
-                        if to_player:
-                            s.player_initial += 1
-                        else:
-                            s.banker_initial += 1
-                    hand = player if to_player else banker
-                    hand.append(card)
-                    dealt = dealt_player if to_player else dealt_banker
-                    if dealt is not hand:  # the hands were changed by a reconstruct or a move: the dealt ones go on apart
-                        dealt.append(card)
-            elif kind == "wager" or kind == "wager_adjust":
+                    _add(s, "found_face_up", card)
+                dealt_to = (to, card)
+                drawn.append(dealt_to)
+                if to == PLAYER:
+                    hand, dealt = player, dealt_player
+                elif to == BANKER:
+                    hand, dealt = banker, dealt_banker
+                else:
+                    continue
+                to_hands.append(dealt_to)
+                if not first_card:
+                    first_card = True
+                    s.first_card_at = i
+                    s.stakes_at_first_card = dict(stakes)
+                if len(initial) < 4 and not rebuilt:
+                    initial.append(dealt_to)
+                    if hand is player:
+                        s.player_initial += 1
+                    else:
+                        s.banker_initial += 1
+                hand.append(card)
+                if dealt is not hand:  # the hands were changed by a reconstruct or a move: the dealt ones go on apart
+                    dealt.append(card)
+            elif kind == "wager":
                 if ev.spot not in spots:
                     raise self._undeclared(ev, i)
                 bettor = ev.seat if ev.seat is not None else _bettor(ev, seated, i)
-                key = (bettor, ev.spot)
+                spot = ev.spot
+                key = (bettor, spot)
                 before = stakes.get(key, ZERO)
-                after = before + ev.amount if kind == "wager" else ev.amount
+                after = before + ev.amount
                 if after:
                     stakes[key] = after
                 else:
                     stakes.pop(key, None)
-                s.changes.append(_new(WagerChange, (i, bettor, ev.spot, before, after, kind,
-                                                    getattr(ev, "reason", None), nmb, first_card, ev.seat, ev.patron)))
+                changes.append(_new(WagerChange, (i, bettor, spot, before, after, kind, None, nmb, first_card,
+                                                  ev.seat, ev.patron)))
             elif kind == "settle":
                 if ev.spot not in spots:
                     raise self._undeclared(ev, i)
@@ -485,12 +497,25 @@ class Replayer:
             elif kind == "result":
                 s.result = ev
                 s.result_at = i
+            elif kind == "wager_adjust":
+                if ev.spot not in spots:
+                    raise self._undeclared(ev, i)
+                bettor = ev.seat if ev.seat is not None else _bettor(ev, seated, i)
+                key = (bettor, ev.spot)
+                before = stakes.get(key, ZERO)
+                after = ev.amount
+                if after:
+                    stakes[key] = after
+                else:
+                    stakes.pop(key, None)
+                changes.append(_new(WagerChange, (i, bettor, ev.spot, before, after, kind, ev.reason, nmb, first_card,
+                                                  ev.seat, ev.patron)))
             elif kind == "hand_pass":
-                s.passes.append(Pass(i, ev.hand, ev.seat, ev.accepted, ev.cards))
+                _add(s, "passes", Pass(i, ev.hand, ev.seat, ev.accepted, ev.cards))
             elif kind == "hand_return":
-                s.returns.append((i, ev.hand))
+                _add(s, "returns", (i, ev.hand))
             elif kind == "offer":
-                s.offers.append(Offer(i, ev.item, ev.seat, ev.accepted))
+                _add(s, "offers", Offer(i, ev.item, ev.seat, ev.accepted))
                 if ev.item not in self.offered:
                     self.offered = self.offered | {ev.item}
                 # an item on offer is with no patron until one accepts it
@@ -502,10 +527,10 @@ class Replayer:
                 else:
                     s.marker = self.marker = holder
             elif kind == "shoe_return":
-                s.shoe_returns.append(i)
+                _add(s, "shoe_returns", i)
                 s.curator = self.curator = None
             elif kind == "commission":
-                s.commissions.append(CommissionPaid(i, _bettor(ev, seated, i), ev.amount))
+                _add(s, "commissions", CommissionPaid(i, _bettor(ev, seated, i), ev.amount))
             elif kind == "card_move":
                 _keep_dealt(s)
                 dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
@@ -514,6 +539,7 @@ class Replayer:
                 _keep_dealt(s)
                 dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
                 s.reconstruct_at = i
+                rebuilt = True
                 s.player[:] = [DealtCard(*_CARDS[c][:2], i) for c in ev.player]
                 s.banker[:] = [DealtCard(*_CARDS[c][:2], i) for c in ev.banker]
                 s.reconstructed = (tuple(x.code for x in s.player), tuple(x.code for x in s.banker))
@@ -527,7 +553,12 @@ class Replayer:
         if s.points is None:  # a card in the hands was not read: no total, and no rule that needs one
             s.points = (0, 0, 0, 0)
             s.lacking = _NO_VALUES
-        s.hands_complete = s.player_initial == 2 and s.banker_initial == 2
+        pi, bi = s.player_initial, s.banker_initial
+        s.hands_complete = pi == 2 and bi == 2
+        s.player_extra = player[pi:]  # the hands' additional cards and the winner, asked for by many checks
+        s.banker_extra = banker[bi:]
+        p, b = s.points[2], s.points[3]
+        s.won = PLAYER if p > b else BANKER if b > p else "tie"
         if s.times:
             valid = [t for t in s.times if t.when is not None]
             if valid:
@@ -573,16 +604,25 @@ class Replayer:
             elif source == BANKER and j < s.banker_initial:
                 s.banker_initial -= 1
         if source is None:
-            s.integrity.append((i, f"{code} is moved, but no hand of this coup holds it"))
+            _add(s, "integrity", (i, f"{code} is moved, but no hand of this coup holds it"))
             card = DealtCard(code, _CARDS[code][1], i)
-        s.moves.append(Move(i, code, source, ev.to))
+        _add(s, "moves", Move(i, code, source, ev.to))
         moved = card._replace(at=i, moved_from=source)
         if ev.to == PLAYER:
             s.player.append(moved)
         elif ev.to == BANKER:
             s.banker.append(moved)
         elif ev.to == "next_coup":
-            s.carry_out.append(SetAside(code, card.exposed))
+            _add(s, "carry_out", SetAside(code, card.exposed))
+
+
+def _add(s: CoupState, name: str, item) -> None:
+    """Append ``item`` to the coup's list ``name``, made when its first item comes (see CoupState)."""
+    items = getattr(s, name)
+    if items is _NONE:
+        items = []
+        setattr(s, name, items)
+    items.append(item)
 
 
 def _keep_dealt(s: CoupState) -> None:

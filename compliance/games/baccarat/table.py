@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from compliance.errors import UserError
 from compliance.games.baccarat.spots import TableSpot, table_spots
-from compliance.games.common import money
+from compliance.games.common import ZERO, Units, money
 from compliance.ruleset.models import Ruleset, Tableau
 
 
@@ -34,6 +34,9 @@ class TableContext:
     sides: dict[str, str] = field(default_factory=dict)  # spot -> the side of the table differential it counts on
     requiring: frozenset[str] = frozenset()  # the spots that require another wager beside them
     memo: dict = field(default_factory=dict)  # what a check works out once for this table and its parameters
+    units: Units = field(default_factory=Units)  # the table's money as exact integers (games.common.Units)
+    # (spot, outcome, odds, commission rate) -> stake -> what is owed in units (settlement)
+    owed_units: dict = field(default_factory=dict)
 
     @classmethod
     def build(cls, header, ruleset: Ruleset, where: str) -> TableContext:
@@ -51,7 +54,7 @@ class TableContext:
             if name not in spots:
                 raise UserError(f"table.limits.spots names {name!r}, which is not a spot of this table "
                                 f"({describe_spots(spots, ruleset.id, t.game)})", where)
-        return cls(
+        return cls(units=cls.units_for(spots, limits),
             game=t.game, ruleset=ruleset, tableau=ruleset.game.tableau, spots=spots,
             seat_order=order, seat_rank={s: i for i, s in enumerate(order)} if isinstance(order, tuple) else {},
             decks={s.id: s.decks for s in header.shoes}, dealing_method=t.dealing_method,
@@ -65,6 +68,24 @@ class TableContext:
 
     def has_seat(self, seat: int) -> bool:
         return seat in self.seat_rank if self.seat_rank else seat in self.seat_order
+
+    @staticmethod
+    def units_for(spots: dict[str, TableSpot], limits=None) -> Units:
+        """The table's integer money: its smallest unit from the limits (the table's and each spot's own) and the
+        spots' commission units, the denominators from every odds a spot pays, its commission rate and their
+        products (so a commission on winnings is whole)."""
+        amounts = [limits.min_wager, limits.max_wager, limits.table_differential] if limits else []
+        for own in (getattr(limits, "spots", None) or {}).values():
+            amounts += [own.min_wager, own.max_wager]
+        rates = []
+        for spot in spots.values():
+            rate = spot.rate or ZERO
+            amounts.append(spot.spot.commission_unit)
+            for r in spot.rules:
+                if r.odds is not None:
+                    rates += [r.odds, r.odds * rate]
+            rates.append(rate)
+        return Units.for_table(amounts, rates)
 
     def rank(self, seat: int) -> int:
         """Position counter-clockwise from the dealer's right (unknown seats last, by number)."""

@@ -129,16 +129,19 @@ def face_down(c: CoupState, p: FaceDownParams, t):
     rules)."""
     if p.when == "hands_passed" and not c.passes:
         return ()
-    dealt = [(to, card) for to, card in c.drawn if to == PLAYER or to == BANKER]
-    wrong: dict[str, list] = {"down": [], "up": []}  # required face -> the cards dealt with the other
-    for i, (to, card) in enumerate(dealt):
-        want = p.initial if i < 4 else p.player_third if to == PLAYER else p.banker_third
-        if want is None or card.face is None or card.face == want or card.found_face_up or card.carried_over:
+    wrong = None  # required face -> the cards dealt with the other
+    initial, player_third, banker_third = p.initial, p.player_third, p.banker_third
+    for i, (to, card) in enumerate(c.to_hands):
+        want = initial if i < 4 else player_third if to == PLAYER else banker_third
+        face = card.face
+        if want is None or face is None or face == want or card.found_face_up or card.carried_over:
             continue
         if c.moves and c.move_of(card, to) is not None:
             continue  # dealt in error and moved out of the hand: an irregularity rule judges it
+        if wrong is None:
+            wrong = {"down": [], "up": []}
         wrong[want].append((to, card))
-    if not wrong["down"] and not wrong["up"]:
+    if wrong is None:
         return ()
     if p.when == "hands_passed":
         where = " where the hands are passed to the players"

@@ -24,6 +24,20 @@ def _owed(terms: tuple, stake: Decimal) -> Due:
     return Due(terms[0], *_amounts(terms, stake), terms[3])
 
 
+def _owed_units(terms: tuple, stake: Decimal, units) -> tuple[int, int] | None:
+    """(gross, commission) owed on ``stake`` under ``terms``, in the table's integer units (games.common.Units),
+    as :func:`_amounts` gives them in Decimal; None where an amount is not a whole number of units."""
+    stake_units = units.of(stake)
+    if stake_units is None:
+        return None
+    outcome, odds, rate, _, payout = terms
+    if outcome != "win":
+        return (stake_units if outcome == "lose" else 0), 0
+    if not rate:
+        return units.win(stake_units, odds, ZERO, None, "up")
+    return units.win(stake_units, odds, rate, payout.commission_unit, payout.commission_rounding)
+
+
 def _amounts(terms: tuple, stake: Decimal) -> tuple[Decimal, Decimal]:
     """(gross, commission) owed on ``stake`` under ``terms``: the winnings and the house's commission on them,
     the stake collected for a loss, nothing for a push."""
@@ -55,6 +69,9 @@ def terms(c: CoupState, spot: str, t, key: tuple | None = None) -> tuple:
     return found
 
 
+_UNKNOWN = object()
+
+
 def _judgeable(c: CoupState) -> bool:
     return c.void is not None or c.hands_complete
 
@@ -73,6 +90,8 @@ def wrong_amount(c: CoupState, p, t):
     seen = set()
     by_spot = {}  # spot -> its terms, worked out once a coup
     result = None if c.void is not None else result_key(c, t.naturals)
+    units = t.units
+    converted = units.converted  # amount -> units, as far as the table has met them
     for s in c.settlements:
         key = (s.bettor, s.spot)
         if key in seen:
@@ -83,13 +102,32 @@ def wrong_amount(c: CoupState, p, t):
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands"))
             continue
-        if s.spot in by_spot:
-            spot_terms = by_spot[s.spot]
-        else:
-            spot_terms = by_spot[s.spot] = terms(c, s.spot, t, result)
+        spot = by_spot.get(s.spot)
+        if spot is None:
+            spot_terms = terms(c, s.spot, t, result)
+            # what a stake is owed in units, kept for the table by what settles it (never by object identity:
+            # a spot that reads the first cards has new terms each coup)
+            spot = by_spot[s.spot] = (spot_terms, None if spot_terms is None else
+                                      t.owed_units.setdefault((s.spot, *spot_terms[:3]), {}))
+        spot_terms, by_stake = spot
         if spot_terms is None:
             continue  # the record does not show what the spot is settled on (a card recorded in part)
         outcome = spot_terms[0]
+        owed = by_stake.get(stake, _UNKNOWN)  # in integer units: (winnings, commission), or None
+        if owed is _UNKNOWN:
+            owed = _owed_units(spot_terms, stake, units)
+            if len(by_stake) < 4096:  # a table's stakes are a few hundred values: each worked out once
+                by_stake[stake] = owed
+        paid = converted.get(s.amount, _UNKNOWN)
+        if paid is _UNKNOWN:
+            paid = units.of(s.amount)
+        if owed is not None and paid is not None:
+            gross, commission = owed
+            if commission and s.outcome == "win" and paid == gross and commission_by.get(s.bettor):
+                continue  # paid in full, commission collected apart (checked below)
+            if s.outcome == outcome and paid == gross - commission:
+                continue
+        # not a whole number of units, or settled wrong: judged (and worded) in Decimal, the reference
         gross, commission = _amounts(spot_terms, stake)  # no Due built for the many wagers settled right
         if commission and s.outcome == "win" and s.amount == gross and commission_by.get(s.bettor):
             continue  # paid in full, commission collected apart (checked below)
@@ -106,8 +144,8 @@ def wrong_amount(c: CoupState, p, t):
         taken = next((name for name in takers if (bettor, name) in basis), takers[0] if takers else None)
         stake = basis.get((bettor, taken))
         if stake is not None and taken not in by_spot:
-            by_spot[taken] = terms(c, taken, t, result)
-        d = _owed(by_spot[taken], stake) if stake is not None and by_spot[taken] is not None else None
+            by_spot[taken] = (terms(c, taken, t, result), None)
+        d = _owed(by_spot[taken][0], stake) if stake is not None and by_spot[taken][0] is not None else None
         owed = d.commission if d is not None and d.outcome == "win" else None
         gross_paid = any(s.bettor == bettor and s.spot == taken and s.outcome == "win" and d is not None and s.amount == d.gross
                          for s in c.settlements)

@@ -215,15 +215,18 @@ def _recorded_cards(coup: dict) -> list[str]:
     return [ev["card"] for ev in coup["events"] if ev["type"] == "card"]
 
 
-def write_transcript(sim: Simulator, out: BinaryIO, fmt: str = "json") -> None:
+def write_transcript(sim: Simulator, out: BinaryIO, fmt: str = "json", on_coup=None) -> None:
     """Write the whole transcript: ``json`` (one document, one coup a line) or ``jsonl``.
 
     Coups are spooled to a temporary file while they are played, so the header,
     which lists the shoes used, can come first; memory stays constant.
+    ``on_coup(n)``, if given, is told the coups played so far (a progress display).
     """
     with tempfile.TemporaryFile() as spool:
         first = True
-        for coup in sim.coups():
+        for n, coup in enumerate(sim.coups(), 1):
+            if on_coup is not None:
+                on_coup(n)
             if fmt == "json" and not first:
                 spool.write(b",\n")
             spool.write(encode(coup))

@@ -1,0 +1,391 @@
+"""Validated rulesets kept between runs: a check need not parse YAML and validate every rule each time.
+
+Loading a ruleset (:func:`compliance.ruleset.loader.load_ruleset`) reads the
+YAML of its ``extends`` chain, merges it and validates every rule's
+parameters with pydantic, which builds a validator for each model it meets.
+That is most of a small check's time.  As Ruff does with its configuration,
+the result is kept in the user's cache directory
+(``$BACCARAT_AUDIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/baccarat-audit``, else
+``~/.cache/baccarat-audit``), one file a ruleset, and used again only while
+nothing it was made from has changed:
+
+* the bytes of every file of the ``extends`` chain (their content hash,
+  :attr:`Ruleset.sha256`, worked out again on every use: a ruleset edited, or a
+  parent it extends, is loaded again);
+* the package's version and its code (the size and time of each of its
+  modules, so a changed check kind or model is never served an old result);
+* what was asked for: the reference as given and the file it names.
+
+The file holds a header line (those keys, and the SHA-256 of the body) and the
+validated ruleset as JSON.  Nothing in it is executed and nothing is trusted
+as it is: the body is decoded against the fields of the ruleset's models,
+every value checked to have its field's type (a Decimal is a string of
+digits, a rule's parameters decode into its check kind's own model), and the
+models are built from the values without running their validators again (the
+values were validated when the file was written, and a body that does not
+match its header's digest is never read).  A file that is corrupt, stale,
+from another version or another installation, or that does not decode is
+simply loaded again from the YAML and written anew; a cache that cannot be
+written is skipped.  A ruleset is written to the cache only if it comes back
+from its JSON equal to itself.
+
+Turn the cache off with ``check --no-cache``, ``BACCARAT_AUDIT_NO_CACHE=1``
+or ``cache = false`` in the configuration.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import types
+import typing
+from decimal import Decimal
+from pathlib import Path
+
+import msgspec
+from pydantic import BaseModel, ValidationError
+
+import compliance
+from compliance import games
+from compliance.checks import REGISTRY
+from compliance.ruleset.loader import chain_sha256, load_ruleset, resolve_ref
+from compliance.ruleset.models import BoundRule, Ruleset
+
+FORMAT = 1  # of the files; another format is a stale file
+ENV_DIR = "BACCARAT_AUDIT_CACHE_DIR"
+ENV_OFF = "BACCARAT_AUDIT_NO_CACHE"
+#: marks the directory as a cache for backup tools (https://bford.info/cachedir/)
+CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+                "# This file is a cache directory tag created by baccarat-audit.\n")
+
+
+def disabled_by_environment() -> bool:
+    """``BACCARAT_AUDIT_NO_CACHE`` set to anything but ``0``, ``false`` or ``no``."""
+    return os.environ.get(ENV_OFF, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def directory() -> Path | None:
+    """The cache's directory (``None`` when there is no home to put it in)."""
+    explicit = os.environ.get(ENV_DIR)
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):  # a relative XDG_CACHE_HOME is to be ignored (XDG base directory spec)
+        return Path(xdg) / "baccarat-audit"
+    try:
+        return Path.home() / ".cache" / "baccarat-audit"
+    except RuntimeError:
+        return None
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """The package's version and the size and modification time of each of its modules."""
+    h = hashlib.sha256(f"{compliance.__version__}\0".encode())
+    root = os.path.dirname(os.path.abspath(compliance.__file__))
+    for here, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(here, name))
+                h.update(f"{os.path.relpath(os.path.join(here, name), root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+class Header(msgspec.Struct, forbid_unknown_fields=True):
+    """The first line of a cached ruleset: what it was made from, and the digest of the body."""
+
+    format: int
+    version: str
+    code: str
+    ref: str
+    top: str
+    abstract: bool
+    game_kind: str
+    files: list[str]  # each file of the extends chain, the base first
+    chain: str  # the content hash of those files, as the load read them (Ruleset.sha256)
+    digest: str  # SHA-256 of the body
+
+
+def load(ref: str, *, allow_abstract: bool = False, enabled: bool = True) -> Ruleset:
+    """The ruleset ``ref`` (a bundled id or a path), from the cache when it is there and still valid."""
+    root = directory() if enabled and not disabled_by_environment() else None
+    if root is None:
+        return load_ruleset(ref, allow_abstract=allow_abstract)
+    top = str(resolve_ref(ref, None)[0].resolve())  # an unknown bundled id fails here as it would when loading
+    entry = root / "rulesets" / (hashlib.sha256(f"{ref}\0{top}\0{allow_abstract}".encode()).hexdigest()[:32] + ".json")
+    found = read(entry, ref, top, allow_abstract)
+    if found is not None:
+        return found
+    ruleset = load_ruleset(ref, allow_abstract=allow_abstract)
+    write(entry, ref, top, allow_abstract, ruleset)
+    return ruleset
+
+
+def read(entry: Path, ref: str, top: str, allow_abstract: bool) -> Ruleset | None:
+    """The ruleset in ``entry`` if the file is whole, made by this code from these files as they are now."""
+    try:
+        with open(entry, "rb") as f:
+            head, _, body = f.read().partition(b"\n")
+        h = msgspec.json.decode(head, type=Header)
+        if (h.format, h.version, h.code, h.ref, h.top, h.abstract) != (
+                FORMAT, compliance.__version__, code_fingerprint(), ref, top, allow_abstract):
+            return None
+        if hashlib.sha256(body).hexdigest() != h.digest or h.game_kind not in games.PACKAGES:
+            return None
+        digests = []
+        for path in h.files:
+            with open(path, "rb") as f:
+                digests.append(hashlib.sha256(f.read()).hexdigest())
+        if chain_sha256(digests) != h.chain:
+            return None
+        games.load_checks(h.game_kind)
+        ruleset = decode(msgspec.json.decode(body))
+        return ruleset if (ruleset.files, ruleset.sha256) == (h.files, h.chain) else None
+    except (OSError, ValueError, TypeError, KeyError, IndexError, ArithmeticError, RecursionError):
+        return None  # missing, unreadable, corrupt, or not of this code's shape: load the YAML again
+
+
+def write(entry: Path, ref: str, top: str, allow_abstract: bool, ruleset: Ruleset) -> None:
+    """Keep ``ruleset`` in ``entry`` (atomically), if its JSON gives it back whole; any failure: skip."""
+    try:
+        plain = encode(ruleset)
+        body = msgspec.json.encode(plain)
+        if decode(msgspec.json.decode(body)) != ruleset:
+            return
+        header = Header(FORMAT, compliance.__version__, code_fingerprint(), ref, top, allow_abstract,
+                        ruleset.game_kind, list(ruleset.files), ruleset.sha256, hashlib.sha256(body).hexdigest())
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        tag = entry.parent.parent / "CACHEDIR.TAG"
+        if not tag.exists():
+            tag.write_text(CACHEDIR_TAG, encoding="utf-8")
+        tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as f:
+                f.write(msgspec.json.encode(header) + b"\n" + body)
+            os.replace(tmp, entry)
+        finally:
+            tmp.unlink(missing_ok=True)
+    except (OSError, TypeError, ValueError, KeyError, ArithmeticError, RecursionError):
+        return
+
+
+# ------------------------------------------------------------------ the JSON form of the models
+#
+# Directed by the models' field types, so that each value comes back as the type it had: a Decimal as
+# the same Decimal (its digits and exponent), a dict with int keys as such, a frozenset as a frozenset.
+# A value the field's type does not describe exactly is a TypeError (not cached / not read).
+
+
+def _params_type(data: dict) -> type:
+    """A bound rule's parameters are its check kind's model."""
+    return REGISTRY[data["check"]].params
+
+
+#: fields typed Any whose values are models: the model, from the JSON of the object holding them
+FIELD_TYPES = {(BoundRule, "params"): _params_type}
+
+
+def encode(ruleset: Ruleset):
+    return _encode(ruleset, Ruleset)
+
+
+def decode(plain) -> Ruleset:
+    return _decode(plain, Ruleset)
+
+
+def _strip(tp):
+    while typing.get_origin(tp) is typing.Annotated:  # the constraints were checked when the value was validated
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _arms(tp) -> tuple | None:
+    return typing.get_args(tp) if typing.get_origin(tp) in (typing.Union, types.UnionType) else None
+
+
+def _fits(value, tp) -> bool:
+    tp = _strip(tp)
+    if tp is typing.Any:
+        return True
+    arms = _arms(tp)
+    if arms is not None:
+        return any(_fits(value, a) for a in arms)
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        return any(type(value) is type(a) and value == a for a in typing.get_args(tp))
+    if origin is not None:
+        return isinstance(value, origin)
+    if tp is type(None):
+        return value is None
+    return type(value) is tp
+
+
+def _encode(value, tp):
+    tp = _strip(tp)
+    if tp is typing.Any:
+        return _encode_any(value)
+    arms = _arms(tp)
+    if arms is not None:
+        if value is None and type(None) in arms:
+            return None
+        options = [a for a in arms if a is not type(None)]
+        if len(options) == 1:
+            return _encode(value, options[0])
+        i = next(i for i, a in enumerate(options) if _fits(value, a))  # StopIteration: no arm
+        return [i, _encode(value, options[i])]
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        if not _fits(value, tp):
+            raise TypeError(f"{value!r} is not one of {typing.get_args(tp)}")
+        return value
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if type(value) is not tp:
+            raise TypeError(f"{type(value).__name__} where the field holds {tp.__name__}")
+        out = {}
+        for name, info in tp.model_fields.items():
+            field_type = FIELD_TYPES.get((tp, name))
+            out[name] = _encode(getattr(value, name), field_type(out) if field_type else info.annotation)
+        unset = set(tp.model_fields) - value.model_fields_set
+        if unset:
+            out["$unset"] = sorted(unset)
+        if tp.model_config.get("extra") == "allow":  # written flat (a spot's condition): its extra keys are its data
+            out["$extra"] = _encode_any(dict(value.model_extra or {}))
+        return out
+    if origin in (list, tuple, set, frozenset):
+        if not isinstance(value, origin):
+            raise TypeError(f"{type(value).__name__} where the field holds a {origin.__name__}")
+        args = typing.get_args(tp)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(args) != len(value):
+                raise TypeError("a tuple of another length")
+            return [_encode(v, a) for v, a in zip(value, args)]
+        item = args[0] if args else typing.Any
+        items = sorted(value) if origin in (set, frozenset) else value
+        return [_encode(v, item) for v in items]
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise TypeError(f"{type(value).__name__} where the field holds a dict")
+        k, v = typing.get_args(tp) or (typing.Any, typing.Any)
+        return [[_encode(key, k), _encode(item, v)] for key, item in value.items()]
+    if tp is Decimal:
+        if type(value) is not Decimal:
+            raise TypeError(f"{type(value).__name__} where the field holds a Decimal")
+        return str(value)  # exactly its digits and exponent
+    if tp in (str, int, bool, type(None)):
+        if type(value) is not tp:
+            raise TypeError(f"{type(value).__name__} where the field holds {tp.__name__}")
+        return value
+    raise TypeError(f"no JSON form for {tp!r}")
+
+
+def _decode(data, tp):
+    tp = _strip(tp)
+    if tp is typing.Any:
+        return _decode_any(data)
+    arms = _arms(tp)
+    if arms is not None:
+        if data is None and type(None) in arms:
+            return None
+        options = [a for a in arms if a is not type(None)]
+        if len(options) == 1:
+            return _decode(data, options[0])
+        i, inner = _list(data)
+        if type(i) is not int or not 0 <= i < len(options):
+            raise TypeError("no such arm of the union")
+        return _decode(inner, options[i])
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        if not _fits(data, tp):
+            raise TypeError(f"{data!r} is not one of {typing.get_args(tp)}")
+        return data
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if type(data) is not dict:
+            raise TypeError(f"{tp.__name__}: not an object")
+        unset = data.get("$unset", [])
+        flat = tp.model_config.get("extra") == "allow"
+        if set(data) - {"$unset", "$extra"} != set(tp.model_fields) or not set(unset) <= set(tp.model_fields) \
+                or ("$extra" in data) != flat:
+            raise TypeError(f"{tp.__name__}: other fields")
+        values = {}
+        for name, info in tp.model_fields.items():
+            field_type = FIELD_TYPES.get((tp, name))
+            values[name] = _decode(data[name], field_type(data) if field_type else info.annotation)
+        if flat:  # its extra keys are validated by the model, as from the YAML (a condition's parameters)
+            extra = _decode_any(data["$extra"])
+            if type(extra) is not dict or set(extra) & set(values):
+                raise TypeError(f"{tp.__name__}: other extra keys")
+            try:
+                return tp.model_validate({**values, **extra})
+            except ValidationError as e:
+                raise ValueError(str(e)) from None
+        return tp.model_construct(_fields_set=set(tp.model_fields) - set(unset), **values)
+    if origin in (list, tuple, set, frozenset):
+        items = _list(data)
+        args = typing.get_args(tp)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(args) != len(items):
+                raise TypeError("a tuple of another length")
+            return tuple(_decode(v, a) for v, a in zip(items, args))
+        item = args[0] if args else typing.Any
+        return origin(_decode(v, item) for v in items)
+    if origin is dict:
+        k, v = typing.get_args(tp) or (typing.Any, typing.Any)
+        out = {}
+        for pair in _list(data):
+            key, item = _list(pair)
+            out[_decode(key, k)] = _decode(item, v)
+        return out
+    if tp is Decimal:
+        if type(data) is not str:
+            raise TypeError("a Decimal is written as a string")
+        return Decimal(data)  # InvalidOperation (an ArithmeticError) if it is not a number
+    if tp in (str, int, bool, type(None)):
+        if type(data) is not tp:
+            raise TypeError(f"{type(data).__name__} where the field holds {tp.__name__}")
+        return data
+    raise TypeError(f"no JSON form for {tp!r}")
+
+
+def _list(data) -> list:
+    if type(data) is not list:
+        raise TypeError("not an array")
+    return data
+
+
+# A value typed Any (a house parameter's value, a game variant's changes) is plain YAML data: null, true,
+# an int, a string as they are; a Decimal, a list and a mapping (its keys strings or ints) tagged.
+
+
+def _encode_any(value):
+    if value is None or type(value) in (bool, int, str):
+        return value
+    if type(value) is Decimal:
+        return ["decimal", str(value)]
+    if type(value) is list:
+        return ["list", [_encode_any(v) for v in value]]
+    if type(value) is dict:
+        if not all(type(k) in (str, int) for k in value):
+            raise TypeError("a mapping's keys are strings or numbers")
+        return ["map", [[k, _encode_any(v)] for k, v in value.items()]]
+    raise TypeError(f"no JSON form for a {type(value).__name__}")
+
+
+def _decode_any(data):
+    if data is None or type(data) in (bool, int, str):
+        return data
+    tag, inner = _list(data)
+    if tag == "decimal" and type(inner) is str:
+        return Decimal(inner)
+    if tag == "list":
+        return [_decode_any(v) for v in _list(inner)]
+    if tag == "map":
+        out = {}
+        for pair in _list(inner):
+            k, v = _list(pair)
+            if type(k) not in (str, int):
+                raise TypeError("a mapping's keys are strings or numbers")
+            out[k] = _decode_any(v)
+        return out
+    raise TypeError(f"unknown tag {tag!r}")
