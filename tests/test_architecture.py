@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "compliance.evidence": 0,  # what a recording may hold, and what each check kind needs of it
     "compliance.limits": 0,
     "compliance.yamlread": 0,
+    "compliance.stats": 0,  # probability tails and Benjamini-Hochberg for the integrity tests
     "compliance.transcript": 1,  # the transcript vocabulary every game's format is built from
     "compliance.ruleset.models": 1,
     "compliance.ruleset": 3,  # loading and lint are the engine's (they need the games' check kinds)
