@@ -34,6 +34,7 @@ class Game:
         self.procedure = procedure
         self.payouts = payouts
         self.tableau = tableau
+        self.slips = 0  # honest wrong settlements so far in the patrons' favour, less those in the house's
 
 
 class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
@@ -266,10 +267,20 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             e = plain_entries[-1]
             self.take("settlement.missing", f"{describe_bettor(e[0])} {e[1]} wager never settled")
             entries.remove(e)
+        elif plain_entries and self.can("integrity.settlement-drift"):
+            self.drift(plain_entries, t.unit)
         elif plain_entries and self.can("settlement.wrong-amount"):
-            e = plain_entries[0]
+            e = next((e for e in plain_entries if e[2] != "push"), plain_entries[0])
             was = e[3]
-            e[3] = was + t.unit if e[2] != "lose" or e[5] <= t.unit else was - t.unit
+            # an honest slip falls either way: the way the table's slips so far have gone less
+            patrons = self.g.slips <= 0
+            wrong = _slip(e[2], was, t.unit, patrons)
+            if wrong is None:
+                patrons = not patrons
+                wrong = _slip(e[2], was, t.unit, patrons)
+            if e[2] != "push":  # a push paid anything is wrong, but to no one's gain
+                self.g.slips += 1 if patrons else -1
+            e[3] = wrong
             self.take("settlement.wrong-amount", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, not {plain(was)}")
         for bettor, spot, outcome, amount, commission, _ in entries:
             ev: dict = {"type": "settle"}
@@ -281,6 +292,26 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 cm.update(who(bettor))
                 cm["amount"] = plain(commission)
                 self.events.append(cm)
+
+    def drift(self, entries: list, unit: Decimal) -> None:
+        """A wrong settlement in the patrons' favour, as a table drifting one way makes them: a winning Banker
+        wager paid without its commission deducted, else a wager paid (or collected) a unit to the patron's good."""
+        banker = self.g.payouts.banker
+        e = next((e for e in entries if e[1] == BANKER and e[2] == "win" and banker.commission
+                  and e[3] < e[5] * banker.odds), None)
+        if e is not None:
+            was = e[3]
+            e[3] = e[5] * banker.odds
+            what = "commission not deducted"
+        else:
+            e = next((e for e in entries if e[2] != "push" and _slip(e[2], e[3], unit, True) is not None), None)
+            if e is None:
+                return  # only pushes (a tie): nothing to pay wrong to a patron's good in this coup
+            was = e[3]
+            e[3] = _slip(e[2], was, unit, True)
+            what = "a unit to the patron's good"
+        self.take("integrity.settlement-drift", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, "
+                                                f"not {plain(was)}: {what}")
 
     def due(self, spot: str, stake: Decimal, winner: str, p: int, b: int) -> tuple[str, Decimal, Decimal]:
         """(outcome, winnings before commission, the commission as the house rounds it) of a wager, by the
@@ -309,6 +340,13 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 break
         self.take("transcript.unreadable", "the result's key 'winner' is misspelt 'winer'")
         self.unreadable = True
+
+
+def _slip(outcome: str, was: Decimal, unit: Decimal, patrons: bool) -> Decimal | None:
+    """A settlement a unit wrong, to the patron's good or the house's (None: that way is not possible)."""
+    if outcome == "lose":  # a stake collected: less is the patron's good
+        return (was - unit if was > unit else None) if patrons else was + unit
+    return was + unit if patrons else (was - unit if was >= unit else None)
 
 
 def winner_of(player_points: int, banker_points: int) -> str:
