@@ -3,6 +3,7 @@
     settings (defaults < configuration file < flags)
       -> inputs (files, directories, Markdown blocks)
       -> Checker, one transcript at a time (progress bar on a terminal)
+      -> the integrity stage over the whole run (shoes, tables, dealers)
       -> Report (waivers, baseline)
       -> renderers: standard output and every --output file, written atomically
 """
@@ -27,7 +28,7 @@ from compliance import outputs as outputs_file
 from compliance import waivers as waivers_file
 from compliance.categories import SEVERITIES
 from compliance.cli.app import app, fail
-from compliance.engine import Checker
+from compliance.engine import Checker, judge_run
 from compliance.errors import UserError
 from compliance.inputs import STDIN, STDIN_NAME, Exclude, Input, collect, spool_stdin
 from compliance.printable import printable
@@ -135,9 +136,10 @@ class Progress:
 def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
                  on_error, progress: Progress, jurisdictions: dict[str, str] | None = None,
                  selection: Selection = Selection()):
-    """Check each input in order; one that cannot be read goes to ``on_error`` and the others still run."""
+    """Check each input in order, as one run; one that cannot be read goes to ``on_error`` and the others still
+    run.  The integrity stage judges the run once every input is read."""
     checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups, jurisdictions=jurisdictions,
-                      selection=selection)
+                      selection=selection, judge=False)
     results = []
     for inp in inputs:
         progress.start(inp)
@@ -148,6 +150,7 @@ def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, ke
             continue
         results.append(result)
         progress.finished(inp, result.coups)
+    judge_run(results)  # the run's shoes, tables and dealers as a whole
     return results
 
 

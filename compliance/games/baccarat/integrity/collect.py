@@ -1,0 +1,237 @@
+"""What the integrity stage keeps of each replayed coup: a few bytes, gathered shoe by shoe.
+
+The engine hands every replayed coup (its :class:`~compliance.games.baccarat.replay.CoupState`
+and the findings the per-coup rules made on it) to a :class:`Collector`.  It
+keeps, per shoe, the cards in the order they left the shoe (one byte a card,
+burns and discards included where recorded; a card carried over to the next
+coup is counted once, when it was drawn), where each coup's cards end, its
+number and place in the file, its outcome (one letter) and its wrong
+settlements; for the rare coup dealt against the tableau, what the tableau
+needs to deal its cards itself.  That is about 30 bytes a coup: a million
+coups keep some 30 MB.  Nothing here re-reads an event.
+
+An :class:`IntegrityData` is one transcript's (or one chunk's, under ``-j``):
+chunks are put back together with :meth:`IntegrityData.extend`, a shoe cut
+between two chunks being joined again.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from decimal import Decimal
+
+from compliance.cards import DECK, POINTS
+from compliance.games.baccarat.checks.settlement import wrong_settlements
+from compliance.games.integrity import Timeline
+
+#: card code -> its byte: suits in DECK's order (S, H, D, C), ranks A..K within a suit, so that two cards are
+#: neighbours in a new deck's order when they are of one suit and their bytes differ by one
+CARD_BYTE = {code: i for i, code in enumerate(DECK)}
+
+#: a coup with a finding of one of these categories was not dealt as the tableau deals: the outcome counts take
+#: it at the outcome the tableau gives its cards (:func:`tableau_letter`), not at the outcome the table gave it
+#: (its own finding says what went wrong); leaving it out would bias the counts, as such errors happen only in
+#: some coups (a third card can only be missed where one is due)
+NOT_DEALT_BY_THE_TABLEAU = frozenset({
+    "deal.initial-order", "deal.extra-card", "third-card.player.illegal", "third-card.player.missing",
+    "third-card.banker.illegal", "third-card.banker.missing", "shoe.integrity", "irregularity.mishandled",
+})
+
+_HOUR = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}")
+
+
+class ShoeRecord:
+    """One shoe of one transcript, as its coups were replayed."""
+
+    __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
+                 "recount")
+
+    def __init__(self, shoe: str, decks: int):
+        self.shoe = shoe
+        self.decks = decks
+        self.cards = bytearray()  # CARD_BYTE of every card drawn from the shoe, in order
+        self.ends = array("I")  # len(cards) at the end of each coup
+        self.numbers: array | list = array("q")  # coup numbers (a list, should one not fit 64 bits)
+        self.lines = array("q")  # where each coup starts in the file
+        self.columns = array("q")
+        self.outcomes = bytearray()  # as the table gave them: b"B", b"P", b"T" (lower case: a natural), b"-" none
+        self.errors: list[tuple[int, Decimal, str]] = []  # (coup index, the patron's gain, kind) of wrong settlements
+        self.aside: list[int] = []  # places in ``cards`` of the cards that went to no hand (burnt, discarded)
+        # coups dealt against the tableau: (coup index, its first four hand cards in the order dealt, the place in
+        # ``cards`` after the fourth), to count them at the outcome the tableau gives their cards
+        self.recount: list[tuple[int, bytes, int]] = []
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def extend(self, other: ShoeRecord) -> None:
+        """The same shoe, continued (in the next chunk of the file, or brought back later)."""
+        base_cards, base_coups = len(self.cards), len(self.numbers)
+        self.cards += other.cards
+        self.ends.extend(base_cards + e for e in other.ends)
+        if isinstance(self.numbers, array) and not isinstance(other.numbers, array):
+            self.numbers = list(self.numbers)
+        self.numbers.extend(other.numbers)
+        self.lines.extend(other.lines)
+        self.columns.extend(other.columns)
+        self.outcomes += other.outcomes
+        self.errors.extend((base_coups + i, gain, kind) for i, gain, kind in other.errors)
+        self.aside.extend(base_cards + i for i in other.aside)
+        self.recount.extend((base_coups + i, four, base_cards + after) for i, four, after in other.recount)
+
+    def coup_of_card(self, index: int) -> int:
+        """The index (in this shoe) of the coup that drew card ``index``."""
+        lo, hi = 0, len(self.ends)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.ends[mid] <= index:
+                lo = mid + 1
+            else:
+                hi = mid
+        return min(lo, len(self.ends) - 1)
+
+    def __getstate__(self):
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __setstate__(self, state):
+        for n, v in zip(self.__slots__, state):
+            setattr(self, n, v)
+
+
+_POINTS = tuple(POINTS[code] for code in DECK)
+
+
+def tableau_letter(four: bytes, cards: bytes, after: int, aside: set[int], tableau) -> int:
+    """The outcome letter the tableau gives a coup dealt from ``four`` (Player, Banker, Player, Banker) and then
+    the hand cards of ``cards`` from ``after`` on (45, "-": the shoe ran out first)."""
+    naturals = tableau.naturals
+    p, b = (_POINTS[four[0]] + _POINTS[four[2]]) % 10, (_POINTS[four[1]] + _POINTS[four[3]]) % 10
+    natural = p in naturals or b in naturals
+    if not natural:
+        following = (cards[i] for i in range(after, len(cards)) if i not in aside)
+        third = None
+        if p in tableau.player_draws:
+            card = next(following, None)
+            if card is None:
+                return 45
+            third = _POINTS[card]
+            p = (p + third) % 10
+        if tableau.banker_draws(b, third):
+            card = next(following, None)
+            if card is None:
+                return 45
+            b = (b + _POINTS[card]) % 10
+    letter = 80 if p > b else 66 if b > p else 84
+    return letter + 32 if natural else letter
+
+
+def counted_outcomes(record: ShoeRecord, tableau) -> bytes:
+    """The shoe's outcome letters as the counts take them: the table's, but the tableau's for the coups dealt
+    against it."""
+    if not record.recount:
+        return bytes(record.outcomes)
+    letters = bytearray(record.outcomes)
+    aside = set(record.aside)
+    for index, four, after in record.recount:
+        if 255 not in four:
+            letters[index] = tableau_letter(four, record.cards, after, aside, tableau)
+    return bytes(letters)
+
+
+class IntegrityData:
+    """One transcript's shoes, in the order they first appear, and who dealt when."""
+
+    __slots__ = ("table", "shoes", "timeline", "view", "rules")
+
+    def __init__(self, table: str):
+        self.table = table
+        self.shoes: dict[str, ShoeRecord] = {}
+        self.timeline = Timeline()
+        self.view = None  # filled by the integrity stage: list of ShoeView, for the reports
+        self.rules: dict = {}  # check kind -> the rule of the transcript's ruleset that judges it (as selected)
+
+    def extend(self, other: IntegrityData | None) -> None:
+        """Append the next chunk of the same transcript."""
+        if other is None:
+            return
+        for shoe, record in other.shoes.items():
+            if shoe in self.shoes:
+                self.shoes[shoe].extend(record)
+            else:
+                self.shoes[shoe] = record
+        self.timeline.extend(other.timeline)
+
+    def __getstate__(self):
+        return self.table, self.shoes, self.timeline, self.view, self.rules
+
+    def __setstate__(self, state):
+        self.table, self.shoes, self.timeline, self.view, self.rules = state
+
+
+class Collector:
+    """Gathers a transcript's :class:`IntegrityData`, one replayed coup at a time."""
+
+    def __init__(self, header, table, rules=()):
+        self.table = table  # the TableContext: decks per shoe, tableau, payouts
+        self.data = IntegrityData(header.table.id)
+        self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
+        self.naturals = frozenset(table.tableau.naturals)
+        self.current: ShoeRecord | None = None
+
+    def add(self, s, record, found, have=frozenset(), staff=()) -> None:
+        """One replayed coup ``s`` (read from ``record``), with the findings ``found`` of the per-coup rules, the
+        evidence its recording holds and who ran the table."""
+        shoe = self.current
+        if shoe is None or shoe.shoe != s.shoe:
+            shoe = self.current = self.data.shoes.get(s.shoe)
+            if shoe is None:
+                shoe = self.current = self.data.shoes[s.shoe] = ShoeRecord(s.shoe, self.table.decks[s.shoe])
+        cards = shoe.cards
+        start = len(cards)
+        for to, card in s.drawn:
+            if not card.carried_over:
+                if to != "player" and to != "banker":
+                    shoe.aside.append(len(cards))
+                cards.append(CARD_BYTE[card.code])
+        shoe.ends.append(len(cards))
+        try:
+            shoe.numbers.append(s.number)
+        except OverflowError:  # a coup number past 2**63: kept as Python ints from here on
+            shoe.numbers = list(shoe.numbers) + [s.number]
+        shoe.lines.append(record.line or 0)
+        shoe.columns.append(record.column or 0)
+        categories = {f.category for f in found} if found else ()
+        if s.void is None and s.hands_complete:
+            pi, bi, p, b = s.points
+            letter = 80 if p > b else 66 if b > p else 84  # P, B, T
+            if pi in self.naturals or bi in self.naturals:
+                letter += 32  # lower case: a natural
+            if categories and NOT_DEALT_BY_THE_TABLEAU & categories and len(s.initial) == 4:
+                self._recount(shoe, s, start)
+        else:
+            letter = 45  # "-"
+        shoe.outcomes.append(letter)
+        if "settlement.wrong-amount" in categories:
+            index = len(shoe.numbers) - 1
+            for w in wrong_settlements(s, self.table):
+                shoe.errors.append((index, w.gain, w.kind))
+        self.data.timeline.add(s.number, staff)
+
+    @staticmethod
+    def _recount(shoe: ShoeRecord, s, start: int) -> None:
+        """Keep what the tableau needs to deal this coup's cards itself: its first four hand cards in the
+        order they came (whatever hand they went to) and where the cards after them start."""
+        four = bytes(CARD_BYTE[card.code] for _, card in s.initial)
+        fourth = s.initial[3][1].at
+        place = start
+        for _, card in s.drawn:
+            if card.carried_over:
+                continue
+            place += 1
+            if card.at == fourth:
+                break
+        shoe.recount.append((len(shoe.numbers) - 1, four, place))
+
+    def finish(self) -> IntegrityData:
+        return self.data

@@ -1,0 +1,362 @@
+"""The integrity stage: every shoe of a run, and the run as a whole, judged after the per-coup replay.
+
+:func:`judge` takes the results of a run (each transcript's
+:class:`~compliance.games.baccarat.integrity.collect.IntegrityData`, gathered while
+its coups were replayed), runs the tests of the rules of kinds
+``integrity.unshuffled``, ``integrity.outcomes`` and
+``integrity.settlement-drift`` that each transcript's ruleset enables, adds
+their findings to the transcripts they point into, and leaves a view of each
+shoe for the reports.  A finding is reported at the first coup at which its
+evidence was decisive; it carries each test's statistic, p-value (or bound)
+and threshold as :class:`~compliance.findings.Evidence`.
+
+Shoes are taken in the order of the run: transcripts as given, shoes in the
+order they first appear.  "The same table" is the same ``table.id``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from compliance.cards import DECK
+from compliance.findings import Finding, Statistic
+from compliance.games.baccarat.analyze import coup_odds
+from compliance.games.baccarat.integrity import drift as drift_tests
+from compliance.games.baccarat.integrity import order, outcomes
+from compliance.games.baccarat.integrity.collect import counted_outcomes
+from compliance.games.common import money
+from compliance.games.integrity import ShoeView
+from compliance.stats import benjamini_hochberg, longest_run_tail, probability_text
+
+SHUFFLE, OUTCOMES, DRIFT = "integrity.unshuffled", "integrity.outcomes", "integrity.settlement-drift"
+KINDS = (SHUFFLE, OUTCOMES, DRIFT)
+
+
+@dataclass(eq=False)
+class ShoeRun:
+    """One shoe of the run: the transcript it is in, its record, and its view for the reports."""
+
+    result: object  # TranscriptResult
+    record: object  # ShoeRecord
+    label: int  # its place in the run
+    rules: dict  # check kind -> the rule of the transcript's ruleset
+    view: ShoeView = None
+    findings: list = field(default_factory=list)
+    counted: bytes = b""  # the outcome letters the counts take (collect.counted_outcomes)
+
+    @property
+    def table(self) -> str:
+        return self.result.table
+
+    @property
+    def name(self) -> str:
+        return f"shoe {self.record.shoe} (table {self.table})"
+
+    def coup(self, index: int) -> int:
+        return self.record.numbers[index]
+
+    def cards(self) -> bytes:
+        """The cards a fair shoe could have dealt: no more than it holds (more is shoe.integrity's finding)."""
+        return bytes(self.record.cards[:52 * self.record.decks])
+
+
+def rules_by_kind(ruleset) -> dict:
+    out = {}
+    for rule in ruleset.rules:
+        if rule.check in KINDS and rule.check not in out:
+            out[rule.check] = rule
+    return out
+
+
+def judge(results: list) -> None:
+    """Judge the shoes and runs of ``results`` (a run's transcript results, in order); add the findings."""
+    shoes: list[ShoeRun] = []
+    for r in results:
+        data = getattr(r, "integrity", None)
+        if data is None:
+            continue
+        rules = data.rules
+        for record in data.shoes.values():
+            if len(record):
+                run = ShoeRun(r, record, len(shoes), rules)
+                run.view = ShoeView(record.shoe, r.table, record.decks, record.numbers[0], record.numbers[-1],
+                                    record.outcomes.decode("ascii"))
+                shoes.append(run)
+    if not shoes:
+        return
+    added: dict[int, list[Finding]] = defaultdict(list)
+    for f in _shuffle(shoes) + _outcomes(shoes, results) + _drift(shoes, results):
+        added[id(f.result)].append(f.finding)
+    for r in results:
+        if getattr(r, "integrity", None) is None:
+            continue
+        new = added.get(id(r))
+        if new:
+            r.findings.extend(new)
+            r.findings.sort(key=Finding.sort_key)
+        r.integrity.view = [s.view for s in shoes if s.result is r]
+
+
+@dataclass
+class _Made:
+    result: object
+    finding: Finding
+
+
+def _finding(rule, shoe: ShoeRun, index: int, message: str, evidence: list[Statistic]) -> _Made:
+    r, rec = shoe.result, shoe.record
+    f = Finding(rule=rule.id, category=rule.category, severity=rule.severity, transcript=r.transcript,
+                coup=rec.numbers[index], event=None, message=message, citation=rule.citation_text,
+                line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
+                statistics=tuple(evidence))
+    shoe.view.flagged.append(f"{rule.id}: {message}")
+    return _Made(r, f)
+
+
+# ------------------------------------------------------------------ 1. unshuffled shoes
+
+
+_TEST_WORDS = {"within": "repeat within the shoe", "order": "run in the manufacturer's order",
+               "earlier": "repeat of an earlier shoe"}
+
+
+def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
+    made = []
+    windows: dict[tuple[str, int], order.EarlierShoes] = {}  # (table, decks) -> its earlier shoes
+    by_label = {s.label: s for s in shoes}
+    for shoe in shoes:
+        rule = shoe.rules.get(SHUFFLE)
+        if rule is None:
+            continue
+        p = rule.params
+        decks = shoe.record.decks
+        cards = shoe.cards()
+        found = []
+        if p.within_shoe and decks >= 2:
+            k = order.threshold("within", decks, p.false_alarm, p.min_cards)
+            if k is not None:
+                found.append(order.detect("within", order.repeats_within(cards, k), k, decks))
+        if p.manufacturer_order:
+            k = order.threshold("order", decks, p.false_alarm, p.min_cards)
+            if k is not None:
+                found.append(order.detect("order", order.runs_in_order(cards, k), k, decks))
+        if p.earlier_shoes:
+            held = (p.earlier_shoes + order.BLOCK) * 52 * decks  # the most cards the earlier shoes compared hold
+            k = order.threshold("earlier", decks, p.false_alarm, p.min_cards, held)
+            if k is not None:
+                window = windows.get((shoe.table, decks))
+                if window is None:
+                    window = windows[(shoe.table, decks)] = order.EarlierShoes(p.earlier_shoes, k)
+                found.append(order.detect("earlier", window.repeats(cards, shoe.label), k, decks, held))
+        found = [d for d in found if d is not None]
+        if not found:
+            continue
+        found.sort(key=lambda d: d.decisive_card)
+        decisive = shoe.record.coup_of_card(found[0].decisive_card)
+        parts, evidence = [], []
+        for d in found:
+            parts.append(_describe(d, shoe, by_label, rule.params.false_alarm, found[0]))
+            evidence.append(Statistic(
+                shoe.name, _TEST_WORDS[d.test], "longest stretch, cards", _stretch_words(d.longest, by_label),
+                probability_text(d.bound_longest, bound=True),
+                f"{probability_text(rule.params.false_alarm)} ({d.threshold} cards: "
+                f"{probability_text(d.bound_first, bound=True)})",
+                shoe.coup(shoe.record.coup_of_card(d.decisive_card))))
+            shoe.view.stretches.extend(d.stretches)
+        shoe.view.cards = tuple(DECK[b] for b in shoe.record.cards)
+        shoe.view.decisive_card = found[0].decisive_card
+        message = (f"{shoe.name} was not shuffled: " + "; ".join(parts)
+                   + f"; decisive at coup {shoe.coup(decisive)}, where card {found[0].decisive_card + 1} "
+                   + f"completed the first {found[0].threshold}")
+        made.append(_finding(rule, shoe, decisive, message, evidence))
+    return made
+
+
+def _stretch_words(s, by_label) -> str:
+    if s.source is None:
+        return f"{s.length} (cards {s.start + 1} to {s.end})"
+    where = "" if s.source_shoe is None else f" of {by_label[int(s.source_shoe)].name}"
+    return (f"{s.length} (cards {s.start + 1} to {s.end} = cards {s.source + 1} to {s.source + s.length}"
+            f"{where})")
+
+
+def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest) -> str:
+    s = d.longest
+    decks = shoe.record.decks
+    chance = (f"a shuffled {decks}-deck shoe holds one as long with a chance "
+              f"{probability_text(d.bound_longest, bound=True)}")
+    first = (f"{d.threshold} such cards are decisive ({probability_text(d.bound_first, bound=True)} against "
+             f"{probability_text(alpha)})")
+    if d is not earliest:
+        first += f", from coup {shoe.coup(shoe.record.coup_of_card(d.decisive_card))}"
+    if d.test == "within":
+        lag = s.start - s.source
+        deck = " (its decks came in the same order)" if lag % 52 == 0 else ""
+        return (f"cards {s.start + 1} to {s.end} repeat cards {s.source + 1} to {s.source + s.length} card for card, "
+                f"{lag} cards apart{deck}; {chance}; {first}")
+    if d.test == "order":
+        return (f"cards {s.start + 1} to {s.end} run in one suit's rank order, as a new deck is sorted"
+                f"{'' if len(d.stretches) == 1 else f' ({len(d.stretches)} such runs)'}; {chance}; {first}")
+    other = by_label[int(s.source_shoe)]
+    return (f"cards {s.start + 1} to {s.end} repeat cards {s.source + 1} to {s.source + s.length} of {other.name}"
+            f"{'' if other.result is shoe.result else ' in ' + other.result.transcript} card for card "
+            f"(a shoe dealt again, or a stacked slug); {chance}; {first}")
+
+
+# ------------------------------------------------------------------ 2. outcomes no fair shoe gives
+
+
+def _odds(shoe: ShoeRun) -> dict[str, float]:
+    o = coup_odds(shoe.result.ruleset.game.tableau, shoe.record.decks)
+    return {"banker": float(o.banker), "player": float(o.player), "tie": float(o.tie), "naturals": float(o.natural)}
+
+
+def _outcomes(shoes: list[ShoeRun], results) -> list[_Made]:
+    judged = [s for s in shoes if OUTCOMES in s.rules]
+    if not judged:
+        return []
+    groups: list[outcomes.Group] = []
+    seen: set = set()
+
+    def add(kind: str, name: str, segments: list[outcomes.Segment]) -> None:
+        key = tuple((s.shoe.label, s.start, s.end) for s in segments)
+        wanted = segments[0].shoe.rules[OUTCOMES].params.groups
+        if kind not in wanted or key in seen or not segments:
+            return
+        seen.add(key)
+        groups.append(outcomes.Group(kind, name, segments[0].shoe.rules[OUTCOMES], segments))
+
+    odds = {}
+    for s in judged:
+        odds[s.label] = _odds(s)
+        s.counted = counted_outcomes(s.record, s.result.ruleset.game.tableau)
+        s.view.counts = outcomes.bands(s.counted, odds[s.label])
+        side, length, _, m = outcomes.streak(s.counted)
+        if m:
+            q = odds[s.label]["banker"] / (odds[s.label]["banker"] + odds[s.label]["player"])
+            s.view.streak = (side, length, longest_run_tail(length, m, q))
+    whole = {s.label: outcomes.Segment(s, 0, len(s.record), odds[s.label]) for s in judged}
+    for s in judged:
+        add("shoe", s.name, [whole[s.label]])
+    tables: dict[str, list] = defaultdict(list)
+    for s in judged:
+        tables[s.table].append(whole[s.label])
+    for table, segments in tables.items():
+        add("table", f"table {table}", segments)
+    dealers: dict[str, list] = defaultdict(list)
+    for s in judged:
+        timeline = s.result.integrity.timeline
+        if not timeline.dealers:
+            continue
+        start, current = 0, None
+        for i, n in enumerate(s.record.numbers):
+            dealer = timeline.at(n)[0]
+            if i and dealer != current:
+                if current is not None:
+                    dealers[current].append(outcomes.Segment(s, start, i, odds[s.label]))
+                start = i
+            current = dealer
+        if current is not None:
+            dealers[current].append(outcomes.Segment(s, start, len(s.record), odds[s.label]))
+    for dealer in sorted(dealers):
+        add("dealer", f"dealer {dealer}", dealers[dealer])
+    add("run", "the run", [whole[s.label] for s in judged])
+
+    for g in groups:
+        params = g.rule.params
+        g.tests = outcomes.count_tests(g, params.statistics)
+        if g.kind == "shoe" and "streak" in params.statistics:
+            t = outcomes.streak_test(g)
+            if t is not None:
+                g.tests.append(t)
+    families: dict[tuple, list] = defaultdict(list)
+    for g in groups:
+        families[(g.segments[0].shoe.result.ruleset.id, g.rule.id)].append(g)
+    made = []
+    for family in families.values():
+        rule = family[0].rule
+        tests = [t for g in family for t in g.tests]
+        cut = benjamini_hochberg([t.p_value for t in tests], rule.params.false_discovery_rate)
+        if cut <= 0:
+            continue
+        for g in family:
+            rejected = [t for t in g.tests if t.p_value <= cut]
+            if not rejected:
+                continue
+            made.append(_outcome_finding(g, rejected, cut, len(tests)))
+    return made
+
+
+def _outcome_finding(g: outcomes.Group, rejected: list, cut: float, m: int) -> _Made:
+    rule = g.rule
+    places = []
+    for t in rejected:
+        seg, index = t.decisive(cut)
+        places.append(((seg.shoe.label, index), seg.shoe, index, t))
+    places.sort(key=lambda x: x[0])
+    _, shoe, index, _ = places[0]
+    decks = sorted({s.shoe.record.decks for s in g.segments})
+    deck_words = "/".join(map(str, decks)) + "-deck"
+    q = rule.params.false_discovery_rate
+    parts = [f"{t.words} {t.value}, p = {probability_text(t.p_value)}" for t in rejected]
+    message = (f"{g.name}: outcomes a fair {deck_words} shoe gives too rarely: " + "; ".join(parts)
+               + f" (Benjamini-Hochberg over {m} tests at {probability_text(q)}: decisive at p <= "
+               + f"{probability_text(cut)}); decisive at coup {shoe.coup(index)}")
+    evidence = [Statistic(g.name, "binomial test" if t.statistic != "streak" else "longest-streak test",
+                         t.words, t.value, probability_text(t.p_value),
+                         f"{probability_text(cut)} (Benjamini-Hochberg, {m} tests at {probability_text(q)})",
+                         s.coup(i)) for _, s, i, t in places]
+    return _finding(rule, shoe, index, message, evidence)
+
+
+# ------------------------------------------------------------------ 3. settlement drift
+
+
+def _drift(shoes: list[ShoeRun], results) -> list[_Made]:
+    groups: dict[tuple, drift_tests.DriftGroup] = {}
+    for s in shoes:
+        rule = s.rules.get(DRIFT)
+        if rule is None or not s.record.errors:
+            continue
+        timeline = s.result.integrity.timeline
+        for index, gain, kind in s.record.errors:
+            error = drift_tests.Error((s, index), gain, kind)
+            keys = []
+            if "table" in rule.params.groups:
+                keys.append(("table", s.table))
+            dealer = timeline.at(s.coup(index))[0]
+            if dealer is not None and "dealer" in rule.params.groups:
+                keys.append(("dealer", dealer))
+            for kind_, name in keys:
+                g = groups.get((kind_, name))
+                if g is None:
+                    g = groups[(kind_, name)] = drift_tests.DriftGroup(kind_, name, rule)
+                g.errors.append(error)
+    made = []
+    for (kind, name), g in groups.items():
+        p = g.rule.params
+        g.errors.sort(key=lambda e: (e.place[0].label, e.place[1]))
+        judged = g.judge(p.false_alarm, p.min_errors)
+        if judged is None:
+            continue
+        pvalue, at = judged
+        shoe, index = at.place
+        up, down, neither = g.counts()
+        net = g.net
+        main, main_n = g.main_kind()
+        way = "the patrons'" if up > down else "the house's"
+        label = f"{kind} {name}"
+        net_words = (f"net {money(net)} more paid to patrons than due" if net > 0 else
+                     f"net {money(-net)} more kept by the house than due" if net < 0 else "net nothing either way")
+        message = (f"{label}: {len(g.errors)} wrong settlements over the run, {max(up, down)} of them in {way} "
+                   f"favour and {min(up, down)} in the other's"
+                   + (f", {neither} neither" if neither else "")
+                   + f" (sign test: p = {probability_text(pvalue)} if errors fell either way alike, decisive at "
+                   + f"{probability_text(p.false_alarm)}); {main_n} of them {drift_tests.KIND_WORDS[main]}; "
+                   + f"{net_words}; decisive at coup {shoe.coup(index)}")
+        evidence = [Statistic(label, "sign test", "wrong settlements in the patrons' favour, of those either way",
+                             f"{up} of {up + down} (net {money(net)})", probability_text(pvalue),
+                             probability_text(p.false_alarm), shoe.coup(index))]
+        made.append(_finding(g.rule, shoe, index, message, evidence))
+    return made
