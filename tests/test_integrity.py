@@ -145,7 +145,7 @@ def test_a_shoe_dealt_again_in_another_transcript_of_the_table_is_flagged(tmp_pa
 
 
 def test_decks_in_the_makers_order_are_flagged_in_the_first_coup_that_shows_a_run(tmp_path):
-    path, sim = simulate(tmp_path, "factory", coups=20, seed=11, inject={"integrity.unshuffled:factory-order": 1.0})
+    path, _ = simulate(tmp_path, "factory", coups=20, seed=11, inject={"integrity.unshuffled:factory-order": 1.0})
     coups = drawn(path)
     cards = [c for _, s, cs in coups for c in cs]
     assert cards[:13] == list(FACTORY_ORDER[:13])
@@ -201,6 +201,21 @@ def test_a_shoe_preset_for_the_banker_is_flagged_within_the_shoe(tmp_path):
     assert all(f.severity == "warning" for f in integrity(result))
 
 
+def test_the_dealer_who_deals_the_preset_shoes_is_named(tmp_path):
+    """Who dealt each coup, where the record says, groups the coups: the dealer of the preset shoes is flagged
+    over all the coups dealt, the dealer of the fair shoes is not."""
+    path, sim = simulate(tmp_path, "preset-dealer", coups=800, seed=21, inject={"integrity.outcomes:banker": 0.2})
+    preset = {n for i in sim.integrity for n in range(i.first, i.last + 1)}
+    assert preset
+    result = Checker(judge=False).check_file(path)
+    timeline = result.integrity.timeline = Timeline()
+    for n in range(1, 801):
+        timeline.add(n, "D-07" if n in preset else "D-08", None)
+    judge_run([result])
+    groups = {f.evidence[0].group for f in integrity(result)}
+    assert "dealer D-07" in groups and "dealer D-08" not in groups
+
+
 def test_the_odds_are_the_exact_enumeration_s():
     odds = coup_odds(standard_tableau(), 8)
     assert odds.banker + odds.player + odds.tie == 1
@@ -211,7 +226,7 @@ def test_the_odds_are_the_exact_enumeration_s():
 def test_coups_dealt_against_the_tableau_count_at_the_outcome_the_tableau_gives_their_cards(tmp_path):
     """Drawing errors happen only where a draw is due (never on a natural): leaving such coups out would count
     too many naturals. They are counted as the tableau deals their cards, and many of them leave no trace."""
-    path, sim = simulate(tmp_path, "drawing-errors", ruleset="nz", coups=3000, seed=11,
+    path, _ = simulate(tmp_path, "drawing-errors", ruleset="nz", coups=3000, seed=11,
                          inject={k: 0.03 for k in ("third-card.player.missing", "third-card.banker.missing",
                                                    "third-card.player.illegal", "deal.initial-order")})
     (result,) = judged(path)
@@ -245,7 +260,7 @@ def test_a_table_whose_wrong_payouts_all_favour_the_patrons_is_flagged_with_the_
 
 
 def test_honest_slips_fall_either_way_and_raise_no_drift(tmp_path):
-    path, sim = simulate(tmp_path, "slips", coups=3000, seed=6, inject={"settlement.wrong-amount": 0.05})
+    path, _ = simulate(tmp_path, "slips", coups=3000, seed=6, inject={"settlement.wrong-amount": 0.05})
     (result,) = judged(path)
     assert len([f for f in result.findings if f.category == "settlement.wrong-amount"]) > 100
     assert integrity(result) == []

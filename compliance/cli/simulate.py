@@ -86,7 +86,8 @@ def simulate(
     if listed:
         report = render_injected(sim.injected_report())
         write_output(injected_path(output), report.encode())
-        spoilt = f", {len(sim.integrity)} shoes or runs spoilt" if sim.integrity else ""
+        n = len(sim.integrity)
+        spoilt = f", {n} {'shoe or run' if n == 1 else 'shoes or runs'} spoilt" if n else ""
         typer.echo(f"in {coups} coups: {len(sim.injected)} breaches injected, {len(sim.handled)} irregularities "
                    f"handled as required{spoilt}; listed in {injected_path(output)}", err=True)
 

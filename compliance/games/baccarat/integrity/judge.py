@@ -17,7 +17,7 @@ order they first appear.  "The same table" is the same ``table.id``.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from compliance.cards import DECK
 from compliance.findings import Finding, Statistic
@@ -42,7 +42,6 @@ class ShoeRun:
     label: int  # its place in the run
     rules: dict  # check kind -> the rule of the transcript's ruleset
     view: ShoeView = None
-    findings: list = field(default_factory=list)
     counted: bytes = b""  # the outcome letters the counts take (collect.counted_outcomes)
 
     @property
@@ -86,7 +85,7 @@ def judge(results: list) -> None:
     if not shoes:
         return
     added: dict[int, list[Finding]] = defaultdict(list)
-    for f in _shuffle(shoes) + _outcomes(shoes, results) + _drift(shoes, results):
+    for f in _shuffle(shoes) + _outcomes(shoes) + _drift(shoes):
         added[id(f.result)].append(f.finding)
     for r in results:
         if getattr(r, "integrity", None) is None:
@@ -212,7 +211,7 @@ def _odds(shoe: ShoeRun) -> dict[str, float]:
     return {"banker": float(o.banker), "player": float(o.player), "tie": float(o.tie), "naturals": float(o.natural)}
 
 
-def _outcomes(shoes: list[ShoeRun], results) -> list[_Made]:
+def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
     judged = [s for s in shoes if OUTCOMES in s.rules]
     if not judged:
         return []
@@ -313,7 +312,7 @@ def _outcome_finding(g: outcomes.Group, rejected: list, cut: float, m: int) -> _
 # ------------------------------------------------------------------ 3. settlement drift
 
 
-def _drift(shoes: list[ShoeRun], results) -> list[_Made]:
+def _drift(shoes: list[ShoeRun]) -> list[_Made]:
     groups: dict[tuple, drift_tests.DriftGroup] = {}
     for s in shoes:
         rule = s.rules.get(DRIFT)
