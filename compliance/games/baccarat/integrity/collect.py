@@ -7,8 +7,8 @@ burns and discards included where recorded; a card carried over to the next
 coup is counted once, when it was drawn), where each coup's cards end, its
 number and place in the file, its outcome (one letter) and its wrong
 settlements; for the rare coup dealt against the tableau, what the tableau
-needs to deal its cards itself.  That is about 30 bytes a coup: a million
-coups keep some 30 MB.  Nothing here re-reads an event.
+needs to deal its cards itself.  That is about 25 bytes a coup: a million
+coups keep some 25 MB.  Nothing here re-reads an event.
 
 An :class:`IntegrityData` is one transcript's (or one chunk's, under ``-j``):
 chunks are put back together with :meth:`IntegrityData.extend`, a shoe cut
@@ -41,6 +41,15 @@ NOT_DEALT_BY_THE_TABLEAU = frozenset({
 _HOUR = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}")
 
 
+def _append(shoe, name: str, value: int) -> None:
+    """Append to one of a shoe's compact arrays; a value too large for it (a hostile coup number, a line past
+    4 billion) turns that array into a list of Python ints."""
+    try:
+        getattr(shoe, name).append(value)
+    except OverflowError:
+        setattr(shoe, name, [*getattr(shoe, name), value])
+
+
 class ShoeRecord:
     """One shoe of one transcript, as its coups were replayed."""
 
@@ -52,9 +61,9 @@ class ShoeRecord:
         self.decks = decks
         self.cards = bytearray()  # CARD_BYTE of every card drawn from the shoe, in order
         self.ends = array("I")  # len(cards) at the end of each coup
-        self.numbers: array | list = array("q")  # coup numbers (a list, should one not fit 64 bits)
-        self.lines = array("q")  # where each coup starts in the file
-        self.columns = array("q")
+        self.numbers: array | list = array("q")  # coup numbers (each of these three a list, should one not fit)
+        self.lines = array("I")  # where each coup starts in the file
+        self.columns = array("I")
         self.outcomes = bytearray()  # as the table gave them: b"B", b"P", b"T" (lower case: a natural), b"-" none
         self.errors: list[tuple[int, Decimal, str]] = []  # (coup index, the patron's gain, kind) of wrong settlements
         self.aside: list[int] = []  # places in ``cards`` of the cards that went to no hand (burnt, discarded)
@@ -70,11 +79,12 @@ class ShoeRecord:
         base_cards, base_coups = len(self.cards), len(self.numbers)
         self.cards += other.cards
         self.ends.extend(base_cards + e for e in other.ends)
-        if isinstance(self.numbers, array) and not isinstance(other.numbers, array):
-            self.numbers = list(self.numbers)
-        self.numbers.extend(other.numbers)
-        self.lines.extend(other.lines)
-        self.columns.extend(other.columns)
+        for name in ("numbers", "lines", "columns"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, array) and not isinstance(theirs, array):
+                mine = list(mine)
+                setattr(self, name, mine)
+            mine.extend(theirs)
         self.outcomes += other.outcomes
         self.errors.extend((base_coups + i, gain, kind) for i, gain, kind in other.errors)
         self.aside.extend(base_cards + i for i in other.aside)
@@ -195,12 +205,9 @@ class Collector:
                     shoe.aside.append(len(cards))
                 cards.append(CARD_BYTE[card.code])
         shoe.ends.append(len(cards))
-        try:
-            shoe.numbers.append(s.number)
-        except OverflowError:  # a coup number past 2**63: kept as Python ints from here on
-            shoe.numbers = list(shoe.numbers) + [s.number]
-        shoe.lines.append(record.line or 0)
-        shoe.columns.append(record.column or 0)
+        _append(shoe, "numbers", s.number)
+        _append(shoe, "lines", record.line or 0)
+        _append(shoe, "columns", record.column or 0)
         categories = {f.category for f in found} if found else ()
         if s.void is None and s.hands_complete:
             pi, bi, p, b = s.points
