@@ -58,7 +58,7 @@ class Timeline:
         self.numbers, self.marks = state
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CountBand:
     """One count of a shoe against fair play: what was seen, what a fair shoe gives on average, and the band
     a fair shoe lands in 95 times in 100."""
@@ -75,7 +75,7 @@ class CountBand:
         return not self.low <= self.observed <= self.high
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Stretch:
     """Cards ``start`` to ``end - 1`` of a shoe that are evidence of an unshuffled shoe: a repeat of cards
     ``source`` onward (of this shoe, or of ``source_shoe``), or a run of a suit in rank order (source None)."""
@@ -90,7 +90,7 @@ class Stretch:
         return self.end - self.start
 
 
-@dataclass
+@dataclass(slots=True)
 class ShoeView:
     """One shoe as the report shows it: its scoreboard, its counts against fair play, its flagged cards."""
 

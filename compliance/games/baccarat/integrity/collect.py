@@ -188,6 +188,7 @@ class Collector:
         self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
         self.naturals = frozenset(table.tableau.naturals)
         self.current: ShoeRecord | None = None
+        self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
 
     def add(self, s, record, found, have=frozenset(), staff=()) -> None:
         """One replayed coup ``s`` (read from ``record``), with the findings ``found`` of the per-coup rules, the
@@ -205,9 +206,15 @@ class Collector:
                     shoe.aside.append(len(cards))
                 cards.append(CARD_BYTE[card.code])
         shoe.ends.append(len(cards))
-        _append(shoe, "numbers", s.number)
-        _append(shoe, "lines", record.line or 0)
-        _append(shoe, "columns", record.column or 0)
+        try:
+            shoe.numbers.append(s.number)
+            shoe.lines.append(record.line or 0)
+            shoe.columns.append(record.column or 0)
+        except OverflowError:  # a value too large for its array: the arrays not yet appended to take it as an int
+            coups = len(shoe.ends)
+            for name, value in (("numbers", s.number), ("lines", record.line or 0), ("columns", record.column or 0)):
+                if len(getattr(shoe, name)) < coups:
+                    _append(shoe, name, value)
         categories = {f.category for f in found} if found else ()
         if s.void is None and s.hands_complete:
             pi, bi, p, b = s.points
@@ -223,7 +230,9 @@ class Collector:
             index = len(shoe.numbers) - 1
             for w in wrong_settlements(s, self.table):
                 shoe.errors.append((index, w.gain, w.kind))
-        self.data.timeline.add(s.number, staff)
+        if staff is not self.last_staff:  # most coups: the staff of the one before (the same tuple, or both empty)
+            self.last_staff = staff
+            self.data.timeline.add(s.number, staff)
 
     @staticmethod
     def _recount(shoe: ShoeRecord, s, start: int) -> None:

@@ -16,6 +16,7 @@ order they first appear.  "The same table" is the same ``table.id``.
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -33,7 +34,7 @@ SHUFFLE, OUTCOMES, DRIFT = "integrity.unshuffled", "integrity.outcomes", "integr
 KINDS = (SHUFFLE, OUTCOMES, DRIFT)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class ShoeRun:
     """One shoe of the run: the transcript it is in, its record, and its view for the reports."""
 
@@ -206,41 +207,57 @@ def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest) -> str:
 # ------------------------------------------------------------------ 2. outcomes no fair shoe gives
 
 
+_ODDS: dict[tuple, dict[str, float]] = {}
+
+
 def _odds(shoe: ShoeRun) -> dict[str, float]:
-    o = coup_odds(shoe.result.ruleset.game.tableau, shoe.record.decks)
-    return {"banker": float(o.banker), "player": float(o.player), "tie": float(o.tie), "naturals": float(o.natural)}
+    """One coup's chances for this shoe's tableau and decks (one dict for all the shoes alike)."""
+    tableau = shoe.result.ruleset.game.tableau
+    key = (tableau.model_dump_json(), shoe.record.decks)
+    odds = _ODDS.get(key)
+    if odds is None:
+        o = coup_odds(tableau, shoe.record.decks)
+        odds = _ODDS[key] = {"banker": float(o.banker), "player": float(o.player), "tie": float(o.tie),
+                             "naturals": float(o.natural)}
+    return odds
 
 
 def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
+    """Every group's p-values (a shoe's are worked out and dropped as it goes: only the p-values are kept for
+    Benjamini-Hochberg, whatever the number of shoes), then the findings of the groups with a test at or below
+    the threshold, worked out again."""
     judged = [s for s in shoes if OUTCOMES in s.rules]
     if not judged:
         return []
-    groups: list[outcomes.Group] = []
+    for s in judged:
+        s.counted = counted_outcomes(s.record, s.result.ruleset.game.tableau)
+        odds = _odds(s)
+        s.view.counts = outcomes.bands(s.counted, odds)
+        side, length, _, m = outcomes.streak(s.counted)
+        if m:
+            s.view.streak = (side, length, longest_run_tail(length, m, odds["banker"] / (odds["banker"]
+                                                                                      + odds["player"])))
+
+    def whole(s: ShoeRun) -> outcomes.Segment:
+        return outcomes.Segment(s, 0, len(s.record), _odds(s))
+
+    groups: list = []  # a ShoeRun (its own group, made when needed) or a Group of several segments
     seen: set = set()
 
     def add(kind: str, name: str, segments: list[outcomes.Segment]) -> None:
         key = tuple((s.shoe.label, s.start, s.end) for s in segments)
-        wanted = segments[0].shoe.rules[OUTCOMES].params.groups
-        if kind not in wanted or key in seen or not segments:
+        if not segments or kind not in segments[0].shoe.rules[OUTCOMES].params.groups or key in seen:
             return
         seen.add(key)
         groups.append(outcomes.Group(kind, name, segments[0].shoe.rules[OUTCOMES], segments))
 
-    odds = {}
     for s in judged:
-        odds[s.label] = _odds(s)
-        s.counted = counted_outcomes(s.record, s.result.ruleset.game.tableau)
-        s.view.counts = outcomes.bands(s.counted, odds[s.label])
-        side, length, _, m = outcomes.streak(s.counted)
-        if m:
-            q = odds[s.label]["banker"] / (odds[s.label]["banker"] + odds[s.label]["player"])
-            s.view.streak = (side, length, longest_run_tail(length, m, q))
-    whole = {s.label: outcomes.Segment(s, 0, len(s.record), odds[s.label]) for s in judged}
-    for s in judged:
-        add("shoe", s.name, [whole[s.label]])
+        if "shoe" in s.rules[OUTCOMES].params.groups:
+            seen.add(((s.label, 0, len(s.record)),))
+            groups.append(s)
     tables: dict[str, list] = defaultdict(list)
     for s in judged:
-        tables[s.table].append(whole[s.label])
+        tables[s.table].append(whole(s))
     for table, segments in tables.items():
         add("table", f"table {table}", segments)
     dealers: dict[str, list] = defaultdict(list)
@@ -253,37 +270,41 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
             dealer = timeline.at(n)[0]
             if i and dealer != current:
                 if current is not None:
-                    dealers[current].append(outcomes.Segment(s, start, i, odds[s.label]))
+                    dealers[current].append(outcomes.Segment(s, start, i, _odds(s)))
                 start = i
             current = dealer
         if current is not None:
-            dealers[current].append(outcomes.Segment(s, start, len(s.record), odds[s.label]))
+            dealers[current].append(outcomes.Segment(s, start, len(s.record), _odds(s)))
     for dealer in sorted(dealers):
         add("dealer", f"dealer {dealer}", dealers[dealer])
-    add("run", "the run", [whole[s.label] for s in judged])
+    add("run", "the run", [whole(s) for s in judged])
 
+    def group_of(g) -> outcomes.Group:
+        return g if isinstance(g, outcomes.Group) else outcomes.Group("shoe", g.name, g.rules[OUTCOMES], [whole(g)])
+
+    families: dict[tuple, list] = defaultdict(list)  # (ruleset, rule) -> [(group, its smallest p), ...]
+    pvalues: dict[tuple, array] = defaultdict(lambda: array("d"))
+    rules: dict[tuple, object] = {}
     for g in groups:
-        params = g.rule.params
-        g.tests = outcomes.count_tests(g, params.statistics)
-        if g.kind == "shoe" and "streak" in params.statistics:
-            t = outcomes.streak_test(g)
-            if t is not None:
-                g.tests.append(t)
-    families: dict[tuple, list] = defaultdict(list)
-    for g in groups:
-        families[(g.segments[0].shoe.result.ruleset.id, g.rule.id)].append(g)
+        group = group_of(g)
+        key = (group.segments[0].shoe.result.ruleset.id, group.rule.id)
+        rules[key] = group.rule
+        tests = outcomes.tests_of(group, group.rule.params.statistics)
+        if tests:
+            pvalues[key].extend(t.p_value for t in tests)
+            families[key].append((g, min(t.p_value for t in tests)))
     made = []
-    for family in families.values():
-        rule = family[0].rule
-        tests = [t for g in family for t in g.tests]
-        cut = benjamini_hochberg([t.p_value for t in tests], rule.params.false_discovery_rate)
+    for key, family in families.items():
+        rule = rules[key]
+        cut = benjamini_hochberg(pvalues[key], rule.params.false_discovery_rate)
         if cut <= 0:
             continue
-        for g in family:
-            rejected = [t for t in g.tests if t.p_value <= cut]
-            if not rejected:
+        for g, smallest in family:
+            if smallest > cut:
                 continue
-            made.append(_outcome_finding(g, rejected, cut, len(tests)))
+            group = group_of(g)
+            rejected = [t for t in outcomes.tests_of(group, rule.params.statistics) if t.p_value <= cut]
+            made.append(_outcome_finding(group, rejected, cut, len(pvalues[key])))
     return made
 
 
@@ -291,7 +312,7 @@ def _outcome_finding(g: outcomes.Group, rejected: list, cut: float, m: int) -> _
     rule = g.rule
     places = []
     for t in rejected:
-        seg, index = t.decisive(cut)
+        seg, index = outcomes.decisive(t, cut)
         places.append(((seg.shoe.label, index), seg.shoe, index, t))
     places.sort(key=lambda x: x[0])
     _, shoe, index, _ = places[0]

@@ -28,8 +28,7 @@ whose end it is decisive.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from compliance.games.integrity import CountBand
 from compliance.stats import binomial_band, binomial_two_sided, longest_run_tail
@@ -38,7 +37,7 @@ COUNTS = (("banker", "Banker", b"Bb"), ("player", "Player", b"Pp"), ("tie", "Tie
           ("naturals", "naturals", b"bpt"))
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     """Coups ``start`` to ``end - 1`` of one shoe record, all of one group."""
 
@@ -48,25 +47,39 @@ class Segment:
     odds: dict[str, float]  # banker, player, tie, naturals: the chance of each in one coup of this shoe
 
 
-@dataclass
-class Test:
-    """One statistic of one group: its value, p-value, and how to find the coup it became decisive at."""
-
-    group: object  # the Group
-    statistic: str  # "banker", "player", "tie", "naturals" or "streak"
-    words: str
-    value: str
-    p_value: float
-    decisive: Callable[[float], tuple[object, int] | None]  # threshold -> (segment, coup index) it fell to it
-
-
-@dataclass
+@dataclass(slots=True)
 class Group:
     kind: str  # shoe, table, dealer, run
     name: str  # "shoe S0003 (table T1)", "table T1", ...
-    rule: object  # the (ruleset, rule) that judges it
-    segments: list[Segment] = field(default_factory=list)
-    tests: list[Test] = field(default_factory=list)
+    rule: object  # the rule that judges it
+    segments: list[Segment]
+
+
+@dataclass(slots=True)
+class Test:
+    """One statistic of one group: what was counted, of how many, against what chance, and its p-value."""
+
+    group: Group
+    statistic: str  # "banker", "player", "tie", "naturals" or "streak"
+    k: int  # the count (a streak: its length)
+    n: int  # the coups compared (a streak: the Banker-or-Player coups)
+    chance: float  # of one coup (a streak: of a Banker win among Banker-or-Player coups)
+    p_value: float
+    side: str = ""  # a streak's: B or P
+
+    @property
+    def words(self) -> str:
+        return "longest streak" if self.statistic == "streak" else f"{WORDS[self.statistic]} count"
+
+    @property
+    def value(self) -> str:
+        if self.statistic == "streak":
+            name = "Banker" if self.side == "B" else "Player"
+            return f"{self.k} {name} wins in a row in {self.n} Banker or Player coups"
+        return f"{self.k:,} of {self.n:,} (fair: {self.n * self.chance:,.1f} on average)"
+
+
+WORDS = {stat: words for stat, words, _ in COUNTS}
 
 
 def letters(seg: Segment) -> bytes:
@@ -77,48 +90,66 @@ def _count(text: bytes, of: bytes) -> int:
     return sum(text.count(c) for c in of)
 
 
-def count_tests(group: Group, wanted: list[str]) -> list[Test]:
-    """The binomial tests of the group's counts."""
+def tests_of(group: Group, wanted: list[str]) -> list[Test]:
+    """The group's tests: the binomial test of each count, and a shoe's longest streak."""
     texts = [letters(s) for s in group.segments]
     sizes = [len(t) - t.count(b"-") for t in texts]
     n = sum(sizes)
     if n == 0:
         return []
     out = []
-    for stat, words, of in COUNTS:
+    for stat, _, of in COUNTS:
         if stat not in wanted:
             continue
         p = sum(s.odds[stat] * k for s, k in zip(group.segments, sizes)) / n
         k = sum(_count(t, of) for t in texts)
-        expected = n * p
-        out.append(Test(group, stat, f"{words} count",
-                        f"{k:,} of {n:,} (fair: {expected:,.1f} on average)", binomial_two_sided(k, n, p),
-                        _running_count(group, of, p)))
+        out.append(Test(group, stat, k, n, p, binomial_two_sided(k, n, p)))
+    if group.kind == "shoe" and "streak" in wanted:
+        seg = group.segments[0]
+        side, length, _, m = streak(texts[0])
+        if m:
+            q = seg.odds["banker"] / (seg.odds["banker"] + seg.odds["player"])
+            out.append(Test(group, "streak", length, m, q, longest_run_tail(length, m, q), side))
     return out
 
 
-def _running_count(group: Group, of: bytes, p: float):
-    """The first coup at which the count so far, tested the same way, is at or below the threshold: taken at the
-    end of each segment (a shoe, or a dealer's stretch of one), then coup by coup within the first segment whose
-    end is decisive (a shoe's single segment is so taken coup by coup)."""
-    def decisive(threshold: float):
-        k = n = 0
-        for seg in group.segments:
-            text = letters(seg)
-            size = len(text) - text.count(b"-")
-            if binomial_two_sided(k + _count(text, of), n + size, p) > threshold:
-                k, n = k + _count(text, of), n + size
+def decisive(test: Test, threshold: float) -> tuple[Segment, int]:
+    """The first coup at which the test on the coups so far is at or below ``threshold``: coup by coup in a
+    shoe; for a group of several segments (a table's shoes, a dealer's stretches) taken at the end of each
+    segment, then coup by coup within the first segment whose end is decisive."""
+    segments = test.group.segments
+    if test.statistic == "streak":
+        seg = segments[0]
+        run, last, resolved, best = 0, None, 0, 0
+        for i, c in enumerate(letters(seg)):
+            s = "B" if c in b"Bb" else "P" if c in b"Pp" else None
+            if s is None:
                 continue
-            for i, c in enumerate(text):
-                if c == 45:  # "-": not compared
-                    continue
-                n += 1
-                k += c in of
-                if binomial_two_sided(k, n, p) <= threshold:
-                    return seg, seg.start + i
-            return seg, seg.end - 1
-        return None
-    return decisive
+            resolved += 1
+            run = run + 1 if s == last else 1
+            last = s
+            best = max(best, run)
+            if longest_run_tail(best, resolved, test.chance) <= threshold:
+                return seg, seg.start + i
+        return seg, seg.end - 1
+    of = dict((stat, of) for stat, _, of in COUNTS)[test.statistic]
+    p = test.chance
+    k = n = 0
+    for seg in segments:
+        text = letters(seg)
+        size = len(text) - text.count(b"-")
+        if seg is not segments[-1] and binomial_two_sided(k + _count(text, of), n + size, p) > threshold:
+            k, n = k + _count(text, of), n + size
+            continue
+        for i, c in enumerate(text):
+            if c == 45:  # "-": not compared
+                continue
+            n += 1
+            k += c in of
+            if binomial_two_sided(k, n, p) <= threshold:
+                return seg, seg.start + i
+        return seg, seg.end - 1
+    return segments[-1], segments[-1].end - 1
 
 
 def streak(text: bytes) -> tuple[str, int, int, int]:
@@ -138,36 +169,6 @@ def streak(text: bytes) -> tuple[str, int, int, int]:
         if run > best[1]:
             best = (s, run, i)
     return best[0], best[1], best[2], m
-
-
-def streak_test(group: Group) -> Test | None:
-    """The longest streak of a shoe against the chance of one as long in as many Banker-or-Player coups."""
-    seg = group.segments[0]
-    text = letters(seg)
-    side, length, _, m = streak(text)
-    if m == 0:
-        return None
-    q = seg.odds["banker"] / (seg.odds["banker"] + seg.odds["player"])
-    p = longest_run_tail(length, m, q)
-
-    def decisive(threshold: float):
-        run, last, resolved = 0, None, 0
-        best = 0
-        for i, c in enumerate(text):
-            s = "B" if c in b"Bb" else "P" if c in b"Pp" else None
-            if s is None:
-                continue
-            resolved += 1
-            run = run + 1 if s == last else 1
-            last = s
-            best = max(best, run)
-            if longest_run_tail(best, resolved, q) <= threshold:
-                return seg, seg.start + i
-        return None
-
-    name = "Banker" if side == "B" else "Player"
-    return Test(group, "streak", "longest streak", f"{length} {name} wins in a row in {m} Banker or Player coups",
-                p, decisive)
 
 
 def bands(text: bytes, odds: dict[str, float]) -> list[CountBand]:
