@@ -20,10 +20,12 @@ or below 0.05 and 0.01 (a calibrated test: at most about that share).
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import random
 import sys
 import tempfile
 import time
+from array import array
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
@@ -33,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from compliance.cards import POINTS, hand_total  # noqa: E402
 from compliance.engine import TranscriptResult  # noqa: E402
 from compliance.games.baccarat.integrity.collect import CARD_BYTE, IntegrityData, ShoeRecord  # noqa: E402
-from compliance.games.baccarat.integrity.judge import judge  # noqa: E402
+from compliance.games.baccarat.integrity.judge import judge, rules_by_kind  # noqa: E402
 from compliance.games.baccarat.simulate.shoe import Shoe  # noqa: E402
 from compliance.ruleset.loader import load_ruleset  # noqa: E402
 
@@ -105,14 +107,17 @@ def fair_day(seed: int, shoes: int = 1000, tables: int = 20, decks: int = 8, dea
         table = f"T{t + 1:02d}"
         r = TranscriptResult(f"day-{seed}/{table}.jsonl", table, rs.id, "punto_banco", rs)
         data = r.integrity = IntegrityData(table)
+        data.rules = rules_by_kind(rs)  # the integrity rules of the ruleset, as the collector would have them
         number = 1
         for s in range(count):
             record = deal_shoe(f"S{s + 1:03d}", decks, rng, tableau, number)
             dealer = f"D-{turn % dealers + 1:02d}"
             turn += 1
-            hour = f"2026-11-29T{(s * 24) // max(count, 1):02d}"
-            for n in record.numbers:
-                data.timeline.add(n, dealer, hour)
+            hour = (s * 24) // max(count, 1)  # the coups' times: the hour the shoe was dealt in
+            data.timeline.add(record.numbers[0], (("dealer", dealer),))
+            record.times = array("q", [int(dt.datetime(2026, 11, 29, hour, tzinfo=dt.timezone.utc).timestamp())]
+                                 * len(record))
+            record.zones = array("h", [0] * len(record))
             if slips:
                 for i in range(len(record)):
                     if rng.random() < slips:

@@ -110,9 +110,9 @@ def test_the_golden_nugget_shoe_is_flagged_in_the_coup_its_first_repeat_is_decis
     assert finding.coup == decisive
     assert decisive < coup_of(coups, "S0001", 103)  # before the second deck is out
     assert f"decisive at coup {decisive}" in finding.message and "52 cards apart" in finding.message
-    (evidence,) = finding.evidence
-    assert evidence.decisive_coup == decisive and evidence.test == "repeat within the shoe"
-    assert evidence.p_value.startswith("<= ") and "7 cards" in evidence.threshold
+    (stat,) = finding.statistics
+    assert stat.decisive_coup == decisive and stat.test == "repeat within the shoe"
+    assert stat.p_value.startswith("<= ") and "7 cards" in stat.threshold
     assert finding.line == next(i for i, line in enumerate(path.read_text().splitlines(), 1)
                                 if json.loads(line).get("coup") == decisive)
 
@@ -137,11 +137,34 @@ def test_a_shoe_dealt_again_in_another_transcript_of_the_table_is_flagged(tmp_pa
     the repeat is found across the files."""
     first, _ = simulate(tmp_path, "night-1", coups=40, seed=3)
     second = tmp_path / "night-2.jsonl"
-    second.write_text(first.read_text())
+    second.write_text(first.read_text().replace('"S0001"', '"S0101"'))  # the same cards in a shoe of its own
     one, two = judged(first, second)
     assert integrity(one) == []
     (finding,) = integrity(two)
     assert finding.rule == "BAC-SHUFFLE" and "night-1.jsonl" in finding.message
+    again = tmp_path / "night-1-again.jsonl"  # the same recording checked twice: the same shoe, not dealt again
+    again.write_text(first.read_text())
+    assert [integrity(r) for r in judged(first, again)] == [[], []]
+
+
+def test_a_coup_captured_twice_is_a_fault_of_the_record_not_a_repeat_of_the_shoe(tmp_path):
+    """A 2-deck shoe, where 5 cards repeated are decisive: the coup recorded again just after itself is the
+    recorder's fault (record.duplicate-coup), not a repeat; the same coup recorded again later is a repeat."""
+    path, _ = simulate(tmp_path, "captured-twice", coups=40, seed=8, decks=2)
+    lines = path.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    big = next(c for c in coups[1:] if sum(e["type"] == "card" for e in c["events"]) >= 5)
+    copy = dict(big, coup=big["coup"] * 10 + 1)
+    renumbered = [dict(c, coup=c["coup"] * 10) for c in coups]
+    at = renumbered.index(next(c for c in renumbered if c["coup"] == big["coup"] * 10))
+    twice = renumbered[:at + 1] + [copy] + renumbered[at + 1:]
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in twice]) + "\n")
+    (result,) = judged(path)
+    assert [f for f in result.findings if f.category in INTEGRITY] == []
+    later = renumbered[:at + 3] + [dict(copy, coup=big["coup"] * 10 + 25)] + renumbered[at + 3:]
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in later]) + "\n")
+    (result,) = judged(path)
+    assert [f.rule for f in result.findings if f.category in INTEGRITY] == ["BAC-SHUFFLE"]
 
 
 def test_decks_in_the_makers_order_are_flagged_in_the_first_coup_that_shows_a_run(tmp_path):
@@ -191,13 +214,13 @@ def test_a_shoe_preset_for_the_banker_is_flagged_within_the_shoe(tmp_path):
     made = [i for i in sim.integrity if i.category == "integrity.outcomes"]
     assert made
     (result,) = judged(path)
-    found = [f for f in integrity(result) if f.evidence[0].group.startswith("shoe")]
-    assert {f.evidence[0].group.split()[1] for f in found} == {i.shoe for i in made}
+    found = [f for f in integrity(result) if f.statistics[0].group.startswith("shoe")]
+    assert {f.statistics[0].group.split()[1] for f in found} == {i.shoe for i in made}
     for f in found:
-        spoilt = next(i for i in made if f.evidence[0].group.split()[1] == i.shoe)
+        spoilt = next(i for i in made if f.statistics[0].group.split()[1] == i.shoe)
         assert spoilt.first <= f.coup <= spoilt.last
         assert "Banker count" in f.message and "Benjamini-Hochberg" in f.message
-        assert all(e.decisive_coup >= f.coup for e in f.evidence)
+        assert all(e.decisive_coup >= f.coup for e in f.statistics)
     assert all(f.severity == "warning" for f in integrity(result))
 
 
@@ -210,9 +233,9 @@ def test_the_dealer_who_deals_the_preset_shoes_is_named(tmp_path):
     result = Checker(judge=False).check_file(path)
     timeline = result.integrity.timeline = Timeline()
     for n in range(1, 801):
-        timeline.add(n, "D-07" if n in preset else "D-08", None)
+        timeline.add(n, (("dealer", "D-07" if n in preset else "D-08"),))
     judge_run([result])
-    groups = {f.evidence[0].group for f in integrity(result)}
+    groups = {f.statistics[0].group for f in integrity(result)}
     assert "dealer D-07" in groups and "dealer D-08" not in groups
 
 
@@ -277,10 +300,10 @@ def test_a_dealer_whose_errors_run_one_way_is_named(tmp_path):
     result = Checker(judge=False).check_file(path)
     timeline = result.integrity.timeline = Timeline()
     for n in range(1, 601):
-        timeline.add(n, "D-01" if n in drifting else "D-02", None)
+        timeline.add(n, (("dealer", "D-01" if n in drifting else "D-02"),))
     judge_run([result])
     (finding,) = integrity(result)
-    assert finding.evidence[0].group == "dealer D-01" and finding.message.startswith("dealer D-01: ")
+    assert finding.statistics[0].group == "dealer D-01" and finding.message.startswith("dealer D-01: ")
 
 
 # ------------------------------------------------------------------ fair play
@@ -419,7 +442,11 @@ def test_the_html_report_draws_each_shoe_and_the_flagged_cards_without_a_script(
     r = run("check", str(path), "-o", f"html={html}", "--timestamp", "2026-11-29T00:00:00Z")
     assert r.exit_code == 1
     text = html.read_text()
-    assert "<script" not in text and "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    pictures = re.findall(r"<svg .*?</svg>", text, flags=re.S)
+    assert pictures and not any("<script" in p or "href" in p for p in pictures)  # drawn, not scripted or fetched
+    shoes = text[text.index('<section class="shoes">'):]
+    shoes = shoes[:shoes.index("</section>")]
+    assert "<script" not in shoes and "http" not in shoes.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert text.count('class="bead-plate"') == text.count('class="big-road"') == 2
     assert text.count('class="card-strip"') == 2
     strip = text[text.index('class="card-strip"'):]
@@ -428,7 +455,7 @@ def test_the_html_report_draws_each_shoe_and_the_flagged_cards_without_a_script(
     assert "Findings by category, table, dealer and hour" in text and 'class="bar-chart"' in text
 
 
-def test_the_json_report_carries_the_evidence_and_validates(tmp_path):
+def test_the_json_report_carries_the_statistics_and_validates(tmp_path):
     import jsonschema
 
     from compliance.report.json import schema
@@ -438,21 +465,23 @@ def test_the_json_report_carries_the_evidence_and_validates(tmp_path):
     doc = json.loads(r.stdout)
     jsonschema.validate(doc, schema())
     (finding,) = [f for f in doc["findings"] if f["category"] == "integrity.unshuffled"]
-    (evidence,) = finding["evidence"]
-    assert evidence["decisive_coup"] == finding["coup"] and evidence["p_value"].startswith("<=")
-    assert all("evidence" not in f for f in doc["findings"] if f["category"] not in INTEGRITY)
+    (stat,) = finding["statistics"]
+    assert stat["decisive_coup"] == finding["coup"] and stat["p_value"].startswith("<=")
+    assert all("statistics" not in f for f in doc["findings"] if f["category"] not in INTEGRITY)
 
 
-def test_the_report_counts_findings_by_dealer_and_hour_where_the_record_says():
+def test_an_integrity_finding_carries_who_dealt_and_when_and_the_report_counts_it_so():
+    """The staff and time of the coup a finding became decisive in (format 1.1 staff, the events' times): the
+    report's groups and charts count integrity findings by dealer and hour like any other."""
     from compliance.report.model import Report
 
     results = fair_day(5, shoes=40, tables=2)
+    record = next(iter(results[0].integrity.shoes.values()))  # T01's first shoe: dealer D-01, hour 00
+    record.cards[52:104] = record.cards[:52]  # its second deck put in as the first was
     findings_of(results)
-    from compliance.findings import Finding
-
-    r = results[0]
-    r.findings.append(Finding("X", "shoe.integrity", "error", r.transcript, 1, 0, "m", "c", table=r.table))
+    (finding,) = [f for f in results[0].findings if f.rule == "BAC-SHUFFLE"]
+    assert finding.dealer == "D-01" and finding.at == "2026-11-29T00:00:00+00:00"
     chart = Report(results).breakdown()
-    assert chart["category"] == [("shoe.integrity", 1)]
-    assert chart["dealer"] == [("D-01", 1)] and chart["hour"] == [("2026-11-29 00:00", 1)]
-    assert Counter(dict(chart["table"])) == Counter({"T01": 1})
+    assert chart["category"] == [("integrity.unshuffled", 1)]
+    assert chart["dealer"] == [("D-01", 1)] and chart["hour"] == [("2026-11-29T00:00Z", 1)]
+    assert chart["table"] == [("T01", 1)]

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from html import escape
 
+from compliance.printable import printable
+
 BANKER, PLAYER, TIE, GREY = "#c62828", "#1565c0", "#2e7d32", "#9e9e9e"
 CELL = 16  # px a cell of the scoreboards
 ROWS = 6
@@ -30,7 +32,7 @@ SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
 def _e(text) -> str:
-    return escape(str(text), quote=True)
+    return escape(printable(str(text)), quote=True)  # control and bidi characters shown, never obeyed
 
 
 def _svg(width: float, height: float, title: str, body: str, cls: str) -> str:
@@ -234,8 +236,10 @@ def shoe_html(view) -> str:
                         card_strip(view.cards, view.stretches, view.decisive_card))
     cls = "shoe flagged" if view.flagged else "shoe"
     return (f'<div class="{cls}" data-shoe="{_e(view.shoe)}">{head}{boards}'
-            f'<p class="meta">B red, P blue, T green; a gold dot marks a natural; grey: a coup not compared '
-            f'(dealt against the tableau, void or irregular).{streak}</p>{flags}{strip}</div>')
+            f'<p class="meta">B red, P blue, T green, as the table gave them; a gold dot marks a natural; grey: a '
+            f'coup without an outcome (void, its hands incomplete, or its cards not recorded). The counts take a '
+            f'coup dealt against the tableau at the outcome the tableau gives its cards.{streak}</p>{flags}{strip}'
+            f'</div>')
 
 
 def shoes_html(views) -> str:

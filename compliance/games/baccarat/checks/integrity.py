@@ -5,8 +5,10 @@ usual; baccarat's integrity stage (:mod:`compliance.games.baccarat.integrity`)
 then reads the rules of these kinds in each transcript's ruleset and judges
 the shoes, tables, dealers and the run as a whole.  The functions below only
 document the kinds (``rules kinds``); their parameter models are validated by
-the ruleset loader like any other.  The tests and their false-alarm rates are
-written up in docs/integrity.md.
+the ruleset loader like any other.  Each declares the evidence it needs: a
+coup whose recording lacks it adds nothing to the test (a gap in the shoe's
+cards, a coup left out of the counts) and is counted as not judged by it.
+The tests and their false-alarm rates are written up in docs/integrity.md.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class DriftParams(Params):
     """Judge each table's errors together, and each dealer's (where the record names the dealer)."""
 
 
-@check("integrity.unshuffled", "integrity.unshuffled", ShuffleParams, scope="run")
+@check("integrity.unshuffled", "integrity.unshuffled", ShuffleParams, needs=("cards", "order"), scope="run")
 def unshuffled(c, p, t):
     """The cards of each shoe, in the order they came out (burns and discards included where recorded),
     look shuffled: no long stretch repeats an earlier stretch of the shoe, none runs a suit in rank order as
@@ -69,7 +71,7 @@ def unshuffled(c, p, t):
     return ()
 
 
-@check("integrity.outcomes", "integrity.outcomes", OutcomeParams, scope="run")
+@check("integrity.outcomes", "integrity.outcomes", OutcomeParams, needs=("hands", "values"), scope="run")
 def outcomes(c, p, t):
     """The Banker, Player and Tie counts, the naturals and the longest streak of each shoe, table, dealer and
     of the run are compared with their exact probabilities for the ruleset's tableau and the shoe's decks (the
@@ -78,7 +80,8 @@ def outcomes(c, p, t):
     return ()
 
 
-@check("integrity.settlement-drift", "integrity.settlement-drift", DriftParams, scope="run")
+@check("integrity.settlement-drift", "integrity.settlement-drift", DriftParams,
+       needs=("hands", "values", "stakes", "settlements"), scope="run")
 def settlement_drift(c, p, t):
     """The wrong settlements of each table and dealer (those ``settlement.amount`` reports) fall either way,
     in the patrons' favour or the house's, about alike; a sign test flags errors that run one way, with their

@@ -7,7 +7,15 @@ burns and discards included where recorded; a card carried over to the next
 coup is counted once, when it was drawn), where each coup's cards end, its
 number and place in the file, its outcome (one letter) and its wrong
 settlements; for the rare coup dealt against the tableau, what the tableau
-needs to deal its cards itself.  That is about 25 bytes a coup: a million
+needs to deal its cards itself; who ran the table, where the record says,
+kept only where it changes; the coup's first time, where the record has any.
+A coup whose recording lacks its cards or their order (format 1.1
+``recorded``), or holds a card only in part (``7?``, ``??``), adds no card:
+its shoe's sequence has a gap there (the cards on either side are still a
+draw from a shuffled shoe, so the bounds hold); one lacking the values of
+its cards adds no outcome; a coup whose cards, in order, are those of the coup
+just before it is that coup captured twice by the recorder (a fault of the
+record, ``record.duplicate-coup``, not a repeat of the shoe) and adds neither.  That is about 25 bytes a coup: a million
 coups keep some 25 MB.  Nothing here re-reads an event.
 
 An :class:`IntegrityData` is one transcript's (or one chunk's, under ``-j``):
@@ -17,11 +25,13 @@ between two chunks being joined again.
 
 from __future__ import annotations
 
-import re
+import bisect
+import datetime as dt
 from array import array
 from decimal import Decimal
 
 from compliance.cards import DECK, POINTS
+from compliance.evidence import V1
 from compliance.games.baccarat.checks.settlement import wrong_settlements
 from compliance.games.integrity import Timeline
 
@@ -38,7 +48,11 @@ NOT_DEALT_BY_THE_TABLEAU = frozenset({
     "third-card.banker.illegal", "third-card.banker.missing", "shoe.integrity", "irregularity.mishandled",
 })
 
-_HOUR = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}")
+NO_TIME = -(2 ** 63)  # a coup without a timestamp, in a shoe whose record has some
+NAIVE = -(2 ** 15)  # a timestamp recorded without an offset
+_EPOCH_NAIVE = dt.datetime(1970, 1, 1)
+#: the evidence whose lack breaks a shoe's sequence of cards: a coup without it adds no card (a gap)
+SEQUENCE = frozenset({"cards", "order"})
 
 
 def _append(shoe, name: str, value: int) -> None:
@@ -54,7 +68,7 @@ class ShoeRecord:
     """One shoe of one transcript, as its coups were replayed."""
 
     __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
-                 "recount")
+                 "recount", "times", "zones")
 
     def __init__(self, shoe: str, decks: int):
         self.shoe = shoe
@@ -70,6 +84,10 @@ class ShoeRecord:
         # coups dealt against the tableau: (coup index, its first four hand cards in the order dealt, the place in
         # ``cards`` after the fourth), to count them at the outcome the tableau gives their cards
         self.recount: list[tuple[int, bytes, int]] = []
+        # each coup's first timestamp, where the shoe's record has any: seconds since 1970 (NO_TIME: none) and the
+        # offset in minutes (NAIVE: none recorded); None until one is seen
+        self.times: array | None = None
+        self.zones: array | None = None
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -88,7 +106,41 @@ class ShoeRecord:
         self.outcomes += other.outcomes
         self.errors.extend((base_coups + i, gain, kind) for i, gain, kind in other.errors)
         self.aside.extend(base_cards + i for i in other.aside)
+        if self.times is not None or other.times is not None:
+            mine = self.times if self.times is not None else array("q", [NO_TIME] * base_coups)
+            mine_z = self.zones if self.zones is not None else array("h", [NAIVE] * base_coups)
+            mine.extend(other.times if other.times is not None else array("q", [NO_TIME] * len(other.numbers)))
+            mine_z.extend(other.zones if other.zones is not None else array("h", [NAIVE] * len(other.numbers)))
+            self.times, self.zones = mine, mine_z
         self.recount.extend((base_coups + i, four, base_cards + after) for i, four, after in other.recount)
+
+    def add_time(self, when) -> None:
+        """The time of the coup just added (a datetime, or None), kept where the shoe records times."""
+        if when is None and self.times is None:
+            return
+        if self.times is None:
+            earlier = len(self.numbers) - 1
+            self.times, self.zones = array("q", [NO_TIME] * earlier), array("h", [NAIVE] * earlier)
+        if when is None:
+            self.times.append(NO_TIME)
+            self.zones.append(NAIVE)
+            return
+        offset = when.utcoffset()
+        if offset is None:
+            self.times.append(int((when - _EPOCH_NAIVE).total_seconds()))
+            self.zones.append(NAIVE)
+        else:
+            self.times.append(int(when.timestamp()))
+            self.zones.append(int(offset.total_seconds() // 60))
+
+    def time_of(self, index: int) -> str | None:
+        """The coup's first timestamp, as ISO 8601 (to the second), where recorded."""
+        if self.times is None or self.times[index] == NO_TIME:
+            return None
+        seconds, zone = self.times[index], self.zones[index]
+        if zone == NAIVE:
+            return (_EPOCH_NAIVE + dt.timedelta(seconds=seconds)).isoformat()
+        return dt.datetime.fromtimestamp(seconds, dt.timezone(dt.timedelta(minutes=zone))).isoformat()
 
     def coup_of_card(self, index: int) -> int:
         """The index (in this shoe) of the coup that drew card ``index``."""
@@ -190,7 +242,7 @@ class Collector:
         self.current: ShoeRecord | None = None
         self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
 
-    def add(self, s, record, found, have=frozenset(), staff=()) -> None:
+    def add(self, s, record, found, have=V1, staff=()) -> None:
         """One replayed coup ``s`` (read from ``record``), with the findings ``found`` of the per-coup rules, the
         evidence its recording holds and who ran the table."""
         shoe = self.current
@@ -200,11 +252,25 @@ class Collector:
                 shoe = self.current = self.data.shoes[s.shoe] = ShoeRecord(s.shoe, self.table.decks[s.shoe])
         cards = shoe.cards
         start = len(cards)
-        for to, card in s.drawn:
-            if not card.carried_over:
-                if to != "player" and to != "banker":
-                    shoe.aside.append(len(cards))
-                cards.append(CARD_BYTE[card.code])
+        duplicate = False
+        if SEQUENCE <= have:
+            for to, card in s.drawn:
+                if not card.carried_over:
+                    byte = CARD_BYTE.get(card.code)
+                    if byte is None:  # a card recorded in part (7?, ??): the coup's cards leave a gap instead
+                        del cards[start:]
+                        del shoe.aside[bisect.bisect_left(shoe.aside, start):]
+                        break
+                    if to != "player" and to != "banker":
+                        shoe.aside.append(len(cards))
+                    cards.append(byte)
+            ends = shoe.ends
+            if ends and len(cards) - start >= 4 \
+                    and cards[start:] == cards[(ends[-2] if len(ends) > 1 else 0):start]:
+                # the coup before captured again (a recorder's fault: record.duplicate-coup), not cards drawn: a gap
+                duplicate = True
+                del cards[start:]
+                del shoe.aside[bisect.bisect_left(shoe.aside, start):]
         shoe.ends.append(len(cards))
         try:
             shoe.numbers.append(s.number)
@@ -216,12 +282,12 @@ class Collector:
                 if len(getattr(shoe, name)) < coups:
                     _append(shoe, name, value)
         categories = {f.category for f in found} if found else ()
-        if s.void is None and s.hands_complete:
+        if s.void is None and s.hands_complete and "values" in have and not duplicate:
             pi, bi, p, b = s.points
             letter = 80 if p > b else 66 if b > p else 84  # P, B, T
             if pi in self.naturals or bi in self.naturals:
                 letter += 32  # lower case: a natural
-            if categories and NOT_DEALT_BY_THE_TABLEAU & categories and len(s.initial) == 4:
+            if categories and NOT_DEALT_BY_THE_TABLEAU & categories and len(s.initial) == 4 and len(cards) > start:
                 self._recount(shoe, s, start)
         else:
             letter = 45  # "-"
@@ -230,6 +296,9 @@ class Collector:
             index = len(shoe.numbers) - 1
             for w in wrong_settlements(s, self.table):
                 shoe.errors.append((index, w.gain, w.kind))
+        times = s.times
+        if times or shoe.times is not None:
+            shoe.add_time(next((t.when for t in times if t.when is not None), None))
         if staff is not self.last_staff:  # most coups: the staff of the one before (the same tuple, or both empty)
             self.last_staff = staff
             self.data.timeline.add(s.number, staff)
@@ -238,7 +307,7 @@ class Collector:
     def _recount(shoe: ShoeRecord, s, start: int) -> None:
         """Keep what the tableau needs to deal this coup's cards itself: its first four hand cards in the
         order they came (whatever hand they went to) and where the cards after them start."""
-        four = bytes(CARD_BYTE[card.code] for _, card in s.initial)
+        four = bytes(CARD_BYTE.get(card.code, 255) for _, card in s.initial)
         fourth = s.initial[3][1].at
         place = start
         for _, card in s.drawn:

@@ -8,7 +8,7 @@ its coups were replayed), runs the tests of the rules of kinds
 their findings to the transcripts they point into, and leaves a view of each
 shoe for the reports.  A finding is reported at the first coup at which its
 evidence was decisive; it carries each test's statistic, p-value (or bound)
-and threshold as :class:`~compliance.findings.Evidence`.
+and threshold as :class:`~compliance.findings.Statistic`.
 
 Shoes are taken in the order of the run: transcripts as given, shoes in the
 order they first appear.  "The same table" is the same ``table.id``.
@@ -104,12 +104,14 @@ class _Made:
     finding: Finding
 
 
-def _finding(rule, shoe: ShoeRun, index: int, message: str, evidence: list[Statistic]) -> _Made:
+def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statistic]) -> _Made:
+    """The finding, at the coup ``index`` of ``shoe`` (its place, who ran the table and when, where recorded)."""
     r, rec = shoe.result, shoe.record
+    number = rec.numbers[index]
     f = Finding(rule=rule.id, category=rule.category, severity=rule.severity, transcript=r.transcript,
-                coup=rec.numbers[index], event=None, message=message, citation=rule.citation_text,
+                coup=number, event=None, message=message, citation=rule.citation_text,
                 line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
-                statistics=tuple(evidence))
+                staff=r.integrity.timeline.at(number), at=rec.time_of(index), statistics=tuple(tests))
     shoe.view.flagged.append(f"{rule.id}: {message}")
     return _Made(r, f)
 
@@ -148,16 +150,20 @@ def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
                 window = windows.get((shoe.table, decks))
                 if window is None:
                     window = windows[(shoe.table, decks)] = order.EarlierShoes(p.earlier_shoes, k)
-                found.append(order.detect("earlier", window.repeats(cards, shoe.label), k, decks, held))
+                # a shoe of the same id at the same table, in another transcript of the run, is the same shoe
+                # recorded twice (two files of one night overlapping), not a shoe dealt again: not compared
+                stretches = [st for st in window.repeats(cards, shoe.label)
+                             if by_label[int(st.source_shoe)].record.shoe != shoe.record.shoe]
+                found.append(order.detect("earlier", stretches, k, decks, held))
         found = [d for d in found if d is not None]
         if not found:
             continue
         found.sort(key=lambda d: d.decisive_card)
         decisive = shoe.record.coup_of_card(found[0].decisive_card)
-        parts, evidence = [], []
+        parts, tests = [], []
         for d in found:
             parts.append(_describe(d, shoe, by_label, rule.params.false_alarm, found[0]))
-            evidence.append(Statistic(
+            tests.append(Statistic(
                 shoe.name, _TEST_WORDS[d.test], "longest stretch, cards", _stretch_words(d.longest, by_label),
                 probability_text(d.bound_longest, bound=True),
                 f"{probability_text(rule.params.false_alarm)} ({d.threshold} cards: "
@@ -169,7 +175,7 @@ def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
         message = (f"{shoe.name} was not shuffled: " + "; ".join(parts)
                    + f"; decisive at coup {shoe.coup(decisive)}, where card {found[0].decisive_card + 1} "
                    + f"completed the first {found[0].threshold}")
-        made.append(_finding(rule, shoe, decisive, message, evidence))
+        made.append(_finding(rule, shoe, decisive, message, tests))
     return made
 
 
@@ -267,7 +273,7 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
             continue
         start, current = 0, None
         for i, n in enumerate(s.record.numbers):
-            dealer = timeline.at(n)[0]
+            dealer = timeline.dealer(n)
             if i and dealer != current:
                 if current is not None:
                     dealers[current].append(outcomes.Segment(s, start, i, _odds(s)))
@@ -323,11 +329,11 @@ def _outcome_finding(g: outcomes.Group, rejected: list, cut: float, m: int) -> _
     message = (f"{g.name}: outcomes a fair {deck_words} shoe gives too rarely: " + "; ".join(parts)
                + f" (Benjamini-Hochberg over {m} tests at {probability_text(q)}: decisive at p <= "
                + f"{probability_text(cut)}); decisive at coup {shoe.coup(index)}")
-    evidence = [Statistic(g.name, "binomial test" if t.statistic != "streak" else "longest-streak test",
+    tests = [Statistic(g.name, "binomial test" if t.statistic != "streak" else "longest-streak test",
                          t.words, t.value, probability_text(t.p_value),
                          f"{probability_text(cut)} (Benjamini-Hochberg, {m} tests at {probability_text(q)})",
                          s.coup(i)) for _, s, i, t in places]
-    return _finding(rule, shoe, index, message, evidence)
+    return _finding(rule, shoe, index, message, tests)
 
 
 # ------------------------------------------------------------------ 3. settlement drift
@@ -345,7 +351,7 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
             keys = []
             if "table" in rule.params.groups:
                 keys.append(("table", s.table))
-            dealer = timeline.at(s.coup(index))[0]
+            dealer = timeline.dealer(s.coup(index))
             if dealer is not None and "dealer" in rule.params.groups:
                 keys.append(("dealer", dealer))
             for kind_, name in keys:
@@ -375,8 +381,8 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
                    + f" (sign test: p = {probability_text(pvalue)} if errors fell either way alike, decisive at "
                    + f"{probability_text(p.false_alarm)}); {main_n} of them {drift_tests.KIND_WORDS[main]}; "
                    + f"{net_words}; decisive at coup {shoe.coup(index)}")
-        evidence = [Statistic(label, "sign test", "wrong settlements in the patrons' favour, of those either way",
+        tests = [Statistic(label, "sign test", "wrong settlements in the patrons' favour, of those either way",
                              f"{up} of {up + down} (net {money(net)})", probability_text(pvalue),
                              probability_text(p.false_alarm), shoe.coup(index))]
-        made.append(_finding(g.rule, shoe, index, message, evidence))
+        made.append(_finding(g.rule, shoe, index, message, tests))
     return made

@@ -68,12 +68,15 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.barred: int | None = None  # a seat that just lost the shoe
         self.held: set[str] = set()  # items no offer may move in this coup
         self.applied: Injection | None = None
+        self.garbling = False  # the coup is to be made unreadable (settled as it starts: see play)
         self.unreadable = False
 
     # ------------------------------------------------------------ breaches
     def can(self, category: str) -> bool:
-        """A breach of ``category`` is pending, none is made yet, and a rule of the ruleset would see it."""
+        """A breach of ``category`` is pending, none is made yet, and a rule of the ruleset would see it (in a coup
+        to be made unreadable, no other)."""
         return (self.applied is None and category in self.pending
+                and (not self.garbling or category == "transcript.unreadable")
                 and self.g.procedure.reports(category, self.method))
 
     def take(self, category: str, what: str) -> None:
@@ -82,6 +85,10 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
     # ------------------------------------------------------------ the coup
     def play(self) -> dict:
         before = self.holders.snapshot()
+        # whether the coup is made unreadable is settled before it is played, so that which coups the checker
+        # cannot read does not depend on their cards (after play, the other breaches would have taken the coups
+        # they can be made in, and left the unreadable ones to the rest: naturals, say)
+        self.garbling = self.carry_in is None and self.can("transcript.unreadable")
         self.breach_method()
         if self.opening_burn:
             for i, code in enumerate(self.shoe.burn()):
@@ -101,7 +108,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.announce_result(p, b)
         self.settle(winner, p, b)
         self.end_offers(winner)
-        if self.can("transcript.unreadable") and self.carry_in is None and self.carry_out is None \
+        if self.garbling and self.can("transcript.unreadable") and self.carry_out is None \
                 and not any(e["type"] in ("offer", "shoe_return") for e in self.events):
             self.garble()
             self.holders.restore(before)
