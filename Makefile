@@ -10,7 +10,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # $(call generate,ARGS,FILE): FILE is the output of `baccarat-audit ARGS`, written whole or left as it was.
 generate = $(BIN)/baccarat-audit $(1) > $(2).tmp && mv $(2).tmp $(2) || { rm -f $(2).tmp; exit 1; }
 
-.PHONY: run test fuzz browser conformance bench docs clean
+.PHONY: run test fuzz browser conformance bench bench-integrity integrity-false-alarms docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,14 @@ conformance: $(TOOL)
 bench: $(TESTS)
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/check_speed.py
+
+# what shoe and table integrity adds to check, on 1,000,000 coups (one core; docs/integrity.md, README Performance)
+bench-integrity: $(TESTS)
+	$(BIN)/python bench/integrity_speed.py --coups 1000000 --memory
+
+# false findings of the integrity tests on days of 1,000 fair shoes (docs/integrity.md; about 12 minutes)
+integrity-false-alarms: $(TOOL)
+	$(BIN)/python bench/integrity_false_alarms.py --days 200 --seed 1000
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

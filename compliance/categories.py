@@ -4,7 +4,8 @@ Every rule belongs to one category so that findings compare across
 jurisdictions; a rule's id is its ruleset's own.  The ``record.`` categories
 (format 1.1) judge the recording itself, not the play: faults a recorder
 makes (the same coup captured twice, a coup missing, a clock that runs back);
-their rules default to ``warning``.
+their rules default to ``warning``.  The ``integrity.`` categories judge
+shoes and runs of shoes as a whole, not one coup (docs/integrity.md).
 """
 
 CATEGORIES: dict[str, str] = {
@@ -33,6 +34,11 @@ CATEGORIES: dict[str, str] = {
     "record.duplicate-coup": "the same coup captured twice: its cards are those of the coup recorded just before it",
     "record.coup-number": "the coups of a shoe are not numbered one after the other: a coup is missing from the record",
     "record.timestamp": "a timestamp that is not ISO 8601, or earlier than the one recorded before it",
+    "integrity.unshuffled": "a shoe's cards repeat themselves, run in the manufacturer's order, or repeat an earlier shoe: "
+                            "they were not shuffled",
+    "integrity.outcomes": "the Banker, Player and Tie counts, naturals or streaks of a shoe, table, dealer or run are "
+                          "ones a fair shoe gives too rarely to be chance",
+    "integrity.settlement-drift": "a dealer's or table's settlement errors run one way over the run",
 }
 
 SEVERITIES = ("error", "warning", "info")

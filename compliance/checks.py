@@ -17,6 +17,11 @@ state its game's replayer built (baccarat's
 and the table context of its transcript; it returns
 an iterable of :class:`Breach` (usually an empty tuple).  It never reads raw
 events again: everything it needs is in the replayed state.
+
+A kind of ``scope="run"`` judges whole shoes and runs of shoes, not one coup
+(shoe and table integrity): the engine does not call it coup by coup; the
+game's integrity stage reads the rules of these kinds, after the replay, and
+reports their findings.  Its function only documents it.
 """
 
 from __future__ import annotations
@@ -103,6 +108,7 @@ class CheckKind:
     fn: Callable[..., Iterable[Breach]]
     game: str | None = "baccarat"  # the ruleset game_kind whose coup state it reads; None: every game
     needs: tuple[str, ...] = ()  # the evidence its judgement rests on (compliance.evidence)
+    scope: str = "coup"  # "coup": called on every coup; "run": judged after the replay, over shoes and runs
 
     @property
     def doc(self) -> str:
@@ -113,18 +119,21 @@ REGISTRY: dict[str, CheckKind] = {}
 
 
 def check(name: str, category: str, params: type[BaseModel] = NoParams, game: str | None = "baccarat",
-          needs: tuple[str, ...] = ()):
-    """Register a check kind (for the coups of ``game``; ``None`` for every game) and the evidence it needs."""
+          needs: tuple[str, ...] = (), scope: str = "coup"):
+    """Register a check kind (for the coups of ``game``; ``None`` for every game) and the evidence it needs;
+    ``scope="run"``: judged over shoes and runs of shoes by the game's integrity stage, not coup by coup."""
     if category not in CATEGORIES:
         raise ValueError(f"{name}: unknown category {category!r}")
     unknown = [n for n in needs if n not in EVIDENCE]
     if unknown:
         raise ValueError(f"{name}: unknown evidence {unknown!r} (known: {', '.join(EVIDENCE)})")
+    if scope not in ("coup", "run"):
+        raise ValueError(f"{name}: unknown scope {scope!r}")
 
     def register(fn):
         if name in REGISTRY:
             raise ValueError(f"check kind {name!r} registered twice")
-        REGISTRY[name] = CheckKind(name, category, params, fn, game, tuple(needs))
+        REGISTRY[name] = CheckKind(name, category, params, fn, game, tuple(needs), scope)
         return fn
 
     return register

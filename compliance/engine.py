@@ -4,6 +4,9 @@
         -> Replayer (one pass per coup builds its CoupState)
         -> each enabled rule's check kind (pure function of state + params)
         -> Findings, sorted, with the line and column of their events
+    and, once the run's transcripts are read:
+        -> the game's integrity stage (:func:`judge_run`): whole shoes and runs of shoes, judged from the few
+           bytes a coup its collector kept while the coups were replayed (rules of ``scope="run"`` kinds)
 
 A rule is judged in a coup only where the recording holds the evidence its
 check kind needs (``recorded``, :mod:`compliance.evidence`); where it does
@@ -52,6 +55,7 @@ class TranscriptResult:
     not_judged: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
     recorded: tuple[str, ...] | None = None  # what the header says the recording holds (None: a v1 transcript)
     ruleset_chosen: bool = False  # the ruleset came from --ruleset (or the configuration), not from the header
+    integrity: object | None = None  # what the game's integrity stage gathered (its shoes), when a rule needs it
 
 
 class Staffing:
@@ -119,16 +123,21 @@ def _applies(rule: BoundRule, method: str | None) -> bool:
 
 
 class Checker:
-    """Checks transcripts against rulesets."""
+    """Checks transcripts against rulesets.
+
+    ``judge``: judge each transcript's shoes as a run of its own once it is read (the integrity stage);
+    whoever checks several transcripts as one run passes False and calls :func:`judge_run` on them all.
+    """
 
     def __init__(self, ruleset: str | None = None, keep_states: bool = False, keep_coups: bool = False,
                  jurisdictions: dict[str, str] | None = None, selection: Selection = Selection(),
-                 cache: bool = True):
+                 cache: bool = True, judge: bool = True):
         # loading a ruleset imports the check kinds of its game
         self.rulesets = RulesetCache(ruleset, jurisdictions, cache)
         self.keep_states = keep_states
         self.keep_coups = keep_coups
         self.selection = selection
+        self.judge = judge
 
     def check_file(self, path: str | Path, display: str | None = None,
                    on_coup: Callable[[int, int], None] | None = None) -> TranscriptResult:
@@ -161,6 +170,11 @@ class Checker:
         rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules
                  if r.category != "transcript.unreadable" and applies(r.id, r.category)]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
+        collector = None
+        whole = [r for r, _ in rules if REGISTRY[r.check].scope == "run"]  # judged over shoes, after the replay
+        if whole and game.integrity is not None:
+            collector = game.integrity.Collector(header, table, whole)
+        staffed = self._staffing.stretches or None
         replayer = self.replayer(game, table)
         passed_over = getattr(replayer, "passed_over", None)  # a replay that follows the numbering of the record
         header_have = evidence.held(declared)
@@ -208,12 +222,20 @@ class Checker:
             for key in unjudged:
                 not_judged[key] = not_judged.get(key, 0) + 1
             found = self._run_rules(applicable, state, table, source, record, unreadable_rule)
+            if collector is not None:
+                staff = getattr(record.coup, "staff", None)
+                collector.add(state, record, found, have,
+                              self._staffing.of(record.number, staff) if staffed or staff is not None else ())
             if found:
                 findings.extend(found)
                 if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards
                     result.states.append(state.cards())  # of the coups with findings (in a game with two hands)
         result.sha256 = source.sha256()
         findings.sort(key=Finding.sort_key)
+        if collector is not None:
+            result.integrity = collector.finish()
+            if self.judge:
+                judge_run([result])
         return result
 
     @staticmethod
@@ -226,9 +248,11 @@ class Checker:
         for r, fn in rules:
             if not _applies(r, method):
                 continue
-            lacking = evidence.missing(REGISTRY[r.check].needs, have)
+            kind = REGISTRY[r.check]
+            lacking = evidence.missing(kind.needs, have)
             if not lacking:
-                judged.append((r, fn, r.params))
+                if kind.scope == "coup":  # a rule of whole shoes is judged after the replay (judge_run)
+                    judged.append((r, fn, r.params))
                 continue
             if not declared:
                 lacking = tuple(n for n in lacking if n in evidence.V1)
@@ -302,11 +326,24 @@ def _time_of(coup, event: int | None) -> str | None:
     return next((e.at for e in events if getattr(e, "at", None) is not None), None)
 
 
+def judge_run(results: list[TranscriptResult]) -> None:
+    """The integrity stage over a run: each game's shoes, tables, dealers and the run judged as a whole.
+
+    The findings go into the results they point into (sorted again); each result's ``integrity`` then
+    carries the views the reports draw."""
+    by_game: dict[str, list[TranscriptResult]] = {}
+    for r in results:
+        if r.integrity is not None:
+            by_game.setdefault(games.for_table_game(r.game).kind, []).append(r)
+    for kind, mine in by_game.items():
+        games.get(kind).integrity.judge(mine)
+
+
 def check_paths(paths: Iterable[tuple[str, str]], ruleset: str | None = None, keep_states: bool = False,
                 on_error: Callable[[UserError], None] | None = None, on_coup=None,
                 jurisdictions: dict[str, str] | None = None) -> list[TranscriptResult]:
-    """Check each (path, display) in order; a file that cannot be read is reported through on_error."""
-    checker = Checker(ruleset, keep_states, jurisdictions=jurisdictions)
+    """Check each (path, display) in order, as one run; a file that cannot be read is reported through on_error."""
+    checker = Checker(ruleset, keep_states, jurisdictions=jurisdictions, judge=False)
     results = []
     for path, display in paths:
         try:
@@ -315,4 +352,5 @@ def check_paths(paths: Iterable[tuple[str, str]], ruleset: str | None = None, ke
             if on_error is None:
                 raise
             on_error(e)
+    judge_run(results)
     return results

@@ -31,6 +31,25 @@ def fingerprint(rule: str, category: str, transcript: str, coup: int | None, eve
 
 
 @dataclass(frozen=True, slots=True)
+class Statistic:
+    """One test a finding on a whole shoe or run of shoes rests on (the ``integrity.*`` categories): what it
+    judged, the test and its statistic's value, the chance of a value as extreme under fair play (a p-value, or
+    a bound on it), the level at which it is decisive, and the first coup from which it was."""
+
+    group: str  # what was judged: "shoe S0003 (table T1)", "table T1", "dealer D-07", "the run"
+    test: str  # the test, in words
+    statistic: str  # what is measured
+    value: str  # its value
+    p_value: str  # chance under fair play, written "0.00012" or "<= 3.1e-640" (a bound)
+    threshold: str  # decisive at or below this
+    decisive_coup: int  # the first coup at which the test was decisive
+
+    def as_dict(self) -> dict:
+        return {"group": self.group, "test": self.test, "statistic": self.statistic, "value": self.value,
+                "p_value": self.p_value, "threshold": self.threshold, "decisive_coup": self.decisive_coup}
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     rule: str
     category: str
@@ -45,6 +64,7 @@ class Finding:
     table: str | None = None
     staff: tuple[tuple[str, str], ...] = ()  # who ran the table in the coup, where recorded: (role, name) pairs
     at: str | None = None  # the event's timestamp (else the coup's first), where recorded
+    statistics: tuple[Statistic, ...] | None = None  # integrity findings: the tests they rest on
 
     @property
     def dealer(self) -> str | None:
@@ -77,7 +97,11 @@ class Finding:
             "line": self.line,
             "column": self.column,
             "fingerprint": self.fingerprint,
-        } | self.recorded_context()
+        } | self.recorded_context() | self.tested()
+
+    def tested(self) -> dict:
+        """The tests an integrity finding rests on: the key only on such a finding."""
+        return {} if self.statistics is None else {"statistics": [s.as_dict() for s in self.statistics]}
 
     def recorded_context(self) -> dict:
         """Who and when, where the transcript records them (format 1.1): keys only when there is a value."""

@@ -31,6 +31,14 @@ way to get a different answer.
 
 Line numbers in findings are absolute: the newlines before each chunk are
 counted first (in parallel) so every chunk knows the number of its first line.
+
+Shoe and table integrity
+------------------------
+Each unit gathers what the integrity stage needs of its coups (a few bytes a
+coup, shoe by shoe) and judges nothing; the parent joins a file's chunks (a
+shoe cut between two chunks joined again, in order) and, once every unit is
+back, judges the run's shoes, tables and dealers in one place
+(:func:`compliance.engine.judge_run`), as ``-j 1`` does.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ from decimal import Decimal
 import msgspec
 
 from compliance import limits
-from compliance.engine import Checker, TranscriptResult
+from compliance.engine import Checker, TranscriptResult, judge_run
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.selection import Selection
@@ -80,8 +88,9 @@ class Settings:
     cache: bool = True  # validated rulesets from the user's cache (compliance.ruleset.cache)
 
     def checker(self, cls=Checker) -> Checker:
+        """A checker that judges no run: the parent judges the run's shoes once every unit is back (judge_run)."""
         return cls(self.ruleset, keep_states=self.keep_states, keep_coups=self.keep_coups,
-                   jurisdictions=dict(self.jurisdictions), selection=self.selection, cache=self.cache)
+                   jurisdictions=dict(self.jurisdictions), selection=self.selection, cache=self.cache, judge=False)
 
 
 # ------------------------------------------------------------------ worker side
@@ -92,7 +101,7 @@ _CHECKERS: dict[Settings, Checker] = {}
 def _checker(settings: Settings) -> Checker:
     """One checker per worker process and settings (it caches the loaded rulesets)."""
     limits.configure(dict(settings.limits))
-    if settings not in _CHECKERS:
+    if settings not in _CHECKERS:  # the parent judges the run's shoes once every unit is back (judge_run)
         _CHECKERS[settings] = settings.checker()
     return _CHECKERS[settings]
 
@@ -176,6 +185,7 @@ class ChunkResult:
     header_sha256: str = ""  # of the bytes before the first coup, as this chunk read them
     region_sha256: str = ""  # of the bytes of its region, as it read them
     not_judged: dict | None = None  # (rule id, evidence missing) -> coups of the chunk not judged by the rule
+    integrity: object | None = None  # what the game's integrity stage gathered from the chunk's coups
     result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
 
 
@@ -201,7 +211,7 @@ def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
         result.transcript = inp.name
         out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
                           start_key, carry_key(checker.current), start_shoe, chunk.shoes, source.header_sha256,
-                          chunk.digest.hexdigest(), not_judged=result.not_judged)
+                          chunk.digest.hexdigest(), not_judged=result.not_judged, integrity=result.integrity)
         if lookback is None:
             out.result = result
         return out
@@ -389,6 +399,8 @@ def _merge(chunks: list[ChunkResult], sha256: str) -> TranscriptResult:
             result.states.extend(c.states or ())
         for key, n in (c.not_judged or {}).items():
             result.not_judged[key] = result.not_judged.get(key, 0) + n
+        if result.integrity is not None:
+            result.integrity.extend(c.integrity)  # a shoe cut between two chunks is joined again
     result.findings.sort(key=Finding.sort_key)  # as one pass would have: chunks are in coup order
     result.sha256 = sha256
     return result
@@ -478,7 +490,9 @@ def check_parallel(inputs: list, settings: Settings, jobs: int, on_error: Callab
     shown = progress is not None and progress.bar is not None
     if jobs <= 1:
         local = [_Local(check_input, inp, settings, progress.on_coup if shown else None) for inp in inputs]
-        return _collect(inputs, local, settings, on_error, progress)
+        results = _collect(inputs, local, settings, on_error, progress)
+        judge_run(results)
+        return results
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -496,6 +510,7 @@ def check_parallel(inputs: list, settings: Settings, jobs: int, on_error: Callab
         _stop(pool)
         raise
     pool.shutdown()
+    judge_run(results)
     return results
 
 
@@ -572,7 +587,9 @@ def _run_dask(address: str, inputs, settings: Settings, on_error, progress, chun
             return client.submit(fn, *args, pure=False)
 
         pending = _schedule(submit, inputs, settings, plan(inputs, max(2, workers), chunk_bytes))
-        return _collect(inputs, pending, settings, on_error, progress)
+        results = _collect(inputs, pending, settings, on_error, progress)
+        judge_run(results)
+        return results
     finally:
         client.close()
 

@@ -166,10 +166,14 @@ _checkers: dict[str | None, Checker] = {}
 
 
 def check(doc: dict | str, ruleset: str | None = None, suffix: str = ".json") -> list[Finding]:
-    """Every finding for a transcript (a document, or its text), as the engine reports it."""
+    """Every finding of the per-coup rules for a transcript (a document, or its text), as the engine reports them.
+
+    The coups these tests make by hand (shoes in deck order, the same coup twice) are not shuffled shoes, and
+    the shoe and table integrity stage, which judges whole shoes, would rightly say so: it is tested on its own
+    (tests/test_integrity.py), so these checks stop before it."""
     checker = _checkers.get(ruleset)
     if checker is None:
-        checker = _checkers[ruleset] = Checker(ruleset)
+        checker = _checkers[ruleset] = Checker(ruleset, judge=False)
     text = doc if isinstance(doc, str) else dumps(doc)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"transcript{suffix}"

@@ -81,14 +81,30 @@ def sample_doc() -> dict:
     return json.loads(SAMPLE.read_text())
 
 
+_SUIT_AFTER = {"S": "H", "H": "D", "D": "C", "C": "S"}
+
+
+def _suits_turned(code: str, times: int) -> str:
+    for _ in range(times):
+        code = code[:-1] + _SUIT_AFTER[code[-1]]
+    return code
+
+
 def clean_doc(coups: int = 2) -> dict:
-    """A compliant us-nj transcript: the sample's coups 1 and 2 (no finding), renumbered."""
+    """A compliant us-nj transcript: the sample's coups 1 and 2 (no finding), renumbered.
+
+    Each copy has its cards' suits turned on (the points, and so the coup, stay the same), so that a record of
+    up to six copies never repeats its own cards, nor the sample's: it is a shuffled shoe to the integrity
+    stage too."""
     doc = sample_doc()
     good = [c for c in doc["coups"] if c["coup"] in (1, 2)]
     doc["coups"] = []
     for i in range(coups):
         c = copy.deepcopy(good[i % 2])
         c["coup"] = i + 1
+        for e in c["events"]:
+            if e["type"] == "card":
+                e["card"] = _suits_turned(e["card"], i // 2 % 3 + 1)
         doc["coups"].append(c)
     return doc
 

@@ -219,7 +219,8 @@ def test_a_report_of_20000_findings_opens_in_seconds_and_filters(tmp_path, monke
     """Four tables, 3,350 coups each: 20,100 findings in 13,400 coups."""
     monkeypatch.chdir(tmp_path)
     breaching_transcripts(tmp_path, 3_350, tables=4)
-    r = run("check", ".", "-j", "1", "-o", "html=report.html", "--timestamp", STAMP)
+    # the same four coups over and over are no shuffled shoe: the shoe and table integrity rules are left out
+    r = run("check", ".", "-j", "1", "-o", "html=report.html", "--timestamp", STAMP, "--ignore", "integrity.*")
     assert "20,100 findings" in r.stderr
     page_file = tmp_path / "report.html"
 

@@ -37,6 +37,8 @@ def test_rules_list_json_gives_parameters_with_their_provenance():
                                    {"name": "in_no_bet_coup", "value": False, "provenance": "regulation",
                                     "note": None, "set_by": None}]
     assert {r["ruleset"] for r in rows} == {"us-nj"}
+    shuffle = next(r for r in rows if r["id"] == "BAC-SHUFFLE")  # a test of whole shoes: its levels are the audit's
+    assert {p["name"]: p["provenance"] for p in shuffle["parameters"]}["false_alarm"] == "audit"
 
 
 def test_rules_show_explains_a_rule_in_every_jurisdiction():

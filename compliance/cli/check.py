@@ -3,6 +3,7 @@
     settings (defaults < configuration file < flags)
       -> inputs (files, directories, Markdown blocks)
       -> Checker, one transcript at a time (progress bar on a terminal)
+      -> the integrity stage over the whole run (shoes, tables, dealers)
       -> Report (waivers, baseline)
       -> renderers: standard output and every --output file, written atomically
 """
@@ -117,11 +118,12 @@ class Progress(progress_bar.Progress):
 def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
                  on_error, progress: Progress, jurisdictions: dict[str, str] | None = None,
                  selection: Selection = Selection(), cache: bool = True):
-    """Check each input in order; one that cannot be read goes to ``on_error`` and the others still run."""
-    from compliance.engine import Checker  # imported when a check runs (not for --help)
+    """Check each input in order, as one run; one that cannot be read goes to ``on_error`` and the others still
+    run.  The integrity stage judges the run once every input is read."""
+    from compliance.engine import Checker, judge_run  # imported when a check runs (not for --help)
 
     checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups, jurisdictions=jurisdictions,
-                      selection=selection, cache=cache)
+                      selection=selection, cache=cache, judge=False)
     results = []
     for inp in inputs:
         progress.start(inp)
@@ -132,6 +134,7 @@ def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, ke
             continue
         results.append(result)
         progress.finished(inp, result.coups)
+    judge_run(results)  # the run's shoes, tables and dealers as a whole
     return results
 
 

@@ -85,16 +85,21 @@ def _value(v) -> str:
 
 
 def rule_params(rule: BoundRule) -> list[dict]:
-    """Each parameter with its value and provenance: the regulation, or the house (with its note)."""
+    """Each parameter with its value and provenance: the regulation, the house (with its note), or, for the
+    tests of whole shoes and runs, the audit (a statistical level no regulation sets)."""
+    from compliance.checks import REGISTRY
+
     values = rule.params.model_dump() if hasattr(rule.params, "model_dump") else {}
     house = {h.path: h for h in rule.house}
+    kind = REGISTRY.get(rule.check)
+    own = "audit" if kind is not None and kind.scope == "run" else "regulation"
     out = []
     for key, value in values.items():
         h = house.get(f"params.{key}")
         nested = [x for p, x in house.items() if p.startswith(f"params.{key}.") or p.startswith(f"params.{key}[")]
         out.append({
             "name": key, "value": value,
-            "provenance": "house" if h else ("regulation, in part house" if nested else "regulation"),
+            "provenance": "house" if h else (f"{own}, in part house" if nested else own),
             "note": h.note if h else ("; ".join(f"{x.path[7:]}: {x.note}" for x in nested if x.note) or None),
             "set_by": h.set_by if h else None,
         })

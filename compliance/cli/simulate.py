@@ -43,8 +43,11 @@ def simulate(
                                 help="Write the transcript here [default: standard output]."),
     inject: list[str] = typer.Option([], "--inject", metavar="CATEGORY[@RATE]",
                                      help="Break about RATE (default 0.01) of the coups with one breach of CATEGORY; "
-                                          "repeatable. The list of breaches made is written beside the transcript "
-                                          "(<output>.injected.json)."),
+                                          "repeatable. Whole shoes: integrity.unshuffled[:decks-alike|factory-order|"
+                                          "repeated-shoe] and integrity.outcomes[:banker|player] spoil about RATE of "
+                                          "the shoes; integrity.settlement-drift pays RATE of the coups wrong, all to "
+                                          "the patrons' good. The list of what was made is written beside the "
+                                          "transcript (<output>.injected.json)."),
     irregularities: float = typer.Option(0.0, "--irregularities", min=0.0, max=1.0, metavar="RATE",
                                          help="Make about RATE of the coups irregular (an erroneous card, a card found "
                                               "face up, a misdeal) and handle each as the ruleset requires: the check "
@@ -97,8 +100,10 @@ def simulate(
     if listed:
         report = render_injected(sim.injected_report())
         write_output(injected_path(output), report.encode())
+        n = len(sim.integrity)
+        spoilt = f", {n} {'shoe or run' if n == 1 else 'shoes or runs'} spoilt" if n else ""
         typer.echo(f"in {coups} coups: {len(sim.injected)} breaches injected, {len(sim.handled)} irregularities "
-                   f"handled as required; listed in {injected_path(output)}", err=True)
+                   f"handled as required{spoilt}; listed in {injected_path(output)}", err=True)
 
 
 def render_injected(doc: dict) -> str:

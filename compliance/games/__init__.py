@@ -13,6 +13,7 @@ contract are the same for every game.  A game is a package of one shape,
 * ``simulate``: its simulator; ``analyze.py`` its exact analysis, where it has one;
 * ``importing.py``: the fields of its recorders' logs and how a coup is built from their rows
   (``baccarat-audit import``), where it has one;
+* ``integrity``: where it has one, its stage after the replay that judges whole shoes and runs of shoes;
 * ``__init__.py``: ``GAME``, the :class:`Game` below.
 
 Adding a game is a new package of that shape and one line in :data:`PACKAGES`.
@@ -56,6 +57,9 @@ class Game:
     analysis: object | None = None  # exact analysis (module): STANDARD_TABLEAU, edge_shift, describe_edge_shift
     # its recorders' logs (module): ROWS, REQUIRED, UNIQUE, evidence_of, context(ruleset), build(parts, context)
     importer: object | None = None
+    # shoe and table integrity (module): Collector(header, table, rules) gathers a transcript's data coup by coup
+    # (.add(state, record, findings, evidence held, staff), .finish()); judge(results) judges a run's shoes
+    integrity: object | None = None
 
     def table_context(self, header, ruleset, where: str):
         """The table context of a transcript, once its ruleset is known to be for this game."""

@@ -11,7 +11,11 @@ and every event of the coup in order, the event a finding names highlighted
 places in the file.  Each transcript's part of the summary lists the rules
 not judged for want of evidence (a recording that holds less than a whole
 transcript), and where the transcripts record who dealt and when, the
-findings are counted by dealer, table and hour too.
+findings are counted by dealer, table and hour too, and charted with the
+categories.  Where the shoe and table integrity rules ran, each transcript
+shows its shoes: bead plate, big road, counts against fair play and the cards
+of a shoe flagged unshuffled, inline SVG drawn by :mod:`compliance.report.svg`
+(no script of its own).
 
 The coups are data (one JSON document in the page) drawn by the page's own
 script a page at a time, so a run of 20,000 findings opens in a second or two
@@ -32,6 +36,7 @@ from html import escape
 from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.games.common import money
 from compliance.printable import printable
+from compliance.report import svg
 from compliance.report.model import CoupView, Report, TranscriptView
 
 SUIT = {"S": ("♠", "spades", "black"), "H": ("♥", "hearts", "red"), "D": ("♦", "diamonds", "red"),
@@ -460,7 +465,8 @@ def _transcripts(report: Report) -> str:
             f'<tr><th>findings</th><td colspan="3">{_e(counts)}'
             + (f"; {len(view.waived):,} waived" if view.waived else "")
             + (f"; {view.baselined:,} in the baseline" if view.baselined else "") + "</td></tr></table>"
-            + _not_judged(view) + _clean(view))
+            + _not_judged(view) + _clean(view)
+            + svg.shoes_html(getattr(r.integrity, "view", None)))  # its shoes, as the integrity stage judged them
     return "".join(out)
 
 
@@ -535,6 +541,8 @@ def render(report: Report) -> str:
                 ("by-table", "By table")]
     if report.groups is not None:
         sections.append(("by-dealer", "By dealer, table and hour"))
+    if report.findings:
+        sections.append(("charts", "Charts"))
     sections.append(("transcripts", "Transcripts"))
     if notes:
         sections.append(("notes", "Notes"))
@@ -557,6 +565,9 @@ def render(report: Report) -> str:
     groups = _groups(report)
     if groups:
         body.append(f'<section id="by-dealer">{groups}</section>')
+    charts = svg.charts_html(report.breakdown()) if report.findings else ""
+    if charts:
+        body.append(f'<section id="charts">{charts}</section>')
     body.append(f'<h2 id="transcripts">Transcripts</h2>{_transcripts(report)}')
     if notes:
         body.append(f'<h2 id="notes">Notes</h2><ul class="notices">{notes}</ul>')
@@ -572,6 +583,6 @@ def render(report: Report) -> str:
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>baccarat-audit report: {_e(report.summary_line())}</title>"
-            f"<style>{STYLE}</style></head><body><main>\n" + "\n".join(body) + "\n</main>\n"
+            f"<style>{STYLE}{svg.STYLE}</style></head><body><main>\n" + "\n".join(body) + "\n</main>\n"
             f'<script type="application/json" id="report-data">{_script_json(data)}</script>\n'
             f"<script>{SCRIPT}</script>\n</body></html>\n")

@@ -36,6 +36,18 @@ class _Closed(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
+class StatisticOut(_Closed):
+    """One test an integrity finding rests on (categories integrity.*)."""
+
+    group: str = Field(description="what was judged: a shoe, a table, a dealer, or the run")
+    test: str = Field(description="the test, in words")
+    statistic: str = Field(description="what is measured")
+    value: str = Field(description="its value")
+    p_value: str = Field(description="chance of a value as extreme under fair play ('<= x': a bound on it)")
+    threshold: str = Field(description="the test is decisive at or below this")
+    decisive_coup: int = Field(description="the first coup at which the test was decisive")
+
+
 class FindingOut(_Closed):
     """One breach of one rule (spec contract: rule .. citation)."""
 
@@ -58,6 +70,10 @@ class FindingOut(_Closed):
                                   "absent otherwise")
     at: str | None = Field(default=None, description="the timestamp of the event (else of the coup's first event), "
                                                      "where recorded; absent otherwise")
+    statistics: list[StatisticOut] | None = Field(
+        default=None, description="integrity findings only (shoes and runs judged as a whole): the tests they rest "
+        "on, each with its statistic, p-value or bound, and the first coup at which it was decisive; absent "
+        "otherwise")
 
 
 class WaiverOut(_Closed):

@@ -311,6 +311,20 @@ class Report:
             by_id.setdefault(f.rule, [])
         return sorted(by_id.items())
 
+    # ------------------------------------------------------------------ groups
+    def breakdown(self) -> dict[str, list[tuple[str, int]]]:
+        """The reported findings counted by category, table, dealer and hour (the run summary's charts): the
+        categories in the spec's order, the rest as :func:`_groups` counts them (dealer and hour where the
+        transcripts record them; without, the dealer and hour charts are left out)."""
+        out = {"category": list(category_counts(self.by_category).items())}
+        if self.groups is None:
+            out["table"] = [(t.table, sum(t.by_severity.values())) for t in self.tables()
+                            if sum(t.by_severity.values())]
+            return out
+        for name in ("table", "dealer", "hour"):
+            out[name] = [(key, sum(counts.values())) for key, counts in getattr(self.groups, name).items()]
+        return out
+
     # ------------------------------------------------------------------ coups
     def coups_of(self, view: TranscriptView, every_coup: bool = True) -> list[CoupView]:
         """The transcript's coups in order, each with its findings.

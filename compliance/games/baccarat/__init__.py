@@ -4,8 +4,9 @@ What is baccarat's own lives here: its transcript format, version 1 and its
 compatible revision 1.1 (:mod:`.models`, decoded by a
 :class:`~compliance.transcript.codec.Codec` derived from them),
 its table context (:mod:`.table`), its replay (:mod:`.replay`), its check
-kinds (:mod:`.checks`), its simulator (:mod:`.simulate`) and the exact
-analysis of its wagers (:mod:`.analyze`).  Reading, the check driver,
+kinds (:mod:`.checks`), its simulator (:mod:`.simulate`), the exact
+analysis of its wagers (:mod:`.analyze`) and its shoe and table integrity
+stage (:mod:`.integrity`).  Reading, the check driver,
 findings, reports, waivers and baselines are the engine's, shared with every game.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import typing
 
 from compliance.games import BACCARAT, Game
-from compliance.games.baccarat import analyze, importing, models
+from compliance.games.baccarat import analyze, importing, integrity, models
 from compliance.games.baccarat.replay import Replayer
 from compliance.games.baccarat.table import TableContext
 from compliance.ruleset.models import BaccaratGame
@@ -30,4 +31,5 @@ GAME = Game(
     transcript_model=models.Transcript,
     analysis=analyze,
     importer=importing,
+    integrity=integrity,
 )

@@ -196,6 +196,35 @@ def first_four(decks: int) -> tuple[tuple[tuple, tuple, int], ...]:
     return tuple((p, b, n) for (p, b), n in sorted(out.items()))
 
 
+@dataclass(frozen=True)
+class CoupOdds:
+    """The chance of each outcome of one coup dealt from a full shoe, exact: what integrity compares counts with."""
+
+    decks: int
+    banker: Fraction
+    player: Fraction
+    tie: Fraction
+    natural: Fraction  # either hand holds a natural after the initial four cards
+
+
+@lru_cache(maxsize=16)
+def _coup_odds(key: tuple, decks: int) -> CoupOdds:
+    naturals = key[0]
+    counts = dict(_enumerate(key, decks))
+    total = sum(counts.values())
+    banker = sum(n for (p, b, _, _), n in counts.items() if b > p)
+    player = sum(n for (p, b, _, _), n in counts.items() if p > b)
+    natural = sum(n for (p, b, pc, bc), n in counts.items() if pc == bc == 2 and (p in naturals or b in naturals))
+    return CoupOdds(decks, Fraction(banker, total), Fraction(player, total),
+                    Fraction(total - banker - player, total), Fraction(natural, total))
+
+
+def coup_odds(tableau: Tableau, decks: int) -> CoupOdds:
+    """Banker, Player, Tie and natural probabilities of a coup from a full shoe of ``decks`` decks under
+    ``tableau``, from the exact enumeration (the shoe and table integrity tests read them here)."""
+    return _coup_odds(_tableau_key(tableau), decks)
+
+
 # ------------------------------------------------------------------ wagers
 
 

@@ -5,6 +5,7 @@ from compliance.games.baccarat.checks import (  # noqa: F401
     curator,
     dealing,
     drawing,
+    integrity,
     irregularity,
     record,
     result,

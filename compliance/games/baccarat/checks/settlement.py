@@ -13,6 +13,7 @@ cards, not by the announced result (a wrong announcement is
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import NamedTuple
 
 from compliance.checks import Breach, check
 from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
@@ -76,12 +77,35 @@ def _judgeable(c: CoupState) -> bool:
     return c.void is not None or c.hands_complete
 
 
+class Wrong(NamedTuple):
+    """One wrong settlement: where, the finding's words, and what it cost or gave the patron."""
+
+    at: int
+    message: str
+    gain: Decimal  # what the patron got beyond what was due (negative: the house kept more than due)
+    kind: str  # "commission" (not deducted, or collected wrong), "payout" (a win or push), "collection" (a loss),
+    # or "no wager" (a settlement of a wager that did not stand)
+
+
+def _value(outcome: str, amount: Decimal) -> Decimal:
+    """What a settlement is worth to the patron: winnings paid, a stake collected (negative), a push nothing."""
+    return amount if outcome == "win" else -amount if outcome == "lose" else ZERO
+
+
 @check("settlement.amount", "settlement.wrong-amount", needs=("hands", "values", "stakes", "settlements"))
 def wrong_amount(c: CoupState, p, t):
     """Each settled wager gets exactly what its spot gives for the true outcome: what pushes it, the paytable
     row or the odds it wins at, less the commission the spot takes."""
+    return [Breach(w.at, w.message) for w in wrong_settlements(c, t)]
+
+
+def wrong_settlements(c: CoupState, t) -> list[Wrong]:
+    """Every settlement and collected commission of the coup that is not what its spot gives, with its cost.
+
+    The finding of :func:`wrong_amount`, and the per-coup errors whose pattern the integrity stage judges
+    (a dealer's errors that run one way)."""
     if not _judgeable(c) or not c.settlements:
-        return ()
+        return []
     basis = settlement_basis(c)
     commission_by: dict = {}
     for cm in c.commissions:
@@ -100,7 +124,8 @@ def wrong_amount(c: CoupState, p, t):
         stake = basis.get(key)
         if stake is None:
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
-            out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands"))
+            out.append(Wrong(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands",
+                             _value(s.outcome, s.amount), "no wager"))
             continue
         spot = by_spot.get(s.spot)
         if spot is None:
@@ -135,8 +160,11 @@ def wrong_amount(c: CoupState, p, t):
         if s.outcome != outcome or s.amount != expect_amount:
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             why = _owed(spot_terms, stake).why
-            out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {outcome} {t.money(expect_amount)} ({why}); "
-                                    f"it was settled {s.outcome} {t.money(s.amount)}"))
+            kind = ("commission" if commission and s.outcome == "win" and s.amount == gross
+                    else "collection" if outcome == "lose" else "payout")
+            out.append(Wrong(s.at, f"{who} of {t.money(stake)} should be {outcome} {t.money(expect_amount)} ({why}); "
+                                   f"it was settled {s.outcome} {t.money(s.amount)}",
+                             _value(s.outcome, s.amount) - _value(outcome, expect_amount), kind))
     if not commission_by:
         return out
     takers = [name for name, spot in t.spots.items() if spot.rate is not None]  # the spots that take commission
@@ -152,12 +180,14 @@ def wrong_amount(c: CoupState, p, t):
         for cm in paid:
             if owed is None or not owed:
                 which = " or ".join(t.spots[name].title for name in takers)
-                out.append(Breach(cm.at, f"commission of {t.money(cm.amount)} collected from {describe_bettor(bettor)}, "
-                                         f"who has no winning {which + ' ' if which else ''}wager that owes commission"))
+                out.append(Wrong(cm.at, f"commission of {t.money(cm.amount)} collected from {describe_bettor(bettor)}, "
+                                        f"who has no winning {which + ' ' if which else ''}wager that owes commission",
+                                 -cm.amount, "commission"))
             elif cm.amount != owed or not gross_paid:
-                out.append(Breach(cm.at, f"commission collected from {describe_bettor(bettor)} is {t.money(cm.amount)}; "
-                                         f"{t.money(owed)} is due on winnings of {t.money(d.gross)}"
-                                         + ("" if gross_paid else " paid in full")))
+                out.append(Wrong(cm.at, f"commission collected from {describe_bettor(bettor)} is {t.money(cm.amount)}; "
+                                        f"{t.money(owed)} is due on winnings of {t.money(d.gross)}"
+                                        + ("" if gross_paid else " paid in full"),
+                                 (owed if gross_paid else ZERO) - cm.amount, "commission"))
     return out
 
 

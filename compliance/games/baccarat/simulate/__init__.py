@@ -12,6 +12,14 @@ exactly once, in the coup it was injected in, under its category.
         write_transcript(sim, out, "jsonl")
     sim.injected  # [Injection(coup, category, what), ...]
 
+It also spoils whole shoes and runs on request, for the integrity stage
+(``--inject CATEGORY[:WAY][@RATE]``, RATE the share of shoes, or of coups for
+the drift): a shoe put in unshuffled (every deck in the same order, as at the
+Golden Nugget; decks in the maker's order; the previous shoe's cards again),
+a shoe preset so that one side wins every coup, a table whose wrong payouts
+all favour the patrons.  These are listed in ``sim.integrity`` with the coups
+of the shoe (or the run) the finding must fall in.
+
 The same arguments give the same bytes.
 """
 
@@ -21,20 +29,23 @@ import random
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import BinaryIO
 
+from compliance.cards import DECK
 from compliance.errors import UserError
 from compliance.games.baccarat.simulate.curator import Holders
 from compliance.games.baccarat.simulate.irregular import irregularities as irregular_kinds
 from compliance.games.baccarat.simulate.play import CoupPlay, Game, Injection
 from compliance.games.baccarat.simulate.procedure import Procedure
-from compliance.games.baccarat.simulate.shoe import Shoe
+from compliance.games.baccarat.simulate.shoe import FACTORY_ORDER, Shoe
 from compliance.games.baccarat.simulate.table import Patrons, TableSetup
 from compliance.games.common import encode
 from compliance.ruleset.models import Ruleset
 
-__all__ = ["INJECTABLE", "Injection", "Simulator", "injectable", "parse_inject", "write_transcript"]
+__all__ = ["INJECTABLE", "RUN_WAYS", "Injection", "RunInjection", "Simulator", "injectable", "parse_inject",
+           "write_transcript"]
 
 #: categories the simulator can break a coup with (``--inject``)
 INJECTABLE = (
@@ -46,6 +57,36 @@ INJECTABLE = (
     "result.wrong", "settlement.wrong-amount", "settlement.missing", "shoe.integrity", "transcript.unreadable",
 )
 DEFAULT_RATE = 0.01
+#: what the simulator can spoil in a whole shoe or run (``--inject CATEGORY[:WAY][@RATE]``), each category's
+#: ways, the first its default
+RUN_WAYS: dict[str, tuple[str, ...]] = {
+    "integrity.unshuffled": ("decks-alike", "factory-order", "repeated-shoe"),
+    "integrity.outcomes": ("banker", "player"),
+    "integrity.settlement-drift": ("patrons",),
+}
+WAY_WORDS = {
+    "decks-alike": "every deck put in the shoe in the same order, unshuffled (as at the Golden Nugget)",
+    "factory-order": "the decks put in the shoe in the maker's order, unshuffled",
+    "repeated-shoe": "the previous shoe's cards put back in the same order, unshuffled",
+    "banker": "a preset shoe: every coup stacked for the Banker",
+    "player": "a preset shoe: every coup stacked for the Player",
+    "patrons": "wrong settlements all in the patrons' favour (commission not deducted, or paid a unit over)",
+}
+
+
+@dataclass(frozen=True)
+class RunInjection:
+    """A shoe (or the run) spoilt on purpose: the integrity finding must fall in coups ``first`` to ``last``."""
+
+    category: str
+    way: str
+    shoe: str | None  # None: the run
+    first: int
+    last: int
+
+    def as_dict(self) -> dict:
+        return {"category": self.category, "way": self.way, "shoe": self.shoe, "coups": [self.first, self.last],
+                "what": WAY_WORDS[self.way]}
 
 
 def injectable(procedure: Procedure, method: str | None, irregularities: bool = False, game: Game | None = None) -> list[str]:
@@ -96,10 +137,17 @@ CUT_CARD_FROM_END = 16
 
 
 def parse_inject(spec: str) -> tuple[str, float]:
-    """``KIND[@RATE]`` -> (category, rate): a breach of KIND in about RATE of the coups (default 1%)."""
+    """``KIND[@RATE]`` -> (kind, rate): a breach of KIND in about RATE of the coups (default 1%); for a shoe or run
+    category ``CATEGORY[:WAY]``, RATE is the share of shoes spoilt (of coups, for the drift)."""
     kind, _, rate = spec.partition("@")
-    if kind not in INJECTABLE:
-        raise UserError(f"--inject {kind!r}: the simulator can inject: {', '.join(INJECTABLE)}")
+    category, _, way = kind.partition(":")
+    if category in RUN_WAYS:
+        if way and way not in RUN_WAYS[category]:
+            raise UserError(f"--inject {kind!r}: {category} can be made as: {', '.join(RUN_WAYS[category])}")
+        kind = f"{category}:{way or RUN_WAYS[category][0]}"
+    elif kind not in INJECTABLE:
+        ways = [f"{c}[:{'|'.join(w)}]" for c, w in RUN_WAYS.items()]
+        raise UserError(f"--inject {kind!r}: the simulator can inject: {', '.join(INJECTABLE + tuple(ways))}")
     try:
         value = float(rate) if rate else DEFAULT_RATE
     except ValueError:
@@ -132,7 +180,21 @@ class Simulator:
         self.coup_count = coups
         self.seed = seed
         self.procedure = Procedure.of(ruleset)
-        self.inject = dict(inject or {})
+        self.inject = {}
+        self.run_inject: dict[tuple[str, str], float] = {}  # (category, way) -> share of shoes (coups: the drift)
+        for kind, rate in (inject or {}).items():
+            category, _, way = kind.partition(":")
+            if category in RUN_WAYS:
+                self.run_inject[(category, way or RUN_WAYS[category][0])] = rate
+            else:
+                self.inject[kind] = rate
+        for category, way in self.run_inject:
+            if way not in RUN_WAYS[category]:
+                raise UserError(f"the simulator cannot make {category} as {way!r} ({', '.join(RUN_WAYS[category])})")
+            for needed in (category, "settlement.wrong-amount") if way == "patrons" else (category,):
+                if not self.procedure.reports(needed, dealing_method):
+                    raise UserError(f"ruleset {ruleset.id!r} has no enabled rule of category {needed!r}: nothing "
+                                    f"would report {category}")
         self.rng = random.Random(seed)
         self.schedule = random.Random(f"inject:{seed}")
         self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
@@ -161,20 +223,33 @@ class Simulator:
             raise UserError(f"ruleset {ruleset.id!r} has no irregularity rule the simulator can follow")
         self.irregular_pending: list[str] = []
         self.handled: list[Injection] = []  # irregularities handled as required: info findings
+        self.integrity: list[RunInjection] = []  # shoes and runs spoilt on purpose
+        self.drifting = ("integrity.settlement-drift", "patrons") in self.run_inject
+        self.drift_first: int | None = None
 
     def coups(self) -> Iterator[dict]:
         """The coups, in order, as transcript objects (plain dicts, amounts as Decimal)."""
         shoe: Shoe | None = None
         carry = None
+        spoilt: tuple[str, str, int] | None = None  # (category, way, first coup) of the shoe in play
         for number in range(1, self.coup_count + 1):
             opening = False
             if shoe is None or shoe.cut_card_out:
-                shoe = Shoe(f"S{len(self.shoes) + 1:04d}", self.table.decks, self.rng, CUT_CARD_FROM_END)
+                if spoilt is not None:
+                    self.integrity.append(RunInjection(spoilt[0], spoilt[1], shoe.id, spoilt[2], number - 1))
+                order, spoilt = self._spoil(shoe, number)
+                previous = shoe
+                shoe = Shoe(f"S{len(self.shoes) + 1:04d}", self.table.decks, self.rng, CUT_CARD_FROM_END, order)
+                if spoilt is not None and spoilt[0] == "integrity.outcomes":
+                    shoe.preset = spoilt[1]
+                del previous
                 self.shoes.append(shoe.id)
                 opening = True
             for category, rate in self.inject.items():
                 if self.schedule.random() < rate:
                     self.pending.append(category)
+            if self.drifting and self.schedule.random() < self.run_inject[("integrity.settlement-drift", "patrons")]:
+                self.pending.append("integrity.settlement-drift")
             if self.irregular_rate and self.schedule.random() < self.irregular_rate:
                 self.irregular_pending.append(self.schedule.choice(self.irregular_kinds))
             if opening:
@@ -183,13 +258,18 @@ class Simulator:
             seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker})
             irregular = self.irregular_pending[0] if self.irregular_pending and carry is None else None
             breaches = self.pending if irregular is None else []
+            if shoe.preset is not None and carry is None and irregular is None:
+                shoe.stack(shoe.burn_length() if opening else 0, self.game.tableau, self.rng)
             play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, breaches, opening, self.holders,
                             irregular=irregular, carry_in=carry)
             coup = play.play()
             carry = play.carry_out
             if play.applied is not None:
-                self.injected.append(play.applied)
                 self.pending.remove(play.applied.category)
+                if play.applied.category == "integrity.settlement-drift":  # reported coup by coup as a wrong amount
+                    play.applied = Injection(number, "settlement.wrong-amount", play.applied.what)
+                    self.drift_first = self.drift_first or number
+                self.injected.append(play.applied)
             if play.handled is not None:
                 self.handled.append(play.handled)
                 self.irregular_pending.pop(0)
@@ -197,6 +277,29 @@ class Simulator:
                 for code in _recorded_cards(coup):  # the checker will not count this coup's cards
                     shoe.dealt[code] -= 1
             yield coup
+        if spoilt is not None:
+            self.integrity.append(RunInjection(spoilt[0], spoilt[1], shoe.id, spoilt[2], self.coup_count))
+        if self.drift_first is not None:
+            self.integrity.append(RunInjection("integrity.settlement-drift", "patrons", None, self.drift_first,
+                                               self.coup_count))
+
+    def _spoil(self, previous: Shoe | None, number: int) -> tuple[list[str] | None, tuple[str, str, int] | None]:
+        """How the next shoe goes into the table (its cards' order, None: shuffled), and how it was spoilt."""
+        for (category, way), rate in self.run_inject.items():
+            if category == "integrity.settlement-drift" or self.schedule.random() >= rate:
+                continue
+            if way == "decks-alike":
+                deck = list(DECK)
+                self.rng.shuffle(deck)
+                return deck * self.table.decks, (category, way, number)
+            if way == "factory-order":
+                return list(FACTORY_ORDER) * self.table.decks, (category, way, number)
+            if way == "repeated-shoe":
+                if previous is None:
+                    continue  # no shoe before it to repeat
+                return list(previous.cards), (category, way, number)
+            return None, (category, way, number)  # a preset shoe: shuffled, then stacked coup by coup
+        return None, None
 
     def header(self) -> dict:
         """The transcript header; complete once :meth:`coups` has run (it lists the shoes used)."""
@@ -208,7 +311,7 @@ class Simulator:
             "injected": [i.as_dict() for i in self.injected],
             "not_injected": sorted(self.pending),
             "handled": [dict(i.as_dict(), severity="info") for i in self.handled],
-        }
+        } | ({"integrity": [i.as_dict() for i in self.integrity]} if self.integrity else {})
 
 
 def _recorded_cards(coup: dict) -> list[str]:

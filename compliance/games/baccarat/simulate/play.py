@@ -51,6 +51,7 @@ class Game:
         self.side_spot = {side: next(n for n in self.main_spots if self.spots[n].differential == side)
                           for side in (PLAYER, BANKER)}
         self.minor_spot = next((n for n in self.main_spots if self.spots[n].differential is None), self.main_spots[0])
+        self.slips = 0  # honest wrong settlements so far in the patrons' favour, less those in the house's
 
     def limited(self, spot: str, method: str | None) -> bool:
         """The table's posted minimum and maximum apply to a wager on ``spot`` (the limits rule says so)."""
@@ -91,12 +92,15 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.barred: int | None = None  # a seat that just lost the shoe
         self.held: set[str] = set()  # items no offer may move in this coup
         self.applied: Injection | None = None
+        self.garbling = False  # the coup is to be made unreadable (settled as it starts: see play)
         self.unreadable = False
 
     # ------------------------------------------------------------ breaches
     def can(self, category: str) -> bool:
-        """A breach of ``category`` is pending, none is made yet, and a rule of the ruleset would see it."""
+        """A breach of ``category`` is pending, none is made yet, and a rule of the ruleset would see it (in a coup
+        to be made unreadable, no other)."""
         return (self.applied is None and category in self.pending
+                and (not self.garbling or category == "transcript.unreadable")
                 and self.g.procedure.reports(category, self.method))
 
     def take(self, category: str, what: str) -> None:
@@ -105,6 +109,10 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
     # ------------------------------------------------------------ the coup
     def play(self) -> dict:
         before = self.holders.snapshot()
+        # whether the coup is made unreadable is settled before it is played, so that which coups the checker
+        # cannot read does not depend on their cards (after play, the other breaches would have taken the coups
+        # they can be made in, and left the unreadable ones to the rest: naturals, say)
+        self.garbling = self.carry_in is None and self.can("transcript.unreadable")
         self.breach_method()
         if self.opening_burn:
             for i, code in enumerate(self.shoe.burn()):
@@ -124,7 +132,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.announce_result(p, b)
         self.settle(winner, p, b)
         self.end_offers(winner)
-        if self.can("transcript.unreadable") and self.carry_in is None and self.carry_out is None \
+        if self.garbling and self.can("transcript.unreadable") and self.carry_out is None \
                 and not any(e["type"] in ("offer", "shoe_return") for e in self.events):
             self.garble()
             self.holders.restore(before)
@@ -292,16 +300,31 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             e = plain_entries[-1]
             self.take("settlement.missing", f"{describe_bettor(e[0])} {e[1]} wager never settled")
             entries.remove(e)
+        elif plain_entries and self.can("integrity.settlement-drift"):
+            self.drift(plain_entries, t.unit, facts)
         elif plain_entries and self.can("settlement.wrong-amount"):
             side = [e for e in plain_entries if e[1] in self.g.side_spots]  # side wagers are paid wrong first
-            e = next((x for x in side if x[2] == "win"), side[0]) if side else plain_entries[0]
+            if side:
+                e = next((x for x in side if x[2] == "win"), side[0])
+            else:
+                e = next((x for x in plain_entries if x[2] != "push"), plain_entries[0])
             was = e[3]
             odds = self.wrong_odds(e[1], facts) if e[2] == "win" and side else None
             if odds is not None:
                 e[3] = e[5] * odds
                 how = f" (paid at {plain(odds)} to 1)"
+                if e[3] != was:
+                    self.g.slips += 1 if e[3] > was else -1
             else:
-                e[3] = was + t.unit if e[2] != "lose" or e[5] <= t.unit else was - t.unit
+                # an honest slip falls either way: the way the table's slips so far have gone less
+                patrons = self.g.slips <= 0
+                wrong = _slip(e[2], was, t.unit, patrons)
+                if wrong is None:
+                    patrons = not patrons
+                    wrong = _slip(e[2], was, t.unit, patrons)
+                if e[2] != "push":  # a push paid anything is wrong, but to no one's gain
+                    self.g.slips += 1 if patrons else -1
+                e[3] = wrong
                 how = ""
             self.take("settlement.wrong-amount", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, "
                                                  f"not {plain(was)}{how}")
@@ -324,6 +347,27 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                          if r.odds is not None and r.odds != right})
         return others[-1] if others else None
 
+    def drift(self, entries: list, unit: Decimal, facts) -> None:
+        """A wrong settlement in the patrons' favour, as a table drifting one way makes them: a winning wager on a
+        spot that takes commission paid without it deducted, else a wager paid (or collected) a unit to the
+        patron's good."""
+        spots = self.g.spots
+        e = next((e for e in entries if e[2] == "win" and spots[e[1]].rate
+                  and e[3] < e[5] * spots[e[1]].outcome(facts)[1]), None)
+        if e is not None:
+            was = e[3]
+            e[3] = e[5] * spots[e[1]].outcome(facts)[1]
+            what = "commission not deducted"
+        else:
+            e = next((e for e in entries if e[2] != "push" and _slip(e[2], e[3], unit, True) is not None), None)
+            if e is None:
+                return  # only pushes (a tie): nothing to pay wrong to a patron's good in this coup
+            was = e[3]
+            e[3] = _slip(e[2], was, unit, True)
+            what = "a unit to the patron's good"
+        self.take("integrity.settlement-drift", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, "
+                                                f"not {plain(was)}: {what}")
+
     def due(self, spot: str, stake: Decimal, facts) -> tuple[str, Decimal, Decimal]:
         """(outcome, winnings before commission, the commission as the house rounds it) of a wager, by the
         facts of the coup and the spot's declaration."""
@@ -342,6 +386,13 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 break
         self.take("transcript.unreadable", "the result's key 'winner' is misspelt 'winer'")
         self.unreadable = True
+
+
+def _slip(outcome: str, was: Decimal, unit: Decimal, patrons: bool) -> Decimal | None:
+    """A settlement a unit wrong, to the patron's good or the house's (None: that way is not possible)."""
+    if outcome == "lose":  # a stake collected: less is the patron's good
+        return (was - unit if was > unit else None) if patrons else was + unit
+    return was + unit if patrons else (was - unit if was >= unit else None)
 
 
 def winner_of(player_points: int, banker_points: int) -> str:

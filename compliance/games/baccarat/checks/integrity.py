@@ -1,0 +1,89 @@
+"""Shoe and table integrity: check kinds judged over whole shoes and runs of shoes (``scope="run"``).
+
+These kinds are not called coup by coup.  The engine replays every coup as
+usual; baccarat's integrity stage (:mod:`compliance.games.baccarat.integrity`)
+then reads the rules of these kinds in each transcript's ruleset and judges
+the shoes, tables, dealers and the run as a whole.  The functions below only
+document the kinds (``rules kinds``); their parameter models are validated by
+the ruleset loader like any other.  Each declares the evidence it needs: a
+coup whose recording lacks it adds nothing to the test (a gap in the shoe's
+cards, a coup left out of the counts) and is counted as not judged by it.
+The tests and their false-alarm rates are written up in docs/integrity.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from compliance.checks import Params, check
+
+Probability = Annotated[float, Field(gt=0, lt=1)]
+
+
+class ShuffleParams(Params):
+    false_alarm: Probability = 1e-6
+    """Chance that a fairly shuffled shoe is flagged, per shoe and per test (a bound, not an estimate): the
+    repeated or in-order stretch must be long enough that a shuffled shoe holds one this long less often."""
+    min_cards: Annotated[int, Field(ge=2, le=832)] = 2
+    """No stretch shorter than this is reported, however unlikely (by default the bound alone decides: a shoe is
+    flagged as early as the evidence allows). Raise it to pass over short stretches copied by hand."""
+    within_shoe: bool = True
+    """Look for a stretch of the shoe that repeats an earlier stretch of the same shoe (decks dealt in the same
+    order, as at the Golden Nugget)."""
+    manufacturer_order: bool = True
+    """Look for long runs of a suit in rank order, up or down (a deck as it leaves the factory)."""
+    earlier_shoes: Annotated[int, Field(ge=0, le=1000)] = 50
+    """Compare each shoe with this many earlier shoes of the same table in the run (a shoe dealt again without
+    reshuffling, a stacked slug); 0: do not compare shoes."""
+
+
+class OutcomeParams(Params):
+    false_discovery_rate: Probability = 0.0001
+    """Benjamini-Hochberg level over every p-value the rule computes in the run: under fair play, the chance of
+    any finding at all in a run is about this (measured: docs/integrity.md). Raise it (0.01, 0.05) to look
+    harder at a table already suspected, at the cost of more false alarms."""
+    groups: list[Literal["shoe", "table", "dealer", "run"]] = ["shoe", "table", "dealer", "run"]
+    """What is judged: each shoe, each table's shoes together, each dealer's coups, the whole run."""
+    statistics: list[Literal["banker", "player", "tie", "naturals", "streak"]] = [
+        "banker", "player", "tie", "naturals", "streak"]
+    """The counts of Banker, Player and Tie wins and of naturals (two-sided), and the longest Banker or Player
+    streak of a shoe (ties do not break one, as on the big road)."""
+
+
+class DriftParams(Params):
+    false_alarm: Probability = 0.001
+    """Two-sided sign-test level, per dealer and per table: the chance that errors falling either way alike
+    look this one-sided."""
+    min_errors: Annotated[int, Field(ge=1)] = 8
+    """Fewer wrong settlements than this are not a pattern."""
+    groups: list[Literal["table", "dealer"]] = ["table", "dealer"]
+    """Judge each table's errors together, and each dealer's (where the record names the dealer)."""
+
+
+@check("integrity.unshuffled", "integrity.unshuffled", ShuffleParams, needs=("cards", "order"), scope="run")
+def unshuffled(c, p, t):
+    """The cards of each shoe, in the order they came out (burns and discards included where recorded),
+    look shuffled: no long stretch repeats an earlier stretch of the shoe, none runs a suit in rank order as
+    a new deck does, none repeats a stretch of an earlier shoe of the table.  A stretch is reported from the
+    coup in which it reaches the length a shuffled shoe holds with a chance below ``false_alarm``."""
+    return ()
+
+
+@check("integrity.outcomes", "integrity.outcomes", OutcomeParams, needs=("hands", "values"), scope="run")
+def outcomes(c, p, t):
+    """The Banker, Player and Tie counts, the naturals and the longest streak of each shoe, table, dealer and
+    of the run are compared with their exact probabilities for the ruleset's tableau and the shoe's decks (the
+    enumeration of ``analyze``); Benjamini-Hochberg keeps false alarms over many shoes in check.  Coups found
+    dealt against the tableau, void or irregular are left out of the counts."""
+    return ()
+
+
+@check("integrity.settlement-drift", "integrity.settlement-drift", DriftParams,
+       needs=("hands", "values", "stakes", "settlements"), scope="run")
+def settlement_drift(c, p, t):
+    """The wrong settlements of each table and dealer (those ``settlement.amount`` reports) fall either way,
+    in the patrons' favour or the house's, about alike; a sign test flags errors that run one way, with their
+    net amount over the run."""
+    return ()

@@ -1,0 +1,322 @@
+"""What the integrity stage keeps of each replayed coup: a few bytes, gathered shoe by shoe.
+
+The engine hands every replayed coup (its :class:`~compliance.games.baccarat.replay.CoupState`
+and the findings the per-coup rules made on it) to a :class:`Collector`.  It
+keeps, per shoe, the cards in the order they left the shoe (one byte a card,
+burns and discards included where recorded; a card carried over to the next
+coup is counted once, when it was drawn), where each coup's cards end, its
+number and place in the file, its outcome (one letter) and its wrong
+settlements; for the rare coup dealt against the tableau, what the tableau
+needs to deal its cards itself; who ran the table, where the record says,
+kept only where it changes; the coup's first time, where the record has any.
+A coup whose recording lacks its cards or their order (format 1.1
+``recorded``), or holds a card only in part (``7?``, ``??``), adds no card:
+its shoe's sequence has a gap there (the cards on either side are still a
+draw from a shuffled shoe, so the bounds hold); one lacking the values of
+its cards adds no outcome; a coup whose cards, in order, are those of the coup
+just before it is that coup captured twice by the recorder (a fault of the
+record, ``record.duplicate-coup``, not a repeat of the shoe) and adds neither.  That is about 25 bytes a coup: a million
+coups keep some 25 MB.  Nothing here re-reads an event.
+
+An :class:`IntegrityData` is one transcript's (or one chunk's, under ``-j``):
+chunks are put back together with :meth:`IntegrityData.extend`, a shoe cut
+between two chunks being joined again.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from array import array
+from decimal import Decimal
+
+from compliance.cards import DECK, POINTS
+from compliance.evidence import V1
+from compliance.games.baccarat.checks.settlement import wrong_settlements
+from compliance.games.integrity import Timeline
+
+#: card code -> its byte: suits in DECK's order (S, H, D, C), ranks A..K within a suit, so that two cards are
+#: neighbours in a new deck's order when they are of one suit and their bytes differ by one
+CARD_BYTE = {code: i for i, code in enumerate(DECK)}
+
+#: a coup with a finding of one of these categories was not dealt as the tableau deals: the outcome counts take
+#: it at the outcome the tableau gives its cards (:func:`tableau_letter`), not at the outcome the table gave it
+#: (its own finding says what went wrong); leaving it out would bias the counts, as such errors happen only in
+#: some coups (a third card can only be missed where one is due)
+NOT_DEALT_BY_THE_TABLEAU = frozenset({
+    "deal.initial-order", "deal.extra-card", "third-card.player.illegal", "third-card.player.missing",
+    "third-card.banker.illegal", "third-card.banker.missing", "shoe.integrity", "irregularity.mishandled",
+})
+
+NO_TIME = -(2 ** 63)  # a coup without a timestamp, in a shoe whose record has some
+NAIVE = -(2 ** 15)  # a timestamp recorded without an offset
+_EPOCH_NAIVE = dt.datetime(1970, 1, 1)
+#: the evidence whose lack breaks a shoe's sequence of cards: a coup without it adds no card (a gap)
+SEQUENCE = frozenset({"cards", "order"})
+
+
+def _append(shoe, name: str, value: int) -> None:
+    """Append to one of a shoe's compact arrays; a value too large for it (a hostile coup number, a line past
+    4 billion) turns that array into a list of Python ints."""
+    try:
+        getattr(shoe, name).append(value)
+    except OverflowError:
+        setattr(shoe, name, [*getattr(shoe, name), value])
+
+
+class ShoeRecord:
+    """One shoe of one transcript, as its coups were replayed."""
+
+    __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
+                 "recount", "times", "zones")
+
+    def __init__(self, shoe: str, decks: int):
+        self.shoe = shoe
+        self.decks = decks
+        self.cards = bytearray()  # CARD_BYTE of every card drawn from the shoe, in order
+        self.ends = array("I")  # len(cards) at the end of each coup
+        self.numbers: array | list = array("q")  # coup numbers (each of these three a list, should one not fit)
+        self.lines = array("I")  # where each coup starts in the file
+        self.columns = array("I")
+        self.outcomes = bytearray()  # as the table gave them: b"B", b"P", b"T" (lower case: a natural), b"-" none
+        self.errors: list[tuple[int, Decimal, str]] = []  # (coup index, the patron's gain, kind) of wrong settlements
+        self.aside: list[int] = []  # places in ``cards`` of the cards that went to no hand (burnt, discarded)
+        # coups dealt against the tableau: (coup index, its first four hand cards in the order dealt, the place in
+        # ``cards`` after the fourth), to count them at the outcome the tableau gives their cards
+        self.recount: list[tuple[int, bytes, int]] = []
+        # each coup's first timestamp, where the shoe's record has any: seconds since 1970 (NO_TIME: none) and the
+        # offset in minutes (NAIVE: none recorded); None until one is seen
+        self.times: array | None = None
+        self.zones: array | None = None
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def extend(self, other: ShoeRecord) -> None:
+        """The same shoe, continued (in the next chunk of the file, or brought back later)."""
+        base_cards, base_coups = len(self.cards), len(self.numbers)
+        self.cards += other.cards
+        self.ends.extend(base_cards + e for e in other.ends)
+        for name in ("numbers", "lines", "columns"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, array) and not isinstance(theirs, array):
+                mine = list(mine)
+                setattr(self, name, mine)
+            mine.extend(theirs)
+        self.outcomes += other.outcomes
+        self.errors.extend((base_coups + i, gain, kind) for i, gain, kind in other.errors)
+        self.aside.extend(base_cards + i for i in other.aside)
+        if self.times is not None or other.times is not None:
+            mine = self.times if self.times is not None else array("q", [NO_TIME] * base_coups)
+            mine_z = self.zones if self.zones is not None else array("h", [NAIVE] * base_coups)
+            mine.extend(other.times if other.times is not None else array("q", [NO_TIME] * len(other.numbers)))
+            mine_z.extend(other.zones if other.zones is not None else array("h", [NAIVE] * len(other.numbers)))
+            self.times, self.zones = mine, mine_z
+        self.recount.extend((base_coups + i, four, base_cards + after) for i, four, after in other.recount)
+
+    def add_time(self, when) -> None:
+        """The time of the coup just added (a datetime, or None), kept where the shoe records times."""
+        if when is None and self.times is None:
+            return
+        if self.times is None:
+            earlier = len(self.numbers) - 1
+            self.times, self.zones = array("q", [NO_TIME] * earlier), array("h", [NAIVE] * earlier)
+        if when is None:
+            self.times.append(NO_TIME)
+            self.zones.append(NAIVE)
+            return
+        offset = when.utcoffset()
+        if offset is None:
+            self.times.append(int((when - _EPOCH_NAIVE).total_seconds()))
+            self.zones.append(NAIVE)
+        else:
+            self.times.append(int(when.timestamp()))
+            self.zones.append(int(offset.total_seconds() // 60))
+
+    def time_of(self, index: int) -> str | None:
+        """The coup's first timestamp, as ISO 8601 (to the second), where recorded."""
+        if self.times is None or self.times[index] == NO_TIME:
+            return None
+        seconds, zone = self.times[index], self.zones[index]
+        if zone == NAIVE:
+            return (_EPOCH_NAIVE + dt.timedelta(seconds=seconds)).isoformat()
+        return dt.datetime.fromtimestamp(seconds, dt.timezone(dt.timedelta(minutes=zone))).isoformat()
+
+    def coup_of_card(self, index: int) -> int:
+        """The index (in this shoe) of the coup that drew card ``index``."""
+        lo, hi = 0, len(self.ends)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.ends[mid] <= index:
+                lo = mid + 1
+            else:
+                hi = mid
+        return min(lo, len(self.ends) - 1)
+
+    def __getstate__(self):
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __setstate__(self, state):
+        for n, v in zip(self.__slots__, state):
+            setattr(self, n, v)
+
+
+_POINTS = tuple(POINTS[code] for code in DECK)
+
+
+def tableau_letter(four: bytes, cards: bytes, after: int, aside: set[int], tableau) -> int:
+    """The outcome letter the tableau gives a coup dealt from ``four`` (Player, Banker, Player, Banker) and then
+    the hand cards of ``cards`` from ``after`` on (45, "-": the shoe ran out first)."""
+    naturals = tableau.naturals
+    p, b = (_POINTS[four[0]] + _POINTS[four[2]]) % 10, (_POINTS[four[1]] + _POINTS[four[3]]) % 10
+    natural = p in naturals or b in naturals
+    if not natural:
+        following = (cards[i] for i in range(after, len(cards)) if i not in aside)
+        third = None
+        if p in tableau.player_draws:
+            card = next(following, None)
+            if card is None:
+                return 45
+            third = _POINTS[card]
+            p = (p + third) % 10
+        if tableau.banker_draws(b, third):
+            card = next(following, None)
+            if card is None:
+                return 45
+            b = (b + _POINTS[card]) % 10
+    letter = 80 if p > b else 66 if b > p else 84
+    return letter + 32 if natural else letter
+
+
+def counted_outcomes(record: ShoeRecord, tableau) -> bytes:
+    """The shoe's outcome letters as the counts take them: the table's, but the tableau's for the coups dealt
+    against it."""
+    if not record.recount:
+        return bytes(record.outcomes)
+    letters = bytearray(record.outcomes)
+    aside = set(record.aside)
+    for index, four, after in record.recount:
+        if 255 not in four:
+            letters[index] = tableau_letter(four, record.cards, after, aside, tableau)
+    return bytes(letters)
+
+
+class IntegrityData:
+    """One transcript's shoes, in the order they first appear, and who dealt when."""
+
+    __slots__ = ("table", "shoes", "timeline", "view", "rules")
+
+    def __init__(self, table: str):
+        self.table = table
+        self.shoes: dict[str, ShoeRecord] = {}
+        self.timeline = Timeline()
+        self.view = None  # filled by the integrity stage: list of ShoeView, for the reports
+        self.rules: dict = {}  # check kind -> the rule of the transcript's ruleset that judges it (as selected)
+
+    def extend(self, other: IntegrityData | None) -> None:
+        """Append the next chunk of the same transcript."""
+        if other is None:
+            return
+        for shoe, record in other.shoes.items():
+            if shoe in self.shoes:
+                self.shoes[shoe].extend(record)
+            else:
+                self.shoes[shoe] = record
+        self.timeline.extend(other.timeline)
+
+    def __getstate__(self):
+        return self.table, self.shoes, self.timeline, self.view, self.rules
+
+    def __setstate__(self, state):
+        self.table, self.shoes, self.timeline, self.view, self.rules = state
+
+
+class Collector:
+    """Gathers a transcript's :class:`IntegrityData`, one replayed coup at a time."""
+
+    def __init__(self, header, table, rules=()):
+        self.table = table  # the TableContext: decks per shoe, tableau, payouts
+        self.data = IntegrityData(header.table.id)
+        self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
+        self.naturals = frozenset(table.tableau.naturals)
+        self.current: ShoeRecord | None = None
+        self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
+
+    def add(self, s, record, found, have=V1, staff=()) -> None:
+        """One replayed coup ``s`` (read from ``record``), with the findings ``found`` of the per-coup rules, the
+        evidence its recording holds and who ran the table."""
+        shoe = self.current
+        if shoe is None or shoe.shoe != s.shoe:
+            shoe = self.current = self.data.shoes.get(s.shoe)
+            if shoe is None:
+                shoe = self.current = self.data.shoes[s.shoe] = ShoeRecord(s.shoe, self.table.decks[s.shoe])
+        cards = shoe.cards
+        start = len(cards)
+        duplicate = False
+        if SEQUENCE <= have:
+            for to, card in s.drawn:
+                if not card.carried_over:
+                    byte = CARD_BYTE.get(card.code)
+                    if byte is None:  # a card recorded in part (7?, ??): the coup's cards leave a gap instead
+                        del cards[start:]
+                        del shoe.aside[bisect.bisect_left(shoe.aside, start):]
+                        break
+                    if to != "player" and to != "banker":
+                        shoe.aside.append(len(cards))
+                    cards.append(byte)
+            ends = shoe.ends
+            if ends and len(cards) - start >= 4 \
+                    and cards[start:] == cards[(ends[-2] if len(ends) > 1 else 0):start]:
+                # the coup before captured again (a recorder's fault: record.duplicate-coup), not cards drawn: a gap
+                duplicate = True
+                del cards[start:]
+                del shoe.aside[bisect.bisect_left(shoe.aside, start):]
+        shoe.ends.append(len(cards))
+        try:
+            shoe.numbers.append(s.number)
+            shoe.lines.append(record.line or 0)
+            shoe.columns.append(record.column or 0)
+        except OverflowError:  # a value too large for its array: the arrays not yet appended to take it as an int
+            coups = len(shoe.ends)
+            for name, value in (("numbers", s.number), ("lines", record.line or 0), ("columns", record.column or 0)):
+                if len(getattr(shoe, name)) < coups:
+                    _append(shoe, name, value)
+        categories = {f.category for f in found} if found else ()
+        if s.void is None and s.hands_complete and "values" in have and not duplicate:
+            pi, bi, p, b = s.points
+            letter = 80 if p > b else 66 if b > p else 84  # P, B, T
+            if pi in self.naturals or bi in self.naturals:
+                letter += 32  # lower case: a natural
+            if categories and NOT_DEALT_BY_THE_TABLEAU & categories and len(s.initial) == 4 and len(cards) > start:
+                self._recount(shoe, s, start)
+        else:
+            letter = 45  # "-"
+        shoe.outcomes.append(letter)
+        if "settlement.wrong-amount" in categories:
+            index = len(shoe.numbers) - 1
+            for w in wrong_settlements(s, self.table):
+                shoe.errors.append((index, w.gain, w.kind))
+        times = s.times
+        if times or shoe.times is not None:
+            shoe.add_time(next((t.when for t in times if t.when is not None), None))
+        if staff is not self.last_staff:  # most coups: the staff of the one before (the same tuple, or both empty)
+            self.last_staff = staff
+            self.data.timeline.add(s.number, staff)
+
+    @staticmethod
+    def _recount(shoe: ShoeRecord, s, start: int) -> None:
+        """Keep what the tableau needs to deal this coup's cards itself: its first four hand cards in the
+        order they came (whatever hand they went to) and where the cards after them start."""
+        four = bytes(CARD_BYTE.get(card.code, 255) for _, card in s.initial)
+        fourth = s.initial[3][1].at
+        place = start
+        for _, card in s.drawn:
+            if card.carried_over:
+                continue
+            place += 1
+            if card.at == fourth:
+                break
+        shoe.recount.append((len(shoe.numbers) - 1, four, place))
+
+    def finish(self) -> IntegrityData:
+        return self.data

@@ -1,0 +1,388 @@
+"""The integrity stage: every shoe of a run, and the run as a whole, judged after the per-coup replay.
+
+:func:`judge` takes the results of a run (each transcript's
+:class:`~compliance.games.baccarat.integrity.collect.IntegrityData`, gathered while
+its coups were replayed), runs the tests of the rules of kinds
+``integrity.unshuffled``, ``integrity.outcomes`` and
+``integrity.settlement-drift`` that each transcript's ruleset enables, adds
+their findings to the transcripts they point into, and leaves a view of each
+shoe for the reports.  A finding is reported at the first coup at which its
+evidence was decisive; it carries each test's statistic, p-value (or bound)
+and threshold as :class:`~compliance.findings.Statistic`.
+
+Shoes are taken in the order of the run: transcripts as given, shoes in the
+order they first appear.  "The same table" is the same ``table.id``.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import defaultdict
+from dataclasses import dataclass
+
+from compliance.cards import DECK
+from compliance.findings import Finding, Statistic
+from compliance.games.baccarat.analyze import coup_odds
+from compliance.games.baccarat.integrity import drift as drift_tests
+from compliance.games.baccarat.integrity import order, outcomes
+from compliance.games.baccarat.integrity.collect import counted_outcomes
+from compliance.games.common import money
+from compliance.games.integrity import ShoeView
+from compliance.stats import benjamini_hochberg, longest_run_tail, probability_text
+
+SHUFFLE, OUTCOMES, DRIFT = "integrity.unshuffled", "integrity.outcomes", "integrity.settlement-drift"
+KINDS = (SHUFFLE, OUTCOMES, DRIFT)
+
+
+@dataclass(eq=False, slots=True)
+class ShoeRun:
+    """One shoe of the run: the transcript it is in, its record, and its view for the reports."""
+
+    result: object  # TranscriptResult
+    record: object  # ShoeRecord
+    label: int  # its place in the run
+    rules: dict  # check kind -> the rule of the transcript's ruleset
+    view: ShoeView = None
+    counted: bytes = b""  # the outcome letters the counts take (collect.counted_outcomes)
+
+    @property
+    def table(self) -> str:
+        return self.result.table
+
+    @property
+    def name(self) -> str:
+        return f"shoe {self.record.shoe} (table {self.table})"
+
+    def coup(self, index: int) -> int:
+        return self.record.numbers[index]
+
+    def cards(self) -> bytes:
+        """The cards a fair shoe could have dealt: no more than it holds (more is shoe.integrity's finding)."""
+        return bytes(self.record.cards[:52 * self.record.decks])
+
+
+def rules_by_kind(ruleset) -> dict:
+    out = {}
+    for rule in ruleset.rules:
+        if rule.check in KINDS and rule.check not in out:
+            out[rule.check] = rule
+    return out
+
+
+def judge(results: list) -> None:
+    """Judge the shoes and runs of ``results`` (a run's transcript results, in order); add the findings."""
+    shoes: list[ShoeRun] = []
+    for r in results:
+        data = getattr(r, "integrity", None)
+        if data is None:
+            continue
+        rules = data.rules
+        for record in data.shoes.values():
+            if len(record):
+                run = ShoeRun(r, record, len(shoes), rules)
+                run.view = ShoeView(record.shoe, r.table, record.decks, record.numbers[0], record.numbers[-1],
+                                    record.outcomes.decode("ascii"))
+                shoes.append(run)
+    if not shoes:
+        return
+    added: dict[int, list[Finding]] = defaultdict(list)
+    for f in _shuffle(shoes) + _outcomes(shoes) + _drift(shoes):
+        added[id(f.result)].append(f.finding)
+    for r in results:
+        if getattr(r, "integrity", None) is None:
+            continue
+        new = added.get(id(r))
+        if new:
+            r.findings.extend(new)
+            r.findings.sort(key=Finding.sort_key)
+        r.integrity.view = [s.view for s in shoes if s.result is r]
+
+
+@dataclass
+class _Made:
+    result: object
+    finding: Finding
+
+
+def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statistic]) -> _Made:
+    """The finding, at the coup ``index`` of ``shoe`` (its place, who ran the table and when, where recorded)."""
+    r, rec = shoe.result, shoe.record
+    number = rec.numbers[index]
+    f = Finding(rule=rule.id, category=rule.category, severity=rule.severity, transcript=r.transcript,
+                coup=number, event=None, message=message, citation=rule.citation_text,
+                line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
+                staff=r.integrity.timeline.at(number), at=rec.time_of(index), statistics=tuple(tests))
+    shoe.view.flagged.append(f"{rule.id}: {message}")
+    return _Made(r, f)
+
+
+# ------------------------------------------------------------------ 1. unshuffled shoes
+
+
+_TEST_WORDS = {"within": "repeat within the shoe", "order": "run in the manufacturer's order",
+               "earlier": "repeat of an earlier shoe"}
+
+
+def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
+    made = []
+    windows: dict[tuple[str, int], order.EarlierShoes] = {}  # (table, decks) -> its earlier shoes
+    by_label = {s.label: s for s in shoes}
+    for shoe in shoes:
+        rule = shoe.rules.get(SHUFFLE)
+        if rule is None:
+            continue
+        p = rule.params
+        decks = shoe.record.decks
+        cards = shoe.cards()
+        found = []
+        if p.within_shoe and decks >= 2:
+            k = order.threshold("within", decks, p.false_alarm, p.min_cards)
+            if k is not None:
+                found.append(order.detect("within", order.repeats_within(cards, k), k, decks))
+        if p.manufacturer_order:
+            k = order.threshold("order", decks, p.false_alarm, p.min_cards)
+            if k is not None:
+                found.append(order.detect("order", order.runs_in_order(cards, k), k, decks))
+        if p.earlier_shoes:
+            held = (p.earlier_shoes + order.BLOCK) * 52 * decks  # the most cards the earlier shoes compared hold
+            k = order.threshold("earlier", decks, p.false_alarm, p.min_cards, held)
+            if k is not None:
+                window = windows.get((shoe.table, decks))
+                if window is None:
+                    window = windows[(shoe.table, decks)] = order.EarlierShoes(p.earlier_shoes, k)
+                # a shoe of the same id at the same table, in another transcript of the run, is the same shoe
+                # recorded twice (two files of one night overlapping), not a shoe dealt again: not compared
+                stretches = [st for st in window.repeats(cards, shoe.label)
+                             if by_label[int(st.source_shoe)].record.shoe != shoe.record.shoe]
+                found.append(order.detect("earlier", stretches, k, decks, held))
+        found = [d for d in found if d is not None]
+        if not found:
+            continue
+        found.sort(key=lambda d: d.decisive_card)
+        decisive = shoe.record.coup_of_card(found[0].decisive_card)
+        parts, tests = [], []
+        for d in found:
+            parts.append(_describe(d, shoe, by_label, rule.params.false_alarm, found[0]))
+            tests.append(Statistic(
+                shoe.name, _TEST_WORDS[d.test], "longest stretch, cards", _stretch_words(d.longest, by_label),
+                probability_text(d.bound_longest, bound=True),
+                f"{probability_text(rule.params.false_alarm)} ({d.threshold} cards: "
+                f"{probability_text(d.bound_first, bound=True)})",
+                shoe.coup(shoe.record.coup_of_card(d.decisive_card))))
+            shoe.view.stretches.extend(d.stretches)
+        shoe.view.cards = tuple(DECK[b] for b in shoe.record.cards)
+        shoe.view.decisive_card = found[0].decisive_card
+        message = (f"{shoe.name} was not shuffled: " + "; ".join(parts)
+                   + f"; decisive at coup {shoe.coup(decisive)}, where card {found[0].decisive_card + 1} "
+                   + f"completed the first {found[0].threshold}")
+        made.append(_finding(rule, shoe, decisive, message, tests))
+    return made
+
+
+def _stretch_words(s, by_label) -> str:
+    if s.source is None:
+        return f"{s.length} (cards {s.start + 1} to {s.end})"
+    where = "" if s.source_shoe is None else f" of {by_label[int(s.source_shoe)].name}"
+    return (f"{s.length} (cards {s.start + 1} to {s.end} = cards {s.source + 1} to {s.source + s.length}"
+            f"{where})")
+
+
+def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest) -> str:
+    s = d.longest
+    decks = shoe.record.decks
+    chance = (f"a shuffled {decks}-deck shoe holds one as long with a chance "
+              f"{probability_text(d.bound_longest, bound=True)}")
+    first = (f"{d.threshold} such cards are decisive ({probability_text(d.bound_first, bound=True)} against "
+             f"{probability_text(alpha)})")
+    if d is not earliest:
+        first += f", from coup {shoe.coup(shoe.record.coup_of_card(d.decisive_card))}"
+    if d.test == "within":
+        lag = s.start - s.source
+        deck = " (its decks came in the same order)" if lag % 52 == 0 else ""
+        return (f"cards {s.start + 1} to {s.end} repeat cards {s.source + 1} to {s.source + s.length} card for card, "
+                f"{lag} cards apart{deck}; {chance}; {first}")
+    if d.test == "order":
+        return (f"cards {s.start + 1} to {s.end} run in one suit's rank order, as a new deck is sorted"
+                f"{'' if len(d.stretches) == 1 else f' ({len(d.stretches)} such runs)'}; {chance}; {first}")
+    other = by_label[int(s.source_shoe)]
+    return (f"cards {s.start + 1} to {s.end} repeat cards {s.source + 1} to {s.source + s.length} of {other.name}"
+            f"{'' if other.result is shoe.result else ' in ' + other.result.transcript} card for card "
+            f"(a shoe dealt again, or a stacked slug); {chance}; {first}")
+
+
+# ------------------------------------------------------------------ 2. outcomes no fair shoe gives
+
+
+_ODDS: dict[tuple, dict[str, float]] = {}
+
+
+def _odds(shoe: ShoeRun) -> dict[str, float]:
+    """One coup's chances for this shoe's tableau and decks (one dict for all the shoes alike)."""
+    tableau = shoe.result.ruleset.game.tableau
+    key = (tableau.model_dump_json(), shoe.record.decks)
+    odds = _ODDS.get(key)
+    if odds is None:
+        o = coup_odds(tableau, shoe.record.decks)
+        odds = _ODDS[key] = {"banker": float(o.banker), "player": float(o.player), "tie": float(o.tie),
+                             "naturals": float(o.natural)}
+    return odds
+
+
+def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
+    """Every group's p-values (a shoe's are worked out and dropped as it goes: only the p-values are kept for
+    Benjamini-Hochberg, whatever the number of shoes), then the findings of the groups with a test at or below
+    the threshold, worked out again."""
+    judged = [s for s in shoes if OUTCOMES in s.rules]
+    if not judged:
+        return []
+    for s in judged:
+        s.counted = counted_outcomes(s.record, s.result.ruleset.game.tableau)
+        odds = _odds(s)
+        s.view.counts = outcomes.bands(s.counted, odds)
+        side, length, _, m = outcomes.streak(s.counted)
+        if m:
+            s.view.streak = (side, length, longest_run_tail(length, m, odds["banker"] / (odds["banker"]
+                                                                                      + odds["player"])))
+
+    def whole(s: ShoeRun) -> outcomes.Segment:
+        return outcomes.Segment(s, 0, len(s.record), _odds(s))
+
+    groups: list = []  # a ShoeRun (its own group, made when needed) or a Group of several segments
+    seen: set = set()
+
+    def add(kind: str, name: str, segments: list[outcomes.Segment]) -> None:
+        key = tuple((s.shoe.label, s.start, s.end) for s in segments)
+        if not segments or kind not in segments[0].shoe.rules[OUTCOMES].params.groups or key in seen:
+            return
+        seen.add(key)
+        groups.append(outcomes.Group(kind, name, segments[0].shoe.rules[OUTCOMES], segments))
+
+    for s in judged:
+        if "shoe" in s.rules[OUTCOMES].params.groups:
+            seen.add(((s.label, 0, len(s.record)),))
+            groups.append(s)
+    tables: dict[str, list] = defaultdict(list)
+    for s in judged:
+        tables[s.table].append(whole(s))
+    for table, segments in tables.items():
+        add("table", f"table {table}", segments)
+    dealers: dict[str, list] = defaultdict(list)
+    for s in judged:
+        timeline = s.result.integrity.timeline
+        if not timeline.dealers:
+            continue
+        start, current = 0, None
+        for i, n in enumerate(s.record.numbers):
+            dealer = timeline.dealer(n)
+            if i and dealer != current:
+                if current is not None:
+                    dealers[current].append(outcomes.Segment(s, start, i, _odds(s)))
+                start = i
+            current = dealer
+        if current is not None:
+            dealers[current].append(outcomes.Segment(s, start, len(s.record), _odds(s)))
+    for dealer in sorted(dealers):
+        add("dealer", f"dealer {dealer}", dealers[dealer])
+    add("run", "the run", [whole(s) for s in judged])
+
+    def group_of(g) -> outcomes.Group:
+        return g if isinstance(g, outcomes.Group) else outcomes.Group("shoe", g.name, g.rules[OUTCOMES], [whole(g)])
+
+    families: dict[tuple, list] = defaultdict(list)  # (ruleset, rule) -> [(group, its smallest p), ...]
+    pvalues: dict[tuple, array] = defaultdict(lambda: array("d"))
+    rules: dict[tuple, object] = {}
+    for g in groups:
+        group = group_of(g)
+        key = (group.segments[0].shoe.result.ruleset.id, group.rule.id)
+        rules[key] = group.rule
+        tests = outcomes.tests_of(group, group.rule.params.statistics)
+        if tests:
+            pvalues[key].extend(t.p_value for t in tests)
+            families[key].append((g, min(t.p_value for t in tests)))
+    made = []
+    for key, family in families.items():
+        rule = rules[key]
+        cut = benjamini_hochberg(pvalues[key], rule.params.false_discovery_rate)
+        if cut <= 0:
+            continue
+        for g, smallest in family:
+            if smallest > cut:
+                continue
+            group = group_of(g)
+            rejected = [t for t in outcomes.tests_of(group, rule.params.statistics) if t.p_value <= cut]
+            made.append(_outcome_finding(group, rejected, cut, len(pvalues[key])))
+    return made
+
+
+def _outcome_finding(g: outcomes.Group, rejected: list, cut: float, m: int) -> _Made:
+    rule = g.rule
+    places = []
+    for t in rejected:
+        seg, index = outcomes.decisive(t, cut)
+        places.append(((seg.shoe.label, index), seg.shoe, index, t))
+    places.sort(key=lambda x: x[0])
+    _, shoe, index, _ = places[0]
+    decks = sorted({s.shoe.record.decks for s in g.segments})
+    deck_words = "/".join(map(str, decks)) + "-deck"
+    q = rule.params.false_discovery_rate
+    parts = [f"{t.words} {t.value}, p = {probability_text(t.p_value)}" for t in rejected]
+    message = (f"{g.name}: outcomes a fair {deck_words} shoe gives too rarely: " + "; ".join(parts)
+               + f" (Benjamini-Hochberg over {m} tests at {probability_text(q)}: decisive at p <= "
+               + f"{probability_text(cut)}); decisive at coup {shoe.coup(index)}")
+    tests = [Statistic(g.name, "binomial test" if t.statistic != "streak" else "longest-streak test",
+                         t.words, t.value, probability_text(t.p_value),
+                         f"{probability_text(cut)} (Benjamini-Hochberg, {m} tests at {probability_text(q)})",
+                         s.coup(i)) for _, s, i, t in places]
+    return _finding(rule, shoe, index, message, tests)
+
+
+# ------------------------------------------------------------------ 3. settlement drift
+
+
+def _drift(shoes: list[ShoeRun]) -> list[_Made]:
+    groups: dict[tuple, drift_tests.DriftGroup] = {}
+    for s in shoes:
+        rule = s.rules.get(DRIFT)
+        if rule is None or not s.record.errors:
+            continue
+        timeline = s.result.integrity.timeline
+        for index, gain, kind in s.record.errors:
+            error = drift_tests.Error((s, index), gain, kind)
+            keys = []
+            if "table" in rule.params.groups:
+                keys.append(("table", s.table))
+            dealer = timeline.dealer(s.coup(index))
+            if dealer is not None and "dealer" in rule.params.groups:
+                keys.append(("dealer", dealer))
+            for kind_, name in keys:
+                g = groups.get((kind_, name))
+                if g is None:
+                    g = groups[(kind_, name)] = drift_tests.DriftGroup(kind_, name, rule)
+                g.errors.append(error)
+    made = []
+    for (kind, name), g in groups.items():
+        p = g.rule.params
+        g.errors.sort(key=lambda e: (e.place[0].label, e.place[1]))
+        judged = g.judge(p.false_alarm, p.min_errors)
+        if judged is None:
+            continue
+        pvalue, at = judged
+        shoe, index = at.place
+        up, down, neither = g.counts()
+        net = g.net
+        main, main_n = g.main_kind()
+        way = "the patrons'" if up > down else "the house's"
+        label = f"{kind} {name}"
+        net_words = (f"net {money(net)} more paid to patrons than due" if net > 0 else
+                     f"net {money(-net)} more kept by the house than due" if net < 0 else "net nothing either way")
+        message = (f"{label}: {len(g.errors)} wrong settlements over the run, {max(up, down)} of them in {way} "
+                   f"favour and {min(up, down)} in the other's"
+                   + (f", {neither} neither" if neither else "")
+                   + f" (sign test: p = {probability_text(pvalue)} if errors fell either way alike, decisive at "
+                   + f"{probability_text(p.false_alarm)}); {main_n} of them {drift_tests.KIND_WORDS[main]}; "
+                   + f"{net_words}; decisive at coup {shoe.coup(index)}")
+        tests = [Statistic(label, "sign test", "wrong settlements in the patrons' favour, of those either way",
+                             f"{up} of {up + down} (net {money(net)})", probability_text(pvalue),
+                             probability_text(p.false_alarm), shoe.coup(index))]
+        made.append(_finding(g.rule, shoe, index, message, tests))
+    return made

@@ -1,0 +1,264 @@
+"""Was the shoe shuffled?  Three tests of the order the cards came out in.
+
+A fairly shuffled shoe of ``d`` decks (``N = 52 d`` cards) deals every order
+of its cards alike, so the cards at any set of places are a draw without
+replacement, wherever those places are.  That gives bounds on the chance of
+each pattern below that hold for any place in the shoe, burns and discards
+included or not (the cards recorded are still such a draw):
+
+* **a repeat within the shoe**: ``L`` cards in a row equal, card for card, ``L``
+  earlier cards of the same shoe (not overlapping them).  For one pair of
+  places the chance is at most ``prod_{m<L} (d-1)/(N-L-m)`` (each card of the
+  later stretch must be one of the ``d - 1`` other copies of its twin's code);
+  over the ``N(N-1)/2`` pairs of places at most that many times more.  Decks
+  dealt in the same order (the Golden Nugget's pack) repeat a whole deck
+  52 cards later.
+* **a run in the manufacturer's order**: ``r + 1`` cards in a row, each the
+  next of its suit in rank order (up, or down, all the way): at most
+  ``2 prod_{m=1..r} d/(N-m)`` at one place, ``N`` places.  A new deck leaves
+  the factory sorted by suit and rank; whatever the maker's suit order, each
+  suit is a run of 13.
+* **a repeat of an earlier shoe**: ``L`` cards in a row equal ``L`` cards of an
+  earlier shoe of the table (a shoe dealt again without reshuffling, a stacked
+  slug): at most ``prod_{m<L} d/(N-m)`` for one pair of places, times ``N``
+  places in this shoe and as many as the earlier shoes compared hold (a
+  table's last ``earlier_shoes`` to ``earlier_shoes + 10`` shoes of the same
+  deck count, their cards counted as full shoes).
+
+Each test reports a stretch once it reaches the least length whose bound is
+at most the rule's ``false_alarm`` (and ``min_cards``); the bound is for the
+whole shoe, all places at once, so stopping at the first such stretch keeps
+it.  A repeat found within a shoe may run on over its own twin (decks in the
+same order repeat 52 cards apart for hundreds of cards); its chance is bounded
+by the longest repeat of cards apart from their twins it holds (:func:`apart`).  Stretches are found with a dictionary of the ``k``-card windows seen so
+far, ``k`` that length: one pass over the shoe, after a check (a set of the
+windows, in C) that finds nothing in almost every shuffled shoe.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from compliance.games.integrity import Stretch
+
+
+@dataclass(frozen=True)
+class Detected:
+    """A test's evidence in one shoe: the stretch found first, the longest, and the bound on their chance."""
+
+    test: str  # "within", "order" or "earlier"
+    first: Stretch  # the first stretch of the threshold length to complete (its last card decides the coup)
+    decisive_card: int  # index of the card that completed it
+    longest: Stretch
+    threshold: int  # the length that decides
+    bound_first: Fraction  # chance of a stretch of the threshold length anywhere in a shuffled shoe, at most
+    bound_longest: Fraction  # ... of one as long as the longest
+    stretches: list[Stretch]  # every stretch found, for the report
+
+
+# ------------------------------------------------------------------ bounds
+
+
+def within_bound(decks: int, length: int) -> Fraction:
+    """Chance that a shuffled shoe of ``decks`` decks repeats ``length`` cards of itself, at most."""
+    n = 52 * decks
+    if decks < 2:
+        return Fraction(0)  # one deck holds each card once: it cannot repeat a card, let alone a stretch
+    one = Fraction(1)
+    for m in range(length):
+        one *= Fraction(decks - 1, max(n - length - m, 1))
+    return min(Fraction(1), math.comb(n, 2) * one)
+
+
+def order_bound(decks: int, steps: int) -> Fraction:
+    """Chance that a shuffled shoe holds ``steps + 1`` cards in a row in one suit's rank order, at most."""
+    n = 52 * decks
+    one = Fraction(2)
+    for m in range(1, steps + 1):
+        one *= Fraction(decks, max(n - m, 1))
+    return min(Fraction(1), n * one)
+
+
+def earlier_bound(decks: int, length: int, earlier_cards: int) -> Fraction:
+    """Chance that a shuffled shoe repeats ``length`` cards of the ``earlier_cards`` cards of earlier shoes."""
+    n = 52 * decks
+    one = Fraction(1)
+    for m in range(length):
+        one *= Fraction(decks, max(n - m, 1))
+    return min(Fraction(1), n * earlier_cards * one)
+
+
+@lru_cache(maxsize=1024)
+def threshold(test: str, decks: int, false_alarm: float, min_cards: int, earlier_cards: int = 0) -> int | None:
+    """The least stretch length (in cards) the test reports; None: no length is unlikely enough."""
+    alpha = Fraction(false_alarm)
+    for length in range(max(min_cards, 2), 52 * decks + 1):
+        if bound(test, decks, length, earlier_cards) <= alpha:
+            return length
+    return None
+
+
+def bound(test: str, decks: int, length: int, earlier_cards: int = 0) -> Fraction:
+    if test == "within":
+        return within_bound(decks, length)
+    if test == "order":
+        return order_bound(decks, length - 1)
+    return earlier_bound(decks, length, earlier_cards)
+
+
+# ------------------------------------------------------------------ finding the stretches
+
+
+def windows(cards: bytes, k: int) -> list[bytes]:
+    """Every ``k``-card window of ``cards``, in order."""
+    return [cards[i:i + k] for i in range(len(cards) - k + 1)]
+
+
+def repeats_within(cards: bytes, k: int) -> list[Stretch]:
+    """Every maximal stretch of at least ``k`` cards that repeats an earlier stretch of ``cards`` it does not
+    overlap, in the order they complete."""
+    keys = windows(cards, k)
+    if len(set(keys)) == len(keys):
+        return []  # no window twice: a shuffled shoe, almost always (the check is a set, in C)
+    first: dict[bytes, int] = {}
+    covered: dict[int, int] = {}  # distance -> end of the last stretch found at that distance
+    found: list[Stretch] = []
+    n = len(cards)
+    for i, key in enumerate(keys):
+        j = first.get(key)
+        if j is None:
+            first[key] = i
+            continue
+        lag = i - j
+        if lag < k or covered.get(lag, -1) > i:
+            continue
+        end = i + k
+        while end < n and cards[end] == cards[end - lag]:
+            end += 1
+        found.append(Stretch(i, end, j))
+        covered[lag] = end
+    return found
+
+
+#: each card's byte -> the byte of the next card of its suit up (down), 255 past the king (ace) or for a non-card
+_UP = bytes(b + 1 if b < 52 and b % 13 < 12 else 255 for b in range(256))
+_DOWN = bytes(b - 1 if b < 52 and b % 13 > 0 else 255 for b in range(256))
+
+
+def runs_in_order(cards: bytes, k: int) -> list[Stretch]:
+    """Every maximal run of at least ``k`` cards each the next of its suit in rank order, up or down."""
+    n = len(cards)
+    if n < k or k < 2:
+        return []
+    found: list[Stretch] = []
+    following = int.from_bytes(cards[1:], "big")
+    for table in (_UP, _DOWN):
+        # a zero byte at i: card i + 1 is the next of card i's suit this way (compared in one integer xor)
+        steps = (int.from_bytes(cards.translate(table)[:-1], "big") ^ following).to_bytes(n - 1, "big")
+        at = steps.find(bytes(k - 1))
+        while at >= 0:
+            end = at + k - 1
+            while end < n - 1 and steps[end] == 0:
+                end += 1
+            found.append(Stretch(at, end + 1))
+            at = steps.find(bytes(k - 1), end)
+    return sorted(found, key=lambda s: s.start)
+
+
+#: earlier shoes are forgotten this many at a time
+BLOCK = 10
+
+
+class EarlierShoes:
+    """The ``k``-card windows of a table's last shoes, to look a new shoe up in.
+
+    The windows are kept in blocks of ``block`` shoes (a dictionary each, window -> the shoe that holds it), so
+    that forgetting the oldest shoes is dropping a block, and looking a shoe up is one set intersection a
+    block.  Between ``keep`` and ``keep + block`` earlier shoes are compared."""
+
+    def __init__(self, keep: int, k: int, block: int = BLOCK):
+        self.keep, self.k, self.block = keep, k, block
+        self.blocks: list[dict[bytes, int]] = []
+        self.sizes: list[int] = []  # shoes in each block
+        self.cards: dict[int, bytes] = {}  # the cards of the shoes kept, by their number in the run
+        self.order: list[int] = []
+
+    def repeats(self, cards: bytes, label: int | None = None) -> list[Stretch]:
+        """Every maximal stretch of at least ``k`` cards of ``cards`` that repeats a stretch of a kept shoe;
+        then, with a ``label``, keep this shoe too."""
+        k = self.k
+        keys = windows(cards, k)
+        try:
+            return self._repeats(cards, keys)
+        finally:
+            if label is not None:
+                self._push(label, bytes(cards), keys)
+
+    def _repeats(self, cards: bytes, keys: list[bytes]) -> list[Stretch]:
+        k = self.k
+        mine = set(keys)
+        if all(b.keys().isdisjoint(mine) for b in self.blocks):
+            return []
+        found: list[Stretch] = []
+        covered: dict[tuple[int, int], int] = {}
+        n = len(cards)
+        for i, key in enumerate(keys):
+            label = next((b[key] for b in reversed(self.blocks) if key in b), None)
+            if label is None:
+                continue
+            other = self.cards[label]
+            j = other.find(key)
+            offset = (label, i - j)
+            if covered.get(offset, -1) > i:
+                continue
+            end = i + k
+            while end < n and end - i + j < len(other) and cards[end] == other[end - i + j]:
+                end += 1
+            found.append(Stretch(i, end, j, str(label)))
+            covered[offset] = end
+        return found
+
+    def _push(self, label: int, cards: bytes, keys: list[bytes]) -> None:
+        """Keep this shoe; forget the oldest block once the others hold ``keep`` shoes."""
+        if self.keep <= 0:
+            return
+        if not self.blocks or self.sizes[-1] >= self.block:
+            self.blocks.append({})
+            self.sizes.append(0)
+        self.blocks[-1].update(dict.fromkeys(keys, label))
+        self.sizes[-1] += 1
+        self.cards[label] = cards
+        self.order.append(label)
+        while sum(self.sizes) - self.sizes[0] >= self.keep:
+            for old in self.order[:self.sizes[0]]:
+                del self.cards[old]
+            del self.order[:self.sizes[0]]
+            self.blocks.pop(0)
+            self.sizes.pop(0)
+
+
+def apart(s: Stretch) -> int:
+    """The longest repeat of cards that do not overlap their twins a repeat within a shoe holds: the bound is
+    for such.  A stretch of ``L`` cards repeating the cards ``g`` before them (``g < L``: it overlaps them) makes
+    the ``L + g`` cards periodic, so it holds a repeat of ``min(k g, L + g - k g)`` cards ``k g`` apart."""
+    if s.source is None or s.source_shoe is not None:
+        return s.length
+    lag = s.start - s.source
+    if lag >= s.length:
+        return s.length
+    span = s.length + lag
+    k = max(1, span // (2 * lag))
+    return max(min(j * lag, span - j * lag) for j in (k, k + 1))
+
+
+def detect(test: str, stretches: list[Stretch], k: int, decks: int, earlier_cards: int = 0) -> Detected | None:
+    """The test's evidence from the stretches it found (None: none)."""
+    if not stretches:
+        return None
+    first = min(stretches, key=lambda s: s.start + k)  # the one whose first k cards complete first
+    longest = max(stretches, key=lambda s: (s.length, -s.start))
+    return Detected(test, first, first.start + k - 1, longest, k, bound(test, decks, k, earlier_cards),
+                    bound(test, decks, apart(longest), earlier_cards), stretches)

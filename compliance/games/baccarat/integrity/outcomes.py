@@ -1,0 +1,183 @@
+"""Outcomes no fair shoe gives: counts and streaks against the exact odds of the ruleset's game.
+
+For a group of coups (a shoe, a table's shoes, a dealer's coups, the run) the
+counts of Banker, Player and Tie wins and of naturals are compared with the
+probabilities of one coup from a full shoe of that many decks under the
+ruleset's tableau (:func:`compliance.games.baccarat.analyze.coup_odds`, the
+exact enumeration), the coups taken as independent: a two-sided binomial test.
+A coup the per-coup rules found dealt against the tableau counts at the
+outcome the tableau gives its cards (the cards that came next standing in for
+a third card not drawn), so a dealer's errors neither bias the counts nor
+hide a preset shoe (:func:`~.collect.counted_outcomes`).
+(Dealing a shoe without replacement ties its coups together a little; the
+false-alarm rate this leaves is measured on simulated fair play, docs/integrity.md.)
+A group of shoes with different deck counts is compared with the average of
+their probabilities (the true spread of the count is then a little narrower
+than the binomial's, so the test is on the safe side).  The longest streak of
+a shoe (Banker or Player; a tie neither breaks nor extends it, as on the big
+road) is compared with the chance of a streak at least as long in that many
+Banker-or-Player coups.
+
+Benjamini-Hochberg over every p-value a rule computes in the run keeps false
+alarms over many shoes in check.  A finding names, for each test it rejected,
+the first coup at which the running test (on the coups up to it) fell to the
+Benjamini-Hochberg threshold: coup by coup in a shoe; for a table, a dealer or
+the run, at the end of each shoe, then coup by coup within the first shoe at
+whose end it is decisive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compliance.games.integrity import CountBand
+from compliance.stats import binomial_band, binomial_two_sided, longest_run_tail
+
+COUNTS = (("banker", "Banker", b"Bb"), ("player", "Player", b"Pp"), ("tie", "Tie", b"Tt"),
+          ("naturals", "naturals", b"bpt"))
+
+
+@dataclass(slots=True)
+class Segment:
+    """Coups ``start`` to ``end - 1`` of one shoe record, all of one group."""
+
+    shoe: object  # the ShoeRun (judge.py): its record, its transcript, its place in the run
+    start: int
+    end: int
+    odds: dict[str, float]  # banker, player, tie, naturals: the chance of each in one coup of this shoe
+
+
+@dataclass(slots=True)
+class Group:
+    kind: str  # shoe, table, dealer, run
+    name: str  # "shoe S0003 (table T1)", "table T1", ...
+    rule: object  # the rule that judges it
+    segments: list[Segment]
+
+
+@dataclass(slots=True)
+class Test:
+    """One statistic of one group: what was counted, of how many, against what chance, and its p-value."""
+
+    group: Group
+    statistic: str  # "banker", "player", "tie", "naturals" or "streak"
+    k: int  # the count (a streak: its length)
+    n: int  # the coups compared (a streak: the Banker-or-Player coups)
+    chance: float  # of one coup (a streak: of a Banker win among Banker-or-Player coups)
+    p_value: float
+    side: str = ""  # a streak's: B or P
+
+    @property
+    def words(self) -> str:
+        return "longest streak" if self.statistic == "streak" else f"{WORDS[self.statistic]} count"
+
+    @property
+    def value(self) -> str:
+        if self.statistic == "streak":
+            name = "Banker" if self.side == "B" else "Player"
+            return f"{self.k} {name} wins in a row in {self.n} Banker or Player coups"
+        return f"{self.k:,} of {self.n:,} (fair: {self.n * self.chance:,.1f} on average)"
+
+
+WORDS = {stat: words for stat, words, _ in COUNTS}
+
+
+def letters(seg: Segment) -> bytes:
+    return seg.shoe.counted[seg.start:seg.end]
+
+
+def _count(text: bytes, of: bytes) -> int:
+    return sum(text.count(c) for c in of)
+
+
+def tests_of(group: Group, wanted: list[str]) -> list[Test]:
+    """The group's tests: the binomial test of each count, and a shoe's longest streak."""
+    texts = [letters(s) for s in group.segments]
+    sizes = [len(t) - t.count(b"-") for t in texts]
+    n = sum(sizes)
+    if n == 0:
+        return []
+    out = []
+    for stat, _, of in COUNTS:
+        if stat not in wanted:
+            continue
+        p = sum(s.odds[stat] * k for s, k in zip(group.segments, sizes)) / n
+        k = sum(_count(t, of) for t in texts)
+        out.append(Test(group, stat, k, n, p, binomial_two_sided(k, n, p)))
+    if group.kind == "shoe" and "streak" in wanted:
+        seg = group.segments[0]
+        side, length, _, m = streak(texts[0])
+        if m:
+            q = seg.odds["banker"] / (seg.odds["banker"] + seg.odds["player"])
+            out.append(Test(group, "streak", length, m, q, longest_run_tail(length, m, q), side))
+    return out
+
+
+def decisive(test: Test, threshold: float) -> tuple[Segment, int]:
+    """The first coup at which the test on the coups so far is at or below ``threshold``: coup by coup in a
+    shoe; for a group of several segments (a table's shoes, a dealer's stretches) taken at the end of each
+    segment, then coup by coup within the first segment whose end is decisive."""
+    segments = test.group.segments
+    if test.statistic == "streak":
+        seg = segments[0]
+        run, last, resolved, best = 0, None, 0, 0
+        for i, c in enumerate(letters(seg)):
+            s = "B" if c in b"Bb" else "P" if c in b"Pp" else None
+            if s is None:
+                continue
+            resolved += 1
+            run = run + 1 if s == last else 1
+            last = s
+            best = max(best, run)
+            if longest_run_tail(best, resolved, test.chance) <= threshold:
+                return seg, seg.start + i
+        return seg, seg.end - 1
+    of = dict((stat, of) for stat, _, of in COUNTS)[test.statistic]
+    p = test.chance
+    k = n = 0
+    for seg in segments:
+        text = letters(seg)
+        size = len(text) - text.count(b"-")
+        if seg is not segments[-1] and binomial_two_sided(k + _count(text, of), n + size, p) > threshold:
+            k, n = k + _count(text, of), n + size
+            continue
+        for i, c in enumerate(text):
+            if c == 45:  # "-": not compared
+                continue
+            n += 1
+            k += c in of
+            if binomial_two_sided(k, n, p) <= threshold:
+                return seg, seg.start + i
+        return seg, seg.end - 1
+    return segments[-1], segments[-1].end - 1
+
+
+def streak(text: bytes) -> tuple[str, int, int, int]:
+    """(side, length, index of the coup that reached it, Banker-or-Player coups) of the longest streak."""
+    best = ("B", 0, -1)
+    side, run, m = None, 0, 0
+    for i, c in enumerate(text):
+        if c in b"Bb":
+            s = "B"
+        elif c in b"Pp":
+            s = "P"
+        else:
+            continue
+        m += 1
+        run = run + 1 if s == side else 1
+        side = s
+        if run > best[1]:
+            best = (s, run, i)
+    return best[0], best[1], best[2], m
+
+
+def bands(text: bytes, odds: dict[str, float]) -> list[CountBand]:
+    """The shoe's counts against the band a fair shoe lands in 95 times in 100."""
+    n = len(text) - text.count(b"-")
+    out = []
+    for stat, words, of in COUNTS:
+        p = odds[stat]
+        k = _count(text, of)
+        lo, hi = binomial_band(n, p)
+        out.append(CountBand(words, k, n * p, lo, hi, binomial_two_sided(k, n, p)))
+    return out

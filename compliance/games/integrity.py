@@ -1,0 +1,108 @@
+"""What a game's shoe and table integrity stage hands the reports: plain, picklable views.
+
+A game's integrity stage (baccarat's: :mod:`compliance.games.baccarat.integrity`)
+computes every number; the report model and the renderers read these views and
+format them, nothing more.  A transcript's :class:`Timeline` says who ran the
+table in each coup, where the recording says (format 1.1 ``staff``), kept
+only where it changes: the stage judges each dealer's coups by it, and gives
+its findings the staff of the coup they became decisive in.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+Staff = tuple[tuple[str, str], ...]  # (role, name) pairs, as a Finding carries them
+
+
+class Timeline:
+    """Who ran the table, coup by coup, kept only where it changes: ``(coup number, staff)``."""
+
+    __slots__ = ("numbers", "marks")
+
+    def __init__(self):
+        self.numbers: list[int] = []
+        self.marks: list[Staff] = []
+
+    def add(self, number: int, staff: Staff) -> None:
+        if not self.marks or self.marks[-1] != staff:
+            self.numbers.append(number)
+            self.marks.append(staff)
+
+    def extend(self, other: Timeline) -> None:
+        for n, staff in zip(other.numbers, other.marks):
+            self.add(n, staff)
+
+    def at(self, number: int | None) -> Staff:
+        """The staff of the coup ``number`` (empty: not recorded)."""
+        if number is None:
+            return ()
+        i = bisect.bisect_right(self.numbers, number) - 1
+        return self.marks[i] if i >= 0 else ()
+
+    def dealer(self, number: int | None) -> str | None:
+        return next((name for role, name in self.at(number) if role == "dealer"), None)
+
+    @property
+    def dealers(self) -> list[str]:
+        return sorted({name for staff in self.marks for role, name in staff if role == "dealer"})
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Timeline) and (self.numbers, self.marks) == (other.numbers, other.marks)
+
+    def __getstate__(self):
+        return self.numbers, self.marks
+
+    def __setstate__(self, state):
+        self.numbers, self.marks = state
+
+
+@dataclass(frozen=True, slots=True)
+class CountBand:
+    """One count of a shoe against fair play: what was seen, what a fair shoe gives on average, and the band
+    a fair shoe lands in 95 times in 100."""
+
+    name: str  # "Banker", "Player", "Tie", "naturals"
+    observed: int
+    expected: float
+    low: int
+    high: int
+    p_value: float
+
+    @property
+    def outside(self) -> bool:
+        return not self.low <= self.observed <= self.high
+
+
+@dataclass(frozen=True, slots=True)
+class Stretch:
+    """Cards ``start`` to ``end - 1`` of a shoe that are evidence of an unshuffled shoe: a repeat of cards
+    ``source`` onward (of this shoe, or of ``source_shoe``), or a run of a suit in rank order (source None)."""
+
+    start: int
+    end: int
+    source: int | None = None
+    source_shoe: str | None = None
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+@dataclass(slots=True)
+class ShoeView:
+    """One shoe as the report shows it: its scoreboard, its counts against fair play, its flagged cards."""
+
+    shoe: str
+    table: str
+    decks: int
+    first_coup: int
+    last_coup: int
+    outcomes: str  # one letter a coup: B, P, T (lower case: a natural), "-" a coup not compared
+    counts: list[CountBand] = field(default_factory=list)
+    streak: tuple[str, int, float] | None = None  # (B or P, length, chance of one as long) of the longest streak
+    flagged: list[str] = field(default_factory=list)  # the integrity findings on this shoe, in words
+    cards: tuple[str, ...] | None = None  # the cards in the order drawn: only for a shoe flagged unshuffled
+    stretches: list[Stretch] = field(default_factory=list)
+    decisive_card: int | None = None  # the card whose coming out made the evidence decisive

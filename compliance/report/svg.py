@@ -1,0 +1,261 @@
+"""Self-contained SVG pictures for the HTML report: a shoe's scoreboards, its counts, its flagged cards, charts.
+
+Everything here formats numbers the integrity stage and the report model
+worked out; nothing is computed but positions.  Each picture is inline
+``<svg>`` with its own ``<title>`` (no script, no external resource), so the
+report stays one file that prints.
+
+* :func:`bead_plate` -- one disc a coup, six to a column, top to bottom,
+  left to right, as the scoreboards at a baccarat table draw it: red the
+  Banker, blue the Player, green a tie; a dot marks a natural;
+* :func:`big_road` -- a column a streak: hollow rings, a new column when the
+  winner changes; a tie is a green stroke across the last ring; a streak longer
+  than six turns right along the bottom row (the "dragon tail");
+* :func:`count_bands` -- each count against the band a fair shoe lands in
+  95 times in 100, the average marked, the count a dot (red outside the band);
+* :func:`card_strip` -- the cards of a shoe flagged unshuffled, in the order
+  they came out, the repeated (or in-order) stretch shaded card by card;
+* :func:`bar_chart` -- a small horizontal bar chart (findings by category,
+  table, dealer, hour).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from compliance.printable import printable
+
+BANKER, PLAYER, TIE, GREY = "#c62828", "#1565c0", "#2e7d32", "#9e9e9e"
+CELL = 16  # px a cell of the scoreboards
+ROWS = 6
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def _e(text) -> str:
+    return escape(printable(str(text)), quote=True)  # control and bidi characters shown, never obeyed
+
+
+def _svg(width: float, height: float, title: str, body: str, cls: str) -> str:
+    return (f'<svg class="{cls}" xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+            f'viewBox="0 0 {width:g} {height:g}" role="img"><title>{_e(title)}</title>{body}</svg>')
+
+
+def _colour(letter: str) -> str:
+    return {"B": BANKER, "P": PLAYER, "T": TIE}.get(letter.upper(), GREY)
+
+
+def bead_plate(outcomes: str, label: str = "bead plate") -> str:
+    """The bead plate of a shoe: ``outcomes`` one letter a coup (B, P, T; lower case a natural; - not compared)."""
+    cols = max(1, -(-len(outcomes) // ROWS))
+    parts = []
+    r = CELL / 2 - 1.5
+    for i, letter in enumerate(outcomes):
+        x = (i // ROWS) * CELL + CELL / 2
+        y = (i % ROWS) * CELL + CELL / 2
+        fill = _colour(letter)
+        shown = letter.upper() if letter != "-" else "\u00b7"
+        parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{fill}"/>'
+                     f'<text x="{x:g}" y="{y + 3.5:g}" font-size="9" text-anchor="middle" fill="#fff">{shown}</text>')
+        if letter.islower():
+            parts.append(f'<circle cx="{x + r - 1.5:g}" cy="{y - r + 1.5:g}" r="2" fill="#ffd600"/>')
+    grid = "".join(f'<line x1="{c * CELL}" y1="0" x2="{c * CELL}" y2="{ROWS * CELL}" stroke="#e0e0e0"/>'
+                   for c in range(1, cols))
+    return _svg(cols * CELL, ROWS * CELL, f"{label}: {len(outcomes)} coups", grid + "".join(parts), "bead-plate")
+
+
+def road_cells(outcomes: str) -> list[tuple[int, int, str, int]]:
+    """Cells of the big road: (column, row, B or P, ties after it); a streak past the sixth row turns right."""
+    cells: list[list] = []
+    taken: set[tuple[int, int]] = set()
+    side = None
+    col = -1
+    start_col = -1
+    row = 0
+    ties_before = 0
+    for letter in outcomes:
+        s = letter.upper()
+        if s == "T":
+            if cells:
+                cells[-1][3] += 1
+            else:
+                ties_before += 1
+            continue
+        if s not in "BP":
+            continue
+        if s != side:
+            start_col += 1
+            col, row = start_col, 0
+            side = s
+        elif row + 1 < ROWS and (col, row + 1) not in taken:
+            row += 1
+        else:
+            col += 1  # the dragon tail: along the row it reached
+        taken.add((col, row))
+        cells.append([col, row, s, 0])
+    if cells and ties_before:
+        cells[0][3] += ties_before
+    return [tuple(c) for c in cells]
+
+
+def big_road(outcomes: str, label: str = "big road") -> str:
+    cells = road_cells(outcomes)
+    cols = max((c for c, _, _, _ in cells), default=0) + 1
+    parts = []
+    r = CELL / 2 - 2.5
+    for c, row, s, ties in cells:
+        x, y = c * CELL + CELL / 2, row * CELL + CELL / 2
+        parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="none" stroke="{_colour(s)}" stroke-width="2.5"/>')
+        if ties:
+            parts.append(f'<line x1="{x - r:g}" y1="{y + r:g}" x2="{x + r:g}" y2="{y - r:g}" stroke="{TIE}" '
+                         f'stroke-width="2"/>')
+            if ties > 1:
+                parts.append(f'<text x="{x:g}" y="{y + 3:g}" font-size="8" text-anchor="middle" fill="{TIE}">'
+                             f'{ties}</text>')
+    grid = "".join(f'<line x1="{c * CELL}" y1="0" x2="{c * CELL}" y2="{ROWS * CELL}" stroke="#eeeeee"/>'
+                   for c in range(1, cols))
+    grid += "".join(f'<line x1="0" y1="{r_ * CELL}" x2="{cols * CELL}" y2="{r_ * CELL}" stroke="#eeeeee"/>'
+                    for r_ in range(1, ROWS))
+    return _svg(cols * CELL, ROWS * CELL, f"{label}: {len(cells)} Banker or Player coups", grid + "".join(parts),
+                "big-road")
+
+
+def count_bands(counts, width: int = 360) -> str:
+    """Each count (CountBand) on its own line: the fair band shaded, the average a tick, the count a dot."""
+    if not counts:
+        return ""
+    label_w, row_h = 70, 20
+    scale_w = width - label_w - 90
+    top = max(max(c.high, c.observed, c.expected) for c in counts) or 1
+    parts = []
+    for i, c in enumerate(counts):
+        y = i * row_h + row_h / 2
+
+        def x(v, c=c):
+            return label_w + v / top * scale_w
+
+        colour = BANKER if c.outside else "#263238"
+        parts.append(f'<text x="0" y="{y + 4:g}" font-size="11">{_e(c.name)}</text>'
+                     f'<rect x="{x(c.low):.1f}" y="{y - 5:g}" width="{max(x(c.high) - x(c.low), 1.5):.1f}" height="10" '
+                     f'fill="#cfd8dc"><title>fair band {c.low} to {c.high}</title></rect>'
+                     f'<line x1="{x(c.expected):.1f}" y1="{y - 7:g}" x2="{x(c.expected):.1f}" y2="{y + 7:g}" '
+                     f'stroke="#546e7a"><title>fair average {c.expected:.1f}</title></line>'
+                     f'<circle cx="{x(c.observed):.1f}" cy="{y:g}" r="4" fill="{colour}"><title>{_e(c.name)}: '
+                     f'{c.observed}</title></circle>'
+                     f'<text x="{label_w + scale_w + 8:g}" y="{y + 4:g}" font-size="11">{c.observed} '
+                     f'({c.low}\u2013{c.high})</text>')
+    return _svg(width, len(counts) * row_h, "counts against the band a fair shoe lands in 95 times in 100",
+                "".join(parts), "count-bands")
+
+
+def card_strip(cards: tuple[str, ...], stretches, decisive: int | None = None, per_row: int = 26) -> str:
+    """The shoe's cards in order, ``per_row`` a row; the cards of each stretch shaded (a repeat: its twins
+    outlined), the card that made the evidence decisive ringed in red."""
+    w, h = 26, 22
+    marked: dict[int, str] = {}
+    twins: set[int] = set()
+    for s in stretches:
+        for i in range(s.start, min(s.end, len(cards))):
+            marked.setdefault(i, "#ffe082" if s.source is not None else "#b3e5fc")
+        if s.source is not None and s.source_shoe is None:
+            twins.update(range(s.source, s.source + s.length))
+    parts = []
+    for i, code in enumerate(cards):
+        x, y = (i % per_row) * w, (i // per_row) * h
+        rank, suit = code[:-1], code[-1]
+        colour = "#c62828" if suit in "HD" else "#111111"
+        fill = marked.get(i, "#ffffff")
+        stroke = "#c62828" if i == decisive else "#f57f17" if i in twins else "#bdbdbd"
+        width = 2.5 if i == decisive else 1
+        note = ": the evidence is decisive here" if i == decisive else ""
+        parts.append(f'<g><title>card {i + 1}: {_e(code)}{note}</title><rect x="{x + 1}" y="{y + 1}" '
+                     f'width="{w - 2}" height="{h - 2}" rx="3" fill="{fill}" stroke="{stroke}" '
+                     f'stroke-width="{width}"/><text x="{x + w / 2:g}" y="{y + 15}" '
+                     f'font-size="10" text-anchor="middle" fill="{colour}">{_e(rank)}{SUITS.get(suit, suit)}</text></g>')
+    rows = -(-len(cards) // per_row) or 1
+    return _svg(per_row * w, rows * h, f"the shoe's {len(cards)} cards in the order drawn, flagged stretches shaded",
+                "".join(parts), "card-strip")
+
+
+def bar_chart(title: str, items: list[tuple[str, int]], width: int = 320) -> str:
+    """Horizontal bars, one an item: its label, its bar, its count."""
+    if not items:
+        return ""
+    row_h, label_w = 18, 130
+    top = max(n for _, n in items) or 1
+    bar_w = width - label_w - 40
+    parts = []
+    for i, (label, n) in enumerate(items):
+        y = i * row_h
+        short = label if len(label) <= 22 else label[:21] + "\u2026"
+        parts.append(f'<text x="0" y="{y + 13}" font-size="11"><title>{_e(label)}</title>{_e(short)}</text>'
+                     f'<rect x="{label_w}" y="{y + 3}" width="{max(n / top * bar_w, 1):.1f}" height="{row_h - 6}" '
+                     f'fill="#0f5e3c"/><text x="{label_w + n / top * bar_w + 4:.1f}" y="{y + 13}" '
+                     f'font-size="11">{n:,}</text>')
+    return _svg(width, len(items) * row_h, title, "".join(parts), "bar-chart")
+
+
+# ------------------------------------------------------------------ the HTML around the pictures
+
+STYLE = """
+section.shoes { margin: 12px 0; } .shoe { background: #fff; border: 1px solid var(--line); border-radius: 8px;
+  padding: 10px 14px; margin: 10px 0; break-inside: avoid; } .shoe.flagged { border-left: 5px solid var(--error); }
+.shoe h4 { margin: 0 0 6px; font-size: 15px; } .boards { display: flex; gap: 18px; flex-wrap: wrap; align-items: start; }
+.boards figure { margin: 0; } .boards figcaption { font-size: 12px; color: var(--muted); }
+.shoe svg { max-width: 100%; height: auto; } .charts { display: flex; gap: 24px; flex-wrap: wrap; }
+.charts figure { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; }
+.charts figcaption { font-weight: 600; font-size: 13px; margin-bottom: 4px; } .flags { margin: 6px 0 0; padding-left: 18px; }
+"""
+
+#: shoes drawn per transcript (flagged shoes first, every one of them); the rest are counted, not drawn
+MAX_SHOES = 60
+
+
+def _figure(caption: str, picture: str) -> str:
+    return f"<figure>{picture}<figcaption>{_e(caption)}</figcaption></figure>" if picture else ""
+
+
+def shoe_html(view) -> str:
+    """One shoe (a ShoeView): its bead plate and big road, its counts against fair play, its flagged cards."""
+    first, last = view.first_coup, view.last_coup
+    head = (f'<h4>Shoe {_e(view.shoe)} <span class="meta">table {_e(view.table)} \u00b7 {view.decks} decks \u00b7 '
+            f'coups {first}\u2013{last}</span></h4>')
+    streak = ""
+    if view.streak is not None:
+        side, length, p = view.streak
+        streak = f" Longest streak: {length} {'Banker' if side == 'B' else 'Player'} (chance of one as long: {p:.2g})."
+    boards = ('<div class="boards">' + _figure("bead plate", bead_plate(view.outcomes))
+              + _figure("big road", big_road(view.outcomes))
+              + _figure("counts against the fair band (95 in 100)", count_bands(view.counts)) + "</div>")
+    flags = ""
+    if view.flagged:
+        flags = '<ul class="flags">' + "".join(f'<li class="notice">{_e(f)}</li>' for f in view.flagged) + "</ul>"
+    strip = ""
+    if view.cards is not None:
+        strip = _figure("the cards in the order drawn: stretches that show the shoe was not shuffled are shaded, "
+                        "the cards they repeat outlined, the card that made it decisive ringed in red",
+                        card_strip(view.cards, view.stretches, view.decisive_card))
+    cls = "shoe flagged" if view.flagged else "shoe"
+    return (f'<div class="{cls}" data-shoe="{_e(view.shoe)}">{head}{boards}'
+            f'<p class="meta">B red, P blue, T green, as the table gave them; a gold dot marks a natural; grey: a '
+            f'coup without an outcome (void, its hands incomplete, or its cards not recorded). The counts take a '
+            f'coup dealt against the tableau at the outcome the tableau gives its cards.{streak}</p>{flags}{strip}'
+            f'</div>')
+
+
+def shoes_html(views) -> str:
+    """The shoes of a transcript: the flagged ones first, then the others, up to :data:`MAX_SHOES` drawn."""
+    if not views:
+        return ""
+    order = [v for v in views if v.flagged] + [v for v in views if not v.flagged]
+    drawn = order[:max(MAX_SHOES, sum(1 for v in views if v.flagged))]
+    more = len(views) - len(drawn)
+    note = f'<p class="meta">{more:,} more shoes without a finding are not drawn.</p>' if more else ""
+    return (f'<section class="shoes"><h3>Shoes ({len(views):,})</h3>'
+            + "".join(shoe_html(v) for v in drawn) + note + "</section>")
+
+
+def charts_html(breakdown: dict[str, list[tuple[str, int]]]) -> str:
+    """The run summary's small charts: findings by category, table, dealer and hour."""
+    figures = "".join(_figure(f"by {name}", bar_chart(f"findings by {name}", items))
+                      for name, items in breakdown.items() if items)
+    return f'<h2>Findings by category, table, dealer and hour</h2><div class="charts">{figures}</div>' if figures else ""

@@ -1,0 +1,177 @@
+"""The few probability tails the integrity tests need, and the Benjamini-Hochberg procedure.
+
+Everything here is a pure function of numbers.  The per-coup probabilities
+come from the game's exact analysis (for baccarat, the enumeration of the
+shoe in ``analyze.py``), never from a table written here.
+
+* :func:`binomial_two_sided` -- a count of ``n`` independent coups against its
+  probability ``p``: twice the smaller tail, at most 1.  Summed term by term
+  from the observed count outward (the terms shrink geometrically), in double
+  precision, starting from the term's logarithm, so it is as good for a shoe
+  of 80 coups as for a run of a million;
+* :func:`longest_run_tail` -- the chance that ``trials`` coups that are each
+  Banker (``q``) or Player (``1 - q``) hold a streak of ``length`` or more of
+  either, by dynamic programming over the current streak;
+* :func:`sign_test` -- ``k`` of ``n`` errors one way when each falls either way
+  alike: exact, with integers;
+* :func:`benjamini_hochberg` -- the threshold that keeps the expected share of
+  false findings among all findings at ``q``;
+* :func:`probability_text` -- a probability written for a report, also one far
+  below what a float holds (a bound such as 10^-640 kept as a Fraction).
+
+Python's ``float`` arithmetic and ``math.lgamma`` (CPython's own) give the
+same bits on every platform it runs on; the p-values are only ever printed to
+two significant digits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from functools import lru_cache
+
+#: terms of a tail below this share of the sum so far are not added (they cannot change a printed digit)
+_NEGLIGIBLE = 1e-18
+
+
+def _log_pmf(k: int, n: int, p: float) -> float:
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+            + k * math.log(p) + (n - k) * math.log1p(-p))
+
+
+def _tail_sum(k: int, n: int, p: float, upward: bool) -> float:
+    """P(X >= k) (``upward``) or P(X <= k), X ~ Binomial(n, p), summed from k outward."""
+    if upward and k <= 0 or not upward and k >= n:
+        return 1.0
+    if upward and k > n or not upward and k < 0:
+        return 0.0
+    if p <= 0.0:
+        return 1.0 if not upward else 0.0
+    if p >= 1.0:
+        return 1.0 if upward else 0.0
+    term = math.exp(_log_pmf(k, n, p))
+    total = term
+    ratio = p / (1.0 - p)
+    j = k
+    if upward:
+        while j < n:
+            term *= (n - j) / (j + 1) * ratio
+            j += 1
+            total += term
+            if term <= total * _NEGLIGIBLE and j > n * p:
+                break
+    else:
+        while j > 0:
+            term *= j / (n - j + 1) / ratio
+            j -= 1
+            total += term
+            if term <= total * _NEGLIGIBLE and j < n * p:
+                break
+    return min(total, 1.0)
+
+
+@lru_cache(maxsize=65536)
+def binomial_tails(k: int, n: int, p: float) -> tuple[float, float]:
+    """(P(X <= k), P(X >= k)) for X ~ Binomial(n, p); the tail on the far side of the mean is 1 minus the other."""
+    mean = n * p
+    if k <= mean:
+        lower = _tail_sum(k, n, p, upward=False)
+        upper = 1.0 - _tail_sum(k - 1, n, p, upward=False) if k > 0 else 1.0
+    else:
+        upper = _tail_sum(k, n, p, upward=True)
+        lower = 1.0 - _tail_sum(k + 1, n, p, upward=True) if k < n else 1.0
+    return max(lower, 0.0), max(upper, 0.0)
+
+
+def binomial_two_sided(k: int, n: int, p: float) -> float:
+    """Two-sided p-value of ``k`` successes in ``n`` trials of probability ``p``: twice the smaller tail, at most 1."""
+    if n <= 0:
+        return 1.0
+    lower, upper = binomial_tails(k, n, p)
+    return min(1.0, 2.0 * min(lower, upper))
+
+
+@lru_cache(maxsize=4096)
+def binomial_band(n: int, p: float, coverage: float = 0.95) -> tuple[int, int]:
+    """The counts ``lo..hi`` a fair ``n`` coups land in with at least ``coverage``: the chance of a count below
+    ``lo``, and of one above ``hi``, each at most half of the rest."""
+    if n <= 0:
+        return 0, 0
+    half = (1.0 - coverage) / 2
+    mode = min(n, max(0, int(n * p)))
+    lo = mode
+    while lo > 0 and binomial_tails(lo - 1, n, p)[0] > half:
+        lo -= 1
+    hi = mode
+    while hi < n and binomial_tails(hi + 1, n, p)[1] > half:
+        hi += 1
+    return lo, hi
+
+
+@lru_cache(maxsize=65536)
+def longest_run_tail(length: int, trials: int, q: float) -> float:
+    """P(the longest streak of either kind is at least ``length``) in ``trials`` independent trials, each of the
+    first kind with probability ``q`` and of the second otherwise."""
+    if length <= 1:
+        return 1.0 if trials >= 1 and length == 1 else (1.0 if length <= 0 else 0.0)
+    if trials < length:
+        return 0.0
+    r = 1.0 - q
+    a = [0.0] * length  # a[i]: in a streak of the first kind of length i, none has reached `length`
+    b = [0.0] * length
+    a[1], b[1] = q, r
+    reached = 0.0
+    for _ in range(trials - 1):
+        sa, sb = sum(a), sum(b)
+        reached += q * a[length - 1] + r * b[length - 1]
+        a = [0.0, q * sb] + [q * a[i] for i in range(1, length - 1)]
+        b = [0.0, r * sa] + [r * b[i] for i in range(1, length - 1)]
+    return min(1.0, reached)
+
+
+def sign_test(k: int, n: int) -> Fraction:
+    """Two-sided p-value of ``k`` of ``n`` falling one way when each falls either way with probability 1/2 (exact)."""
+    if n <= 0:
+        return Fraction(1)
+    extreme = max(k, n - k)
+    tail = sum(math.comb(n, j) for j in range(extreme, n + 1))
+    return min(Fraction(1), Fraction(2 * tail, 2 ** n))
+
+
+def benjamini_hochberg(pvalues: Sequence[float], q: float) -> float:
+    """The Benjamini-Hochberg threshold at false discovery rate ``q``: every p-value at or below it is a finding
+    (0.0: none is).  With the p-values sorted ascending, ``R`` is the largest rank ``i`` with
+    p_(i) <= i q / m; the threshold is the critical value R q / m (no p-value falls between p_(R) and it)."""
+    m = len(pvalues)
+    rejected = 0
+    for i, p in enumerate(sorted(pvalues), start=1):
+        if p <= i * q / m:
+            rejected = i
+    return rejected * q / m if rejected else 0.0
+
+
+def probability_text(x: float | Fraction, bound: bool = False) -> str:
+    """A probability for a report: two significant digits ('0.00012', '3.1e-640'); ``bound``: '<= ...'."""
+    prefix = "<= " if bound else ""
+    if isinstance(x, Fraction):
+        if x == 0:
+            return prefix + "0"
+        with localcontext() as ctx:
+            ctx.prec = 2
+            ctx.Emin = -999_999_999
+            d = Decimal(x.numerator) / Decimal(x.denominator)
+        if d >= Decimal("0.0001"):
+            return prefix + _plain(float(d))
+        return prefix + f"{d:.1e}".replace("e-0", "e-")
+    if x == 0:
+        return prefix + "0"
+    if x >= 0.0001:
+        return prefix + _plain(x)
+    return prefix + f"{x:.1e}".replace("e-0", "e-")
+
+
+def _plain(x: float) -> str:
+    text = f"{float(f'{x:.2g}'):f}".rstrip("0").rstrip(".")
+    return text or "0"
