@@ -542,12 +542,18 @@ def _collect(inputs, pending, settings: Settings, on_error, progress) -> list[Tr
 def _stop(pool) -> None:
     """Terminate the workers now (shutdown forgets them, so take them first), then drop what is queued."""
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it too)
     for p in workers:
         try:
             p.terminate()
         except Exception:  # already gone
             pass
     pool.shutdown(wait=False, cancel_futures=True)
+    # Let the pool's manager thread see its workers gone and close its wake-up pipe before the interpreter
+    # exits: CPython 3.11's exit hook for process pools wakes that thread through the pipe, and one closing it
+    # at the same moment prints "Exception ignored ... Bad file descriptor" under the interrupted message.
+    if manager is not None:
+        manager.join(timeout=2)
 
 
 # ------------------------------------------------------------------ Dask
