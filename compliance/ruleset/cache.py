@@ -273,7 +273,7 @@ def _encode(value, tp):
         if type(value) is not Decimal:
             raise TypeError(f"{type(value).__name__} where the field holds a Decimal")
         return str(value)  # exactly its digits and exponent
-    if tp in (str, int, bool, type(None)):
+    if tp in (str, int, float, bool, type(None)):  # a float: a statistical level, never money
         if type(value) is not tp:
             raise TypeError(f"{type(value).__name__} where the field holds {tp.__name__}")
         return value
@@ -341,7 +341,7 @@ def _decode(data, tp):
         if type(data) is not str:
             raise TypeError("a Decimal is written as a string")
         return Decimal(data)  # InvalidOperation (an ArithmeticError) if it is not a number
-    if tp in (str, int, bool, type(None)):
+    if tp in (str, int, float, bool, type(None)):  # a float: a statistical level, never money
         if type(data) is not tp:
             raise TypeError(f"{type(data).__name__} where the field holds {tp.__name__}")
         return data
