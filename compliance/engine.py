@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compliance import evidence, games
+from compliance import cachedir, evidence, games
 from compliance.checks import REGISTRY
 from compliance.errors import UserError
 from compliance.findings import Finding
@@ -134,6 +134,8 @@ class Checker:
                  cache: bool = True, judge: bool = True):
         # loading a ruleset imports the check kinds of its game
         self.rulesets = RulesetCache(ruleset, jurisdictions, cache)
+        if not cache:  # nothing of the user's cache for this process: rulesets, the integrity stage's odds
+            cachedir.turn_off()
         self.keep_states = keep_states
         self.keep_coups = keep_coups
         self.selection = selection

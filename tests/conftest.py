@@ -37,3 +37,11 @@ def _cache_directory():
         else:
             os.environ[k] = v
     shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _cache_switch(monkeypatch):
+    """``check --no-cache`` turns the cache off for its process (compliance.cachedir): here, for one test."""
+    from compliance import cachedir
+
+    monkeypatch.setattr(cachedir, "_off", False)

@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "compliance.conditions": 0,  # the registry of condition kinds (what wager spots are settled on)
     "compliance.limits": 0,
     "compliance.yamlread": 0,
+    "compliance.cachedir": 0,
     "compliance.stats": 0,  # probability tails and Benjamini-Hochberg for the integrity tests
     "compliance.transcript": 1,  # the transcript vocabulary every game's format is built from
     "compliance.ruleset.models": 1,

@@ -35,9 +35,7 @@ or ``cache = false`` in the configuration.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import os
 import types
 import typing
 from decimal import Decimal
@@ -47,50 +45,18 @@ import msgspec
 from pydantic import BaseModel, ValidationError
 
 import compliance
-from compliance import games
+from compliance import cachedir, games
 from compliance.checks import REGISTRY
 from compliance.ruleset.loader import chain_sha256, load_ruleset, resolve_ref
 from compliance.ruleset.models import BoundRule, Ruleset
 
 FORMAT = 1  # of the files; another format is a stale file
-ENV_DIR = "BACCARAT_AUDIT_CACHE_DIR"
-ENV_OFF = "BACCARAT_AUDIT_NO_CACHE"
-#: marks the directory as a cache for backup tools (https://bford.info/cachedir/)
-CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
-                "# This file is a cache directory tag created by baccarat-audit.\n")
+ENV_DIR, ENV_OFF, CACHEDIR_TAG = cachedir.ENV_DIR, cachedir.ENV_OFF, cachedir.CACHEDIR_TAG
+directory = cachedir.directory
+disabled_by_environment = cachedir.disabled_by_environment
 
 
-def disabled_by_environment() -> bool:
-    """``BACCARAT_AUDIT_NO_CACHE`` set to anything but ``0``, ``false`` or ``no``."""
-    return os.environ.get(ENV_OFF, "").strip().lower() not in ("", "0", "false", "no")
-
-
-def directory() -> Path | None:
-    """The cache's directory (``None`` when there is no home to put it in)."""
-    explicit = os.environ.get(ENV_DIR)
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):  # a relative XDG_CACHE_HOME is to be ignored (XDG base directory spec)
-        return Path(xdg) / "baccarat-audit"
-    try:
-        return Path.home() / ".cache" / "baccarat-audit"
-    except RuntimeError:
-        return None
-
-
-@functools.cache
-def code_fingerprint() -> str:
-    """The package's version and the size and modification time of each of its modules."""
-    h = hashlib.sha256(f"{compliance.__version__}\0".encode())
-    root = os.path.dirname(os.path.abspath(compliance.__file__))
-    for here, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(names):
-            if name.endswith(".py"):
-                st = os.stat(os.path.join(here, name))
-                h.update(f"{os.path.relpath(os.path.join(here, name), root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+code_fingerprint = cachedir.code_fingerprint
 
 
 class Header(msgspec.Struct, forbid_unknown_fields=True):
@@ -110,7 +76,7 @@ class Header(msgspec.Struct, forbid_unknown_fields=True):
 
 def load(ref: str, *, allow_abstract: bool = False, enabled: bool = True) -> Ruleset:
     """The ruleset ``ref`` (a bundled id or a path), from the cache when it is there and still valid."""
-    root = directory() if enabled and not disabled_by_environment() else None
+    root = cachedir.root() if enabled else None
     if root is None:
         return load_ruleset(ref, allow_abstract=allow_abstract)
     top = str(resolve_ref(ref, None)[0].resolve())  # an unknown bundled id fails here as it would when loading
@@ -156,17 +122,7 @@ def write(entry: Path, ref: str, top: str, allow_abstract: bool, ruleset: Rulese
             return
         header = Header(FORMAT, compliance.__version__, code_fingerprint(), ref, top, allow_abstract,
                         ruleset.game_kind, list(ruleset.files), ruleset.sha256, hashlib.sha256(body).hexdigest())
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        tag = entry.parent.parent / "CACHEDIR.TAG"
-        if not tag.exists():
-            tag.write_text(CACHEDIR_TAG, encoding="utf-8")
-        tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
-        try:
-            with open(tmp, "wb") as f:
-                f.write(msgspec.json.encode(header) + b"\n" + body)
-            os.replace(tmp, entry)
-        finally:
-            tmp.unlink(missing_ok=True)
+        cachedir.write_atomic(entry, msgspec.json.encode(header) + b"\n" + body)
     except (OSError, TypeError, ValueError, KeyError, ArithmeticError, RecursionError):
         return
 

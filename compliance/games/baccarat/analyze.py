@@ -20,12 +20,16 @@ when printed.  A spot whose conditions read the first cards of the hands
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from compliance import cachedir
 from compliance.cards import DECK, POINTS
 from compliance.conditions import Facts
 from compliance.games.baccarat.spots import TableSpot, table_spots
@@ -210,13 +214,58 @@ class CoupOdds:
 @lru_cache(maxsize=16)
 def _coup_odds(key: tuple, decks: int) -> CoupOdds:
     naturals = key[0]
-    counts = dict(_enumerate(key, decks))
+    counts = dict(shoe_counts(key, decks))
     total = sum(counts.values())
     banker = sum(n for (p, b, _, _), n in counts.items() if b > p)
     player = sum(n for (p, b, _, _), n in counts.items() if p > b)
     natural = sum(n for (p, b, pc, bc), n in counts.items() if pc == bc == 2 and (p in naturals or b in naturals))
     return CoupOdds(decks, Fraction(banker, total), Fraction(player, total),
                     Fraction(total - banker - player, total), Fraction(natural, total))
+
+
+def shoe_counts(key: tuple, decks: int) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
+    """:func:`_enumerate`'s counts, kept in the user's cache (``odds/``, :mod:`compliance.cachedir`) between
+    runs: enumerating a shoe takes a fifth of a second, many times what checking a night's recording does.
+    An entry is used only when it was made by this code for this tableau and these decks, and its counts are
+    whole (every ordered deal of six cards of the shoe counted once); otherwise it is worked out and written
+    again."""
+    top = cachedir.root()
+    if top is None:
+        return _enumerate(key, decks)
+    naturals, player_draws, banker_stood_draws, rows = key
+    what = json.dumps([decks, sorted(naturals), sorted(player_draws), sorted(banker_stood_draws),
+                       [[total, list(row)] for total, row in rows]])
+    entry = top / "odds" / (hashlib.sha256(f"{cachedir.code_fingerprint()}\0{what}".encode()).hexdigest()[:32] + ".json")
+    found = _read_counts(entry, decks)
+    if found is not None:
+        return found
+    counts = _enumerate(key, decks)
+    try:
+        cachedir.write_atomic(entry, json.dumps([[*k, n] for k, n in counts]).encode())
+    except OSError:
+        pass  # a cache that cannot be written is skipped
+    return counts
+
+
+def _read_counts(entry, decks: int):
+    """The counts in ``entry`` if it holds a whole enumeration of a shoe of ``decks`` decks, else None."""
+    try:
+        with open(entry, "rb") as f:
+            rows = json.loads(f.read())
+        out = []
+        for row in rows:
+            p, b, pc, bc, n = row  # ValueError/TypeError: not a row of five
+            if not (all(type(x) is int for x in row) and 0 <= p <= 9 and 0 <= b <= 9 and pc in (2, 3)
+                    and bc in (2, 3) and n > 0):
+                return None
+            out.append(((p, b, pc, bc), n))
+    except (OSError, ValueError, TypeError, RecursionError):
+        return None
+    size = 52 * decks
+    if [k for k, _ in out] != sorted({k for k, _ in out}) or \
+            sum(n for _, n in out) != math.perm(size, 6):  # every ordered deal of six cards, each once
+        return None
+    return tuple(out)
 
 
 def coup_odds(tableau: Tableau, decks: int) -> CoupOdds:
