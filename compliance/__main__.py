@@ -17,6 +17,11 @@ def main() -> None:
 
         sys.stdout.write(f"baccarat-audit {__version__}\n")
         return
+    # Start-up makes only objects that live as long as the process (modules, classes, validators, the typer
+    # app, a ruleset): the cyclic collector would walk them again and again for nothing. It is off until the
+    # engine is about to replay the first coup (compliance.engine: it freezes what is there and turns it on),
+    # or until the command ends.
+    gc.disable()
     from compliance.cli import main as run
 
     try:

@@ -3,7 +3,7 @@
 Two things are kept there, each in a folder of its own: validated rulesets
 (``rulesets/``, :mod:`compliance.ruleset.cache`) and the exact outcome counts
 of a full shoe under a tableau (``odds/``, which the integrity stage compares
-each shoe with: :func:`compliance.games.baccarat.analyze.coup_odds`).  Both are
+each shoe with: :func:`compliance.games.baccarat.odds.coup_odds`).  Both are
 only ever a shortcut: an entry is used when it is whole and was made from what
 it would be made from now, and is otherwise made again and written anew.
 

@@ -19,6 +19,7 @@ Renderers (:mod:`compliance.report`) only format what this returns.
 from __future__ import annotations
 
 import bisect
+import gc
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,6 +179,9 @@ class Checker:
             collector = game.integrity.Collector(header, table, whole)
         staffed = self._staffing.stretches or None
         replayer = self.replayer(game, table)
+        if not gc.isenabled():  # the command's start-up is over (compliance.__main__): keep what it made frozen
+            gc.freeze()
+            gc.enable()
         passed_over = getattr(replayer, "passed_over", None)  # a replay that follows the numbering of the record
         header_have = evidence.held(declared)
         held: dict[tuple, frozenset] = {}  # a coup's own `recorded` -> the evidence it gives

@@ -22,14 +22,14 @@ from typer.testing import CliRunner
 
 from compliance import cachedir
 from compliance.cli import app
-from compliance.games.baccarat import analyze
+from compliance.games.baccarat import odds
 from compliance.ruleset.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_NUGGET = ROOT / "fixtures" / "rules" / "us-nj" / "shoe-decks-in-the-same-order.json"
 PRESET = ROOT / "fixtures" / "rules" / "us-nj" / "shoe-preset-for-the-banker.json"
 integrity_judge = importlib.import_module("compliance.games.baccarat.integrity.judge")  # (the package names a function judge)
-KEY = analyze._tableau_key(load_ruleset("us-nj").game.tableau)
+KEY = odds.tableau_key(load_ruleset("us-nj").game.tableau)
 
 
 @pytest.fixture
@@ -44,13 +44,13 @@ def cache_dir(tmp_path, monkeypatch):
 def enumerations(monkeypatch):
     """Counts the shoes enumerated (the others came from the cache)."""
     calls = []
-    real = analyze._enumerate.__wrapped__
+    real = odds.enumerate_counts.__wrapped__
 
     def counting(key, decks):
         calls.append(decks)
         return real(key, decks)
 
-    monkeypatch.setattr(analyze, "_enumerate", counting)
+    monkeypatch.setattr(odds, "enumerate_counts", counting)
     return calls
 
 
@@ -59,11 +59,11 @@ def odds_entries(d: Path) -> list[Path]:
 
 
 def test_a_shoe_is_enumerated_once_and_then_read_from_the_cache(cache_dir, enumerations):
-    first = analyze.shoe_counts(KEY, 8)
+    first = odds.shoe_counts(KEY, 8)
     (entry,) = odds_entries(cache_dir)
-    assert analyze.shoe_counts(KEY, 8) == first and enumerations == [8]
+    assert odds.shoe_counts(KEY, 8) == first and enumerations == [8]
     assert sum(n for _, n in first) == math.perm(416, 6)
-    analyze.shoe_counts(KEY, 6)  # another number of decks: an entry of its own
+    odds.shoe_counts(KEY, 6)  # another number of decks: an entry of its own
     assert enumerations == [8, 6] and len(odds_entries(cache_dir)) == 2
 
 
@@ -89,25 +89,25 @@ CORRUPTIONS = {
 
 @pytest.mark.parametrize("corruption", CORRUPTIONS)
 def test_a_corrupt_odds_entry_is_worked_out_again_and_rewritten(cache_dir, enumerations, corruption):
-    good = analyze.shoe_counts(KEY, 8)
+    good = odds.shoe_counts(KEY, 8)
     (entry,) = odds_entries(cache_dir)
     whole = entry.read_bytes()
     CORRUPTIONS[corruption](entry)
-    assert analyze.shoe_counts(KEY, 8) == good
+    assert odds.shoe_counts(KEY, 8) == good
     assert enumerations == [8, 8]
     assert entry.read_bytes() == whole
 
 
 def test_an_entry_made_by_other_code_is_not_used(cache_dir, enumerations, monkeypatch):
-    analyze.shoe_counts(KEY, 8)
+    odds.shoe_counts(KEY, 8)
     monkeypatch.setattr(cachedir, "code_fingerprint", lambda: "another build")
-    analyze.shoe_counts(KEY, 8)
+    odds.shoe_counts(KEY, 8)
     assert enumerations == [8, 8] and len(odds_entries(cache_dir)) == 2
 
 
 def check(*args: str):
     """The command as a new process runs it: nothing remembered but the user's cache, the cache switched on."""
-    analyze._coup_odds.cache_clear()
+    odds._coup_odds.cache_clear()
     integrity_judge._ODDS.clear()
     cachedir._off = False
     return CliRunner().invoke(app, ["check", *args, "-f", "json", "--timestamp", "2026-11-29T00:00:00Z"])
@@ -131,5 +131,5 @@ def test_no_cache_reads_and_writes_nothing_and_finds_the_same(cache_dir):
 
 def test_the_environment_turns_the_odds_cache_off(cache_dir, monkeypatch):
     monkeypatch.setenv("BACCARAT_AUDIT_NO_CACHE", "1")
-    analyze.shoe_counts(KEY, 8)
+    odds.shoe_counts(KEY, 8)
     assert not odds_entries(cache_dir)

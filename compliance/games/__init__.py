@@ -70,6 +70,26 @@ class Game:
         return self.build_table(header, ruleset, where)
 
 
+class LazyModule:
+    """A module of a game's that not every command needs (its exact analysis, its importer), imported the
+    first time one of its names is read: a check never pays for the code of ``analyze`` or ``import``."""
+
+    __slots__ = ("name", "_module")
+
+    def __init__(self, name: str):
+        self.name = name
+        self._module = None
+
+    def __getattr__(self, attr: str):
+        module = self._module
+        if module is None:
+            module = self._module = importlib.import_module(self.name)
+        return getattr(module, attr)
+
+    def __repr__(self) -> str:
+        return f"<module {self.name!r}, imported when used>"
+
+
 @functools.cache
 def get(kind: str) -> Game:
     """The game of a ruleset ``game_kind``."""

@@ -85,7 +85,7 @@ class Condition(BaseModel):
     """A condition a spot is settled on: a registered condition kind and its parameters,
     written flat: ``{kind: win, hand: banker, total: 7, cards: 3}``."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
 
     kind: str = Field(description="the condition kind (see docs/rule-authoring.md)")
     _params: Any = PrivateAttr(default=None)

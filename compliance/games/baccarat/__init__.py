@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import typing
 
-from compliance.games import BACCARAT, Game
-from compliance.games.baccarat import analyze, importing, integrity, models
+from compliance.games import BACCARAT, Game, LazyModule
+from compliance.games.baccarat import integrity, models
 from compliance.games.baccarat.replay import Replayer
 from compliance.games.baccarat.table import TableContext
 from compliance.ruleset.models import BaccaratGame
@@ -29,7 +29,7 @@ GAME = Game(
     build_table=TableContext.build,
     replayer=Replayer,
     transcript_model=models.Transcript,
-    analysis=analyze,
-    importer=importing,
+    analysis=LazyModule("compliance.games.baccarat.analyze"),
+    importer=LazyModule("compliance.games.baccarat.importing"),
     integrity=integrity,
 )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from compliance.cards import DECK
 from compliance.findings import Finding, Statistic
-from compliance.games.baccarat.analyze import coup_odds
+from compliance.games.baccarat.odds import coup_odds
 from compliance.games.baccarat.integrity import drift as drift_tests
 from compliance.games.baccarat.integrity import order, outcomes
 from compliance.games.baccarat.integrity.collect import counted_outcomes

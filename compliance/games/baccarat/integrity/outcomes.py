@@ -3,7 +3,7 @@
 For a group of coups (a shoe, a table's shoes, a dealer's coups, the run) the
 counts of Banker, Player and Tie wins and of naturals are compared with the
 probabilities of one coup from a full shoe of that many decks under the
-ruleset's tableau (:func:`compliance.games.baccarat.analyze.coup_odds`, the
+ruleset's tableau (:func:`compliance.games.baccarat.odds.coup_odds`, the
 exact enumeration), the coups taken as independent: a two-sided binomial test.
 A coup the per-coup rules found dealt against the tableau counts at the
 outcome the tableau gives its cards (the cards that came next standing in for

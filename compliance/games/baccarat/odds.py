@@ -1,0 +1,172 @@
+"""The exact chance of each outcome of a coup dealt from a full shoe: what the integrity stage compares with.
+
+A small part of the exact analysis (:mod:`.analyze`), apart so that a check
+imports only this: the enumeration of a full shoe by point value under a
+tableau (:func:`enumerate_counts`, counting the permutations of six cards),
+its counts kept in the user's cache between runs (:func:`shoe_counts`), and
+the Banker, Player, Tie and natural probabilities they give
+(:func:`coup_odds`).  Nothing is sampled and nothing is a float.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from compliance import cachedir
+from compliance.cards import DECK, POINTS
+from compliance.ruleset.models import Tableau
+
+#: how many cards of each point value 0..9 one deck holds (16 worth 0, 4 of each other value)
+POINTS_PER_DECK: tuple[int, ...] = tuple(sum(1 for c in DECK if POINTS[c] == v) for v in range(10))
+
+
+def tableau_key(t: Tableau) -> tuple:
+    """What of a tableau the enumeration reads, hashable (naturals, the draws, the Banker's rows by the Player's third card)."""
+    rows = tuple((total, tuple(row[v] == "D" for v in range(10))) for total, row in sorted(t.banker_draws_on_player_third_card.items()))
+    return frozenset(t.naturals), frozenset(t.player_draws), frozenset(t.banker_draws_when_player_stood), rows
+
+
+@lru_cache(maxsize=16)
+def enumerate_counts(key: tuple, decks: int) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
+    naturals, player_draws, banker_stood_draws, rows = key
+    banker_row = dict(rows)
+    left = [n * decks for n in POINTS_PER_DECK]
+    size = sum(left)
+    tail5 = size - 5  # ways the sixth card can come out once five are dealt
+    tail4 = (size - 4) * tail5  # ways the fifth and sixth can come out once four are dealt
+    counts: dict[tuple[int, int, int, int], int] = {}
+    values = range(10)
+
+    def add(key, n):
+        counts[key] = counts.get(key, 0) + n
+
+    for p1 in values:
+        w1 = left[p1]
+        if not w1:
+            continue
+        left[p1] -= 1
+        for b1 in values:
+            w2 = w1 * left[b1]
+            if not w2:
+                continue
+            left[b1] -= 1
+            for p2 in values:
+                w3 = w2 * left[p2]
+                if not w3:
+                    continue
+                left[p2] -= 1
+                player = (p1 + p2) % 10
+                for b2 in values:
+                    w4 = w3 * left[b2]
+                    if not w4:
+                        continue
+                    left[b2] -= 1
+                    banker = (b1 + b2) % 10
+                    if player in naturals or banker in naturals:
+                        add((player, banker, 2, 2), w4 * tail4)
+                    elif player in player_draws:
+                        draws = banker_row.get(banker)
+                        for p3 in values:
+                            w5 = w4 * left[p3]
+                            if not w5:
+                                continue
+                            final_player = (player + p3) % 10
+                            if draws is not None and draws[p3]:
+                                left[p3] -= 1
+                                for b3 in values:
+                                    if left[b3]:
+                                        add((final_player, (banker + b3) % 10, 3, 3), w5 * left[b3])
+                                left[p3] += 1
+                            else:
+                                add((final_player, banker, 3, 2), w5 * tail5)
+                    elif banker in banker_stood_draws:
+                        for b3 in values:
+                            w5 = w4 * left[b3]
+                            if w5:
+                                add((player, (banker + b3) % 10, 2, 3), w5 * tail5)
+                    else:
+                        add((player, banker, 2, 2), w4 * tail4)
+                    left[b2] += 1
+                left[p2] += 1
+            left[b1] += 1
+        left[p1] += 1
+    return tuple(sorted(counts.items()))
+
+
+@dataclass(frozen=True)
+class CoupOdds:
+    """The chance of each outcome of one coup dealt from a full shoe, exact: what integrity compares counts with."""
+
+    decks: int
+    banker: Fraction
+    player: Fraction
+    tie: Fraction
+    natural: Fraction  # either hand holds a natural after the initial four cards
+
+
+@lru_cache(maxsize=16)
+def _coup_odds(key: tuple, decks: int) -> CoupOdds:
+    naturals = key[0]
+    counts = dict(shoe_counts(key, decks))
+    total = sum(counts.values())
+    banker = sum(n for (p, b, _, _), n in counts.items() if b > p)
+    player = sum(n for (p, b, _, _), n in counts.items() if p > b)
+    natural = sum(n for (p, b, pc, bc), n in counts.items() if pc == bc == 2 and (p in naturals or b in naturals))
+    return CoupOdds(decks, Fraction(banker, total), Fraction(player, total),
+                    Fraction(total - banker - player, total), Fraction(natural, total))
+
+
+def shoe_counts(key: tuple, decks: int) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
+    """:func:`enumerate_counts`'s counts, kept in the user's cache (``odds/``, :mod:`compliance.cachedir`) between
+    runs: enumerating a shoe takes a fifth of a second, many times what checking a night's recording does.
+    An entry is used only when it was made by this code for this tableau and these decks, and its counts are
+    whole (every ordered deal of six cards of the shoe counted once); otherwise it is worked out and written
+    again."""
+    top = cachedir.root()
+    if top is None:
+        return enumerate_counts(key, decks)
+    naturals, player_draws, banker_stood_draws, rows = key
+    what = json.dumps([decks, sorted(naturals), sorted(player_draws), sorted(banker_stood_draws),
+                       [[total, list(row)] for total, row in rows]])
+    entry = top / "odds" / (hashlib.sha256(f"{cachedir.code_fingerprint()}\0{what}".encode()).hexdigest()[:32] + ".json")
+    found = _read_counts(entry, decks)
+    if found is not None:
+        return found
+    counts = enumerate_counts(key, decks)
+    try:
+        cachedir.write_atomic(entry, json.dumps([[*k, n] for k, n in counts]).encode())
+    except OSError:
+        pass  # a cache that cannot be written is skipped
+    return counts
+
+
+def _read_counts(entry, decks: int):
+    """The counts in ``entry`` if it holds a whole enumeration of a shoe of ``decks`` decks, else None."""
+    try:
+        with open(entry, "rb") as f:
+            rows = json.loads(f.read())
+        out = []
+        for row in rows:
+            p, b, pc, bc, n = row  # ValueError/TypeError: not a row of five
+            if not (all(type(x) is int for x in row) and 0 <= p <= 9 and 0 <= b <= 9 and pc in (2, 3)
+                    and bc in (2, 3) and n > 0):
+                return None
+            out.append(((p, b, pc, bc), n))
+    except (OSError, ValueError, TypeError, RecursionError):
+        return None
+    size = 52 * decks
+    if [k for k, _ in out] != sorted({k for k, _ in out}) or \
+            sum(n for _, n in out) != math.perm(size, 6):  # every ordered deal of six cards, each once
+        return None
+    return tuple(out)
+
+
+def coup_odds(tableau: Tableau, decks: int) -> CoupOdds:
+    """Banker, Player, Tie and natural probabilities of a coup from a full shoe of ``decks`` decks under
+    ``tableau``, from the exact enumeration (the shoe and table integrity tests read them here)."""
+    return _coup_odds(tableau_key(tableau), decks)
