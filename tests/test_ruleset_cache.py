@@ -229,6 +229,10 @@ FORGERIES = {  # the digest matches each forged body: only decoding against the 
     "a parameter of another kind": lambda d: first_rule(d)["params"].update(unit="5"),
     "a list where a set of methods is": lambda d: first_rule(d).update(dealing_methods=7),
     "a pickled object": lambda d: d.update(title={"py/object": "os.system"}),
+    "a spot's condition with a parameter of another type": lambda d: dict(d["game"]["spots"])["banker"]["wins"][
+        "$private"]["_params"].update(hand=7),
+    "a spot's condition of a kind that does not exist": lambda d: dict(d["game"]["spots"])["banker"]["wins"].update(
+        kind="no.such.condition"),
 }
 
 

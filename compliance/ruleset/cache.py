@@ -42,13 +42,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import msgspec
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 import compliance
 from compliance import cachedir, games
 from compliance.checks import REGISTRY
+from compliance.conditions import CONDITIONS
 from compliance.ruleset.loader import chain_sha256, load_ruleset, resolve_ref
-from compliance.ruleset.models import BoundRule, Ruleset
+from compliance.ruleset.models import BoundRule, Condition, Ruleset
 
 FORMAT = 1  # of the files; another format is a stale file
 ENV_DIR, ENV_OFF, CACHEDIR_TAG = cachedir.ENV_DIR, cachedir.ENV_OFF, cachedir.CACHEDIR_TAG
@@ -139,8 +140,15 @@ def _params_type(data: dict) -> type:
     return REGISTRY[data["check"]].params
 
 
+def _condition_type(data: dict) -> type:
+    """A spot's condition keeps its parameters, validated, as its condition kind's model."""
+    return CONDITIONS[data["kind"]].params
+
+
 #: fields typed Any whose values are models: the model, from the JSON of the object holding them
 FIELD_TYPES = {(BoundRule, "params"): _params_type}
+#: private attributes of models written flat (their extra keys are their data) that hold the validated data
+PRIVATE_TYPES = {(Condition, "_params"): _condition_type}
 
 
 def encode(ruleset: Ruleset):
@@ -208,6 +216,8 @@ def _encode(value, tp):
             out["$unset"] = sorted(unset)
         if tp.model_config.get("extra") == "allow":  # written flat (a spot's condition): its extra keys are its data
             out["$extra"] = _encode_any(dict(value.model_extra or {}))
+            out["$private"] = {name: _encode(getattr(value, name), kind(out))
+                               for (model, name), kind in PRIVATE_TYPES.items() if model is tp}
         return out
     if origin in (list, tuple, set, frozenset):
         if not isinstance(value, origin):
@@ -261,22 +271,25 @@ def _decode(data, tp):
             raise TypeError(f"{tp.__name__}: not an object")
         unset = data.get("$unset", [])
         flat = tp.model_config.get("extra") == "allow"
-        if set(data) - {"$unset", "$extra"} != set(tp.model_fields) or not set(unset) <= set(tp.model_fields) \
-                or ("$extra" in data) != flat:
+        if set(data) - {"$unset", "$extra", "$private"} != set(tp.model_fields) \
+                or not set(unset) <= set(tp.model_fields) or ("$extra" in data) != flat or ("$private" in data) != flat:
             raise TypeError(f"{tp.__name__}: other fields")
         values = {}
         for name, info in tp.model_fields.items():
             field_type = FIELD_TYPES.get((tp, name))
             values[name] = _decode(data[name], field_type(data) if field_type else info.annotation)
-        if flat:  # its extra keys are validated by the model, as from the YAML (a condition's parameters)
-            extra = _decode_any(data["$extra"])
-            if type(extra) is not dict or set(extra) & set(values):
-                raise TypeError(f"{tp.__name__}: other extra keys")
-            try:
-                return tp.model_validate({**values, **extra})
-            except ValidationError as e:
-                raise ValueError(str(e)) from None
-        return tp.model_construct(_fields_set=set(tp.model_fields) - set(unset), **values)
+        if not flat:
+            return tp.model_construct(_fields_set=set(tp.model_fields) - set(unset), **values)
+        # written flat (a spot's condition): its extra keys as the YAML gave them, and what it validated them into
+        extra = _decode_any(data["$extra"])
+        private = data["$private"]
+        names = {name: kind for (model, name), kind in PRIVATE_TYPES.items() if model is tp}
+        if type(extra) is not dict or set(extra) & set(values) or type(private) is not dict or set(private) != set(names):
+            raise TypeError(f"{tp.__name__}: other extra keys")
+        made = tp.model_construct(_fields_set=(set(tp.model_fields) - set(unset)) | set(extra), **values, **extra)
+        for name, kind in names.items():
+            setattr(made, name, _decode(private[name], kind(data)))
+        return made
     if origin in (list, tuple, set, frozenset):
         items = _list(data)
         args = typing.get_args(tp)
