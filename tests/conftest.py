@@ -45,3 +45,12 @@ def _cache_switch(monkeypatch):
     from compliance import cachedir
 
     monkeypatch.setattr(cachedir, "_off", False)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """A cache directory of the test's own (rulesets/, odds/), the cache turned on."""
+    d = tmp_path / "cache"
+    monkeypatch.setenv("BACCARAT_AUDIT_CACHE_DIR", str(d))
+    monkeypatch.delenv("BACCARAT_AUDIT_NO_CACHE", raising=False)
+    return d

@@ -33,14 +33,6 @@ KEY = odds.tableau_key(load_ruleset("us-nj").game.tableau)
 
 
 @pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    d = tmp_path / "cache"
-    monkeypatch.setenv("BACCARAT_AUDIT_CACHE_DIR", str(d))
-    monkeypatch.delenv("BACCARAT_AUDIT_NO_CACHE", raising=False)
-    return d
-
-
-@pytest.fixture
 def enumerations(monkeypatch):
     """Counts the shoes enumerated (the others came from the cache)."""
     calls = []

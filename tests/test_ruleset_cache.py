@@ -31,14 +31,6 @@ RULE_TESTS = ROOT / "fixtures" / "rules"
 
 
 @pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    d = tmp_path / "cache"
-    monkeypatch.setenv("BACCARAT_AUDIT_CACHE_DIR", str(d))
-    monkeypatch.delenv("BACCARAT_AUDIT_NO_CACHE", raising=False)
-    return d
-
-
-@pytest.fixture
 def yaml_loads(monkeypatch):
     """Counts the loads that go to the YAML (the others came from the cache)."""
     calls = []
