@@ -213,8 +213,8 @@ def check(
                              help="Check on a Dask distributed cluster (scheduler address, e.g. tcp://10.0.0.5:8786); "
                                   "the workers must read the transcripts and rulesets at the same absolute paths. "
                                   "Needs: pip install 'baccarat-audit[dask]'."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Load the rulesets from their YAML, not from the cache "
-                                  "of validated rulesets in the user's cache directory (also: "
+    no_cache: bool = typer.Option(False, "--no-cache", help="Use nothing of the user's cache directory: load the "
+                                  "rulesets from their YAML and work out the exact odds of a shoe again (also: "
                                   "BACCARAT_AUDIT_NO_CACHE=1, or cache = false in the configuration)."),
 ):
     """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
