@@ -22,10 +22,17 @@ def main() -> None:
     # engine is about to replay the first coup (compliance.engine: it freezes what is there and turns it on),
     # or until the command ends.
     gc.disable()
-    from compliance.cli import main as run
-
     try:
+        from compliance.cli import main as run
+
         run()
+    except Exception:  # a bug, or an installation short of a module: never exit 1, which says "findings"
+        import traceback
+
+        traceback.print_exc()
+        sys.stderr.write("baccarat-audit: internal error: the command could not run (exit 2); "
+                         "the traceback above is for a bug report\n")
+        sys.exit(2)
     finally:
         # What the run made lives until the process ends: the collector's last pass at exit would only
         # walk it (the validators, the models, the modules), a sixth of a small check's time.

@@ -11,6 +11,8 @@ still a dependency, and a cycle through one is still a cycle.
 from __future__ import annotations
 
 import ast
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -158,3 +160,37 @@ def test_every_game_is_a_package_of_the_same_shape(game):
     kind = next(k for k, v in games.PACKAGES.items() if v == f"compliance.games.{game}")
     g = games.get(kind)
     assert g.kind == kind and g.table_games and g.transcript_model is not None
+
+
+#: what the package may import outside the standard library: its declared dependencies (pyproject.toml), by
+#: the name they are imported under, and the optional extra that `check --dask` names
+DECLARED = {"typer", "rich", "pydantic", "ruamel", "msgspec"}
+OPTIONAL = {"distributed", "dask"}  # pip install 'baccarat-audit[dask]'; imported only by check --dask
+#: a dependency's own required dependency, read where it is part of that dependency's interface
+THROUGH = {"annotated_types": "pydantic (a Field's constraints are annotated_types objects)"}
+
+
+def test_the_package_imports_only_its_declared_dependencies():
+    """A fresh `make run` installs the dependencies alone: a module a dependency brings only by chance (click,
+    with an older typer, or with the test extras) would be missing there."""
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["project"]
+    declared = {re.split(r"[<>=!~\[ ;.]", d, maxsplit=1)[0].lower() for d in project["dependencies"]}
+    assert declared == DECLARED, f"pyproject.toml declares {sorted(declared)}: say here what they are imported as"
+    outside = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top in sys.stdlib_module_names or top == "compliance" or top in DECLARED | OPTIONAL | set(THROUGH):
+                    continue
+                outside.setdefault(top, []).append(str(path.relative_to(PACKAGE.parent)))
+    assert not outside, f"imported but not a declared dependency: {outside}"

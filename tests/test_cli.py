@@ -75,6 +75,18 @@ def test_exit_2_when_the_run_cannot_be_done(files, args):
     assert r.stderr.strip()
 
 
+def test_a_crash_is_exit_2_never_the_exit_1_of_findings(files):
+    """A bug (here: the engine raising) must not pass for a report with findings: a CI job would file it."""
+    crash = ("import sys, compliance.__main__ as entry, compliance.engine as engine\n"
+             "def broken(*args, **kwargs):\n    raise RuntimeError('a bug')\n"
+             "engine.Checker.check_source = broken\n"
+             f"sys.argv = ['baccarat-audit', 'check', {str(files / 'breach.json')!r}]\n"
+             "entry.main()\n")
+    r = subprocess.run([sys.executable, "-c", crash], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert "RuntimeError: a bug" in r.stderr and "internal error" in r.stderr
+
+
 def test_an_input_that_cannot_be_read_is_said_once_on_stderr(files):
     (files / "cut.json").write_text('{"format": 1')
     r = audit("check", "clean.json", "missing.json", "cut.json", cwd=files)

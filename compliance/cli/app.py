@@ -5,7 +5,6 @@ Files are written by :mod:`compliance.outputs` (never through a link, never over
 
 from __future__ import annotations
 
-import click
 import typer
 from typer.core import TyperArgument, TyperGroup
 
@@ -21,7 +20,8 @@ class _Argument(TyperArgument):
         return None
 
 
-def _plain_arguments(command: click.Command) -> None:
+def _plain_arguments(command) -> None:
+    """Every argument of ``command`` (a click command typer made) and of its subcommands shown plainly."""
     for param in command.params:
         if type(param) is TyperArgument and param.metavar is not None:
             param.__class__ = _Argument
