@@ -18,6 +18,14 @@ and the table context of its transcript; it returns
 an iterable of :class:`Breach` (usually an empty tuple).  It never reads raw
 events again: everything it needs is in the replayed state.
 
+A kind may also declare when it can find anything at all (``when``: names of
+fields of the coup state, e.g. ``("moves", "expected_carry")``): where every
+one of them is empty (or None) in a coup, the function would return nothing
+there, so the engine does not call it (an irregularity rule on a coup without
+an irregular event).  It is the function's own first test, said beside its
+registration so that the engine's plan can skip the call; the function keeps
+the test too, and stays right when called on any coup.
+
 A kind of ``scope="run"`` judges whole shoes and runs of shoes, not one coup
 (shoe and table integrity): the engine does not call it coup by coup; the
 game's integrity stage reads the rules of these kinds, after the replay, and
@@ -109,6 +117,7 @@ class CheckKind:
     game: str | None = "baccarat"  # the ruleset game_kind whose coup state it reads; None: every game
     needs: tuple[str, ...] = ()  # the evidence its judgement rests on (compliance.evidence)
     scope: str = "coup"  # "coup": called on every coup; "run": judged after the replay, over shoes and runs
+    when: tuple[str, ...] = ()  # coup-state fields of which one must be set for it to find anything (): always
 
     @property
     def doc(self) -> str:
@@ -119,9 +128,11 @@ REGISTRY: dict[str, CheckKind] = {}
 
 
 def check(name: str, category: str, params: type[BaseModel] = NoParams, game: str | None = "baccarat",
-          needs: tuple[str, ...] = (), scope: str = "coup"):
+          needs: tuple[str, ...] = (), scope: str = "coup", when: tuple[str, ...] = ()):
     """Register a check kind (for the coups of ``game``; ``None`` for every game) and the evidence it needs;
-    ``scope="run"``: judged over shoes and runs of shoes by the game's integrity stage, not coup by coup."""
+    ``scope="run"``: judged over shoes and runs of shoes by the game's integrity stage, not coup by coup;
+    ``when``: the coup-state fields of which at least one is set (not empty, not None) in any coup where it
+    can find something (the engine calls it only there)."""
     if category not in CATEGORIES:
         raise ValueError(f"{name}: unknown category {category!r}")
     unknown = [n for n in needs if n not in EVIDENCE]
@@ -133,7 +144,7 @@ def check(name: str, category: str, params: type[BaseModel] = NoParams, game: st
     def register(fn):
         if name in REGISTRY:
             raise ValueError(f"check kind {name!r} registered twice")
-        REGISTRY[name] = CheckKind(name, category, params, fn, game, tuple(needs), scope)
+        REGISTRY[name] = CheckKind(name, category, params, fn, game, tuple(needs), scope, tuple(when))
         return fn
 
     return register

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import gc
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,6 +124,15 @@ def _applies(rule: BoundRule, method: str | None) -> bool:
     return rule.dealing_methods is None or (method is not None and method in rule.dealing_methods)
 
 
+def _gate(when: tuple[str, ...]):
+    """None for a check kind called on every coup; else a test of a coup state that is false where every
+    field the kind names in ``when`` is empty (so it would find nothing there, and is not called)."""
+    if not when:
+        return None
+    get = operator.attrgetter(*when)
+    return get if len(when) == 1 else lambda state: any(get(state))
+
+
 class Checker:
     """Checks transcripts against rulesets.
 
@@ -185,7 +195,7 @@ class Checker:
         passed_over = getattr(replayer, "passed_over", None)  # a replay that follows the numbering of the record
         header_have = evidence.held(declared)
         held: dict[tuple, frozenset] = {}  # a coup's own `recorded` -> the evidence it gives
-        # (dealing method, evidence) -> (rule, check, params) of the rules that apply and are judged, and the
+        # (dealing method, evidence) -> (rule, check, params, gate) of the rules that apply and are judged, and the
         # (rule id, evidence missing) of those that apply but are not judged
         by_key: dict[tuple, tuple[list, list]] = {}
         not_judged = result.not_judged
@@ -246,10 +256,10 @@ class Checker:
 
     @staticmethod
     def _plan(rules, method: str | None, have: frozenset, declared: bool) -> tuple[list, list]:
-        """The rules that apply under ``method``: those judged with the evidence ``have``, and the
-        (rule id, evidence missing) of those that cannot be.  A version 1 transcript (``declared`` false)
-        could not claim every coup of its shoes (``coups``): a rule needing only that does not apply to it,
-        and is not listed as not judged."""
+        """The rules that apply under ``method``: those judged with the evidence ``have`` (each with its
+        ``gate``, :func:`_gate`), and the (rule id, evidence missing) of those that cannot be.  A version 1
+        transcript (``declared`` false) could not claim every coup of its shoes (``coups``): a rule needing
+        only that does not apply to it, and is not listed as not judged."""
         judged, unjudged = [], []
         for r, fn in rules:
             if not _applies(r, method):
@@ -258,7 +268,7 @@ class Checker:
             lacking = evidence.missing(kind.needs, have)
             if not lacking:
                 if kind.scope == "coup":  # a rule of whole shoes is judged after the replay (judge_run)
-                    judged.append((r, fn, r.params))
+                    judged.append((r, fn, r.params, _gate(kind.when)))
                 continue
             if not declared:
                 lacking = tuple(n for n in lacking if n in evidence.V1)
@@ -272,7 +282,9 @@ class Checker:
 
     def _run_rules(self, rules, state, table, source, record: CoupRecord, unreadable_rule):
         out = None
-        for rule, fn, params in rules:
+        for rule, fn, params, gate in rules:
+            if gate is not None and not gate(state):
+                continue  # nothing in this coup the rule could find anything in
             try:
                 breaches = fn(state, params, table)
             except Exception as e:  # a bug must not hide the other coups: report it on this coup

@@ -388,7 +388,7 @@ def _the_dealers_hand(c: CoupState, hand: str, curators_hand: str,
 
 
 @check("curator.wrong-recipient", "curator.wrong-recipient", RecipientParams,
-       needs=("passes", "stakes", "cards"))
+       needs=("passes", "stakes", "cards"), when=("passes",))
 def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
     """Each hand's cards go to the patron entitled to turn them: the highest wager on that hand (equal
     wagers by the tie-break; after a refusal, the next entitled patron), or the curator or the marker's

@@ -74,7 +74,7 @@ def _carried_into_this_coup(c: CoupState, p: ErroneousCardParams):
 
 
 @check("irregularity.erroneous-card", "irregularity.mishandled", ErroneousCardParams,
-       needs=("hands", "values", "faces"))
+       needs=("hands", "values", "faces"), when=("moves", "expected_carry"))
 def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
     """A third card dealt to the Player's Hand when none was authorised becomes the Banker's third card if
     the Banker's Hand must draw (as for a Player's Hand that stood); otherwise it becomes the next coup's
@@ -142,7 +142,8 @@ class FaceUpParams(Params):
     """the dealing method of that no bet coup"""
 
 
-@check("irregularity.face-up-card", "irregularity.mishandled", FaceUpParams, needs=("cards", "faces"))
+@check("irregularity.face-up-card", "irregularity.mishandled", FaceUpParams, needs=("cards", "faces"),
+       when=("found_face_up",))
 def face_up_card(c: CoupState, p: FaceUpParams, t: TableContext):
     """A card found face up in the shoe is handled as the rules say: discarded, played as if face down, or
     made the first card of a no bet coup, according to the rules and to whether the coup's first card was
@@ -230,7 +231,8 @@ class MisdealParams(Params):
     than two cards to a hand), or also a hand misdealt its additional cards"""
 
 
-@check("irregularity.misdeal", "irregularity.mishandled", MisdealParams, needs=("hands", "order"))
+@check("irregularity.misdeal", "irregularity.mishandled", MisdealParams, needs=("hands", "order"),
+       when=("reconstructed", "void"))
 def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
     """Cards dealt out of the Player, Banker, Player, Banker order are reconstructed into that order (the
     first and third cards the Player's, the second and fourth the Banker's), or, if they cannot be, the

@@ -48,7 +48,7 @@ def coup_number(c: CoupState, p, t):
                          f"{'is' if gap == 1 else 'are'} missing from the record"),)
 
 
-@check("record.timestamp", "record.timestamp")
+@check("record.timestamp", "record.timestamp", when=("times",))
 def timestamp(c: CoupState, p, t):
     """Every timestamp (``at``) is an ISO 8601 date and time, and none is earlier than the one recorded before it
     (in this coup or the coups before); timestamps with and without a UTC offset are not compared."""

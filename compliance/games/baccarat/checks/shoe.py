@@ -6,7 +6,7 @@ from compliance.checks import Breach, check
 from compliance.games.baccarat.replay import CoupState
 
 
-@check("shoe.integrity", "shoe.integrity", needs=("cards",))
+@check("shoe.integrity", "shoe.integrity", needs=("cards",), when=("integrity",))
 def integrity(c: CoupState, p, t):
     """No more copies of a card than the shoe's decks hold, no more cards than the shoe holds,
     and no card in two places (moved from a hand that does not hold it, carried over from nowhere)."""
