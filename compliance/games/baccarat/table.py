@@ -37,6 +37,8 @@ class TableContext:
     units: Units = field(default_factory=Units)  # the table's money as exact integers (games.common.Units)
     # (spot, outcome, odds, commission rate) -> stake -> what is owed in units (settlement)
     owed_units: dict = field(default_factory=dict)
+    # (spot, result key) -> (terms, its owed_units entry), for a spot settled on the result alone (settlement)
+    settling: dict = field(default_factory=dict)
 
     @classmethod
     def build(cls, header, ruleset: Ruleset, where: str) -> TableContext:

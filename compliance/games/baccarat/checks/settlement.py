@@ -73,6 +73,22 @@ def terms(c: CoupState, spot: str, t, key: tuple | None = None) -> tuple:
 _UNKNOWN = object()
 
 
+def _settling(c: CoupState, spot: str, t, result: tuple | None) -> tuple:
+    """(terms, what a stake is owed in units) of the wagers on ``spot`` in this coup.  The owed amounts are kept
+    for the table by what settles them (never by object identity: a spot that reads the first cards has new
+    terms each coup); for a spot settled on the result alone, both are kept by (spot, result) too."""
+    keep = result is not None and t.spots[spot].by_result is not None
+    if keep:
+        found = t.settling.get((spot, result))
+        if found is not None:
+            return found
+    spot_terms = terms(c, spot, t, result)
+    found = (spot_terms, None if spot_terms is None else t.owed_units.setdefault((spot, *spot_terms[:3]), {}))
+    if keep:
+        t.settling[(spot, result)] = found
+    return found
+
+
 def _judgeable(c: CoupState) -> bool:
     return c.void is not None or c.hands_complete
 
@@ -96,7 +112,8 @@ def _value(outcome: str, amount: Decimal) -> Decimal:
 def wrong_amount(c: CoupState, p, t):
     """Each settled wager gets exactly what its spot gives for the true outcome: what pushes it, the paytable
     row or the odds it wins at, less the commission the spot takes."""
-    return [Breach(w.at, w.message) for w in wrong_settlements(c, t)]
+    wrong = wrong_settlements(c, t)
+    return [Breach(w.at, w.message) for w in wrong] if wrong else ()
 
 
 def wrong_settlements(c: CoupState, t) -> list[Wrong]:
@@ -129,11 +146,7 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
             continue
         spot = by_spot.get(s.spot)
         if spot is None:
-            spot_terms = terms(c, s.spot, t, result)
-            # what a stake is owed in units, kept for the table by what settles it (never by object identity:
-            # a spot that reads the first cards has new terms each coup)
-            spot = by_spot[s.spot] = (spot_terms, None if spot_terms is None else
-                                      t.owed_units.setdefault((s.spot, *spot_terms[:3]), {}))
+            spot = by_spot[s.spot] = _settling(c, s.spot, t, result)
         spot_terms, by_stake = spot
         if spot_terms is None:
             continue  # the record does not show what the spot is settled on (a card recorded in part)
@@ -197,8 +210,8 @@ def missing(c: CoupState, p, t):
     if not _judgeable(c):
         return ()
     basis = settlement_basis(c)
-    settled = [(s.bettor, s.spot) for s in c.settlements]
-    if len(settled) == len(basis) and basis.keys() == set(settled):
+    settled = {(s.bettor, s.spot) for s in c.settlements}
+    if len(settled) == len(c.settlements) == len(basis) and basis.keys() == settled:
         return ()  # the usual coup: each standing wager settled once
     counts: dict[tuple, list] = {}
     for s in c.settlements:
