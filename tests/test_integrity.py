@@ -188,6 +188,17 @@ def test_a_shuffled_shoe_repeats_nothing_long_and_runs_no_suit(tmp_path):
         assert order.runs_in_order(cards, 7) == []
 
 
+def test_earlier_shoes_are_compared_while_kept_and_forgotten_a_block_at_a_time():
+    """A stretch is found in the latest kept shoe that holds it; a shoe forgotten (its block dropped once the
+    later shoes number ``keep``) is no longer compared, while a window it shared with a later shoe still is."""
+    earlier = order.EarlierShoes(keep=2, k=3, block=1)
+    assert earlier.repeats(b"\x01\x02\x03\x04\x05", 1) == []
+    assert earlier.repeats(b"\x09\x01\x02\x03\x08", 2) == [order.Stretch(1, 4, 0, "1")]
+    assert earlier.repeats(b"\x01\x02\x03\x07", 3) == [order.Stretch(0, 3, 1, "2")]  # the latest that holds it
+    assert earlier.repeats(b"\x03\x04\x05\x06", 4) == []  # only shoe 1 held 3 4 5: forgotten
+    assert earlier.repeats(b"\x06\x01\x02\x03", 5) == [order.Stretch(1, 4, 0, "3")]  # shoe 2 forgotten, 3 kept
+
+
 def test_the_bounds_hold_on_shuffled_shoes_at_a_loose_level():
     """At a false alarm of 1% a shoe and test, the stretch lengths are short enough that shuffled shoes do show
     some; the share flagged stays within the bound (three tests: at most 3%)."""

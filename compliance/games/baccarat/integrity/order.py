@@ -175,15 +175,17 @@ BLOCK = 10
 class EarlierShoes:
     """The ``k``-card windows of a table's last shoes, to look a new shoe up in.
 
-    The windows are kept in blocks of ``block`` shoes (a dictionary each, window -> the shoe that holds it), so
-    that forgetting the oldest shoes is dropping a block, and looking a shoe up is one set intersection a
-    block.  Between ``keep`` and ``keep + block`` earlier shoes are compared."""
+    One dictionary holds every window of the shoes kept (window -> the latest of them that holds it), so that
+    looking a shoe up is one pass over its windows.  Shoes are forgotten a block of ``block`` at a time, the
+    oldest first, their windows taken out where no later shoe holds them.  Between ``keep`` and
+    ``keep + block`` earlier shoes are compared."""
 
     def __init__(self, keep: int, k: int, block: int = BLOCK):
         self.keep, self.k, self.block = keep, k, block
-        self.blocks: list[dict[bytes, int]] = []
+        self.index: dict[bytes, int] = {}
         self.sizes: list[int] = []  # shoes in each block
         self.cards: dict[int, bytes] = {}  # the cards of the shoes kept, by their number in the run
+        self.windows: dict[int, list[bytes]] = {}  # their windows, to forget them
         self.order: list[int] = []
 
     def repeats(self, cards: bytes, label: int | None = None) -> list[Stretch]:
@@ -199,14 +201,14 @@ class EarlierShoes:
 
     def _repeats(self, cards: bytes, keys: list[bytes]) -> list[Stretch]:
         k = self.k
-        mine = set(keys)
-        if all(b.keys().isdisjoint(mine) for b in self.blocks):
+        index = self.index
+        if index.keys().isdisjoint(keys):
             return []
         found: list[Stretch] = []
         covered: dict[tuple[int, int], int] = {}
         n = len(cards)
         for i, key in enumerate(keys):
-            label = next((b[key] for b in reversed(self.blocks) if key in b), None)
+            label = index.get(key)
             if label is None:
                 continue
             other = self.cards[label]
@@ -225,18 +227,20 @@ class EarlierShoes:
         """Keep this shoe; forget the oldest block once the others hold ``keep`` shoes."""
         if self.keep <= 0:
             return
-        if not self.blocks or self.sizes[-1] >= self.block:
-            self.blocks.append({})
+        if not self.sizes or self.sizes[-1] >= self.block:
             self.sizes.append(0)
-        self.blocks[-1].update(dict.fromkeys(keys, label))
+        self.index.update(dict.fromkeys(keys, label))  # a window of an earlier shoe now points at this one
         self.sizes[-1] += 1
         self.cards[label] = cards
+        self.windows[label] = keys
         self.order.append(label)
         while sum(self.sizes) - self.sizes[0] >= self.keep:
             for old in self.order[:self.sizes[0]]:
                 del self.cards[old]
+                for key in self.windows.pop(old):
+                    if self.index.get(key) == old:  # held by no later shoe
+                        del self.index[key]
             del self.order[:self.sizes[0]]
-            self.blocks.pop(0)
             self.sizes.pop(0)
 
 
