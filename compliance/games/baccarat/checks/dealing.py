@@ -131,7 +131,8 @@ def face_down(c: CoupState, p: FaceDownParams, t):
         return ()
     wrong = None  # required face -> the cards dealt with the other
     initial, player_third, banker_third = p.initial, p.player_third, p.banker_third
-    for i, (to, card) in enumerate(c.to_hands):
+    first = 0 if initial is not None else 4  # the initial cards' face not judged: only the cards after them
+    for i, (to, card) in enumerate(c.to_hands[first:], first):
         want = initial if i < 4 else player_third if to == PLAYER else banker_third
         face = card.face
         if want is None or face is None or face == want or card.found_face_up or card.carried_over:

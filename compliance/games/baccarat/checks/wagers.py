@@ -23,8 +23,8 @@ def late(c: CoupState, p: LateParams, t):
     out = []
     after = c.reconstruct_at if p.after_reconstruction == "misdeal_rule" and c.reconstruct_at is not None else None
     for ch in c.changes:
-        if not ch.late or (after is not None and ch.at > after):
-            continue
+        if not (ch.after_no_more_bets or ch.after_first_card) or not ch.late or (after is not None and ch.at > after):
+            continue  # (the usual wager, placed before either, is not late)
         when = "after the first card" if ch.after_first_card else "after \"no more bets\""
         what = "placed" if ch.kind == "wager" else f"increased from {t.money(ch.before)} to"
         out.append(Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager {what} {t.money(ch.after)} {when}"))
