@@ -46,9 +46,10 @@ def _skipped_coups(path: Path):
                 yield r, state, table
 
 
-def test_the_kinds_that_declare_when_are_the_irregular_ones():
+def test_the_kinds_that_declare_when_are_the_irregular_ones_and_the_third_cards():
     assert {"irregularity.erroneous-card", "irregularity.face-up-card", "irregularity.misdeal",
-            "shoe.integrity", "record.timestamp", "curator.wrong-recipient"} <= GATED
+            "shoe.integrity", "record.timestamp", "curator.wrong-recipient", "third-card.player.illegal",
+            "third-card.banker.illegal"} <= GATED
 
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: str(p.relative_to(ROOT)))

@@ -46,7 +46,7 @@ def _deal_end(c: CoupState) -> int | None:
     return c.initial[-1][1].at if c.initial else None
 
 
-@check("third-card.player.illegal", "third-card.player.illegal", needs=("hands", "values"))
+@check("third-card.player.illegal", "third-card.player.illegal", needs=("hands", "values"), when=("player_extra",))
 def player_drew(c: CoupState, p, t):
     """The Player's Hand draws only on a total the tableau says draws, and never when either hand is a natural."""
     if not c.hands_complete:
@@ -95,7 +95,7 @@ def _a(points: int) -> str:
     return f"an {points}" if points == 8 else f"a {points}"
 
 
-@check("third-card.banker.illegal", "third-card.banker.illegal", needs=("hands", "values"))
+@check("third-card.banker.illegal", "third-card.banker.illegal", needs=("hands", "values"), when=("banker_extra",))
 def banker_drew(c: CoupState, p, t):
     """The Banker's Hand draws only where the tableau says draw, given the Player's actual third card (or none),
     and only once the Player's Hand is complete: a Banker card dealt before the Player's third card is a breach."""
