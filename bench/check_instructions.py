@@ -1,0 +1,86 @@
+"""Instructions a coup of ``check`` on one core, counted by valgrind's cachegrind: a measure the machine's load
+does not change (wall-clock time on a shared machine does).
+
+Each stage runs in a process of its own under ``valgrind --tool=cachegrind``, on the bench's transcript of
+``--small`` coups and of ``--large`` coups (au-nsw, every rule, dealing method C, as ``check_speed.py``); the
+difference of the two counts over the difference of coups is what a coup costs, start-up and the one-time work
+(imports, the ruleset, the tableau's odds) left out.  Stages, each including the ones before it:
+
+* ``orjson``: parsing every line with orjson (the floor, as in ``check_speed.py``);
+* ``decode``: reading and decoding the coups as check does (the validating msgspec decode, the duplicate-key
+  test, the line read and its SHA-256);
+* ``replay``: and replaying them (no rule runs);
+* ``nojudge``: the whole check but the integrity stage after the replay (its collector still runs);
+* ``check``: the whole check.
+
+Under valgrind the CPU's SHA instructions are not used: the SHA-256 of a coup's 860 bytes counts about 25,000
+instructions in software, where the CPU's own instructions take some 1,500.
+
+    .venv/bin/python bench/check_instructions.py                 # every stage (about 10 minutes)
+    .venv/bin/python bench/check_instructions.py --stages check orjson
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+STAGES = ("orjson", "decode", "replay", "nojudge", "check")
+
+
+def run_stage(stage: str, coups: int) -> None:
+    """The stage itself, in this process (what valgrind runs)."""
+    sys.path.insert(0, str(HERE))
+    from check_speed import decode_and_replay, decode_only, parse_only, transcript
+
+    path = transcript(coups, "au-nsw", "C", 1000)
+    if stage == "orjson":
+        parse_only(path)
+    elif stage == "decode":
+        decode_only(path)
+    elif stage == "replay":
+        decode_and_replay(path)
+    else:
+        from compliance.engine import Checker
+
+        Checker(judge=stage == "check").check_file(path)
+
+
+def count(stage: str, coups: int) -> int:
+    """Instructions of one run of the stage under cachegrind."""
+    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          sys.executable, __file__, "--run", stage, str(coups)],
+                         capture_output=True, text=True, check=True).stderr
+    return int(re.search(r"I\s+refs:\s+([\d,]+)", out).group(1).replace(",", ""))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES))
+    ap.add_argument("--small", type=int, default=2_000)
+    ap.add_argument("--large", type=int, default=10_000)
+    ap.add_argument("--run", nargs=2, metavar=("STAGE", "COUPS"), help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.run:
+        run_stage(a.run[0], int(a.run[1]))
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
+        return 2
+    for coups in (a.small, a.large):  # generate the transcripts outside valgrind
+        run_stage("orjson", coups)
+    per_coup = {}
+    for stage in a.stages:
+        per_coup[stage] = (count(stage, a.large) - count(stage, a.small)) / (a.large - a.small)
+        ratio = f"  ({per_coup[stage] / per_coup['orjson']:.2f}x orjson's parse)" if "orjson" in per_coup else ""
+        print(f"{stage:8} {per_coup[stage]:>10,.0f} instructions a coup{ratio}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
