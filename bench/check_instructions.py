@@ -13,6 +13,9 @@ difference of the two counts over the difference of coups is what a coup costs, 
 * ``nojudge``: the whole check but the integrity stage after the replay (its collector still runs);
 * ``check``: the whole check.
 
+The runs keep nothing between them (``BACCARAT_AUDIT_NO_CACHE``): a ruleset or a shoe's odds kept in the cache
+by the small run would spare the large one work the difference must not count.
+
 Under valgrind the CPU's SHA instructions are not used: the SHA-256 of a coup's 860 bytes counts about 25,000
 instructions in software, where the CPU's own instructions take some 1,500.
 
@@ -23,6 +26,7 @@ instructions in software, where the CPU's own instructions take some 1,500.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -55,7 +59,8 @@ def count(stage: str, coups: int) -> int:
     """Instructions of one run of the stage under cachegrind."""
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, __file__, "--run", stage, str(coups)],
-                         capture_output=True, text=True, check=True).stderr
+                         capture_output=True, text=True, check=True,
+                         env={**os.environ, "BACCARAT_AUDIT_NO_CACHE": "1"}).stderr
     return int(re.search(r"I\s+refs:\s+([\d,]+)", out).group(1).replace(",", ""))
 
 
