@@ -6,25 +6,56 @@ Files are written by :mod:`compliance.outputs` (never through a link, never over
 from __future__ import annotations
 
 import typer
-from typer.core import TyperArgument, TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from compliance import __version__
 from compliance.errors import UserError
 from compliance.printable import printable
 
 
+def _nothing_given(self, ctx, value):
+    """typer's ``process_value``, without building a converter for a parameter left out.
+
+    typer (0.29) builds a pydantic ``TypeAdapter`` for every parameter of the
+    command being run, the ones not given too, only to hand back ``None`` (or
+    ``()``) for them: a tenth of a small check's start-up.  For a value of
+    ``None`` this does what typer does (the empty value, the callback) without
+    the adapter; a value given, or a required parameter, goes through typer.
+    """
+    if value is not None or self.required or not hasattr(self, "get_runtime_param"):
+        return super(type(self), self).process_value(ctx, value)
+    value = () if self.multiple or self.nargs == -1 else None
+    return self.callback(ctx, self, value) if self.callback is not None else value
+
+
+class _Option(TyperOption):
+    __slots__ = ()
+    process_value = _nothing_given
+
+
 class _Argument(TyperArgument):
     """An argument shown in help by its metavar alone (typer would add the Python type after it: <list[Path]>)."""
+
+    __slots__ = ()
+    process_value = _nothing_given
 
     def display_type_rich(self, ctx):
         return None
 
 
+class _PlainArgument(TyperArgument):
+    __slots__ = ()
+    process_value = _nothing_given
+
+
 def _plain_arguments(command) -> None:
-    """Every argument of ``command`` (a click command typer made) and of its subcommands shown plainly."""
+    """Every parameter of ``command`` (a click command typer made) and of its subcommands: arguments shown
+    plainly, parameters left out not converted."""
     for param in command.params:
-        if type(param) is TyperArgument and param.metavar is not None:
-            param.__class__ = _Argument
+        if type(param) is TyperArgument:
+            param.__class__ = _Argument if param.metavar is not None else _PlainArgument
+        elif type(param) is TyperOption:
+            param.__class__ = _Option
     for sub in getattr(command, "commands", {}).values():
         _plain_arguments(sub)
 
