@@ -12,7 +12,6 @@ findings without reading or writing the cache.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from pathlib import Path
@@ -28,7 +27,6 @@ from compliance.ruleset.loader import load_ruleset
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_NUGGET = ROOT / "fixtures" / "rules" / "us-nj" / "shoe-decks-in-the-same-order.json"
 PRESET = ROOT / "fixtures" / "rules" / "us-nj" / "shoe-preset-for-the-banker.json"
-integrity_judge = importlib.import_module("compliance.games.baccarat.integrity.judge")  # (the package names a function judge)
 KEY = odds.tableau_key(load_ruleset("us-nj").game.tableau)
 
 
@@ -100,7 +98,6 @@ def test_an_entry_made_by_other_code_is_not_used(cache_dir, enumerations, monkey
 def check(*args: str):
     """The command as a new process runs it: nothing remembered but the user's cache, the cache switched on."""
     odds._coup_odds.cache_clear()
-    integrity_judge._ODDS.clear()
     cachedir._off = False
     return CliRunner().invoke(app, ["check", *args, "-f", "json", "--timestamp", "2026-11-29T00:00:00Z"])
 

@@ -15,7 +15,7 @@ import json
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from compliance import cachedir
 from compliance.cards import DECK, POINTS
@@ -107,6 +107,12 @@ class CoupOdds:
     player: Fraction
     tie: Fraction
     natural: Fraction  # either hand holds a natural after the initial four cards
+
+    @cached_property
+    def chances(self) -> dict[str, float]:
+        """The same as the floats the statistical tests take (one dict for every shoe alike): never money."""
+        return {"banker": float(self.banker), "player": float(self.player), "tie": float(self.tie),
+                "naturals": float(self.natural)}
 
 
 @lru_cache(maxsize=16)

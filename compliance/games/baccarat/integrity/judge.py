@@ -213,19 +213,9 @@ def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest) -> str:
 # ------------------------------------------------------------------ 2. outcomes no fair shoe gives
 
 
-_ODDS: dict[tuple, dict[str, float]] = {}
-
-
 def _odds(shoe: ShoeRun) -> dict[str, float]:
-    """One coup's chances for this shoe's tableau and decks (one dict for all the shoes alike)."""
-    tableau = shoe.result.ruleset.game.tableau
-    key = (tableau.model_dump_json(), shoe.record.decks)
-    odds = _ODDS.get(key)
-    if odds is None:
-        o = coup_odds(tableau, shoe.record.decks)
-        odds = _ODDS[key] = {"banker": float(o.banker), "player": float(o.player), "tie": float(o.tie),
-                             "naturals": float(o.natural)}
-    return odds
+    """One coup's chances for this shoe's tableau and decks (worked out once a tableau and deck count)."""
+    return coup_odds(shoe.result.ruleset.game.tableau, shoe.record.decks).chances
 
 
 def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
