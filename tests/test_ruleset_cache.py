@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
+from compliance import cachedir
 from compliance.ruleset import cache
 from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
@@ -84,7 +85,7 @@ def test_the_cache_directory_follows_xdg_and_is_tagged(tmp_path, monkeypatch):
         "Signature: 8a477f597d28d172789f06886806bc55")
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")  # a relative XDG_CACHE_HOME is ignored (the spec)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert cache.directory() == tmp_path / "home" / ".cache" / "baccarat-audit"
+    assert cachedir.directory() == tmp_path / "home" / ".cache" / "baccarat-audit"
 
 
 # ------------------------------------------------------------------ stale

@@ -52,12 +52,6 @@ from compliance.ruleset.loader import chain_sha256, load_ruleset, resolve_ref
 from compliance.ruleset.models import BoundRule, Condition, Ruleset
 
 FORMAT = 1  # of the files; another format is a stale file
-ENV_DIR, ENV_OFF, CACHEDIR_TAG = cachedir.ENV_DIR, cachedir.ENV_OFF, cachedir.CACHEDIR_TAG
-directory = cachedir.directory
-disabled_by_environment = cachedir.disabled_by_environment
-
-
-code_fingerprint = cachedir.code_fingerprint
 
 
 class Header(msgspec.Struct, forbid_unknown_fields=True):
@@ -97,7 +91,7 @@ def read(entry: Path, ref: str, top: str, allow_abstract: bool) -> Ruleset | Non
             head, _, body = f.read().partition(b"\n")
         h = msgspec.json.decode(head, type=Header)
         if (h.format, h.version, h.code, h.ref, h.top, h.abstract) != (
-                FORMAT, compliance.__version__, code_fingerprint(), ref, top, allow_abstract):
+                FORMAT, compliance.__version__, cachedir.code_fingerprint(), ref, top, allow_abstract):
             return None
         if hashlib.sha256(body).hexdigest() != h.digest or h.game_kind not in games.PACKAGES:
             return None
@@ -121,7 +115,7 @@ def write(entry: Path, ref: str, top: str, allow_abstract: bool, ruleset: Rulese
         body = msgspec.json.encode(plain)
         if decode(msgspec.json.decode(body)) != ruleset:
             return
-        header = Header(FORMAT, compliance.__version__, code_fingerprint(), ref, top, allow_abstract,
+        header = Header(FORMAT, compliance.__version__, cachedir.code_fingerprint(), ref, top, allow_abstract,
                         ruleset.game_kind, list(ruleset.files), ruleset.sha256, hashlib.sha256(body).hexdigest())
         cachedir.write_atomic(entry, msgspec.json.encode(header) + b"\n" + body)
     except (OSError, TypeError, ValueError, KeyError, ArithmeticError, RecursionError):
