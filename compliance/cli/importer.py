@@ -73,7 +73,8 @@ def import_(
     jurisdiction: str = typer.Option(None, "--jurisdiction", metavar="ID", show_default=False,
                                      help="table.jurisdiction of the transcript."),
     game: str = typer.Option(None, "--game", metavar="GAME", show_default=False,
-                             help="table.game: punto_banco, mini_baccarat or even_money [default: punto_banco]."),
+                             help="table.game: a game of the jurisdiction's ruleset (punto_banco, mini_baccarat, "
+                                  "even_money, ez_baccarat ...) [default: punto_banco]."),
     seats: int = typer.Option(None, "--seats", min=1, metavar="N", show_default=False,
                               help="table.seats [default: 7, or the highest seat a wager names]."),
     decks: int = typer.Option(8, "--decks", min=1, max=16, metavar="N",

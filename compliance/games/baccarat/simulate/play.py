@@ -351,12 +351,16 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         """A wrong settlement in the patrons' favour, as a table drifting one way makes them: a winning wager on a
         spot that takes commission paid without it deducted, else a wager paid (or collected) a unit to the
         patron's good."""
-        spots = self.g.spots
-        e = next((e for e in entries if e[2] == "win" and spots[e[1]].rate
-                  and e[3] < e[5] * spots[e[1]].outcome(facts)[1]), None)
-        if e is not None:
+        for e in entries:  # a winning wager whose commission was deducted: paid its gross instead
+            if e[2] == "win":
+                _, gross, commission = self.due(e[1], e[5], facts)
+                if commission:
+                    break
+        else:
+            gross = None
+        if gross is not None:
             was = e[3]
-            e[3] = e[5] * spots[e[1]].outcome(facts)[1]
+            e[3] = gross
             what = "commission not deducted"
         else:
             e = next((e for e in entries if e[2] != "push" and _slip(e[2], e[3], unit, True) is not None), None)
