@@ -359,3 +359,41 @@ def test_a_wager_is_settled_by_the_first_that_holds_pushes_then_pays_then_wins(p
     cf = pa.spots_for("commission_free")["banker"]
     assert list(cf.pays) == ["on_six"] and cf.odds == 1  # on 6 half, otherwise 1 to 1
     assert "dragon_7" not in pa.spots_for("mini_baccarat")
+
+
+# ------------------------------------------------------------------ the table's commission, on the spots that take one
+
+BANKER_7_TO_6 = (["KD", "6D"], ["KS", "7C"])  # Banker 7 on two cards beats Player 6: no Dragon 7
+BANKER_6_TO_5 = (["KD", "5D", "KH"], ["KS", "6C"])  # Player 5 draws a ten; Banker 6 stands and wins
+
+
+def banker_paid(game: str, hands, amount, commission: float | None) -> list[str]:
+    doc = table(game, [dealt(1, *hands, [(1, "banker", 200)], [(1, "banker", "win", amount)])])
+    if commission is not None:
+        doc["table"]["commission"] = commission
+    return [f.message for f in check(doc)]
+
+
+@pytest.mark.parametrize("commission", [None, 0.05])
+@pytest.mark.parametrize("game", ["ez_baccarat", "commission_free"])
+def test_a_table_commission_is_never_taken_on_a_banker_wager_that_takes_none(game, commission):
+    """EZ Baccarat (§ 627a.1) and commission-free Midibaccarat (§ 629b.2) take no vigorish: a header's
+    ``commission`` (which a table system writes in every header) leaves their Banker wagers at 1 to 1."""
+    assert banker_paid(game, BANKER_7_TO_6, 200, commission) == []
+    [net] = banker_paid(game, BANKER_7_TO_6, 190, commission)
+    assert net.startswith("seat 1 banker wager of 200 should be win 200 (Banker pays 1 to 1);")
+
+
+@pytest.mark.parametrize("commission", [None, 0.05])
+def test_commission_free_banker_six_is_half_with_no_commission_stacked_on_it(commission):
+    assert banker_paid("commission_free", BANKER_6_TO_5, 100, commission) == []
+    [stacked] = banker_paid("commission_free", BANKER_6_TO_5, 95, commission)
+    assert stacked.startswith("seat 1 banker wager of 200 should be win 100 (Banker winning with 6 pays 0.5 to 1);")
+
+
+@pytest.mark.parametrize("game", ["punto_banco", "mini_baccarat", "midi_baccarat"])
+@pytest.mark.parametrize(("commission", "net"), [(None, 190), (0.05, 190), (0.04, 192)])
+def test_a_table_commission_replaces_the_rate_of_a_banker_wager_that_takes_one(game, commission, net):
+    assert banker_paid(game, BANKER_7_TO_6, net, commission) == []
+    [full] = banker_paid(game, BANKER_7_TO_6, 200, commission)
+    assert f"should be win {net} (Banker pays 1 to 1 less {5 if net == 190 else 4}% commission)" in full

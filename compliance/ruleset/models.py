@@ -144,7 +144,8 @@ class Spot(Strict):
     pushes: dict[str, Condition] = Field(default={}, description="conditions that return the stake; judged first")
     commission: Decimal | None = Field(default=None, ge=0, lt=1, allow_inf_nan=False,
                                        description="share of the winnings kept by the house; the table header's "
-                                                   "`commission` replaces it on every spot that has one")
+                                                   "`commission` replaces it on every spot that takes one "
+                                                   "(above 0): a spot of 0 takes none, whatever the header says")
     commission_unit: Decimal | None = Field(
         default=None, gt=0,
         description="the commission is rounded to a multiple of this amount (e.g. 0.25); none: exact to the cent and below",
@@ -363,10 +364,13 @@ class Ruleset(BaseModel):
 
     def spots_for(self, game: str, commission: Decimal | None = None) -> dict[str, Spot]:
         """The spots ``game`` offers (table.game, a variant of the ruleset), in order; ``commission``, if
-        given, the table's rate in place of the ruleset's on every spot that takes a commission."""
+        given, the table's rate in place of the ruleset's on every spot that takes a commission: one whose
+        rate is above nought.  A spot that takes none (no ``commission``, or ``commission: 0``, as EZ
+        Baccarat's Banker, 58 Pa. Code § 627a.1, and commission-free Midibaccarat's, § 629b.2) keeps taking
+        none whatever the table header says."""
         spots = {k: s for k, s in self.game.spots_of(game).items() if s.offered}
         if commission is not None:
-            spots = {k: s.model_copy(update={"commission": commission}) if s.commission is not None else s
+            spots = {k: s.model_copy(update={"commission": commission}) if s.commission else s
                      for k, s in spots.items()}
         return spots
 

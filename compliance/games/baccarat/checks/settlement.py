@@ -3,7 +3,8 @@
 Each spot of the table's game (``game.spots`` of the ruleset, changed by the
 table's game variant) says what wins it, what it pays, what pushes it and the
 commission it takes (:mod:`compliance.games.baccarat.spots`); the table's
-``commission`` replaces the ruleset's on every spot that takes one.  A winning
+``commission`` replaces the ruleset's on every spot that takes one (a rate above 0: EZ Baccarat's
+and commission-free Midibaccarat's Banker take none, whatever the header says).  A winning
 wager that takes commission may be paid net, or paid in full with the
 commission collected by a ``commission`` event.  The outcome is judged by the
 cards, not by the announced result (a wrong announcement is
@@ -180,7 +181,7 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
                              _value(s.outcome, s.amount) - _value(outcome, expect_amount), kind))
     if not commission_by:
         return out
-    takers = [name for name, spot in t.spots.items() if spot.rate is not None]  # the spots that take commission
+    takers = [name for name, spot in t.spots.items() if spot.rate]  # the spots that take commission (a rate above 0)
     for bettor, paid in commission_by.items():
         taken = next((name for name in takers if (bettor, name) in basis), takers[0] if takers else None)
         stake = basis.get((bettor, taken))
