@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from compliance.cli import app
 from compliance.games.baccarat.analyze import STANDARD_TABLEAU
-from compliance.ruleset.lint import lint_file, tableau_differences, tableau_problems
+from compliance.games.baccarat.lint import tableau_differences, tableau_problems
+from compliance.ruleset.lint import lint_file
 from compliance.ruleset.loader import bundled_dir, bundled_ids, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -54,7 +54,8 @@ class Game:
     build_table: Callable  # (header, ruleset, where) -> table context
     replayer: Callable  # (table context) -> object with .replay(coup, line) -> coup state
     transcript_model: type  # the pydantic model of a whole transcript (its JSON Schema)
-    analysis: object | None = None  # exact analysis (module): STANDARD_TABLEAU, edge_shift, describe_edge_shift
+    # the lint of its ruleset's `game` section (module): game_section(GameSection, LintReport); none: it has none
+    lint: object | None = None
     # its recorders' logs (module): ROWS, REQUIRED, UNIQUE, evidence_of, context(ruleset), build(parts, context)
     importer: object | None = None
     # shoe and table integrity (module): Collector(header, table, rules) gathers a transcript's data coup by coup
@@ -68,6 +69,25 @@ class Game:
             raise UserError(f"ruleset {ruleset.id!r} has rules for {_title(kind)}, but table.game is "
                             f"{header.table.game!r} ({self.title}): choose a {self.title} ruleset", where)
         return self.build_table(header, ruleset, where)
+
+
+@dataclass(frozen=True)
+class GameSection:
+    """A ruleset file's ``game`` section as ``ruleset lint`` hands it to the game of its ``game_kind``."""
+
+    data: dict  # the whole file as written
+    own: dict  # the file's own `game` section ({} if it has none)
+    plain: dict  # the section merged over the parent's, its house parameters unwrapped
+    house: list  # the house parameters of the merged section (HouseNote)
+    parent: object | None  # the Ruleset it extends, if any
+
+
+class LintReport(typing.Protocol):
+    """Where a game's lint reports what it finds: ``at`` is a key path from the file's root."""
+
+    def add(self, at: tuple, severity: str, code: str, message: str) -> None: ...
+
+    def add_validation(self, base: tuple, err, code: str, skip=...) -> None: ...
 
 
 class LazyModule:

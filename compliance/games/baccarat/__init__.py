@@ -29,7 +29,7 @@ GAME = Game(
     build_table=TableContext.build,
     replayer=Replayer,
     transcript_model=models.Transcript,
-    analysis=LazyModule("compliance.games.baccarat.analyze"),
+    lint=LazyModule("compliance.games.baccarat.lint"),
     importer=LazyModule("compliance.games.baccarat.importing"),
     integrity=integrity,
 )
