@@ -10,7 +10,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # $(call generate,ARGS,FILE): FILE is the output of `baccarat-audit ARGS`, written whole or left as it was.
 generate = $(BIN)/baccarat-audit $(1) > $(2).tmp && mv $(2).tmp $(2) || { rm -f $(2).tmp; exit 1; }
 
-.PHONY: run test fuzz browser conformance bench bench-integrity integrity-false-alarms docs clean
+.PHONY: run test test-all fuzz browser conformance bench bench-integrity integrity-false-alarms docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,13 @@ $(TESTS): $(TOOL)
 run: $(TOOL)
 	@$(BIN)/baccarat-audit check $(SAMPLE) || [ $$? -eq 1 ]
 
+# The suite in a few minutes on two cores: everything but the tests marked slow (scale, long fuzzing, real
+# processes, the browser, Dask) or install (a wheel built and installed into a fresh venv).
 test: $(TESTS)
+	$(BIN)/python -m pytest -m "not slow and not install"
+
+# Every test, the slow and install ones too (.ci/run runs this).
+test-all: $(TESTS)
 	$(BIN)/python -m pytest
 
 # The fuzzers of every kind of file the tool reads (make test runs them briefly), FUZZ_SCALE times as long.

@@ -1,6 +1,7 @@
 """The command line (spec: "The JSON report", exit status 0/1/2, --fail-on; issue 2: several files, same bytes).
 
-Every test runs the real program in a subprocess, as an auditor or a CI job would.
+The commands run in this process (``command.audit``); the entry point, a crash and the installed wheel run
+the real program in a subprocess, as an auditor or a CI job would.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from builders import coup, dumps, transcript
+from command import audit
 
 from compliance.ruleset.loader import load_ruleset
 
@@ -25,7 +27,8 @@ CLEAN = transcript([coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100
 BREACH = transcript([coup(1, ["KD", "4D", "3S"], ["KS", "6C", "8D"], [(1, "player", 100)])])
 
 
-def audit(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+def entry_point(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``python -m compliance ARGS``: the real program, in a process of its own."""
     r = subprocess.run([sys.executable, "-m", "compliance", *args], cwd=cwd, capture_output=True, text=True,
                        timeout=120, env=env)
     assert "Traceback" not in r.stderr, r.stderr
@@ -161,8 +164,10 @@ def test_the_text_report_names_rule_coup_and_citation(files):
 
 
 def test_python_dash_m_compliance_and_version(tmp_path):
-    r = audit("--version", cwd=tmp_path)
+    r = entry_point("--version", cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.startswith("baccarat-audit ")
+    r = entry_point("check", str(SAMPLE), "--format", "json", cwd=tmp_path)
+    assert r.returncode == 1 and len(report(r)["findings"]) >= 5
 
 
 def test_schema_transcript_is_the_models_json_schema(tmp_path):
@@ -420,17 +425,18 @@ def test_config_show_keeps_json_as_another_spelling(tmp_path):
 
 
 def test_shell_completion_can_be_installed_and_completes_commands_options_and_rulesets(tmp_path):
+    """typer's completion answers from its entry point (the environment of a new process): run for real."""
     assert "--install-completion" in audit("--help", cwd=tmp_path).stdout
     no_detection = os.environ | {"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
     for shell, marker in (("bash", "complete -o default -F _baccarat_audit_completion baccarat-audit"),
                           ("zsh", "#compdef baccarat-audit"), ("fish", "complete --command baccarat-audit")):
-        shown = audit("--show-completion", shell, cwd=tmp_path, env=no_detection)
+        shown = entry_point("--show-completion", shell, cwd=tmp_path, env=no_detection)
         assert shown.returncode == 0 and marker in shown.stdout, shown.stdout + shown.stderr
 
     def complete(words: str) -> list[str]:  # what bash asks the program when TAB is pressed
         env = os.environ | {"_BACCARAT_AUDIT_COMPLETE": "complete_bash", "COMP_WORDS": words,
                             "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
-        return audit(cwd=tmp_path, env=env).stdout.split()
+        return entry_point(cwd=tmp_path, env=env).stdout.split()
 
     assert "check" in complete("baccarat-audit ch")
     assert complete("baccarat-audit check --ruleset au") == ["au-nsw"]

@@ -16,6 +16,8 @@ from compliance import parallel
 from compliance.engine import Checker
 from compliance.inputs import Input
 
+pytestmark = pytest.mark.slow  # a LocalCluster of worker processes: make test-all
+
 distributed = pytest.importorskip("distributed")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

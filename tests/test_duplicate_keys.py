@@ -106,6 +106,7 @@ def _dump_with(obj, repeat: set[int], counter: list[int], ascii_only: bool) -> s
     return json.dumps(obj, ensure_ascii=ascii_only)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(obj=_json, repeat=st.sets(st.integers(0, 6), max_size=2), ascii_only=st.booleans())
 def test_the_fast_test_agrees_with_the_exact_one(obj, repeat, ascii_only):

@@ -16,6 +16,7 @@ import copy
 import io
 from pathlib import Path
 
+import pytest
 from fuzzing import budget, mutated
 from hypothesis import given
 from hypothesis import strategies as st
@@ -106,6 +107,7 @@ def _loads_or_refuses(path: Path) -> None:
         assert rule.citation_text
 
 
+@pytest.mark.slow
 @FUZZ
 @given(doc=rulesets())
 def test_any_ruleset_shaped_yaml_loads_or_is_refused_with_its_place(tmp_path_factory, doc):

@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 import msgspec
+import pytest
 from builders import coup, dumps, jsonl, transcript
 from fuzzing import budget, mutated
 from hypothesis import given
@@ -131,6 +132,7 @@ def transcripts(draw) -> dict:
     return head | {"coups": coups}
 
 
+@pytest.mark.slow
 @FUZZ
 @given(doc=transcripts(), jsonl_encoding=st.booleans())
 def test_any_transcript_shaped_input_is_reported_or_refused(doc, jsonl_encoding):

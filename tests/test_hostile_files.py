@@ -97,6 +97,7 @@ def _many_waivers(tmp_path, n: int):
     return path
 
 
+@pytest.mark.slow
 def test_80000_waivers_are_read_and_matched_in_linear_time(tmp_path):
     """80,000 waivers took 71 s and 650 MB: read line by line and matched through an index, a few seconds."""
     path = _many_waivers(tmp_path, 80_000)
@@ -112,6 +113,7 @@ def test_80000_waivers_are_read_and_matched_in_linear_time(tmp_path):
     assert elapsed < 20, f"{elapsed:.1f} s"  # about 3 s on the 2-core machine this was built on
 
 
+@pytest.mark.slow
 def test_the_memory_of_waivers_grows_with_the_waivers(tmp_path):
     """About 1.5 KB a waiver in the plain layout, a 10,000-waiver file included (2.4 MB of text)."""
     path = _many_waivers(tmp_path, 10_000)

@@ -20,6 +20,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from builders import check, coup, dumps, header, jsonl, transcript
+from command import audit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,10 +60,7 @@ def _unreadable_then_checked(findings, why: str) -> None:
 
 
 def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    r = subprocess.run([sys.executable, "-m", "compliance", *args], cwd=tmp_path, capture_output=True, text=True,
-                       timeout=120)
-    assert "Traceback" not in r.stderr + r.stdout, r.stderr
-    return r
+    return audit(*args, cwd=tmp_path)
 
 
 # ------------------------------------------------------------------ numbers
@@ -523,6 +521,7 @@ def test_dev_zero_as_a_markdown_document_is_refused_at_its_limit(tmp_path, bound
                                            "`limits: {markdown: MEGABYTES}` in the configuration"]
 
 
+@pytest.mark.slow
 def test_a_markdown_document_of_2000_blocks_is_read_once(tmp_path, monkeypatch):
     """Opening each block no longer reads and splits the whole document again (2,000 blocks took 42 s)."""
     from compliance import limits

@@ -16,6 +16,8 @@ import json
 import re
 import time
 
+import pytest
+
 from compliance.reading.reader import MAX_QUOTED, open_transcript
 from reporting import run, sample_doc
 
@@ -27,6 +29,7 @@ def _jsonl(doc: dict) -> str:
     return "".join(json.dumps(x) + "\n" for x in [head, *doc["coups"]])
 
 
+@pytest.mark.slow
 def test_huge_unknown_keys_are_quoted_by_their_start(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     doc = sample_doc()
@@ -113,6 +116,7 @@ def test_a_compact_one_line_json_is_read_in_one_pass(tmp_path):
     assert records[-1].column == text.rindex('{"coup":') + 1
 
 
+@pytest.mark.slow
 def test_a_compact_one_line_json_of_30000_coups_takes_seconds(tmp_path):
     path = tmp_path / "one-line.json"
     path.write_text(_one_line(30_000))

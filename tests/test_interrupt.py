@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import generate  # noqa: E402
 
 CLI = [sys.executable, "-m", "compliance"]
+pytestmark = pytest.mark.slow  # real processes signalled in the middle of a 160,000-coup check: make test-all
 
 
 @pytest.fixture(scope="module")

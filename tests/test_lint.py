@@ -221,6 +221,7 @@ def _edited_ruleset(draw):
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(_edited_ruleset())
 def test_lint_never_crashes_and_never_passes_what_the_loader_refuses(tmp_path_factory, text):

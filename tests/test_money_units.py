@@ -15,6 +15,7 @@ from decimal import Decimal
 from unittest import mock
 
 import msgspec
+import pytest
 from builders import coup, header
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -104,6 +105,7 @@ SETTLED = st.tuples(st.sampled_from(["right", "right", "off by a cent", "off by 
                                      "other amount"]), decimals(10**4, 3))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(where=st.sampled_from([("us-nj", "punto_banco"), ("au-nsw", "even_money"), ("au-nsw", "punto_banco")]),
        hands=st.sampled_from(sorted(HANDS)), rate=RATES, unit=COMMISSION_UNITS, rounding=ROUNDINGS, wagers=WAGERS,

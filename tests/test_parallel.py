@@ -157,6 +157,7 @@ def test_several_files_in_parallel_report_in_the_order_given(recording, tmp_path
         _same(a, b)
 
 
+@pytest.mark.slow
 def test_the_command_gives_the_same_bytes_with_one_or_two_processes(recording, tmp_path):
     """Over 4 MB in all, so -j 2 does start worker processes."""
     larger = generate(tmp_path / "larger.jsonl", 5000, "au-nsw", seed=8, breach_every=301)

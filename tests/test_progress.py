@@ -83,6 +83,7 @@ def test_in_one_process_the_bar_moves_with_the_coups_and_reaches_the_total(recor
     assert all(abs(b / inp.size - c / COUPS) < 0.05 for c, b in bar.shown), "the share of bytes keeps up with the coups"
 
 
+@pytest.mark.slow
 def test_without_a_terminal_nothing_is_drawn(recording, tmp_path):
     big = generate(tmp_path / "big.jsonl", 5000, "au-nsw", seed=8)
     assert big.stat().st_size + recording.stat().st_size > parallel.POOL_BYTES  # -j 2 starts workers
@@ -121,6 +122,7 @@ def frames(screen: str) -> list[tuple[int, int]]:
     return [(int(p), int(c.replace(",", ""))) for p, c in re.findall(r"(\d+)%\s+([\d,]+) coups", screen)]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_on_a_terminal_check_j_and_simulate_end_on_every_coup(recording, tmp_path):
     big = generate(tmp_path / "big.jsonl", 5000, "au-nsw", seed=8)

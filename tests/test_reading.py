@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 
 import pytest
 from builders import coup, dumps, jsonl, transcript
+from command import audit
 
 # Coup 3 always carries a real breach: the Banker drew on 6 against a 3.
 BANKER_DREW_ON_SIX = (["KD", "4D", "3S"], ["KS", "6C", "8D"])
@@ -30,10 +29,7 @@ def _doc() -> dict:
 def run(tmp_path, text: str, name: str = "night.json", *args: str):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "compliance", "check", name, "--format", "json", *args],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    assert "Traceback" not in r.stderr and "Traceback" not in r.stdout, r.stderr
-    return r
+    return audit("check", name, "--format", "json", *args, cwd=tmp_path)
 
 
 def findings(r) -> list[dict]:
@@ -159,8 +155,7 @@ def test_a_file_that_cannot_be_checked_gives_one_message_and_exit_2(tmp_path, ca
 
 
 def test_no_such_file(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "compliance", "check", "absent.json"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=60)
+    r = audit("check", "absent.json", cwd=tmp_path)
     assert r.returncode == 2
     assert r.stderr.strip() == "baccarat-audit: absent.json: no such file or directory"
     assert "Traceback" not in r.stderr
@@ -169,8 +164,7 @@ def test_no_such_file(tmp_path):
 def test_a_broken_file_does_not_stop_the_others(tmp_path):
     (tmp_path / "good.json").write_text(dumps(_doc()))
     (tmp_path / "bad.json").write_text("{")
-    r = subprocess.run([sys.executable, "-m", "compliance", "check", "bad.json", "good.json", "--format", "json"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    r = audit("check", "bad.json", "good.json", "--format", "json", cwd=tmp_path)
     assert r.returncode == 2  # the run could not be done in full
     report = json.loads(r.stdout)
     assert [(f["transcript"], f["coup"], f["rule"]) for f in report["findings"]] == [
@@ -249,8 +243,7 @@ def test_a_header_error_in_a_procedure_document_points_into_the_document(tmp_pat
     doc = altered(_set("table.jurisdicton", "nz"))
     block = dumps(doc).replace("\n", "\n ").rstrip()  # indented one space more, as in a list item
     (tmp_path / "manual.md").write_text("# Manual\n\n ```baccarat-transcript\n " + block + "\n ```\n")
-    r = subprocess.run([sys.executable, "-m", "compliance", "check", "manual.md"], cwd=tmp_path, capture_output=True,
-                       text=True, timeout=60)
+    r = audit("check", "manual.md", cwd=tmp_path)
     line = 4 + block[:block.index('"jurisdicton"')].count("\n")
     assert f"manual.md:{line}:4: transcript block: header: Object contains unknown field `jurisdicton`" in r.stderr
 
@@ -263,8 +256,7 @@ def test_an_unknown_key_in_an_event_gets_the_nearest_key(tmp_path):
 
 def test_an_unknown_ruleset_gets_the_nearest_id(tmp_path):
     (tmp_path / "night.json").write_text(dumps(_doc()))
-    r = subprocess.run([sys.executable, "-m", "compliance", "check", "night.json", "--ruleset", "au-nws"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    r = audit("check", "night.json", "--ruleset", "au-nws", cwd=tmp_path)
     assert r.returncode == 2
     assert r.stderr.splitlines() == ["baccarat-audit: no ruleset 'au-nws'; did you mean 'au-nsw'? (bundled rulesets: "
                                      "au-nsw, nz, punto-banco, us-in, us-in-pai-gow, us-nj, us-pa)"]  # said once

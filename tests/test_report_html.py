@@ -150,6 +150,7 @@ def opened(chromium, page_file, width=1240):
     return page, errors, requests
 
 
+@pytest.mark.slow
 def test_chromium_shows_the_report(tmp_path, monkeypatch, chromium):
     sample_into(tmp_path)
     write(tmp_path / "waivers.yaml", {"waivers": [{
@@ -200,6 +201,7 @@ def test_chromium_shows_the_report(tmp_path, monkeypatch, chromium):
     page.close()
 
 
+@pytest.mark.slow
 def test_chromium_prints_it(tmp_path, monkeypatch, chromium):
     write(tmp_path / "night.json", sample_doc())
     page_file = tmp_path / "report.html"
@@ -215,6 +217,7 @@ def test_chromium_prints_it(tmp_path, monkeypatch, chromium):
     page.close()
 
 
+@pytest.mark.slow
 def test_a_report_of_20000_findings_opens_in_seconds_and_filters(tmp_path, monkeypatch, chromium):
     """Four tables, 3,350 coups each: 20,100 findings in 13,400 coups."""
     monkeypatch.chdir(tmp_path)

@@ -271,6 +271,7 @@ def audit(*args: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
 CHECKED = [str(SAMPLE), str(RULE_TESTS / "au-nsw"), str(RULE_TESTS / "us-nj"), str(RULE_TESTS / "us-in-pai-gow")]
 
 
+@pytest.mark.slow
 def test_no_cache_gives_the_same_findings_and_leaves_the_cache_alone(tmp_path):
     env = dict(os.environ, BACCARAT_AUDIT_CACHE_DIR=str(tmp_path / "cache"))
     args = ("check", *CHECKED, "--format", "json", "--timestamp", "2026-11-29T00:00:00Z", "-j", "1")
@@ -287,6 +288,7 @@ def test_no_cache_gives_the_same_findings_and_leaves_the_cache_alone(tmp_path):
                                  cwd=tmp_path, env=env).stdout
 
 
+@pytest.mark.slow
 def test_the_configuration_and_the_environment_turn_the_cache_off(tmp_path):
     env = dict(os.environ, BACCARAT_AUDIT_CACHE_DIR=str(tmp_path / "cache"))
     (tmp_path / "project").mkdir()

@@ -61,6 +61,7 @@ def test_every_jurisdiction_is_simulated():
 # ------------------------------------------------------------------ clean play
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jurisdiction", JURISDICTIONS)
 def test_ten_thousand_compliant_coups_check_without_a_finding(rulesets, tmp_path, jurisdiction):
     path, sim = simulate(rulesets[jurisdiction], tmp_path, coups=10_000, seed=1)
@@ -102,7 +103,15 @@ def methods_of(jurisdiction: str) -> list[str | None]:
 TABLES = [(j, m) for j in JURISDICTIONS for m in methods_of(j)]
 
 
-@pytest.mark.parametrize("jurisdiction,method", TABLES)
+def first_method_fast(tables) -> list:
+    """The tables, each jurisdiction's first dealing method in ``make test``, its others marked slow."""
+    first = {}
+    for j, m in tables:
+        first.setdefault(j, m)
+    return [pytest.param(j, m, marks=() if first[j] == m else pytest.mark.slow) for j, m in tables]
+
+
+@pytest.mark.parametrize("jurisdiction,method", first_method_fast(TABLES))
 def test_injected_breaches_are_found_exactly(rulesets, tmp_path, jurisdiction, method):
     ruleset = rulesets[jurisdiction]
     irregular = 0.04 if irregularities(Procedure.of(ruleset), method) else 0.0
@@ -120,8 +129,8 @@ def test_injected_breaches_are_found_exactly(rulesets, tmp_path, jurisdiction, m
     assert pairs(f for f in found if f.severity == "info") == Counter((i.coup, i.category) for i in sim.handled)
 
 
-@pytest.mark.parametrize("jurisdiction,method", [(j, m) for j, m in TABLES
-                                                 if irregularities(Procedure.of(load_ruleset(j)), m)])
+@pytest.mark.parametrize("jurisdiction,method", first_method_fast(
+    [(j, m) for j, m in TABLES if irregularities(Procedure.of(load_ruleset(j)), m)]))
 def test_irregularities_handled_as_required_are_info_findings_only(rulesets, tmp_path, jurisdiction, method):
     """NSW and NZ handle the same irregularities differently; each simulated by its own ruleset's rule
     checks as 'handled as the rules require', and nothing else is reported."""
@@ -135,6 +144,7 @@ def test_irregularities_handled_as_required_are_info_findings_only(rulesets, tmp
         assert words in made
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), jurisdiction=st.sampled_from(JURISDICTIONS), data=st.data())
 def test_any_seed_and_any_choice_of_breaches(rulesets, tmp_path, seed, jurisdiction, data):
@@ -289,6 +299,7 @@ def test_pai_gow_simulation_is_exact_money_and_settles_by_the_rulesets_commissio
 # ------------------------------------------------------------------ side wagers (EZ Baccarat)
 
 
+@pytest.mark.slow
 def test_ez_baccarat_with_its_side_wagers_ten_thousand_coups_check_clean(rulesets, tmp_path):
     path, _ = simulate(rulesets["us-pa"], tmp_path, coups=10_000, seed=21, game="ez_baccarat")
     assert findings(path) == []
@@ -304,6 +315,7 @@ def test_ez_baccarat_with_its_side_wagers_ten_thousand_coups_check_clean(ruleset
     assert 0.1 < side / main < 0.35  # side wagers beside about a quarter of the Player and Banker wagers
 
 
+@pytest.mark.slow
 def test_ez_baccarat_wrong_side_wager_payouts_are_found_exactly(rulesets, tmp_path):
     path, sim = simulate(rulesets["us-pa"], tmp_path, coups=10_000, seed=22, game="ez_baccarat",
                          inject={"settlement.wrong-amount": 0.03})
