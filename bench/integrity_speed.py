@@ -61,7 +61,7 @@ def check_once(path: Path, ruleset: str | None) -> tuple[float, float, int, int]
 
     engine.judge_run = timed
     try:
-        checker = Checker(ruleset)
+        checker = Checker(ruleset=ruleset)
         start = time.process_time()
         result = checker.check_file(path)
         return time.process_time() - start, judged[0], result.coups, len(result.findings)

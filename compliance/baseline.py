@@ -86,10 +86,11 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def load(path: str | Path) -> Baseline:
+def load(path: str | Path, bounds: limits.Limits = limits.DEFAULTS) -> Baseline:
+    """Read a baseline file within the run's size limits (``bounds``)."""
     shown = str(path)
     # bounded (limits ``baseline``, a pipe or a device read up to it), UTF-8 with the bad byte's place
-    text = limits.read_text(Path(path), "baseline", shown, missing="no such baseline file")
+    text = limits.read_text(Path(path), "baseline", shown, missing="no such baseline file", bounds=bounds)
     try:
         doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except _DuplicateKey as e:

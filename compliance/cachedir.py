@@ -1,4 +1,4 @@
-"""The user's cache directory: what baccarat-audit keeps between runs, and the switch that turns it off.
+"""The user's cache directory: what baccarat-audit keeps between runs.
 
 Two things are kept there, each in a folder of its own: validated rulesets
 (``rulesets/``, :mod:`compliance.ruleset.cache`) and the exact outcome counts
@@ -10,8 +10,9 @@ it would be made from now, and is otherwise made again and written anew.
 The directory is ``$BACCARAT_AUDIT_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/baccarat-audit``, else ``~/.cache/baccarat-audit``.  It is
 turned off by ``BACCARAT_AUDIT_NO_CACHE=1``, by ``check --no-cache`` and by
-``cache = false`` in the configuration (those two call :func:`turn_off` for
-the process).  Writing is atomic (a temporary file renamed), and a cache that
+``cache = false`` in the configuration (those two are the run context's
+``cache``, :class:`compliance.context.RunContext`, which every user of the
+cache is handed: nothing here is switched for the process).  Writing is atomic (a temporary file renamed), and a cache that
 cannot be written is skipped.
 """
 
@@ -29,15 +30,6 @@ ENV_OFF = "BACCARAT_AUDIT_NO_CACHE"
 #: marks the directory as a cache for backup tools (https://bford.info/cachedir/)
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by baccarat-audit.\n")
-
-_off = False  # turned off for this process (check --no-cache, cache = false)
-
-
-def turn_off() -> None:
-    """Use no cache for the rest of this process: nothing read from it, nothing written."""
-    global _off
-    _off = True
-
 
 def disabled_by_environment() -> bool:
     """``BACCARAT_AUDIT_NO_CACHE`` set to anything but ``0``, ``false`` or ``no``."""
@@ -58,9 +50,10 @@ def directory() -> Path | None:
         return None
 
 
-def root() -> Path | None:
-    """The directory to use now: None when the cache is off (or there is no home for it)."""
-    if _off or disabled_by_environment():
+def root(enabled: bool = True) -> Path | None:
+    """The directory to use: None when the run's context turns the cache off (``enabled`` false), when the
+    environment does, or when there is no home for it."""
+    if not enabled or disabled_by_environment():
         return None
     return directory()
 

@@ -18,6 +18,7 @@ relative to the file's directory.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 import tomllib
@@ -137,6 +138,19 @@ class Settings:
     values: dict[str, Any] = field(default_factory=lambda: dict(DEFAULTS))
     origin: dict[str, str] = field(default_factory=lambda: {k: "default" for k in DEFAULTS})
     file: Path | None = None
+    sha256: str | None = None  # of the configuration file's bytes
+    isolated: bool = False  # --isolated: no configuration file was looked for or read
+
+    def source(self):
+        """The configuration file the settings came from, for the run context and the reports (None: none)."""
+        from compliance.context import ConfigSource
+
+        if self.file is None:
+            return None
+        mine = [k for k in ("ignore", "select") if self.origin.get(k) == os.path.relpath(self.file)]
+        return ConfigSource(str(self.file), self.sha256 or "",
+                            ignore=tuple(self.values["ignore"]) if "ignore" in mine else (),
+                            select=tuple(self.values["select"]) if "select" in mine else ())
 
     def __getitem__(self, key: str):
         return self.values[key]
@@ -302,9 +316,15 @@ def _relative_output(base: Path, spec: str) -> str:
     return f"{fmt}={_relative(base, file)}" if fmt else _relative(base, file)
 
 
-def load(explicit: Path | None = None, start: Path | None = None) -> Settings:
-    """Defaults overlaid with the configuration file (``explicit``, or the one discovered)."""
-    settings = Settings()
+def load(explicit: Path | None = None, start: Path | None = None, isolated: bool = False) -> Settings:
+    """Defaults overlaid with the configuration file (``explicit``, or the one discovered); ``isolated``
+    (``--isolated``): the defaults alone, no file looked for or read."""
+    settings = Settings(isolated=isolated)
+    if isolated:
+        if explicit is not None:
+            raise UserError("--isolated reads no configuration file: give --config or --isolated, not both",
+                            "--config")
+        return settings
     found = (explicit, None) if explicit is not None else _find(start)
     if found is None:
         return settings
@@ -315,6 +335,7 @@ def load(explicit: Path | None = None, start: Path | None = None) -> Settings:
     base = path.resolve().parent
     origin = os.path.relpath(path)
     settings.file = path
+    settings.sha256 = hashlib.sha256(limits.read_input(path, "config", str(path))).hexdigest()
     given = cfg.model_dump(by_alias=True, exclude_unset=True)
     for key, value in given.items():
         if key in _PATH_KEYS and value is not None:

@@ -19,14 +19,14 @@ Renderers (:mod:`compliance.report`) only format what this returns.
 from __future__ import annotations
 
 import bisect
-import gc
 import operator
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from compliance import cachedir, evidence, games
+from compliance import evidence, games
 from compliance.checks import REGISTRY
+from compliance.context import RunContext
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.games.common import ReplayError
@@ -34,7 +34,6 @@ from compliance.reading.reader import CoupRecord, TranscriptFile, bounded, open_
 from compliance.ruleset import cache as ruleset_cache
 from compliance.ruleset.loader import load_jurisdiction
 from compliance.ruleset.models import BoundRule, Ruleset
-from compliance.selection import Selection
 from compliance.transcript.locate import event_offsets, position
 
 
@@ -83,19 +82,18 @@ class Staffing:
 class RulesetCache:
     """Loads each ruleset once per run.
 
-    The ruleset is the operator's choice (``override``: --ruleset or the
+    The ruleset is the operator's choice (the context's ``ruleset``: --ruleset or the
     configuration's ``ruleset``, an id or a file), else the transcript's
     ``table.jurisdiction``, which may only be a bundled ruleset id or one the
     configuration maps (``jurisdictions``: id -> ruleset id or file): the
-    evidence never names the file it is judged by.  With ``cache``, a ruleset comes from the cache of
-    validated rulesets kept between runs while its files are unchanged (:mod:`compliance.ruleset.cache`).
+    evidence never names the file it is judged by.  With the context's ``cache``, a ruleset comes from the
+    cache of validated rulesets kept between runs while its files are unchanged (:mod:`compliance.ruleset.cache`).
     """
 
-    def __init__(self, override: str | None = None, jurisdictions: dict[str, str] | None = None,
-                 cache: bool = True):
-        self.override = override
-        self.jurisdictions = dict(jurisdictions or {})
-        self.cache = cache
+    def __init__(self, context: RunContext = RunContext()):
+        self.context = context
+        self.override = context.ruleset
+        self.jurisdictions = context.jurisdiction_map
         self._loaded: dict[str, Ruleset] = {}
 
     def for_header(self, header, where: str) -> Ruleset:
@@ -117,7 +115,7 @@ class RulesetCache:
         return self._loaded[key]
 
     def _load(self, ref: str) -> Ruleset:
-        return ruleset_cache.load(ref, enabled=self.cache)
+        return ruleset_cache.load(ref, enabled=self.context.cache, bounds=self.context.limits)
 
 
 def _applies(rule: BoundRule, method: str | None) -> bool:
@@ -134,28 +132,32 @@ def _gate(when: tuple[str, ...]):
 
 
 class Checker:
-    """Checks transcripts against rulesets.
+    """Checks transcripts against rulesets, as the run's context says (:class:`compliance.context.RunContext`:
+    the ruleset, the selection, the limits, the cache, what to keep for the reports).
 
-    ``judge``: judge each transcript's shoes as a run of its own once it is read (the integrity stage);
-    whoever checks several transcripts as one run passes False and calls :func:`judge_run` on them all.
+    ``Checker(context)``, or the context's fields as keywords for a context of them
+    (``Checker(ruleset="us-nj", keep_states=True)``).  ``judge``: judge each transcript's shoes as a run of
+    its own once it is read (the integrity stage); whoever checks several transcripts as one run passes
+    False and calls :func:`judge_run` on them all.
     """
 
-    def __init__(self, ruleset: str | None = None, keep_states: bool = False, keep_coups: bool = False,
-                 jurisdictions: dict[str, str] | None = None, selection: Selection = Selection(),
-                 cache: bool = True, judge: bool = True):
+    def __init__(self, context: RunContext | None = None, *, judge: bool = True, **choices):
+        if context is None:
+            context = RunContext(**choices)
+        elif choices:
+            context = replace(context, **choices)
+        self.context = context
         # loading a ruleset imports the check kinds of its game
-        self.rulesets = RulesetCache(ruleset, jurisdictions, cache)
-        if not cache:  # nothing of the user's cache for this process: rulesets, the integrity stage's odds
-            cachedir.turn_off()
-        self.keep_states = keep_states
-        self.keep_coups = keep_coups
-        self.selection = selection
+        self.rulesets = RulesetCache(context)
+        self.keep_states = context.keep_states
+        self.keep_coups = context.keep_coups
+        self.selection = context.selection
         self.judge = judge
 
     def check_file(self, path: str | Path, display: str | None = None,
                    on_coup: Callable[[int, int], None] | None = None) -> TranscriptResult:
         display = display or str(path)
-        source = open_transcript(path, display)
+        source = open_transcript(path, display, self.context.limits)
         return self.check_source(source, on_coup)
 
     def check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
@@ -189,9 +191,6 @@ class Checker:
             collector = game.integrity.Collector(header, table, whole)
         staffed = self._staffing.stretches or None
         replayer = self.replayer(game, table)
-        if not gc.isenabled():  # the command's start-up is over (compliance.__main__): keep what it made frozen
-            gc.freeze()
-            gc.enable()
         passed_over = getattr(replayer, "passed_over", None)  # a replay that follows the numbering of the record
         header_have = evidence.held(declared)
         held: dict[tuple, frozenset] = {}  # a coup's own `recorded` -> the evidence it gives
@@ -251,7 +250,7 @@ class Checker:
         if collector is not None:
             result.integrity = collector.finish()
             if self.judge:
-                judge_run([result])
+                judge_run([result], self.context)
         return result
 
     @staticmethod
@@ -344,24 +343,23 @@ def _time_of(coup, event: int | None) -> str | None:
     return next((e.at for e in events if getattr(e, "at", None) is not None), None)
 
 
-def judge_run(results: list[TranscriptResult]) -> None:
+def judge_run(results: list[TranscriptResult], context: RunContext = RunContext()) -> None:
     """The integrity stage over a run: each game's shoes, tables, dealers and the run judged as a whole.
 
     The findings go into the results they point into (sorted again); each result's ``integrity`` then
-    carries the views the reports draw."""
+    carries the views the reports draw.  ``context``: the run's (the integrity stage's odds obey its cache)."""
     by_game: dict[str, list[TranscriptResult]] = {}
     for r in results:
         if r.integrity is not None:
             by_game.setdefault(games.for_table_game(r.game).kind, []).append(r)
     for kind, mine in by_game.items():
-        games.get(kind).integrity.judge(mine)
+        games.get(kind).integrity.judge(mine, context)
 
 
-def check_paths(paths: Iterable[tuple[str, str]], ruleset: str | None = None, keep_states: bool = False,
-                on_error: Callable[[UserError], None] | None = None, on_coup=None,
-                jurisdictions: dict[str, str] | None = None) -> list[TranscriptResult]:
+def check_paths(paths: Iterable[tuple[str, str]], context: RunContext = RunContext(),
+                on_error: Callable[[UserError], None] | None = None, on_coup=None) -> list[TranscriptResult]:
     """Check each (path, display) in order, as one run; a file that cannot be read is reported through on_error."""
-    checker = Checker(ruleset, keep_states, jurisdictions=jurisdictions, judge=False)
+    checker = Checker(context, judge=False)
     results = []
     for path, display in paths:
         try:
@@ -370,5 +368,5 @@ def check_paths(paths: Iterable[tuple[str, str]], ruleset: str | None = None, ke
             if on_error is None:
                 raise
             on_error(e)
-    judge_run(results)
+    judge_run(results, context)
     return results

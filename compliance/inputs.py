@@ -61,18 +61,19 @@ class Input:
         """The transcript's name in reports: a Markdown block is ``document.md#L<line>``."""
         return self.display if self.block is None else f"{self.display}#L{self.line}"
 
-    def open(self):
+    def open(self, bounds: limits.Limits = limits.DEFAULTS):
+        """The transcript, opened within the run's size limits (``bounds``)."""
         if self.block is None:
             from compliance.reading.reader import open_transcript
 
-            return open_transcript(self.path, self.display)
+            return open_transcript(self.path, self.display, bounds)
         from compliance.reading.markdown import open_block
 
-        return open_block(self.path, self.display, self.block)
+        return open_block(self.path, self.display, self.block, bounds)
 
     def check(self, checker, on_coup: Callable[[int, int], None] | None = None):
         """Check this transcript with a :class:`compliance.engine.Checker`; UserError when it cannot be read."""
-        result = checker.check_source(self.open(), on_coup)
+        result = checker.check_source(self.open(checker.context.limits), on_coup)
         result.transcript = self.name
         return result
 
@@ -172,18 +173,19 @@ def _loops(p: Path) -> bool:
     return False
 
 
-def spool_stdin(stream: BinaryIO, directory: Path, name: str | None = None) -> Path:
+def spool_stdin(stream: BinaryIO, directory: Path, name: str | None = None,
+                bounds: limits.Limits = limits.DEFAULTS) -> Path:
     """Standard input copied to a file in ``directory``, so that it is read as any transcript is (in one
     pass, or in parallel chunks). Its kind comes from ``name``'s extension (--stdin-filename), else from
     its first line: a Markdown document unless it starts with ``{``; JSON Lines when the first line is a
     whole object without ``coups``; else one JSON document."""
     raw = directory / "stdin.tmp"
-    most, copied = limits.limit("stream"), 0  # bounded: `< /dev/zero` must not fill the disk
+    most, copied = limits.limit("stream", bounds), 0  # bounded: `< /dev/zero` must not fill the disk
     with open(raw, "wb") as out:
         while chunk := stream.read(1 << 20):
             copied += len(chunk)
             if copied > most:
-                raise UserError(f"standard input is {limits.too_large('stream')}", name or STDIN_NAME)
+                raise UserError(f"standard input is {limits.too_large('stream', None, bounds)}", name or STDIN_NAME)
             out.write(chunk)
     suffix = Path(name).suffix.lower() if name else ""
     if suffix not in TRANSCRIPT_SUFFIXES + MARKDOWN_SUFFIXES:
@@ -207,17 +209,19 @@ def _sniff(path: Path) -> str:
 
 
 def collect(paths: Iterable[str | Path], on_error: Callable[[UserError], None], exclude: Exclude | None = None,
-            on_skip: Callable[[str], None] | None = None, stdin: tuple[Path, str] | None = None) -> list[Input]:
+            on_skip: Callable[[str], None] | None = None, stdin: tuple[Path, str] | None = None,
+            bounds: limits.Limits = limits.DEFAULTS) -> list[Input]:
     """The transcripts the arguments stand for, in the order given (directories in path order).
 
-    ``stdin``: the file standard input was spooled to and the name it goes by, for an argument ``-``.
+    ``stdin``: the file standard input was spooled to and the name it goes by, for an argument ``-``;
+    ``bounds``: the run's size limits (a Markdown document is read to find its blocks).
     """
     exclude = exclude or Exclude()
     skip = on_skip or (lambda note: None)
     out: list[Input] = []
     for arg in paths:
         if str(arg) == STDIN and stdin is not None:
-            out.extend(_file(stdin[0], stdin[1], on_error))
+            out.extend(_file(stdin[0], stdin[1], on_error, bounds=bounds))
             continue
         p = Path(arg)
         if not p.exists():
@@ -234,7 +238,7 @@ def collect(paths: Iterable[str | Path], on_error: Callable[[UserError], None], 
                 if what:
                     skip(f"skipped {display_name(f)}: {what}, not a transcript")
                     continue
-                found.extend(_file(f, display_name(f), on_error, in_directory=True))
+                found.extend(_file(f, display_name(f), on_error, in_directory=True, bounds=bounds))
             if not found:
                 on_error(UserError("directory holds no transcript: no .json or .jsonl file and no Markdown "
                                    "document with a ```baccarat-transcript block", str(arg)))
@@ -244,17 +248,18 @@ def collect(paths: Iterable[str | Path], on_error: Callable[[UserError], None], 
         if what:
             skip(f"skipped {display_name(p)}: {what}, not a transcript")
             continue
-        out.extend(_file(p, display_name(p), on_error))
+        out.extend(_file(p, display_name(p), on_error, bounds=bounds))
     return out
 
 
-def _file(p: Path, display: str, on_error, in_directory: bool = False) -> list[Input]:
+def _file(p: Path, display: str, on_error, in_directory: bool = False,
+          bounds: limits.Limits = limits.DEFAULTS) -> list[Input]:
     suffix = p.suffix.lower()
     if suffix in MARKDOWN_SUFFIXES:
         from compliance.reading.markdown import read_blocks
 
         try:
-            found = read_blocks(p, display)
+            found = read_blocks(p, display, bounds)
         except UserError as e:
             on_error(e)
             return []

@@ -19,7 +19,11 @@ kind              what                                                     defau
 ================  =======================================================  =========
 
 The configuration raises them (``limits: {waivers: 64}``, in megabytes);
-the configuration file's own limit is fixed.  A regular file is measured
+the configuration file's own limit is fixed.  The limits of a run are a
+:class:`Limits` the command builds once and hands down in its run context
+(:class:`compliance.context.RunContext`); every reader takes them as its
+``bounds`` (the defaults when none are given), so nothing here changes for
+the rest of the process.  A regular file is measured
 before it is opened; anything else (``/dev/zero``, a FIFO) is read up to
 its limit and refused past it.  A file that cannot be opened (a symlink loop,
 a directory, no permission) is one clear error, never a traceback.
@@ -77,15 +81,15 @@ class Limits:
     baseline: int = 64 * MB
     config: int = 1 * MB
 
-    def items(self) -> tuple[tuple[str, int], ...]:
-        """(kind, bytes) pairs: hashable, for :class:`compliance.parallel.Settings`."""
-        return tuple((f.name, getattr(self, f.name)) for f in fields(self))
+    @classmethod
+    def raised(cls, megabytes: dict[str, int] | None = None) -> Limits:
+        """The defaults, with the kinds the configuration raises (``{kind: megabytes}``)."""
+        return replace(cls(), **{kind: mb * MB for kind, mb in (megabytes or {}).items()})
 
 
 #: the kinds the configuration may raise (``limits:``, in megabytes)
 CONFIGURABLE = tuple(f.name for f in fields(Limits) if f.name != "config")
 DEFAULTS = Limits()
-_current = DEFAULTS
 
 #: what each kind is called in messages
 NOUN = {"transcript": "a .json transcript", "line": "a .jsonl line", "stream": "an input that is not a regular file",
@@ -94,24 +98,8 @@ NOUN = {"transcript": "a .json transcript", "line": "a .jsonl line", "stream": "
         "baseline": "a baseline file", "config": "a configuration file"}
 
 
-def current() -> Limits:
-    return _current
-
-
-def configure(limits: Limits | dict | tuple | None = None) -> Limits:
-    """Set the limits of this process: a :class:`Limits`, or ``{kind: bytes}`` over the defaults."""
-    global _current
-    if limits is None:
-        _current = DEFAULTS
-    elif isinstance(limits, Limits):
-        _current = limits
-    else:
-        _current = replace(DEFAULTS, **dict(limits))
-    return _current
-
-
-def limit(kind: str) -> int:
-    return getattr(_current, kind)
+def limit(kind: str, bounds: Limits = DEFAULTS) -> int:
+    return getattr(bounds, kind)
 
 
 def megabytes(n: int) -> str:
@@ -121,9 +109,9 @@ def megabytes(n: int) -> str:
     return f"{n // 1024:,} KB" if n % 1024 == 0 else f"{n:,} bytes"
 
 
-def too_large(kind: str, size: int | None = None) -> str:
+def too_large(kind: str, size: int | None = None, bounds: Limits = DEFAULTS) -> str:
     """The message for a file over its kind's limit: the limit, and how to raise it."""
-    n = limit(kind)
+    n = limit(kind, bounds)
     said = f"{megabytes(size)}: " if size is not None else ""
     how = ("" if kind not in CONFIGURABLE else
            f"; raise it with `limits: {{{kind}: MEGABYTES}}` in the configuration")
@@ -156,7 +144,8 @@ def regular_size(path: str | Path, display: str, missing: str = "no such file") 
     return st.st_size if stat.S_ISREG(st.st_mode) else None
 
 
-def read_input(path: str | Path, kind: str, display: str | None = None, missing: str = "no such file") -> bytes:
+def read_input(path: str | Path, kind: str, display: str | None = None, missing: str = "no such file",
+               bounds: Limits = DEFAULTS) -> bytes:
     """The bytes of ``path``, refused (one :class:`UserError`) when over the limit of ``kind``.
 
     A regular file is measured before it is read; anything else is read up to
@@ -164,16 +153,17 @@ def read_input(path: str | Path, kind: str, display: str | None = None, missing:
     """
     display = display or str(path)
     size = regular_size(path, display, missing)
-    n = limit(kind) if size is not None else min(limit(kind), limit("stream"))
+    n = limit(kind, bounds) if size is not None else min(limit(kind, bounds), limit("stream", bounds))
     if size is not None and size > n:
-        raise UserError(too_large(kind, size), display)
+        raise UserError(too_large(kind, size, bounds), display)
     try:
         with open(path, "rb") as f:
             data = read_from(f, size, n)
     except OSError as e:
         raise UserError(os_reason(e), display) from None
     if len(data) > n:
-        raise UserError(too_large(kind if size is not None or limit(kind) <= limit("stream") else "stream"), display)
+        kind = kind if size is not None or limit(kind, bounds) <= limit("stream", bounds) else "stream"
+        raise UserError(too_large(kind, None, bounds), display)
     return data
 
 
@@ -206,10 +196,11 @@ def decode_text(data: bytes, display: str, what: str = "text") -> str:
         raise UserError(f"not UTF-8 {what}: byte 0x{body[at]:02x}", Where(display, line, column)) from None
 
 
-def read_text(path: str | Path, kind: str, display: str | None = None, missing: str = "no such file") -> str:
+def read_text(path: str | Path, kind: str, display: str | None = None, missing: str = "no such file",
+              bounds: Limits = DEFAULTS) -> str:
     """:func:`read_input` decoded as UTF-8 by :func:`decode_text`."""
     display = display or str(path)
-    return decode_text(read_input(path, kind, display, missing), display)
+    return decode_text(read_input(path, kind, display, missing, bounds), display)
 
 
 def lone_surrogate(text: str) -> int | None:

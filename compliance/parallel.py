@@ -52,11 +52,11 @@ from decimal import Decimal
 
 import msgspec
 
-from compliance import limits
+from compliance.context import RunContext
+from compliance.limits import DEFAULTS, Limits
 from compliance.engine import Checker, TranscriptResult, judge_run
 from compliance.errors import UserError
 from compliance.findings import Finding
-from compliance.selection import Selection
 from compliance.progress import Tally, shared_counts
 
 #: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
@@ -75,35 +75,21 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What every worker needs to check as ``-j 1`` would."""
-
-    ruleset: str | None = None
-    keep_states: bool = False
-    keep_coups: bool = False
-    jurisdictions: tuple[tuple[str, str], ...] = ()  # the configuration's table.jurisdiction -> ruleset map
-    selection: Selection = Selection()
-    limits: tuple[tuple[str, int], ...] = ()  # compliance.limits, as the configuration set them
-    cache: bool = True  # validated rulesets from the user's cache (compliance.ruleset.cache)
-
-    def checker(self, cls=Checker) -> Checker:
-        """A checker that judges no run: the parent judges the run's shoes once every unit is back (judge_run)."""
-        return cls(self.ruleset, keep_states=self.keep_states, keep_coups=self.keep_coups,
-                   jurisdictions=dict(self.jurisdictions), selection=self.selection, cache=self.cache, judge=False)
-
-
 # ------------------------------------------------------------------ worker side
 
-_CHECKERS: dict[Settings, Checker] = {}
+_CHECKERS: dict[RunContext, Checker] = {}
 
 
-def _checker(settings: Settings) -> Checker:
-    """One checker per worker process and settings (it caches the loaded rulesets)."""
-    limits.configure(dict(settings.limits))
-    if settings not in _CHECKERS:  # the parent judges the run's shoes once every unit is back (judge_run)
-        _CHECKERS[settings] = settings.checker()
-    return _CHECKERS[settings]
+def _checker(context: RunContext, cls=Checker) -> Checker:
+    """A checker that judges no run: the parent judges the run's shoes once every unit is back (judge_run)."""
+    return cls(context, judge=False)
+
+
+def _shared_checker(context: RunContext) -> Checker:
+    """One checker per worker process and run context (it caches the loaded rulesets)."""
+    if context not in _CHECKERS:
+        _CHECKERS[context] = _checker(context)
+    return _CHECKERS[context]
 
 
 #: the counters of checked coups and bytes this worker adds to, shared with the parent's progress bar
@@ -122,13 +108,13 @@ def _tally() -> Tally | None:
     return Tally(_COUNTS) if _COUNTS is not None else None
 
 
-def check_input(inp, settings: Settings, on_coup=None) -> TranscriptResult | UserError:
+def check_input(inp, context: RunContext, on_coup=None) -> TranscriptResult | UserError:
     """Check one whole transcript (an :class:`compliance.inputs.Input`); a UserError is returned, not raised.
 
     ``on_coup``: the progress of a check run in this process; a worker adds to the parent's counters."""
     tally = None if on_coup is not None else _tally()
     try:
-        result = inp.check(_checker(settings), on_coup or tally)
+        result = inp.check(_shared_checker(context), on_coup or tally)
         if tally is not None:
             tally.add(result.coups, max(inp.size, 1))
         return result
@@ -189,14 +175,14 @@ class ChunkResult:
     result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
 
 
-def check_chunk(inp, settings: Settings, lookback: tuple[int, int, int] | None,
+def check_chunk(inp, context: RunContext, lookback: tuple[int, int, int] | None,
                 region: tuple[int, int | None, int]) -> ChunkResult | UserError:
     """Check the lines of ``region`` (start, end, first line) after replaying ``lookback`` unreported."""
     try:
-        base = _checker(settings)
-        checker = settings.checker(_ChunkChecker)
+        base = _shared_checker(context)
+        checker = _checker(context, _ChunkChecker)
         checker.rulesets = base.rulesets
-        source = inp.open()
+        source = inp.open(context.limits)
         start_key = start_shoe = None
         if lookback is not None:
             checker.check_source(_Chunk(source, *lookback))
@@ -335,7 +321,8 @@ def _next_cut(f, at: int, limit: int) -> tuple[int, int] | None:
     return None
 
 
-def plan_chunks(inp, parts: int, chunk_bytes: int = CHUNK_BYTES) -> list[tuple[int, int]] | None:
+def plan_chunks(inp, parts: int, chunk_bytes: int = CHUNK_BYTES,
+                bounds: Limits = DEFAULTS) -> list[tuple[int, int]] | None:
     """Byte offsets (lookback, cut) of the cuts of a ``.jsonl`` input into at most ``parts`` chunks."""
     if inp.block is not None or not inp.path.lower().endswith(".jsonl") or parts < 2:
         return None
@@ -345,7 +332,7 @@ def plan_chunks(inp, parts: int, chunk_bytes: int = CHUNK_BYTES) -> list[tuple[i
         return None  # checked whole, which reports why it cannot be read
     if size // max(chunk_bytes, 1) < 2:
         return None  # too small to cut; a pipe or a device (size 0) is read once, by the one unit
-    source = inp.open()  # reads only the header; UserError if the file is unusable
+    source = inp.open(bounds)  # reads only the header; UserError if the file is unusable
     source.close()
     body = source._body_offset
     parts = min(parts, (size - body) // max(chunk_bytes, 1))
@@ -413,7 +400,7 @@ class _Whole:
     def __init__(self, future):
         self.future = future
 
-    def result(self, settings: Settings):
+    def result(self, context: RunContext):
         return self.future.result()
 
 
@@ -421,7 +408,7 @@ class _Chunked:
     def __init__(self, inp, futures, digests_future):
         self.inp, self.futures, self.digests = inp, futures, digests_future
 
-    def result(self, settings: Settings):
+    def result(self, context: RunContext):
         chunks = [f.result() for f in self.futures]
         error = next((c for c in chunks if isinstance(c, UserError)), None)
         if error is not None:
@@ -430,17 +417,17 @@ class _Chunked:
         same_bytes = all(c.header_sha256 == header for c in chunks) and [c.region_sha256 for c in chunks] == regions
         # the guessed start of a chunk was wrong, or the file changed while it was read: check it in one piece
         if not same_bytes or not _accept(chunks):
-            return check_input(self.inp, settings)
+            return check_input(self.inp, context)
         return _merge(chunks, whole)
 
 
-def plan(inputs, jobs: int, chunk_bytes: int) -> list[list[tuple[int, int]] | None]:
+def plan(inputs, jobs: int, chunk_bytes: int, bounds: Limits = DEFAULTS) -> list[list[tuple[int, int]] | None]:
     """The cuts of each input into chunks (None: one unit), for ``jobs`` processes."""
     plans = []
     for inp in inputs:
         try:
             # a few chunks a worker, so that they end together; each costs only the replay of one shoe more
-            plans.append(plan_chunks(inp, jobs * 4, chunk_bytes))
+            plans.append(plan_chunks(inp, jobs * 4, chunk_bytes, bounds))
         except UserError:
             plans.append(None)  # the whole-file unit reports it, exactly as -j 1 would
     return plans
@@ -451,14 +438,14 @@ def units(plans) -> int:
     return sum(len(cuts) + 1 if cuts else 1 for cuts in plans)
 
 
-def _schedule(submit, inputs, settings: Settings, plans):
+def _schedule(submit, inputs, context: RunContext, plans):
     """Submit every unit of work; yield, per input, something whose ``result()`` is its outcome."""
     pending = []
     for inp, cuts in zip(inputs, plans):
         if not cuts:
-            pending.append(_Whole(submit(check_input, inp, settings)))
+            pending.append(_Whole(submit(check_input, inp, context)))
             continue
-        source = inp.open()
+        source = inp.open(context.limits)
         source.close()
         body, first_line = source._body_offset, source._header_line + 1
         starts = [body] + [cut[1] for cut in cuts]
@@ -472,45 +459,45 @@ def _schedule(submit, inputs, settings: Settings, plans):
         futures = []
         for k, ((start, line), end) in enumerate(zip(firsts, ends)):
             lookback = None if k == 0 else (cuts[k - 1][0], cuts[k - 1][1], at[cuts[k - 1][0]])
-            futures.append(submit(check_chunk, inp, settings, lookback, (start, end, line)))
+            futures.append(submit(check_chunk, inp, context, lookback, (start, end, line)))
         pending.append(_Chunked(inp, futures, digests))
     return pending
 
 
-def check_parallel(inputs: list, settings: Settings, jobs: int, on_error: Callable[[UserError], None],
+def check_parallel(inputs: list, context: RunContext, jobs: int, on_error: Callable[[UserError], None],
                    progress=None, dask: str | None = None, chunk_bytes: int = CHUNK_BYTES) -> list[TranscriptResult]:
     """Check ``inputs`` on ``jobs`` processes (or a Dask cluster); results and errors in input order."""
     _CHECKERS.clear()  # a run reads its rulesets afresh: a ruleset file may have changed since the last run here
     if dask:
-        return _run_dask(dask, inputs, settings, on_error, progress, chunk_bytes)
+        return _run_dask(dask, inputs, context, on_error, progress, chunk_bytes)
     total = sum(getattr(i, "size", 0) for i in inputs)
-    plans = plan(inputs, jobs, chunk_bytes) if jobs > 1 and total >= POOL_BYTES else None
+    plans = plan(inputs, jobs, chunk_bytes, context.limits) if jobs > 1 and total >= POOL_BYTES else None
     # never more processes than units of work: -j 400 on six chunks starts six
     jobs = min(jobs, units(plans)) if plans is not None else 1
     shown = progress is not None and progress.bar is not None
     if jobs <= 1:
-        local = [_Local(check_input, inp, settings, progress.on_coup if shown else None) for inp in inputs]
-        results = _collect(inputs, local, settings, on_error, progress)
-        judge_run(results)
+        local = [_Local(check_input, inp, context, progress.on_coup if shown else None) for inp in inputs]
+        results = _collect(inputs, local, context, on_error, progress)
+        judge_run(results, context)
         return results
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     # fork: workers start at once with everything imported (spawn would re-import the program)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    counts = shared_counts(context) if shown else None  # the workers' checked coups and bytes, for the bar
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_init, initargs=(counts,))
+    mp = multiprocessing.get_context(method)
+    counts = shared_counts(mp) if shown else None  # the workers' checked coups and bytes, for the bar
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=mp, initializer=_worker_init, initargs=(counts,))
     if counts is not None:
         progress.follow(counts)
     try:
-        pending = _schedule(pool.submit, inputs, settings, plans)
-        results = _collect(inputs, pending, settings, on_error, progress)
+        pending = _schedule(pool.submit, inputs, context, plans)
+        results = _collect(inputs, pending, context, on_error, progress)
     except BaseException:  # Ctrl-C, SIGTERM: stop the workers now, not when they finish
         _stop(pool)
         raise
     pool.shutdown()
-    judge_run(results)
+    judge_run(results, context)
     return results
 
 
@@ -520,16 +507,16 @@ class _Local:
     def __init__(self, fn, *args):
         self.fn, self.args = fn, args
 
-    def result(self, settings: Settings):
+    def result(self, context: RunContext):
         return self.fn(*self.args)
 
 
-def _collect(inputs, pending, settings: Settings, on_error, progress) -> list[TranscriptResult]:
+def _collect(inputs, pending, context: RunContext, on_error, progress) -> list[TranscriptResult]:
     results = []
     for inp, unit in zip(inputs, pending):
         if progress is not None:
             progress.start(inp)
-        outcome = unit.result(settings)
+        outcome = unit.result(context)
         if isinstance(outcome, UserError):
             on_error(outcome)
             continue
@@ -559,8 +546,8 @@ def _stop(pool) -> None:
 # ------------------------------------------------------------------ Dask
 
 
-def absolute(inputs, settings: Settings):
-    """The inputs and settings with every path made absolute, for workers that run in another directory
+def absolute(inputs, context: RunContext):
+    """The inputs and context with every path made absolute, for workers that run in another directory
     (or on another machine that mounts the files at the same place).  The names reports give stay as they are."""
     from dataclasses import replace
 
@@ -570,11 +557,11 @@ def absolute(inputs, settings: Settings):
         return os.path.abspath(r) if r and looks_like_path(r) else r
 
     return ([replace(i, path=os.path.abspath(i.path)) for i in inputs],
-            replace(settings, ruleset=ref(settings.ruleset),
-                    jurisdictions=tuple((k, ref(v)) for k, v in settings.jurisdictions)))
+            replace(context, ruleset=ref(context.ruleset),
+                    jurisdictions=tuple((k, ref(v)) for k, v in context.jurisdictions)))
 
 
-def _run_dask(address: str, inputs, settings: Settings, on_error, progress, chunk_bytes: int):
+def _run_dask(address: str, inputs, context: RunContext, on_error, progress, chunk_bytes: int):
     """The same units on a Dask distributed cluster (the transcripts must be readable at the same absolute
     paths there: see :func:`absolute`)."""
     try:
@@ -592,12 +579,12 @@ def _run_dask(address: str, inputs, settings: Settings, on_error, progress, chun
         def submit(fn, *args):
             return client.submit(fn, *args, pure=False)
 
-        pending = _schedule(submit, inputs, settings, plan(inputs, max(2, workers), chunk_bytes))
-        results = _collect(inputs, pending, settings, on_error, progress)
-        judge_run(results)
+        pending = _schedule(submit, inputs, context, plan(inputs, max(2, workers), chunk_bytes, context.limits))
+        results = _collect(inputs, pending, context, on_error, progress)
+        judge_run(results, context)
         return results
     finally:
         client.close()
 
 
-__all__ = ["Settings", "check_parallel", "default_jobs", "plan_chunks", "carry_key", "absolute", "CHUNK_BYTES"]
+__all__ = ["check_parallel", "default_jobs", "plan_chunks", "carry_key", "absolute", "CHUNK_BYTES"]

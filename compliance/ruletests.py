@@ -271,7 +271,7 @@ class Runner:
             ref = self._ruleset_ref(transcript, side)
             checker = self._checkers.get(ref)
             if checker is None:
-                checker = self._checkers[ref] = Checker(ref)
+                checker = self._checkers[ref] = Checker(ruleset=ref)
             result = checker.check_file(transcript, shown)
         except UserError as e:
             case.error(str(e))

@@ -173,15 +173,16 @@ def _index(entries: list[Entry]) -> dict[tuple, list[tuple[int, Entry]]]:
     return index
 
 
-def load(path: str | Path, today: dt.date) -> Waivers:
-    """Read a waivers file; a file that cannot be read at all stops the run (exit 2)."""
+def load(path: str | Path, today: dt.date, bounds: limits.Limits = limits.DEFAULTS) -> Waivers:
+    """Read a waivers file (within the run's size limits, ``bounds``); a file that cannot be read at all stops
+    the run (exit 2)."""
     shown = str(path)
-    data = limits.read_input(Path(path), "waivers", shown, missing="no such waivers file")
+    data = limits.read_input(Path(path), "waivers", shown, missing="no such waivers file", bounds=bounds)
     try:  # the documented layout, line by line: each waiver validated as it is read
         return _judge(shown, plain_layout(limits.decode_text(data, shown)), today)
     except _NotPlain:
         pass
-    doc = parse_yaml(data, shown, what="waivers file", kind="waivers")  # any other YAML: the one YAML reader
+    doc = parse_yaml(data, shown, what="waivers file", kind="waivers", bounds=bounds)  # any other YAML: the one YAML reader
     items = doc.data.get("waivers") if isinstance(doc.data, dict) else doc.data
     base = ("waivers",) if isinstance(doc.data, dict) else ()
     if doc.data is None or items is None:

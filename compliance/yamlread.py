@@ -52,20 +52,23 @@ class YamlDoc:
         return Where(self.display, *self.position(path))
 
 
-def read_yaml(path: Path, display: str | None = None, *, what: str = "YAML file", kind: str = "ruleset") -> YamlDoc:
+def read_yaml(path: Path, display: str | None = None, *, what: str = "YAML file", kind: str = "ruleset",
+              bounds: limits.Limits = limits.DEFAULTS) -> YamlDoc:
     """Read and parse ``path`` within the limits of ``kind`` (compliance.limits: ``ruleset`` for rulesets,
-    sidecars and the coverage map, ``waivers``, ``config``); ``what`` names the file in messages."""
+    sidecars and the coverage map, ``waivers``, ``config``; ``bounds``: the run's); ``what`` names the file
+    in messages."""
     display = str(path) if display is None else display
-    return parse_yaml(limits.read_input(path, kind, display, missing=f"no such {what}"), display, what=what,
-                      kind=kind)
+    return parse_yaml(limits.read_input(path, kind, display, missing=f"no such {what}", bounds=bounds), display,
+                      what=what, kind=kind, bounds=bounds)
 
 
-def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str = "ruleset") -> YamlDoc:
+def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str = "ruleset",
+               bounds: limits.Limits = limits.DEFAULTS) -> YamlDoc:
     """Parse YAML bytes into a :class:`YamlDoc` (every error a :class:`UserError` at ``file:line:col``)."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    if len(text) > limits.limit(kind):
-        raise UserError(limits.too_large(kind, len(text)), display)
+    if len(text) > limits.limit(kind, bounds):
+        raise UserError(limits.too_large(kind, len(text), bounds), display)
     source = limits.decode_text(text, display)
     if limits.flow_depth(source) > MAX_DEPTH:
         raise UserError(f"{what} is nested more than {MAX_DEPTH} levels deep", Where(display, 1))

@@ -162,18 +162,19 @@ def jsonl(doc: dict) -> str:
 # ------------------------------------------------------------------ checking
 
 
-_checkers: dict[str | None, Checker] = {}
+_checkers: dict[tuple, Checker] = {}
 
 
-def check(doc: dict | str, ruleset: str | None = None, suffix: str = ".json") -> list[Finding]:
+def check(doc: dict | str, ruleset: str | None = None, suffix: str = ".json", bounds=None) -> list[Finding]:
     """Every finding of the per-coup rules for a transcript (a document, or its text), as the engine reports them.
 
     The coups these tests make by hand (shoes in deck order, the same coup twice) are not shuffled shoes, and
     the shoe and table integrity stage, which judges whole shoes, would rightly say so: it is tested on its own
-    (tests/test_integrity.py), so these checks stop before it."""
-    checker = _checkers.get(ruleset)
+    (tests/test_integrity.py), so these checks stop before it.  ``bounds``: the run's size limits (the defaults)."""
+    checker = _checkers.get((ruleset, bounds))
     if checker is None:
-        checker = _checkers[ruleset] = Checker(ruleset, judge=False)
+        checker = _checkers[(ruleset, bounds)] = (Checker(ruleset=ruleset, judge=False) if bounds is None else
+                                                  Checker(ruleset=ruleset, limits=bounds, judge=False))
     text = doc if isinstance(doc, str) else dumps(doc)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"transcript{suffix}"

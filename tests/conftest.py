@@ -7,6 +7,7 @@ subprocesses included, writes its cache into a temporary directory instead.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -18,9 +19,9 @@ from compliance import limits
 
 @pytest.fixture
 def bounds():
-    """Set size limits (``bounds(line=4096)``, bytes by kind) for one test; the defaults are back after it."""
-    yield lambda **kinds: limits.configure(kinds)
-    limits.configure()
+    """Size limits for one test (``bounds(line=4096)``, bytes by kind): the defaults, with those kinds changed,
+    to hand to what reads a file (nothing else sees them)."""
+    return lambda **kinds: dataclasses.replace(limits.DEFAULTS, **kinds)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -37,14 +38,6 @@ def _cache_directory():
         else:
             os.environ[k] = v
     shutil.rmtree(directory, ignore_errors=True)
-
-
-@pytest.fixture(autouse=True)
-def _cache_switch(monkeypatch):
-    """``check --no-cache`` turns the cache off for its process (compliance.cachedir): here, for one test."""
-    from compliance import cachedir
-
-    monkeypatch.setattr(cachedir, "_off", False)
 
 
 @pytest.fixture

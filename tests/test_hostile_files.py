@@ -248,8 +248,8 @@ def test_dev_zero_as_waivers_baseline_or_configuration_is_refused_at_its_limit(t
 def test_a_loader_never_reads_past_its_limit(tmp_path, bounds):
     """Bounded by the limit, not by the input: /dev/zero is read once up to it, then refused."""
     (tmp_path / "zero").symlink_to("/dev/zero")
-    bounds(stream=4 << 20)
-    for load in (lambda p: waivers.load(p, dt.date(2026, 1, 1)), baseline.load):
+    small = bounds(stream=4 << 20)
+    for load in (lambda p: waivers.load(p, dt.date(2026, 1, 1), small), lambda p: baseline.load(p, small)):
         tracemalloc.start()
         try:
             with pytest.raises(UserError, match="larger than the limit of 4 MB"):

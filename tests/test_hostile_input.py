@@ -159,17 +159,17 @@ def test_deeply_nested_json_is_unreadable_or_refused(tmp_path):
 
 
 def test_an_overlong_line_is_an_unreadable_coup_and_is_never_held_whole(bounds):
-    bounds(line=4096)
+    small = bounds(line=4096)
     long_line = json.dumps({"coup": 2, "shoe": "S1", "x-pad": "p" * 100_000, "events": []})
-    _unreadable_then_checked(check(_coups(long_line), suffix=".jsonl"), "larger than the limit of 4 KB")
+    _unreadable_then_checked(check(_coups(long_line), suffix=".jsonl", bounds=small), "larger than the limit of 4 KB")
 
 
 def test_a_large_single_document_is_refused_with_a_pointer_to_jsonl(bounds):
-    bounds(transcript=1000)
+    small = bounds(transcript=1000)
     doc = transcript([CLEAN, BANKER_DREW_ON_SIX])
     with pytest.raises(UserError, match=r"write it as \.jsonl"):
-        check(doc)
-    assert _categories(check(jsonl(doc), suffix=".jsonl")) == [(3, "third-card.banker.illegal")]
+        check(doc, bounds=small)
+    assert _categories(check(jsonl(doc), suffix=".jsonl", bounds=small)) == [(3, "third-card.banker.illegal")]
 
 
 # ------------------------------------------------------------------ hostile YAML
@@ -439,9 +439,9 @@ def test_a_symlink_loop_is_one_clear_error(tmp_path):
 ])
 def test_dev_zero_as_a_transcript_is_read_up_to_the_stream_limit(tmp_path, bounds, name, words):
     (tmp_path / name).symlink_to("/dev/zero")
-    bounds(stream=1 << 20, line=1 << 20)
+    small = bounds(stream=1 << 20, line=1 << 20)
     with pytest.raises(UserError, match=re.escape(words)):
-        Checker().check_file(tmp_path / name)
+        Checker(limits=small).check_file(tmp_path / name)
 
 
 def test_a_transcript_from_a_pipe_is_checked_like_the_file(tmp_path):
@@ -514,9 +514,9 @@ def test_dev_zero_as_a_markdown_document_is_refused_at_its_limit(tmp_path, bound
     from compliance.inputs import collect
 
     (tmp_path / "zero.md").symlink_to("/dev/zero")
-    bounds(markdown=1 << 20)
+    small = bounds(markdown=1 << 20)
     errors = []
-    assert collect([tmp_path / "zero.md"], errors.append) == []
+    assert collect([tmp_path / "zero.md"], errors.append, bounds=small) == []
     assert [e.message for e in errors] == ["larger than the limit of 1 MB for a Markdown document; raise it with "
                                            "`limits: {markdown: MEGABYTES}` in the configuration"]
 

@@ -25,6 +25,7 @@ import pytest
 from reporting import run
 
 from compliance import parallel, stats
+from compliance.context import RunContext
 from compliance.cards import DECK
 from compliance.engine import Checker, check_paths, judge_run
 from compliance.games.baccarat.analyze import coup_odds, standard_tableau
@@ -380,7 +381,7 @@ def test_a_ruleset_that_turns_the_rules_off_gathers_nothing(tmp_path):
     off.write_text("id: us-nj-off\ntitle: t\nversion: '1'\nextends: us-nj\noverrides:\n"
                    "  BAC-SHUFFLE: {enabled: false}\n  BAC-OUTCOMES: {enabled: false}\n"
                    "  BAC-SETTLE-DRIFT: {enabled: false}\n")
-    result = Checker(str(off)).check_file(path)
+    result = Checker(ruleset=str(off)).check_file(path)
     assert result.integrity is None and integrity(result) == []
     assert integrity(Checker().check_file(path))
 
@@ -394,7 +395,7 @@ def test_a_file_cut_into_chunks_gives_the_findings_and_shoes_of_one_pass(tmp_pat
     parallel.POOL_BYTES = 0
     try:
         errors = []
-        (chunked,) = parallel.check_parallel([inp], parallel.Settings(), 2, errors.append, chunk_bytes=60_000)
+        (chunked,) = parallel.check_parallel([inp], RunContext(), 2, errors.append, chunk_bytes=60_000)
     finally:
         parallel.POOL_BYTES = original
     assert not errors and integrity(one)

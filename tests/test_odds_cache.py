@@ -96,9 +96,8 @@ def test_an_entry_made_by_other_code_is_not_used(cache_dir, enumerations, monkey
 
 
 def check(*args: str):
-    """The command as a new process runs it: nothing remembered but the user's cache, the cache switched on."""
+    """The command as a new process runs it: nothing remembered but the user's cache."""
     odds._coup_odds.cache_clear()
-    cachedir._off = False
     return CliRunner().invoke(app, ["check", *args, "-f", "json", "--timestamp", "2026-11-29T00:00:00Z"])
 
 

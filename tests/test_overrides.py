@@ -157,4 +157,4 @@ def test_a_house_payout_is_a_breach_of_the_jurisdiction_and_compliant_under_the_
     path.write_text(json.dumps(doc), encoding="utf-8")
     under_nsw = Checker().check_file(path).findings
     assert [(f.rule, f.coup) for f in under_nsw] == [("BAC-SETTLE-AMOUNT", 1), ("BAC-SETTLE-AMOUNT", 2)]
-    assert Checker(str(HOUSE)).check_file(path).findings == []
+    assert Checker(ruleset=str(HOUSE)).check_file(path).findings == []

@@ -64,7 +64,7 @@ def index(r: dict, **match) -> int:
 def check(tmp_path, *rounds, ruleset=None, suffix=".json", **table):
     path = tmp_path / f"t{suffix}"
     write({**header(**table), "coups": list(rounds)}, path)
-    return Checker(ruleset).check_file(path).findings
+    return Checker(ruleset=ruleset).check_file(path).findings
 
 
 def fired(findings) -> list[tuple[str, int | None, int | None]]:
@@ -337,12 +337,12 @@ def test_a_waiver_covers_a_pai_gow_finding(tmp_path):
 def test_a_baccarat_ruleset_does_not_check_pai_gow(tmp_path):
     path = write({**header(), "coups": [deal_round()]}, tmp_path / "pg.json")
     with pytest.raises(UserError, match="ruleset 'us-in' has rules for baccarat.*choose a pai gow poker ruleset"):
-        Checker("us-in").check_file(path)
+        Checker(ruleset="us-in").check_file(path)
 
 
 def test_a_pai_gow_ruleset_does_not_check_baccarat():
     with pytest.raises(UserError, match="has rules for pai gow poker"):
-        Checker("us-in-pai-gow").check_file(ROOT / "fixtures" / "samples" / "night-shift.json")
+        Checker(ruleset="us-in-pai-gow").check_file(ROOT / "fixtures" / "samples" / "night-shift.json")
 
 
 def test_a_ruleset_cannot_mix_the_games(tmp_path):

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from compliance import parallel
+from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
 
@@ -45,7 +46,7 @@ def _chunked(path: Path, monkeypatch=None, jobs: int = 2, chunk_bytes: int = 40_
         monkeypatch.setattr(parallel, "POOL_BYTES", 0)
     inp = Input(str(path), str(path), size=path.stat().st_size)
     errors = []
-    results = parallel.check_parallel([inp], parallel.Settings(keep_states=True, keep_coups=True), jobs,
+    results = parallel.check_parallel([inp], RunContext(keep_states=True, keep_coups=True), jobs,
                                       errors.append, chunk_bytes=chunk_bytes)
     assert not errors
     return results[0], accepted
@@ -149,8 +150,8 @@ def test_several_files_in_parallel_report_in_the_order_given(recording, tmp_path
     missing = tmp_path / "missing.jsonl"
     inputs = [Input(str(p), p.name, size=p.stat().st_size if p.exists() else 0) for p in (small, missing, recording)]
     errors_par, errors_seq = [], []
-    par = parallel.check_parallel(inputs, parallel.Settings(), 2, errors_par.append, chunk_bytes=50_000)
-    seq = parallel.check_parallel(inputs, parallel.Settings(), 1, errors_seq.append)
+    par = parallel.check_parallel(inputs, RunContext(), 2, errors_par.append, chunk_bytes=50_000)
+    seq = parallel.check_parallel(inputs, RunContext(), 1, errors_seq.append)
     assert [str(e) for e in errors_par] == [str(e) for e in errors_seq] == ["missing.jsonl: no such file"]
     assert len(par) == len(seq) == 2
     for a, b in zip(par, seq):
@@ -190,9 +191,9 @@ def test_jobs_are_capped_at_the_work_available(recording, monkeypatch):
     inp = Input(str(recording), str(recording), size=recording.stat().st_size)
     plans = parallel.plan([inp], 400, 200_000)
     errors = []
-    (result,) = parallel.check_parallel([inp], parallel.Settings(), 400, errors.append, chunk_bytes=200_000)
+    (result,) = parallel.check_parallel([inp], RunContext(), 400, errors.append, chunk_bytes=200_000)
     assert started == [parallel.units(plans)] and 1 < started[0] < 10
     assert [f.as_dict() for f in result.findings] == [f.as_dict() for f in _one_pass(recording).findings]
     started.clear()
-    parallel.check_parallel([inp], parallel.Settings(), 400, errors.append, chunk_bytes=10**9)  # one unit
+    parallel.check_parallel([inp], RunContext(), 400, errors.append, chunk_bytes=10**9)  # one unit
     assert started == [] and not errors  # checked here: no pool for one unit of work

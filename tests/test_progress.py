@@ -19,6 +19,7 @@ import pytest
 from rich.console import Console
 
 from compliance import parallel
+from compliance.context import RunContext
 from compliance import progress as progress_module
 from compliance.cli.check import Progress, check_inputs
 from compliance.inputs import Input
@@ -58,7 +59,7 @@ def test_with_j_the_bar_follows_the_workers_and_reaches_the_total(recording, mon
     inp = _input(recording)
     errors = []
     with Watched([inp]) as bar:
-        (result,) = parallel.check_parallel([inp], parallel.Settings(), 2, errors.append, bar, chunk_bytes=60_000)
+        (result,) = parallel.check_parallel([inp], RunContext(), 2, errors.append, bar, chunk_bytes=60_000)
         assert bar.shared is not None, "the bar followed the workers' counters"
         # every coup counted once (not the shoe a chunk replays before its own), every byte of the file
         assert tuple(bar.shared) == (COUPS, inp.size)

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compliance import evidence, games
+from compliance.context import RunContext
 from compliance.checks import REGISTRY
 from compliance.engine import Checker
 from compliance.report.model import Report, not_judged
@@ -54,7 +55,7 @@ def write(path: Path, doc: dict) -> Path:
 
 def result_of(doc: dict, tmp_path: Path, ruleset: str | None = None):
     path = write(tmp_path / "recording.json", doc)
-    return Checker(ruleset).check_file(path, path.name)
+    return Checker(ruleset=ruleset).check_file(path, path.name)
 
 
 def reasons(result) -> dict[str, str]:
@@ -302,7 +303,7 @@ def test_not_judged_counts_add_up_when_a_large_recording_is_checked_in_chunks(tm
     one = Checker().check_file(path, str(path))
     inp = Input(str(path), str(path), size=path.stat().st_size)
     errors: list = []
-    [chunked] = parallel.check_parallel([inp], parallel.Settings(), 2, errors.append, chunk_bytes=8_000)
+    [chunked] = parallel.check_parallel([inp], RunContext(), 2, errors.append, chunk_bytes=8_000)
     assert not errors and cut and cut[0] > 2  # checked in chunks
     assert one.not_judged and chunked.not_judged == one.not_judged
 

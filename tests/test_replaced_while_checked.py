@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from compliance import parallel
+from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
 from compliance.reading.reader import open_transcript
@@ -96,7 +97,7 @@ def test_parallel_chunks_that_read_other_bytes_than_were_hashed_are_checked_agai
     monkeypatch.setattr(parallel, "check_input", lambda *a: again.append(a) or check_input(*a))
     inp = Input(str(path), str(path), size=path.stat().st_size)
     errors = []
-    (result,) = parallel.check_parallel([inp], parallel.Settings(keep_coups=True), 2, errors.append,
+    (result,) = parallel.check_parallel([inp], RunContext(keep_coups=True), 2, errors.append,
                                         chunk_bytes=40_000)
     assert not errors and len(again) == 1, "the chunks were refused and the file checked in one piece"
     assert result.sha256 == one.sha256

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import typer
 
-from compliance import cachedir, config, limits
+from compliance import config, limits
 from compliance import outputs as outputs_file
 from compliance import progress as progress_bar
 from compliance.categories import SEVERITIES
 from compliance.cli.app import app, fail
+from compliance.context import RunContext
 from compliance.errors import UserError
 from compliance.inputs import STDIN, STDIN_NAME, Exclude, Input, collect, spool_stdin
 from compliance.printable import printable
@@ -115,15 +116,12 @@ class Progress(progress_bar.Progress):
             self.set(self.finished_coups, self.finished_bytes)
 
 
-def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, keep_coups: bool,
-                 on_error, progress: Progress, jurisdictions: dict[str, str] | None = None,
-                 selection: Selection = Selection(), cache: bool = True):
+def check_inputs(inputs: list[Input], context: RunContext, on_error, progress: Progress):
     """Check each input in order, as one run; one that cannot be read goes to ``on_error`` and the others still
     run.  The integrity stage judges the run once every input is read."""
     from compliance.engine import Checker, judge_run  # imported when a check runs (not for --help)
 
-    checker = Checker(ruleset, keep_states=keep_states, keep_coups=keep_coups, jurisdictions=jurisdictions,
-                      selection=selection, cache=cache, judge=False)
+    checker = Checker(context, judge=False)
     results = []
     for inp in inputs:
         progress.start(inp)
@@ -134,7 +132,7 @@ def check_inputs(inputs: list[Input], ruleset: str | None, keep_states: bool, ke
             continue
         results.append(result)
         progress.finished(inp, result.coups)
-    judge_run(results)  # the run's shoes, tables and dealers as a whole
+    judge_run(results, context)  # the run's shoes, tables and dealers as a whole
     return results
 
 
@@ -189,6 +187,8 @@ def check(
     config_file: Path = typer.Option(None, "--config", metavar="FILE", show_default=False,
                                      help="Configuration file to use instead of the one found upward from here "
                                           "(.baccarat-audit.yaml or pyproject.toml)."),
+    isolated: bool = typer.Option(False, "--isolated", help="Read no configuration file at all: neither one found "
+                                  "upward from here nor --config (the reports say which one a run used)."),
     timestamp: str = typer.Option(None, "--timestamp", metavar="WHEN", show_default=False,
                                   help="The run's date and time (ISO 8601 or epoch seconds) [default: "
                                        "SOURCE_DATE_EPOCH, else now]: shown in reports, judges waiver expiry."),
@@ -218,15 +218,14 @@ def check(
                                   "BACCARAT_AUDIT_NO_CACHE=1, or cache = false in the configuration)."),
 ):
     """Check transcripts against their jurisdiction's rules; exit 0 clean, 1 findings, 2 could not run."""
-    settings = config.apply_flags(config.load(config_file), {
+    settings = config.apply_flags(config.load(config_file, isolated=isolated), {
         "ruleset": ruleset, "format": fmt.value if fmt else None, "output": output,
         "fail-on": fail_on.value if fail_on else None, "paths": [str(p) for p in transcripts or []],
         "waivers": str(waivers) if waivers else None, "baseline": str(baseline) if baseline else None,
         "exclude": _listed(exclude), "select": _listed(select), "ignore": _listed(ignore),
         "junit-cases": junit_cases.value if junit_cases else None, "cache": False if no_cache else None})
-    limits.configure({kind: mb * limits.MB for kind, mb in settings.values.get("limits", {}).items()})
-    if settings["cache"] is False:  # --no-cache, cache = false: no cached ruleset, no cached odds
-        cachedir.turn_off()
+    bounds = limits.Limits.raised(settings.values.get("limits"))
+    cache = settings["cache"] is not False  # --no-cache, cache = false: no cached ruleset, no cached odds
     if not settings["paths"]:
         fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
              "in the configuration")
@@ -238,21 +237,21 @@ def check(
     if settings["ruleset"]:  # a wrong --ruleset is said once, before any transcript is read
         from compliance.ruleset import cache as ruleset_cache
 
-        ruleset_cache.load(settings["ruleset"], enabled=settings["cache"])
+        ruleset_cache.load(settings["ruleset"], enabled=cache, bounds=bounds)
     selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))
-    known = _known_rules(settings["ruleset"]) if selection or settings["waivers"] else None
+    known = _known_rules(settings["ruleset"], bounds) if selection or settings["waivers"] else None
     if selection:
         selection.check_known((r.id, r.category) for r in known)
     waived = in_baseline = None
     if settings["waivers"]:
         from compliance import waivers as waivers_file
 
-        waived = waivers_file.load(settings["waivers"], when.date())
+        waived = waivers_file.load(settings["waivers"], when.date(), bounds)
         waivers_file.check_rules(waived, {r.id for r in known})
     if settings["baseline"]:
         from compliance import baseline as baseline_file
 
-        in_baseline = baseline_file.load(settings["baseline"])
+        in_baseline = baseline_file.load(settings["baseline"], bounds)
     options = RenderOptions(quiet=quiet, junit_cases=settings["junit-cases"])
 
     errors: list[str] = []
@@ -268,27 +267,28 @@ def check(
     with tempfile.TemporaryDirectory(prefix="baccarat-audit-") as spool:
         stdin = None
         if STDIN in settings["paths"]:
-            stdin = (spool_stdin(sys.stdin.buffer, Path(spool), stdin_filename), stdin_filename or STDIN_NAME)
-        inputs = collect(settings["paths"], on_error, Exclude(settings["exclude"]), on_skip, stdin)
+            stdin = (spool_stdin(sys.stdin.buffer, Path(spool), stdin_filename, bounds),
+                     stdin_filename or STDIN_NAME)
+        inputs = collect(settings["paths"], on_error, Exclude(settings["exclude"]), on_skip, stdin, bounds)
         reads = files_read(settings, inputs)
         outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)
-        jurisdictions = settings["jurisdictions"]
         show_progress = (sys.stderr.isatty() and not quiet) if progress is None else progress
         with Progress(inputs, show_progress) as bar:
-            keep_states = "html" in formats
-            keep_coups = "html" in formats or ("junit" in formats and options.junit_cases == "coup")
+            # the run's context, built once: the engine, the workers and the integrity stage are handed it
+            context = RunContext(
+                ruleset=settings["ruleset"], jurisdictions=tuple(settings["jurisdictions"].items()),
+                selection=selection, limits=bounds, cache=cache, config=settings.source(), isolated=isolated,
+                keep_states="html" in formats,
+                keep_coups="html" in formats or ("junit" in formats and options.junit_cases == "coup"))
             if jobs == 1 and not dask:
-                results = check_inputs(inputs, settings["ruleset"], keep_states=keep_states, keep_coups=keep_coups,
-                                       on_error=on_error, progress=bar, jurisdictions=jurisdictions,
-                                       selection=selection, cache=settings["cache"])
+                results = check_inputs(inputs, context, on_error=on_error, progress=bar)
             else:  # same report, made on several processes (compliance.parallel)
                 from compliance import parallel
 
-                run = parallel.Settings(settings["ruleset"], keep_states, keep_coups, tuple(jurisdictions.items()),
-                                        selection, limits=limits.current().items(), cache=settings["cache"])
                 if dask:  # the workers may run in another directory: every path they read is made absolute
-                    inputs, run = parallel.absolute(inputs, run)
-                results = parallel.check_parallel(inputs, run, jobs or parallel.default_jobs(), on_error, bar, dask)
+                    inputs, context = parallel.absolute(inputs, context)
+                results = parallel.check_parallel(inputs, context, jobs or parallel.default_jobs(), on_error, bar,
+                                                  dask)
             bar.complete(bar.finished_coups)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=in_baseline, selection=selection)
@@ -301,13 +301,13 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
-def _known_rules(override: str | None) -> list:
+def _known_rules(override: str | None, bounds: limits.Limits = limits.DEFAULTS) -> list:
     """Every rule a run may meet: those of the bundled rulesets (abstract bases too) and of --ruleset."""
     from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
     rulesets = bundled_rulesets(include_abstract=True)
     if override:
-        rulesets.append(load_ruleset(override))
+        rulesets.append(load_ruleset(override, bounds=bounds))
     return [rule for rs in rulesets for rule in rs.rules]
 
 

@@ -59,7 +59,8 @@ class Game:
     # its recorders' logs (module): ROWS, REQUIRED, UNIQUE, evidence_of, context(ruleset), build(parts, context)
     importer: object | None = None
     # shoe and table integrity (module): Collector(header, table, rules) gathers a transcript's data coup by coup
-    # (.add(state, record, findings, evidence held, staff), .finish()); judge(results) judges a run's shoes
+    # (.add(state, record, findings, evidence held, staff), .finish()); judge(results, context) judges a run's
+    # shoes (context: the run's compliance.context.RunContext)
     integrity: object | None = None
 
     def table_context(self, header, ruleset, where: str):

@@ -113,9 +113,9 @@ def _block(text: str, opening, end: int, index: int) -> list[Block]:
 class EmbeddedTranscript(TranscriptFile):
     """A transcript read from a block of a Markdown document; lines are the document's."""
 
-    def __init__(self, block: Block, display: str):
+    def __init__(self, block: Block, display: str, bounds: limits.Limits = limits.DEFAULTS):
         self.block = block
-        super().__init__(Path(display), display, data=block.text.removeprefix(BOM), jsonl=block.jsonl)
+        super().__init__(Path(display), display, data=block.text.removeprefix(BOM), jsonl=block.jsonl, bounds=bounds)
 
     def records(self) -> Iterator[CoupRecord]:
         shift, indent = self.block.line - 1, self.block.indent
@@ -126,20 +126,20 @@ class EmbeddedTranscript(TranscriptFile):
         return hashlib.sha256(self.block.text).hexdigest()
 
 
-def read_blocks(path: str | Path, display: str) -> list[Block]:
-    """The tagged blocks of a Markdown document, read within the ``markdown`` size limit.
+def read_blocks(path: str | Path, display: str, bounds: limits.Limits = limits.DEFAULTS) -> list[Block]:
+    """The tagged blocks of a Markdown document, read within the ``markdown`` size limit (of ``bounds``).
 
     The last document read is kept (by its path, size and modification time), so that opening each of its
     blocks in turn reads and splits the document once, not once a block.
     """
     try:
         st = os.stat(path)
-        key = (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        key = (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, bounds)
     except (OSError, ValueError):
         key = None
     if key is not None and _last[0] == key:
         return _last[1]
-    found = blocks(limits.decode_text(limits.read_input(path, "markdown", display), display))
+    found = blocks(limits.decode_text(limits.read_input(path, "markdown", display, bounds=bounds), display))
     _last[:] = [key, found]
     return found
 
@@ -147,11 +147,12 @@ def read_blocks(path: str | Path, display: str) -> list[Block]:
 _last: list = [None, []]  # (key, blocks) of the last document read
 
 
-def open_block(path: str | Path, display: str, index: int) -> EmbeddedTranscript:
+def open_block(path: str | Path, display: str, index: int,
+               bounds: limits.Limits = limits.DEFAULTS) -> EmbeddedTranscript:
     """The ``index``-th tagged block of a document, opened as a transcript."""
-    block = read_blocks(path, display)[index]
+    block = read_blocks(path, display, bounds)[index]
     try:
-        return EmbeddedTranscript(block, display)
+        return EmbeddedTranscript(block, display, bounds)
     except UserError as e:
         where = e.where if e.where and e.where != display else f"{display}:{block.line}"
         place = e.where.removeprefix(display) if e.where and e.where.startswith(display) else ""

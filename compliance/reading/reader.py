@@ -142,9 +142,12 @@ class TranscriptFile:
     one's findings, and a FIFO is read once).
     """
 
-    def __init__(self, path: Path, display: str, *, data: bytes | None = None, jsonl: bool | None = None):
-        """``path``, or ``data`` already in memory (a Markdown block; ``jsonl`` says which form it has)."""
+    def __init__(self, path: Path, display: str, *, data: bytes | None = None, jsonl: bool | None = None,
+                 bounds: limits.Limits = limits.DEFAULTS):
+        """``path``, or ``data`` already in memory (a Markdown block; ``jsonl`` says which form it has);
+        ``bounds``: the run's size limits."""
         self.path = path
+        self.bounds = bounds
         self.display = display  # the name findings carry
         self._memory = data
         if data is None:
@@ -225,12 +228,13 @@ class TranscriptFile:
             f = self._file = self._open()
             digest = self._digest
             offset = 0
-            longest = limits.limit("line")
+            longest = limits.limit("line", self.bounds)
             for n, line in enumerate(iter(lambda: f.readline(longest), b""), 1):
                 digest.update(line)
                 offset += len(line)
                 if len(line) >= longest and not line.endswith(b"\n"):
-                    raise UserError(f"header line is {limits.too_large('line')}", f"{self.display}:{n}")
+                    raise UserError(f"header line is {limits.too_large('line', None, self.bounds)}",
+                                    f"{self.display}:{n}")
                 if n == 1:
                     line = line.removeprefix(BOM)
                 if line.strip():
@@ -245,19 +249,20 @@ class TranscriptFile:
         try:
             size = (limits.regular_size(self.path, self.display) if self._memory is None
                 else len(self._memory))
-            most = limits.limit("transcript") if size is not None else min(limits.limit("transcript"),
-                                                                           limits.limit("stream"))
+            most = limits.limit("transcript", self.bounds)
+            if size is None:
+                most = min(most, limits.limit("stream", self.bounds))
             if size is not None and size > most:
                 raise UserError(f"a .json transcript is read whole, and this one is "
-                                f"{limits.too_large('transcript', size)}: {as_jsonl}", self.display)
+                                f"{limits.too_large('transcript', size, self.bounds)}: {as_jsonl}", self.display)
             with self._open() as f:
                 data = limits.read_from(f, size, most)  # a FIFO or a device has no size to look at first
         except OSError as e:
             raise UserError(limits.os_reason(e), self.display) from None
         if len(data) > most:
-            kind = "transcript" if size is not None or most == limits.limit("transcript") else "stream"
-            raise UserError(f"a .json transcript is read whole, and this one is {limits.too_large(kind)}: {as_jsonl}",
-                            self.display)
+            kind = "transcript" if size is not None or most == limits.limit("transcript", self.bounds) else "stream"
+            raise UserError(f"a .json transcript is read whole, and this one is "
+                            f"{limits.too_large(kind, None, self.bounds)}: {as_jsonl}", self.display)
         self._digest.update(data)
         self._data = data.removeprefix(BOM)
         try:
@@ -317,7 +322,7 @@ class TranscriptFile:
         A line longer than the ``line`` limit is an unreadable coup, never loaded whole.
         """
         fmt = self.codec
-        longest = limits.limit("line")
+        longest = limits.limit("line", self.bounds)
         readline = f.readline
         update = digest.update if digest is not None else None
         n = line - 1
@@ -331,7 +336,8 @@ class TranscriptFile:
             pos += len(raw)
             if len(raw) >= longest and raw[-1:] != b"\n":
                 pos += _skip_line(f, update)
-                yield CoupRecord(None, n, 1, b"", "$", f"line is {limits.too_large('line')}: not a coup",
+                yield CoupRecord(None, n, 1, b"", "$",
+                                 f"line is {limits.too_large('line', None, self.bounds)}: not a coup",
                                  _coup_number(raw[:200]))
                 continue
             stripped = raw.strip()
@@ -390,7 +396,8 @@ def _position(data: bytes, err: Exception) -> str:
     return f"{text} at line {line}, column {column}"
 
 
-def open_transcript(path: str | Path, display: str | None = None) -> TranscriptFile:
+def open_transcript(path: str | Path, display: str | None = None,
+                    bounds: limits.Limits = limits.DEFAULTS) -> TranscriptFile:
     p = Path(path)
     shown = str(display or path)
     if not p.exists() and not p.is_symlink():
@@ -398,4 +405,4 @@ def open_transcript(path: str | Path, display: str | None = None) -> TranscriptF
     if p.suffix.lower() not in (".json", ".jsonl"):
         raise UserError("not a transcript: a transcript is a .json or .jsonl file", shown)
     limits.regular_size(p, shown)  # a symlink loop, a directory: one clear error
-    return TranscriptFile(p, shown)
+    return TranscriptFile(p, shown, bounds=bounds)

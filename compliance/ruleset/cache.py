@@ -48,6 +48,7 @@ import compliance
 from compliance import cachedir, games
 from compliance.checks import REGISTRY
 from compliance.conditions import CONDITIONS
+from compliance.limits import DEFAULTS, Limits
 from compliance.ruleset.loader import chain_sha256, load_ruleset, resolve_ref
 from compliance.ruleset.models import BoundRule, Condition, Ruleset
 
@@ -69,17 +70,18 @@ class Header(msgspec.Struct, forbid_unknown_fields=True):
     digest: str  # SHA-256 of the body
 
 
-def load(ref: str, *, allow_abstract: bool = False, enabled: bool = True) -> Ruleset:
-    """The ruleset ``ref`` (a bundled id or a path), from the cache when it is there and still valid."""
-    root = cachedir.root() if enabled else None
+def load(ref: str, *, allow_abstract: bool = False, enabled: bool = True, bounds: Limits = DEFAULTS) -> Ruleset:
+    """The ruleset ``ref`` (a bundled id or a path), from the cache when it is there and still valid;
+    ``enabled`` and ``bounds``: the run context's cache use and limits."""
+    root = cachedir.root(enabled)
     if root is None:
-        return load_ruleset(ref, allow_abstract=allow_abstract)
+        return load_ruleset(ref, allow_abstract=allow_abstract, bounds=bounds)
     top = str(resolve_ref(ref, None)[0].resolve())  # an unknown bundled id fails here as it would when loading
     entry = root / "rulesets" / (hashlib.sha256(f"{ref}\0{top}\0{allow_abstract}".encode()).hexdigest()[:32] + ".json")
     found = read(entry, ref, top, allow_abstract)
     if found is not None:
         return found
-    ruleset = load_ruleset(ref, allow_abstract=allow_abstract)
+    ruleset = load_ruleset(ref, allow_abstract=allow_abstract, bounds=bounds)
     write(entry, ref, top, allow_abstract, ruleset)
     return ruleset
 

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from compliance import games
 from compliance.checks import REGISTRY, documented
 from compliance.errors import UserError
+from compliance.limits import DEFAULTS, Limits
 from compliance.ruleset.models import (
     HOUSE_VALUE_SCHEMA,
     BoundRule,
@@ -55,9 +56,9 @@ def bundled_rulesets(include_abstract: bool = False) -> list[Ruleset]:
 # ------------------------------------------------------------------ YAML
 
 
-def read_ruleset_yaml(path: Path, display: str) -> YamlDoc:
+def read_ruleset_yaml(path: Path, display: str, bounds: Limits = DEFAULTS) -> YamlDoc:
     """A ruleset file's YAML, with the position of every node (:func:`compliance.yamlread.read_yaml`)."""
-    doc = read_yaml(path, display, what="ruleset file")
+    doc = read_yaml(path, display, what="ruleset file", bounds=bounds)
     if not isinstance(doc.data, dict):
         raise UserError("a ruleset must be a YAML mapping", doc.where())
     return doc
@@ -186,10 +187,10 @@ resolve_ref = _resolve_ref  # (the file a reference names, its display name): al
 Parsed = dict[Path, YamlDoc]
 
 
-def _read_layer(path: Path, display: str, parsed: Parsed | None = None) -> _Layer:
+def _read_layer(path: Path, display: str, parsed: Parsed | None = None, bounds: Limits = DEFAULTS) -> _Layer:
     real = path.resolve()
     doc = (parsed or {}).get(real)
-    doc = dataclasses.replace(doc, display=display) if doc else read_ruleset_yaml(path, display)
+    doc = dataclasses.replace(doc, display=display) if doc else read_ruleset_yaml(path, display, bounds)
     try:
         model = RulesetFile.model_validate(doc.data)
     except ValidationError as e:
@@ -197,7 +198,7 @@ def _read_layer(path: Path, display: str, parsed: Parsed | None = None) -> _Laye
     return _Layer(doc, model, real)
 
 
-def _chain(path: Path, display: str, parsed: Parsed | None = None) -> list[_Layer]:
+def _chain(path: Path, display: str, parsed: Parsed | None = None, bounds: Limits = DEFAULTS) -> list[_Layer]:
     layers: list[_Layer] = []
     seen: list[Path] = []
     while True:
@@ -206,7 +207,7 @@ def _chain(path: Path, display: str, parsed: Parsed | None = None) -> list[_Laye
             names = " -> ".join(str(layer.model.id) for layer in layers) + f" -> {layers[-1].model.extends}"
             raise UserError(f"`extends` cycle: {names}", layers[-1].doc.where(("extends",)))
         seen.append(real)
-        layer = _read_layer(path, display, parsed)
+        layer = _read_layer(path, display, parsed, bounds)
         layers.append(layer)
         if not layer.model.extends:
             return list(reversed(layers))  # base first
@@ -219,11 +220,13 @@ def _chain(path: Path, display: str, parsed: Parsed | None = None) -> list[_Laye
             raise UserError(f"`extends` names {layer.model.extends!r}, which {what}", layer.doc.where(("extends",)))
 
 
-def load_ruleset(ref: str | Path, *, allow_abstract: bool = False, parsed: Parsed | None = None) -> Ruleset:
-    """Load a ruleset by bundled id (``us-nj``) or by path (``parsed``: files already read, not read again)."""
+def load_ruleset(ref: str | Path, *, allow_abstract: bool = False, parsed: Parsed | None = None,
+                 bounds: Limits = DEFAULTS) -> Ruleset:
+    """Load a ruleset by bundled id (``us-nj``) or by path (``parsed``: files already read, not read again;
+    ``bounds``: the run's size limits)."""
     ref = str(ref)
     path, display = _resolve_ref(ref, None)
-    layers = _chain(path, display, parsed)
+    layers = _chain(path, display, parsed, bounds)
     ruleset = _bind(layers, allow_abstract=allow_abstract)
     return ruleset.model_copy(update={"sha256": chain_sha256([layer.doc.sha256 for layer in layers]),
                                       "files": [str(layer.path) for layer in layers]})

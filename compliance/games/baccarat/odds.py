@@ -116,9 +116,9 @@ class CoupOdds:
 
 
 @lru_cache(maxsize=16)
-def _coup_odds(key: tuple, decks: int) -> CoupOdds:
+def _coup_odds(key: tuple, decks: int, cache: bool) -> CoupOdds:
     naturals = key[0]
-    counts = dict(shoe_counts(key, decks))
+    counts = dict(shoe_counts(key, decks, cache))
     total = sum(counts.values())
     banker = sum(n for (p, b, _, _), n in counts.items() if b > p)
     player = sum(n for (p, b, _, _), n in counts.items() if p > b)
@@ -127,13 +127,13 @@ def _coup_odds(key: tuple, decks: int) -> CoupOdds:
                     Fraction(total - banker - player, total), Fraction(natural, total))
 
 
-def shoe_counts(key: tuple, decks: int) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
+def shoe_counts(key: tuple, decks: int, cache: bool = True) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
     """:func:`enumerate_counts`'s counts, kept in the user's cache (``odds/``, :mod:`compliance.cachedir`) between
     runs: enumerating a shoe takes a fifth of a second, many times what checking a night's recording does.
     An entry is used only when it was made by this code for this tableau and these decks, and its counts are
     whole (every ordered deal of six cards of the shoe counted once); otherwise it is worked out and written
-    again."""
-    top = cachedir.root()
+    again.  ``cache``: the run context's (False: neither read nor written)."""
+    top = cachedir.root(cache)
     if top is None:
         return enumerate_counts(key, decks)
     naturals, player_draws, banker_stood_draws, rows = key
@@ -172,7 +172,8 @@ def _read_counts(entry, decks: int):
     return tuple(out)
 
 
-def coup_odds(tableau: Tableau, decks: int) -> CoupOdds:
+def coup_odds(tableau: Tableau, decks: int, cache: bool = True) -> CoupOdds:
     """Banker, Player, Tie and natural probabilities of a coup from a full shoe of ``decks`` decks under
-    ``tableau``, from the exact enumeration (the shoe and table integrity tests read them here)."""
-    return _coup_odds(tableau_key(tableau), decks)
+    ``tableau``, from the exact enumeration (the shoe and table integrity tests read them here); ``cache``:
+    whether the user's cache may keep the enumeration (the run context's)."""
+    return _coup_odds(tableau_key(tableau), decks, cache)

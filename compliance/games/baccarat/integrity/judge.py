@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from compliance.cards import DECK
+from compliance.context import RunContext
 from compliance.findings import Finding, Statistic
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.baccarat.integrity import drift as drift_tests
@@ -44,6 +45,7 @@ class ShoeRun:
     rules: dict  # check kind -> the rule of the transcript's ruleset
     view: ShoeView = None
     counted: bytes = b""  # the outcome letters the counts take (collect.counted_outcomes)
+    cache: bool = True  # the run context's: the exact odds may come from (and go to) the user's cache
 
     @property
     def table(self) -> str:
@@ -69,8 +71,10 @@ def rules_by_kind(ruleset) -> dict:
     return out
 
 
-def judge(results: list) -> None:
-    """Judge the shoes and runs of ``results`` (a run's transcript results, in order); add the findings."""
+def judge(results: list, context: RunContext | None = None) -> None:
+    """Judge the shoes and runs of ``results`` (a run's transcript results, in order); add the findings.
+    ``context``: the run's (:class:`compliance.context.RunContext`; whether the user's cache keeps the odds)."""
+    cache = context.cache if context is not None else True
     shoes: list[ShoeRun] = []
     for r in results:
         data = getattr(r, "integrity", None)
@@ -79,7 +83,7 @@ def judge(results: list) -> None:
         rules = data.rules
         for record in data.shoes.values():
             if len(record):
-                run = ShoeRun(r, record, len(shoes), rules)
+                run = ShoeRun(r, record, len(shoes), rules, cache=cache)
                 run.view = ShoeView(record.shoe, r.table, record.decks, record.numbers[0], record.numbers[-1],
                                     record.outcomes.decode("ascii"))
                 shoes.append(run)
@@ -215,7 +219,7 @@ def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest) -> str:
 
 def _odds(shoe: ShoeRun) -> dict[str, float]:
     """One coup's chances for this shoe's tableau and decks (worked out once a tableau and deck count)."""
-    return coup_odds(shoe.result.ruleset.game.tableau, shoe.record.decks).chances
+    return coup_odds(shoe.result.ruleset.game.tableau, shoe.record.decks, shoe.cache).chances
 
 
 def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:

@@ -1,0 +1,62 @@
+"""A run's context: everything a check is told by its command, in one object handed down.
+
+``check`` builds one :class:`RunContext` from its defaults, the configuration
+file and its flags, and passes it to the engine (:class:`compliance.engine.Checker`),
+to the runners (:mod:`compliance.parallel`, in every worker process and on
+every Dask worker, which receive it with their work) and to a game's integrity
+stage.  Nothing else carries a run's choices: no module keeps a switch that a
+run turns for the rest of the process, so a library user may check with the
+cache on and off, or with other limits, in the same process.
+
+It is frozen and hashable (a worker keeps one checker per context), and built of
+plain values, so it pickles for the workers.  A new choice of the command is a
+new field here, with the default a library user gets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compliance.limits import DEFAULTS, Limits
+from compliance.selection import Selection
+
+
+@dataclass(frozen=True)
+class ConfigSource:
+    """The configuration file a run used: where it is, the SHA-256 of its bytes, and the rules it turned off
+    (its ``ignore``, and the rules its ``select`` left out, as patterns)."""
+
+    path: str
+    sha256: str
+    ignore: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What a run was asked to do, beside the transcripts it reads."""
+
+    #: the operator's ruleset (--ruleset or the configuration's ``ruleset``: a bundled id or a file), else None:
+    #: each transcript's ``table.jurisdiction``
+    ruleset: str | None = None
+    #: the configuration's ``jurisdictions``: a table.jurisdiction -> the ruleset id or file it stands for
+    jurisdictions: tuple[tuple[str, str], ...] = ()
+    #: which rules' findings are reported (--select, --ignore)
+    selection: Selection = Selection()
+    #: the size limits of every file the run reads (compliance.limits; the configuration's ``limits``)
+    limits: Limits = DEFAULTS
+    #: use the user's cache directory (validated rulesets, a shoe's exact odds): off with --no-cache,
+    #: ``cache = false`` or BACCARAT_AUDIT_NO_CACHE (compliance.cachedir)
+    cache: bool = True
+    #: the configuration file the run's settings came from (None: none was found, or --isolated)
+    config: ConfigSource | None = None
+    #: --isolated: no configuration file was read at all
+    isolated: bool = False
+    #: keep the cards of the coups with findings (the HTML report draws them)
+    keep_states: bool = False
+    #: keep every readable coup's number (reports that list each coup)
+    keep_coups: bool = False
+
+    @property
+    def jurisdiction_map(self) -> dict[str, str]:
+        return dict(self.jurisdictions)
