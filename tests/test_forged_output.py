@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from compliance.context import RunContext
 from compliance.printable import UNSAFE, json_safe, printable
 from reporting import STAMP, run, sample_doc, write
 
@@ -72,7 +73,8 @@ def reports(tmp_path_factory) -> dict[str, str]:
         import datetime as dt
 
         inputs = collect([NAME], print)
-        results = check_inputs(inputs, "house.yaml", True, True, print, Progress(inputs, False))
+        results = check_inputs(inputs, RunContext(ruleset="house.yaml", keep_states=True, keep_coups=True), print,
+                               Progress(inputs, False))
         out["rich"] = text.render_rich(Report(results, waivers=load("w.yaml", dt.date(2026, 11, 29))), width=200)
     finally:
         os.chdir(old)

@@ -66,3 +66,21 @@ def test_a_signal_stops_the_check_promptly_and_no_report_is_left(long_recording,
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)  # no worker process outlives the command
+
+
+def test_a_signal_lost_in_a_finalizer_is_delivered_again():
+    """A signal handled while the cyclic collector runs a finalizer raises inside it, where Python only prints
+    "Exception ignored": the command must still stop (the -j parent used to wait for its workers for ever)."""
+    from types import SimpleNamespace
+
+    from compliance import cli
+
+    saved = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            cli._lost(SimpleNamespace(exc_value=cli.Interrupted(128 + signal.SIGINT)))
+            for _ in range(500):  # the exit comes back to this thread within a few milliseconds
+                time.sleep(0.01)
+        assert stopped.value.code == 130
+    finally:
+        signal.signal(signal.SIGINT, saved)

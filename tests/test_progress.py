@@ -75,7 +75,7 @@ def test_with_j_the_bar_follows_the_workers_and_reaches_the_total(recording, mon
 def test_in_one_process_the_bar_moves_with_the_coups_and_reaches_the_total(recording):
     inp = _input(recording)
     with Watched([inp]) as bar:
-        (result,) = check_inputs([inp], None, False, False, print, bar)
+        (result,) = check_inputs([inp], RunContext(), print, bar)
         bar.complete(bar.finished_coups)
     assert result.coups == COUPS
     coups = [c for c, _ in bar.shown]

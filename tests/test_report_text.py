@@ -6,6 +6,7 @@ from collections import Counter
 
 from reporting import STAMP, clean_doc, run, sample_into, write
 
+from compliance.context import RunContext
 from compliance.report import text
 from compliance.report.model import Report
 from compliance.ruleset.loader import load_ruleset
@@ -52,7 +53,7 @@ def test_rich_report_on_a_terminal(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     sample_into(tmp_path)
     inputs = collect(["night-shift.json"], on_error=print)
-    results = check_inputs(inputs, None, False, False, print, Progress(inputs, False))
+    results = check_inputs(inputs, RunContext(), print, Progress(inputs, False))
     shown = text.render_rich(Report(results), width=160)
     assert "\x1b[" in shown  # styled
     assert "night-shift.json" in shown and "ruleset us-nj" in shown
@@ -82,7 +83,7 @@ def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatc
     assert plain[-3].startswith("night-shift.json:453:5: waived error BAC-WAGER-LATE")
     assert plain[-3].endswith("[waiver #1]")
     inputs = collect(["night-shift.json"], on_error=print)
-    results = check_inputs(inputs, None, False, False, print, Progress(inputs, False))
+    results = check_inputs(inputs, RunContext(), print, Progress(inputs, False))
     shown = text.render_rich(Report(results, waivers=waivers.load("w.yaml", dt.date(2026, 11, 29))), width=160)
     assert "waiver #1 (M. Okafor, until 2030-01-01): pit boss accepted it" in shown
     assert "5 findings: 5 error; 1 waived" in shown
@@ -93,7 +94,7 @@ def _rich_report(tmp_path, *names: str, ruleset: str | None = None) -> Report:
     from compliance.inputs import collect
 
     inputs = collect(list(names), on_error=print)
-    return Report(check_inputs(inputs, ruleset, False, False, print, Progress(inputs, False)))
+    return Report(check_inputs(inputs, RunContext(ruleset=ruleset), print, Progress(inputs, False)))
 
 
 def test_the_tables_take_the_terminals_width(tmp_path, monkeypatch):

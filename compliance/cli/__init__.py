@@ -18,6 +18,10 @@ from compliance.cli import simulate as _simulate  # noqa: F401
 from compliance.cli.app import app, fail  # noqa: F401  (the command line, for callers and tests)
 
 
+class Interrupted(SystemExit):
+    """The exit a signal asks for (its code 128 + the signal's number)."""
+
+
 def _interrupted(signum, frame) -> None:
     """Ctrl-C, SIGTERM or SIGHUP (the terminal closed): stop at once with 128 + the signal's number.
 
@@ -28,10 +32,35 @@ def _interrupted(signum, frame) -> None:
     """
     signal.signal(signum, signal.SIG_DFL)
     sys.stderr.write(f"baccarat-audit: interrupted ({signal.Signals(signum).name})\n")
-    raise SystemExit(128 + signum)
+    raise Interrupted(128 + signum)
+
+
+def _again(signum, frame) -> None:
+    signal.signal(signum, signal.SIG_DFL)
+    raise Interrupted(128 + signum)
+
+
+def _lost(unraisable) -> None:
+    """A signal that came while the cyclic collector ran a finalizer (a pool's weak reference callback, say) was
+    raised inside it, where Python can only print "Exception ignored" and go on: the command would wait for its
+    workers for ever.  Deliver the same exit again, to the main program."""
+    if isinstance(unraisable.exc_value, Interrupted):
+        import _thread
+        import threading
+
+        signum = unraisable.exc_value.code - 128
+        signal.signal(signum, _again)
+        # from another thread, so that it is raised once this finalizer and this hook are over (if it lands in
+        # another finalizer, it comes back here)
+        again = threading.Timer(0.01, _thread.interrupt_main, (signum,))
+        again.daemon = True
+        again.start()
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def main() -> None:
+    sys.unraisablehook = _lost
     signal.signal(signal.SIGINT, _interrupted)
     signal.signal(signal.SIGTERM, _interrupted)
     if hasattr(signal, "SIGHUP"):
