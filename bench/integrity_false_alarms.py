@@ -121,7 +121,8 @@ def fair_day(seed: int, shoes: int = 1000, tables: int = 20, decks: int = 8, dea
             if slips:
                 for i in range(len(record)):
                     if rng.random() < slips:
-                        record.errors.append((i, Decimal(5) if rng.random() < 0.5 else Decimal(-5), "payout"))
+                        gain = Decimal(5) if rng.random() < 0.5 else Decimal(-5)
+                        record.errors.append((i, gain, "payout", Decimal(95)))
             data.shoes[record.shoe] = record
             number += len(record)
         r.coups = number - 1

@@ -45,14 +45,16 @@ from pydantic import BaseModel, ConfigDict
 
 from compliance.categories import CATEGORIES
 from compliance.evidence import EVIDENCE
+from compliance.findings import Money
 
 
 class Breach(NamedTuple):
-    """What one check found: where, what, and (rarely) a severity of its own."""
+    """What one check found: where, what, (rarely) a severity of its own, and what a wrong settlement was worth."""
 
     event: int | None
     message: str
     severity: str | None = None  # None: the rule's severity; "info" for a correctly handled irregularity
+    money: Money | None = None  # a settlement's finding: what was due and what was paid (findings.Money)
 
 
 class NoParams(BaseModel):

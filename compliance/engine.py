@@ -297,12 +297,14 @@ class Checker:
                 continue
             for b in breaches:
                 out = out or []
-                out.append(self._finding(rule, b.severity or rule.severity, source, record, b.event, b.message))
+                out.append(self._finding(rule, b.severity or rule.severity, source, record, b.event, b.message,
+                                         b.money))
         if out:
             self._locate(out, record)
         return out
 
-    def _finding(self, rule: BoundRule, severity: str, source, record: CoupRecord, event, message) -> Finding:
+    def _finding(self, rule: BoundRule, severity: str, source, record: CoupRecord, event, message,
+                 money=None) -> Finding:
         staff, at = (), None
         coup = record.coup
         if coup is not None:  # who and when, where the record says (format 1.1 staff; the events' timestamps)
@@ -310,7 +312,8 @@ class Checker:
             at = _time_of(coup, event)
         return Finding(rule=rule.id, category=rule.category, severity=severity, transcript=source.display,
                        coup=record.number, event=event, message=message, citation=rule.citation_text,
-                       line=record.line, column=record.column, table=source.header.table.id, staff=staff, at=at)
+                       line=record.line, column=record.column, table=source.header.table.id, staff=staff, at=at,
+                       money=money)
 
     def _unreadable(self, rule, source, record: CoupRecord, why: str, event) -> Finding:
         where = f"{source.display}:{record.line}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 from compliance.categories import SEVERITY_RANK
 
@@ -49,6 +50,54 @@ class Statistic:
                 "p_value": self.p_value, "threshold": self.threshold, "decisive_coup": self.decisive_coup}
 
 
+def amount_text(amount: Decimal) -> str:
+    """An exact amount as the machine-readable reports write it: a plain decimal string, no exponent, no
+    trailing zeros, no sign on zero ("950", "12.5", "-100", "0")."""
+    if not amount:
+        return "0"
+    text = f"{amount:f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Money:
+    """What a wrong settlement was worth, exact (``Decimal``), as the check worked it out from the replayed coup.
+
+    ``expected`` and ``paid`` are values to the patron: winnings paid count plus, a stake or a commission
+    collected counts minus, a push nothing.  So ``paid - expected`` is what the patron got beyond what was due
+    (negative: what the house kept beyond it), whatever the mistake was (a wrong payout, a loss collected short,
+    commission not collected or collected when none was owed, a wager settled twice or never).  A finding that
+    sums other findings' settlements (``integrity.settlement-drift``) gives the totals and ``sums``, the number
+    of settlements it rests on; the report's money counts it no second time."""
+
+    expected: Decimal
+    paid: Decimal
+    currency: str | None = None  # the table's currency (its header's table.currency), where recorded
+    patron: str | None = None  # who the settlement was with: the patron's id where recorded, else "seat N"
+    sums: int | None = None  # a finding over many settlements: how many
+
+    @property
+    def gain(self) -> Decimal:
+        """The patron's gain beyond what was due: the signed difference (negative: the house's)."""
+        return self.paid - self.expected
+
+    @property
+    def favours(self) -> str:
+        gain = self.gain
+        return "patron" if gain > 0 else "house" if gain < 0 else "neither"
+
+    def as_dict(self) -> dict:
+        out = {"expected": amount_text(self.expected), "paid": amount_text(self.paid),
+               "difference": amount_text(abs(self.gain)), "favours": self.favours, "currency": self.currency}
+        if self.patron is not None:
+            out["patron"] = self.patron
+        if self.sums is not None:
+            out["sums"] = self.sums
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     rule: str
@@ -65,6 +114,7 @@ class Finding:
     staff: tuple[tuple[str, str], ...] = ()  # who ran the table in the coup, where recorded: (role, name) pairs
     at: str | None = None  # the event's timestamp (else the coup's first), where recorded
     statistics: tuple[Statistic, ...] | None = None  # integrity findings: the tests they rest on
+    money: Money | None = None  # settlement findings (and integrity findings with an amount): what it was worth
 
     @property
     def dealer(self) -> str | None:
@@ -97,7 +147,11 @@ class Finding:
             "line": self.line,
             "column": self.column,
             "fingerprint": self.fingerprint,
-        } | self.recorded_context() | self.tested()
+        } | self.recorded_context() | self.tested() | self.valued()
+
+    def valued(self) -> dict:
+        """What a settlement finding was worth: the key only on a finding with an amount."""
+        return {} if self.money is None else {"money": self.money.as_dict()}
 
     def tested(self) -> dict:
         """The tests an integrity finding rests on: the key only on such a finding."""

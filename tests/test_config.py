@@ -49,7 +49,8 @@ def test_flags_win_over_the_file(tmp_path, monkeypatch):
     from_file = run("check")  # paths, format and fail-on from the file
     assert json.loads(from_file.stdout)["fail_on"] == "info"
     flagged = run("check", "night-shift.json", "--format", "text", "--fail-on", "error")
-    assert flagged.stdout.splitlines()[-1] == "checked 1 transcript, 6 coups, 6 findings: 6 error"
+    assert flagged.stdout.splitlines()[-1] == ("checked 1 transcript, 6 coups, 6 findings: 6 error; "
+                                               "net 50 USD paid to patrons beyond what was due")
 
 
 def test_unknown_settings_are_errors_that_name_the_file(tmp_path, monkeypatch):

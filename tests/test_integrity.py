@@ -36,6 +36,7 @@ from compliance.games.baccarat.simulate.shoe import FACTORY_ORDER
 from compliance.games.common import money
 from compliance.games.integrity import Timeline
 from compliance.inputs import Input
+from compliance.report.model import money_summary
 from compliance.ruleset.loader import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -288,6 +289,9 @@ def test_a_table_whose_wrong_payouts_all_favour_the_patrons_is_flagged_with_the_
         net += (Decimal(paid) - Decimal(due)) * (1 if outcome != "lose" else -1)
     assert net > 0
     assert f"net {money(net)} more paid to patrons than due" in finding.message
+    assert finding.money.gain == net and finding.money.sums == len(errors)  # its money: the settlements it sums
+    wrong = [f for f in result.findings if f.category == "settlement.wrong-amount"]
+    assert money_summary(result.findings).total.net == sum(f.money.gain for f in wrong) == net  # counted once
     assert f"{len(errors)} of them in the patrons' favour" in finding.message
     decisive = sorted(i.coup for i in errors)[9]  # the tenth error: 2 * 2^-10 > 0.001 >= 2 * 2^-11
     assert finding.coup in (decisive, sorted(i.coup for i in errors)[10])

@@ -63,7 +63,8 @@ def test_dev_stdout_is_standard_output_and_the_link_is_left_alone(tmp_path):
     r = subprocess.run(CLI + ["check", "night-shift.json", "-o", "text=/dev/stdout"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and "BAC-WAGER-LATE" in r.stdout
-    assert r.stdout.splitlines()[-1] == "checked 1 transcript, 6 coups, 6 findings: 6 error"
+    assert r.stdout.splitlines()[-1] == ("checked 1 transcript, 6 coups, 6 findings: 6 error; "
+                                         "net 50 USD paid to patrons beyond what was due")
     assert (os.readlink("/dev/stdout") if os.path.islink("/dev/stdout") else None) == link
 
 

@@ -162,7 +162,8 @@ def test_chromium_shows_the_report(tmp_path, monkeypatch, chromium):
 
     assert page.inner_text("h1") == "Baccarat compliance report"
     assert page.inner_text(".status") == "FAIL"
-    assert page.inner_text(".summary-line") == "checked 1 transcript, 6 coups, 5 findings: 5 error; 1 waived"
+    assert page.inner_text(".summary-line") == ("checked 1 transcript, 6 coups, 5 findings: 5 error; 1 waived; "
+                                                       "net 50 USD paid to patrons beyond what was due")
     assert page.locator("section.coup").count() == 4  # coups 3, 4, 5, 6
 
     coup3 = page.locator("section.coup[data-coup='3']")

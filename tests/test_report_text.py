@@ -21,7 +21,8 @@ def test_plain_lines_point_at_file_line_and_column(tmp_path, monkeypatch):
     assert lines[0].startswith("night-shift.json:241:5: error BAC-DRAW-BANKER-ILLEGAL [third-card.banker.illegal] "
                                "coup 3 event 9: Banker drew 8D on 7")
     assert lines[0].endswith("(N.J.A.C. 13:69F-3.9)")
-    assert lines[-1] == "checked 1 transcript, 6 coups, 6 findings: 6 error"
+    assert lines[-1] == ("checked 1 transcript, 6 coups, 6 findings: 6 error; "
+                         "net 50 USD paid to patrons beyond what was due")
     assert "\x1b[" not in r.stdout  # NO_COLOR / not a terminal: no escape codes
 
 
@@ -65,7 +66,8 @@ def test_summary_goes_to_stderr_when_the_report_is_not_text(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     sample_into(tmp_path)
     r = run("check", "night-shift.json", "-f", "json", "--timestamp", STAMP)
-    assert r.stderr.strip().splitlines()[-1] == "checked 1 transcript, 6 coups, 6 findings: 6 error"
+    assert r.stderr.strip().splitlines()[-1] == ("checked 1 transcript, 6 coups, 6 findings: 6 error; "
+                                                 "net 50 USD paid to patrons beyond what was due")
 
 
 def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatch):

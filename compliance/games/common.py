@@ -75,6 +75,12 @@ def money(amount: Decimal) -> str:
     return text
 
 
+def value_to_patron(outcome: str, amount: Decimal) -> Decimal:
+    """What a settlement is worth to the patron: winnings paid, a stake collected (negative), a push nothing
+    (the ``expected`` and ``paid`` of a finding's money, compliance.findings.Money)."""
+    return amount if outcome == "win" else -amount if outcome == "lose" else ZERO
+
+
 class Due:
     """What a wager is owed: outcome, winnings (gross), and the commission the house keeps.
 

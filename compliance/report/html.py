@@ -37,7 +37,7 @@ from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.games.common import money
 from compliance.printable import printable
 from compliance.report import svg
-from compliance.report.model import CoupView, Report, TranscriptView
+from compliance.report.model import MONEY_GROUPS, CoupView, MoneySummary, Report, TranscriptView, money_words
 
 SUIT = {"S": ("♠", "spades", "black"), "H": ("♥", "hearts", "red"), "D": ("♦", "diamonds", "red"),
         "C": ("♣", "clubs", "black")}
@@ -105,6 +105,7 @@ ul.findings li.info { border-color: var(--info); } ul.findings li.waived { opaci
 ul.findings li.other { opacity: .55; }
 .sev { font-weight: 700; text-transform: uppercase; font-size: 12px; letter-spacing: .05em; margin-right: 6px; }
 .sev.error { color: var(--error); } .sev.warning { color: var(--warning); } .sev.info { color: var(--info); }
+.money { font-size: 13px; margin-top: 2px; } .money.patron { color: var(--error); } .money.house { color: var(--info); }
 .citation { color: var(--muted); } .where { color: var(--muted); font-size: 13px; }
 .notice { color: var(--warning); } .clean { color: var(--ok); font-weight: 600; }
 footer { color: var(--muted); font-size: 13px; margin-top: 32px; border-top: 1px solid var(--line); padding-top: 8px; }
@@ -231,6 +232,7 @@ SCRIPT = r"""
     add(li, el("span", "citation", "Regulation: " + (f[5] || "\u2014")));
     li.appendChild(document.createTextNode(" "));
     add(li, el("span", "where", "(" + f[4] + (f[2] === null ? "" : ", event " + f[2]) + ")"));
+    if (f[8] !== null) add(li, el("div", "money " + f[9], f[8]));
     if (f[6] !== null) add(li, el("div", "waiver", "waived by " + f[6] + ": " + f[7]));
     return li;
   }
@@ -349,7 +351,8 @@ def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces:
                f"{f.transcript}:{f.line}:{f.column}" if f.line is not None else f.transcript, f.citation,
                None if e is None else e.key,
                None if e is None else (f"{e.waiver.justification} (approved by {e.waiver.approved_by}, until "
-                                       f"{e.waiver.expires.isoformat()})")]
+                                       f"{e.waiver.expires.isoformat()})"),
+               None if f.money is None else money_words(f.money), None if f.money is None else f.money.favours]
               for f, e in findings],
         "c": None, "s": [], "w": [],
     }
@@ -530,6 +533,32 @@ def _groups(report: Report) -> str:
     return '<h2>Findings by dealer, table and hour</h2><div class="groups">' + "".join(parts) + "</div>"
 
 
+def _money(summary: MoneySummary) -> str:
+    """What the wrong settlements cost or gave: net, each way, and by table, dealer, hour and patron (amounts of
+    different currencies apart)."""
+    if summary.currencies is not None:
+        return '<h2 id="money">Money</h2>' + "".join(f"<h3>{_e(code)}</h3>" + _money_of(one)
+                                                    for code, one in summary.currencies.items())
+    unit = f" ({_e(summary.currency)})" if summary.currency else ""
+    return f'<h2 id="money">Money{unit}</h2>' + _money_of(summary)
+
+
+def _money_of(summary: MoneySummary) -> str:
+    t = summary.total
+    net = (f'<p class="money-net">{_e(summary.net_words())}: {_e(money(t.to_patrons))} to patrons, '
+           f'{_e(money(t.to_house))} to the house, over {t.findings:,} finding{"" if t.findings == 1 else "s"}.</p>')
+    parts = [net]
+    for name, title in MONEY_GROUPS:
+        rows = "".join(f'<tr><td>{_e(key)}</td><td class="num">{g.findings:,}</td>'
+                       f'<td class="num">{_e(money(g.to_patrons))}</td><td class="num">{_e(money(g.to_house))}</td>'
+                       f'<td class="num">{_e(money(g.net))}</td></tr>' for key, g in getattr(summary, name).items())
+        table = (f'<table class="money-by-{name}"><tr><th>{title}</th><th class="num">findings</th>'
+                 f'<th class="num">to patrons</th><th class="num">to the house</th><th class="num">net</th></tr>'
+                 f"{rows}</table>")
+        parts.append(f"<details><summary>by {title}</summary>{table}</details>" if name == "patron" else table)
+    return '<div class="money-summary">' + "".join(parts) + "</div>"
+
+
 def render(report: Report) -> str:
     failed = report.exit_code != 0
     data = data_document(report)
@@ -541,6 +570,8 @@ def render(report: Report) -> str:
                 ("by-table", "By table")]
     if report.groups is not None:
         sections.append(("by-dealer", "By dealer, table and hour"))
+    if report.money is not None:
+        sections.append(("money", "Money"))
     if report.findings:
         sections.append(("charts", "Charts"))
     sections.append(("transcripts", "Transcripts"))
@@ -565,6 +596,8 @@ def render(report: Report) -> str:
     groups = _groups(report)
     if groups:
         body.append(f'<section id="by-dealer">{groups}</section>')
+    if report.money is not None:
+        body.append(_money(report.money))
     charts = svg.charts_html(report.breakdown()) if report.findings else ""
     if charts:
         body.append(f'<section id="charts">{charts}</section>')

@@ -48,6 +48,24 @@ class StatisticOut(_Closed):
     decisive_coup: int = Field(description="the first coup at which the test was decisive")
 
 
+class MoneyOut(_Closed):
+    """What a wrong settlement was worth, exact: each amount a plain decimal string ("950", "-100")."""
+
+    expected: str = Field(description="what was due, as its value to the patron: winnings plus, a stake or "
+                                      "commission collected minus, a push 0")
+    paid: str = Field(description="what was paid or collected, the same way")
+    difference: str = Field(description="how far apart the two are (never negative)")
+    favours: Literal["patron", "house", "neither"] = Field(
+        description="who got the difference: patron (paid beyond what was due), house (kept beyond it), neither "
+                    "(a wrong settlement worth the same, a push recorded as a loss of nothing)")
+    currency: str | None = Field(description="the table's currency (table.currency), null where not recorded")
+    patron: str | None = Field(default=None, description="whose wager: the patron's id where the transcript names "
+                               "one, else the seat (\"seat 3\") or box; absent on a finding over many settlements")
+    sums: int | None = Field(default=None, description="a finding over many settlements (integrity.settlement-"
+                             "drift): how many it adds up; expected and paid are their totals. The report's money "
+                             "does not count it again")
+
+
 class FindingOut(_Closed):
     """One breach of one rule (spec contract: rule .. citation)."""
 
@@ -74,6 +92,9 @@ class FindingOut(_Closed):
         default=None, description="integrity findings only (shoes and runs judged as a whole): the tests they rest "
         "on, each with its statistic, p-value or bound, and the first coup at which it was decisive; absent "
         "otherwise")
+    money: MoneyOut | None = Field(
+        default=None, description="settlement findings (and integrity findings with an amount): what was due, "
+        "what was paid and in whose favour; absent on other findings")
 
 
 class WaiverOut(_Closed):
@@ -146,6 +167,37 @@ class GroupsOut(_Closed):
                                                         "(2026-11-29T20:00+10:00)")
 
 
+class MoneyTotalOut(_Closed):
+    net: str = Field(description="paid to patrons beyond what was due, less what the house kept beyond it")
+    to_patrons: str = Field(description="the differences in the patrons' favour, added up")
+    to_house: str = Field(description="the differences in the house's favour, added up")
+    findings: int = Field(description="the findings counted")
+
+
+class MoneySummaryOut(_Closed):
+    """The reported findings' money in one currency; a key "(not recorded)" gathers the findings without one."""
+
+    currency: str | None = Field(description="the currency of every amount here; null where the transcripts "
+                                             "name none")
+    net: str = Field(description="paid to patrons beyond what was due, less what the house kept beyond it "
+                                 "(the sum of the findings' differences, each signed by whom it favours)")
+    to_patrons: str
+    to_house: str
+    findings: int = Field(description="the findings counted (a finding over many settlements is not: it sums "
+                                      "these)")
+    table: dict[str, MoneyTotalOut]
+    dealer: dict[str, MoneyTotalOut] = Field(description="by the coup's dealer (format 1.1 `staff`)")
+    hour: dict[str, MoneyTotalOut] = Field(description="by the hour of the finding's timestamp, its offset kept")
+    patron: dict[str, MoneyTotalOut] = Field(description="by patron: the id the transcript names, else "
+                                                         "\"<table> seat N\"")
+
+
+class MoneyByCurrencyOut(_Closed):
+    """The money of a run whose findings are in several currencies: a summary each, never one total."""
+
+    currencies: dict[str, MoneySummaryOut]
+
+
 class Counts(_Closed):
     transcripts: int
     coups: int
@@ -200,6 +252,10 @@ class JsonReport(_Closed):
     groups: GroupsOut | None = Field(
         default=None, description="the reported findings by dealer, table and hour; present when a finding "
                                   "records a dealer or a timestamp")
+    money: MoneySummaryOut | MoneyByCurrencyOut | None = Field(
+        default=None, description="the money of the reported findings that carry it (wrong settlements): in "
+                                  "total and by table, dealer, hour and patron; present when a finding has money. "
+                                  "Amounts in several currencies are never added: then one summary each")
 
 
 def schema() -> dict:
@@ -286,6 +342,8 @@ def document(report: Report) -> dict:
     if report.groups is not None:
         doc["groups"] = {name: {key: _severities(counts) for key, counts in getattr(report.groups, name).items()}
                          for name in ("dealer", "table", "hour")}
+    if report.money is not None:
+        doc["money"] = report.money.as_dict()
     return doc
 
 

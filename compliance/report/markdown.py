@@ -20,8 +20,9 @@ import re
 
 from compliance.categories import SEVERITIES
 from compliance.findings import Finding
+from compliance.games.common import money
 from compliance.printable import printable
-from compliance.report.model import Report
+from compliance.report.model import MONEY_GROUPS, MoneySummary, Report, money_words
 
 MAX_ROWS = 200
 MARK = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
@@ -57,8 +58,31 @@ def _where(f: Finding) -> str:
 
 def _row(f: Finding, severity: str) -> str:
     coup = "?" if f.coup is None else str(f.coup)
-    return (f"| {severity} | {_where(f)} | {coup} | {_code(f.rule)}<br>{_cell(f.category)} | {_cell(f.message)} | "
+    what = _cell(f.message) + (f"<br>💰 {_cell(money_words(f.money))}" if f.money is not None else "")
+    return (f"| {severity} | {_where(f)} | {coup} | {_code(f.rule)}<br>{_cell(f.category)} | {what} | "
             f"{_cell(f.citation)} |")
+
+
+def _money(summary: MoneySummary) -> list[str]:
+    """The wrong settlements' money: net, each way, and by table, dealer and hour (patrons: in the full report)."""
+    if summary.currencies is not None:
+        return [line for one in summary.currencies.values() for line in _money(one)]
+    unit = f" ({_cell(summary.currency)})" if summary.currency else ""
+    t = summary.total
+    words = _cell(summary.net_words())
+    total = (f"{words[:1].upper()}{words[1:]}: {money(t.to_patrons)} to patrons, {money(t.to_house)} to the house, "
+             f"over {t.findings:,} finding{'' if t.findings == 1 else 's'}.")
+    out = ["", f"#### Money{unit}", "", total, "",
+           "| by | who | findings | to patrons | to the house | net |", "|---|---|---:|---:|---:|---:|"]
+    rows = [f"| {title} | {_cell(key)} | {g.findings:,} | {money(g.to_patrons)} | {money(g.to_house)} | "
+            f"{money(g.net)} |" for name, title in MONEY_GROUPS if name != "patron"
+            for key, g in getattr(summary, name).items()]
+    return out + _table_rows(rows)
+
+
+def _table_rows(rows: list[str]) -> list[str]:
+    return rows[:MAX_ROWS] + ([f"\n… and {len(rows) - MAX_ROWS:,} more (see the full report)."]
+                              if len(rows) > MAX_ROWS else [])
 
 
 def _table(rows: list[str], total: int) -> list[str]:
@@ -83,6 +107,8 @@ def render(report: Report) -> str:
                      f"{r.coups:,} | {counts} | {len(t.waived)} |")
     if report.rulesets:
         lines += [""] + [f"Judged by {_cell(line)}." for line in report.judged_by()]
+    if report.money is not None:
+        lines += _money(report.money)
     if report.findings:
         lines += ["", "#### Findings", ""]
         lines += _table([_row(f, MARK[f.severity]) for f in report.findings[:MAX_ROWS]], len(report.findings))

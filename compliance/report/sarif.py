@@ -13,6 +13,8 @@
 * a rule not judged for want of evidence (a recording that holds less than a
   whole transcript) as a notification of the run's invocation, naming the
   rule and the transcript: not a result, since nothing was found;
+* a wrong settlement's money (expected, paid, difference, in whose favour) in
+  its result's ``properties``, the run's money in the run's ``properties``;
 * no ``security-severity``: these are compliance findings, not vulnerabilities.
 """
 
@@ -85,7 +87,7 @@ def _result(f: Finding, rule_index: dict[str, int], artifact_index: dict[str, in
         "locations": [{"physicalLocation": physical, "logicalLocations": [{"fullyQualifiedName": where}]}],
         "partialFingerprints": {FINGERPRINT: f.fingerprint},
         "properties": {"category": f.category, "severity": f.severity, "citation": f.citation, "coup": f.coup,
-                       "event": f.event},
+                       "event": f.event} | f.valued(),
     }
     if waiver is not None:
         w = waiver.waiver
@@ -144,7 +146,8 @@ def document(report: Report) -> dict:
             "results": results,
             "properties": {"rulesets": [{"id": rs.id, "version": rs.version, "sha256": rs.sha256}
                                         for rs in report.rulesets],
-                           "failOn": report.fail_on},
+                           "failOn": report.fail_on}
+                          | ({} if report.money is None else {"money": report.money.as_dict()}),
         }],
     }
 

@@ -185,14 +185,16 @@ def render_rich(report: Report, width: int | None = None, errors: bool = True, q
 
 
 def render_statistics(report: Report) -> str:
-    """``--statistics``: the reported findings counted by rule, the most frequent first."""
+    """``--statistics``: the reported findings counted by rule, the most frequent first; then the net of the wrong
+    settlements, where a finding has money."""
     rows = [(f"{c.count:,}", f"{c.coups:,}", c.rule, c.category, c.severity, c.title) for c in report.statistics()]
     if not rows:
         return "no findings\n"
+    net = "" if report.money is None else f"money: {safe_line(report.money.net_words())}\n"
     head = ("findings", "coups", "rule", "category", "severity", "title")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     lines = []
     for r in [head, *rows]:
         cells = [r[0].rjust(widths[0]), r[1].rjust(widths[1])] + [r[i].ljust(widths[i]) for i in range(2, 5)] + [r[5]]
         lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + net

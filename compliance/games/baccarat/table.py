@@ -39,6 +39,7 @@ class TableContext:
     owed_units: dict = field(default_factory=dict)
     # (spot, result key) -> (terms, its owed_units entry), for a spot settled on the result alone (settlement)
     settling: dict = field(default_factory=dict)
+    currency: str | None = None  # the header's table.currency (ISO 4217), for the money of a finding
 
     @classmethod
     def build(cls, header, ruleset: Ruleset, where: str) -> TableContext:
@@ -66,6 +67,7 @@ class TableContext:
             naturals=frozenset(ruleset.game.tableau.naturals),
             sides={name: s.differential for name, s in spots.items() if s.differential is not None},
             requiring=frozenset(name for name, s in spots.items() if s.requires is not None),
+            currency=t.currency,
         )
 
     def has_seat(self, seat: int) -> bool:

@@ -17,7 +17,8 @@ from typing import Annotated
 from pydantic import Field
 
 from compliance.checks import Breach, Params, check
-from compliance.games.common import ZERO, Due, settlement_basis
+from compliance.findings import Money
+from compliance.games.common import ZERO, Due, settlement_basis, value_to_patron
 from compliance.games.pai_gow.hands import Wheel, describe, fouled, outcome
 from compliance.games.pai_gow.replay import DEALER, RoundState, describe_position
 
@@ -172,6 +173,12 @@ def due(c: RoundState, box: int, stake: Decimal, p: SettlementParams, t) -> Due:
     return Due("win", stake * p.odds, stake * p.odds * rate, why)
 
 
+
+def _money(c: RoundState, t, box: int, expected: Decimal, paid: Decimal) -> Money:
+    """What a wrong settlement of ``box`` was worth (findings.Money): the patron named where recorded."""
+    return Money(expected, paid, t.currency, c.players.get(box) or f"box {box}")
+
+
 @check("pai-gow.settlement.amount", "settlement.wrong-amount", SettlementParams, game=GAME,
        needs=("cards", "values", "stakes", "settlements"))
 def wrong_amount(c: RoundState, p: SettlementParams, t):
@@ -193,7 +200,8 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
         who = f"{c.describe_box(s.box)} wager"
         stake = basis.get(s.box)
         if stake is None:
-            out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no wager stands in it"))
+            out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no wager stands in it",
+                              money=_money(c, t, s.box, ZERO, value_to_patron(s.outcome, s.amount))))
             continue
         if not _judgeable(c, s.box):
             continue
@@ -204,7 +212,9 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
         owed_by[s.box] = (d, gross_paid, wrong)
         if wrong:
             out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {d.outcome} {t.money(expect)} ({d.why}); "
-                                    f"it was settled {s.outcome} {t.money(s.amount)}"))
+                                    f"it was settled {s.outcome} {t.money(s.amount)}",
+                              money=_money(c, t, s.box, value_to_patron(d.outcome, expect),
+                                           value_to_patron(s.outcome, s.amount))))
     for box, paid in commission_by.items():
         if not _judgeable(c, box):
             continue
@@ -215,16 +225,20 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
         for cm in paid:
             if not owed:
                 out.append(Breach(cm.at, f"commission of {t.money(cm.amount)} collected from {c.describe_box(box)}, "
-                                         "which has no winning wager that owes commission"))
+                                         "which has no winning wager that owes commission",
+                                  money=_money(c, t, box, ZERO, -cm.amount)))
             elif cm.amount != owed or not gross_paid:
                 out.append(Breach(cm.at, f"commission collected from {c.describe_box(box)} is {t.money(cm.amount)}; "
-                                         f"{t.money(owed)} is due on winnings of {t.money(d.gross)} paid in full"))
+                                         f"{t.money(owed)} is due on winnings of {t.money(d.gross)} paid in full",
+                                  money=_money(c, t, box, -owed if gross_paid else ZERO, -cm.amount)))
     for s in c.surrenders:
         if not s.stake:
-            out.append(Breach(s.at, f"{c.describe_box(s.box)} surrenders, but no wager stands in it"))
+            out.append(Breach(s.at, f"{c.describe_box(s.box)} surrenders, but no wager stands in it",
+                              money=_money(c, t, s.box, ZERO, -s.amount)))
         elif s.amount != s.stake * p.surrender_keeps:
             out.append(Breach(s.at, f"{c.describe_box(s.box)} surrendered a wager of {t.money(s.stake)}: the house "
-                                    f"keeps {t.money(s.stake * p.surrender_keeps)}, it kept {t.money(s.amount)}"))
+                                    f"keeps {t.money(s.stake * p.surrender_keeps)}, it kept {t.money(s.amount)}",
+                              money=_money(c, t, s.box, -(s.stake * p.surrender_keeps), -s.amount)))
     return out
 
 
@@ -240,7 +254,9 @@ def missing(c: RoundState, p, t):
             out.append(Breach(c.last_event, f"{c.describe_box(box)} wager of {t.money(stake)} was never settled"))
     for box, settled in counts.items():
         if len(settled) > 1:
-            out.append(Breach(settled[1].at, f"{c.describe_box(box)} wager is settled {len(settled)} times"))
+            paid = sum((value_to_patron(s.outcome, s.amount) for s in settled[1:]), ZERO)  # the first: the amount's
+            out.append(Breach(settled[1].at, f"{c.describe_box(box)} wager is settled {len(settled)} times",
+                              money=_money(c, t, box, ZERO, paid)))
     return out
 
 

@@ -17,9 +17,10 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from compliance.checks import Breach, check
+from compliance.findings import Money
 from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
 from compliance.games.baccarat.spots import coup_facts, result_key
-from compliance.games.common import Due, settlement_basis
+from compliance.games.common import Due, settlement_basis, value_to_patron
 
 
 def _owed(terms: tuple, stake: Decimal) -> Due:
@@ -95,18 +96,35 @@ def _judgeable(c: CoupState) -> bool:
 
 
 class Wrong(NamedTuple):
-    """One wrong settlement: where, the finding's words, and what it cost or gave the patron."""
+    """One wrong settlement: where, the finding's words, what was due and what was paid (each its value to the
+    patron: :func:`~compliance.games.common.value_to_patron`), and whose wager it was."""
 
     at: int
     message: str
-    gain: Decimal  # what the patron got beyond what was due (negative: the house kept more than due)
+    expected: Decimal
+    paid: Decimal
     kind: str  # "commission" (not deducted, or collected wrong), "payout" (a win or push), "collection" (a loss),
     # or "no wager" (a settlement of a wager that did not stand)
+    bettor: int | str
+
+    @property
+    def gain(self) -> Decimal:
+        """What the patron got beyond what was due (negative: the house kept more than due)."""
+        return self.paid - self.expected
 
 
-def _value(outcome: str, amount: Decimal) -> Decimal:
-    """What a settlement is worth to the patron: winnings paid, a stake collected (negative), a push nothing."""
-    return amount if outcome == "win" else -amount if outcome == "lose" else ZERO
+
+def patron(c: CoupState, bettor: int | str) -> str:
+    """Who a wager was: the patron's id where the record names one (a standing patron, or the patron seated
+    there), else the seat ("seat 3")."""
+    if isinstance(bettor, int):
+        named = c.seated.get(bettor) if c.seated else None
+        return named if named is not None else f"seat {bettor}"
+    return bettor.removeprefix("patron:")
+
+
+def _money(c: CoupState, t, bettor, expected: Decimal, paid: Decimal) -> Money:
+    return Money(expected, paid, t.currency, patron(c, bettor))
 
 
 @check("settlement.amount", "settlement.wrong-amount", needs=("hands", "values", "stakes", "settlements"))
@@ -114,7 +132,7 @@ def wrong_amount(c: CoupState, p, t):
     """Each settled wager gets exactly what its spot gives for the true outcome: what pushes it, the paytable
     row or the odds it wins at, less the commission the spot takes."""
     wrong = wrong_settlements(c, t)
-    return [Breach(w.at, w.message) for w in wrong] if wrong else ()
+    return [Breach(w.at, w.message, money=_money(c, t, w.bettor, w.expected, w.paid)) for w in wrong] if wrong else ()
 
 
 def wrong_settlements(c: CoupState, t) -> list[Wrong]:
@@ -143,7 +161,7 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
         if stake is None:
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
             out.append(Wrong(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands",
-                             _value(s.outcome, s.amount), "no wager"))
+                             ZERO, value_to_patron(s.outcome, s.amount), "no wager", s.bettor))
             continue
         spot = by_spot.get(s.spot)
         if spot is None:
@@ -178,7 +196,8 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
                     else "collection" if outcome == "lose" else "payout")
             out.append(Wrong(s.at, f"{who} of {t.money(stake)} should be {outcome} {t.money(expect_amount)} ({why}); "
                                    f"it was settled {s.outcome} {t.money(s.amount)}",
-                             _value(s.outcome, s.amount) - _value(outcome, expect_amount), kind))
+                             value_to_patron(outcome, expect_amount), value_to_patron(s.outcome, s.amount), kind,
+                             s.bettor))
     if not commission_by:
         return out
     takers = [name for name, spot in t.spots.items() if spot.rate]  # the spots that take commission (a rate above 0)
@@ -196,12 +215,12 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
                 which = " or ".join(t.spots[name].title for name in takers)
                 out.append(Wrong(cm.at, f"commission of {t.money(cm.amount)} collected from {describe_bettor(bettor)}, "
                                         f"who has no winning {which + ' ' if which else ''}wager that owes commission",
-                                 -cm.amount, "commission"))
+                                 ZERO, -cm.amount, "commission", bettor))
             elif cm.amount != owed or not gross_paid:
                 out.append(Wrong(cm.at, f"commission collected from {describe_bettor(bettor)} is {t.money(cm.amount)}; "
                                         f"{t.money(owed)} is due on winnings of {t.money(d.gross)}"
                                         + ("" if gross_paid else " paid in full"),
-                                 (owed if gross_paid else ZERO) - cm.amount, "commission"))
+                                 -owed if gross_paid else ZERO, -cm.amount, "commission", bettor))
     return out
 
 
@@ -219,11 +238,21 @@ def missing(c: CoupState, p, t):
         counts.setdefault((s.bettor, s.spot), []).append(s)
     out = []
     end = c.last_event
+    result = None if c.void is not None else result_key(c, t.naturals)
     for key, stake in basis.items():
         settled = counts.get(key, ())
         if not settled:
-            out.append(Breach(end, f"{describe_bettor(key[0])} {key[1]} wager of {t.money(stake)} was never settled"))
+            spot_terms = terms(c, key[1], t, result) if key[1] in t.spots else None
+            money = None
+            if spot_terms is not None:  # what it was owed (none where the record shows too little to say)
+                gross, commission = _amounts(spot_terms, stake)
+                money = _money(c, t, key[0], value_to_patron(spot_terms[0], gross - commission), ZERO)
+            out.append(Breach(end, f"{describe_bettor(key[0])} {key[1]} wager of {t.money(stake)} was never settled",
+                              money=money))
     for key, settled in counts.items():
-        if len(settled) > 1:
-            out.append(Breach(settled[1].at, f"{describe_bettor(key[0])} {key[1]} wager is settled {len(settled)} times"))
+        if len(settled) > 1:  # the first settlement is judged by settlement.amount; the others were not due at all
+            paid = sum((value_to_patron(s.outcome, s.amount) for s in settled[1:]), ZERO)
+            twice = f"{describe_bettor(key[0])} {key[1]} wager is settled {len(settled)} times"
+            out.append(Breach(settled[1].at, twice,
+                              money=_money(c, t, key[0], ZERO, paid)))
     return out

@@ -79,7 +79,8 @@ class ShoeRecord:
         self.lines = array("I")  # where each coup starts in the file
         self.columns = array("I")
         self.outcomes = bytearray()  # as the table gave them: b"B", b"P", b"T" (lower case: a natural), b"-" none
-        self.errors: list[tuple[int, Decimal, str]] = []  # (coup index, the patron's gain, kind) of wrong settlements
+        # (coup index, the patron's gain, kind, what was due: its value to the patron) of wrong settlements
+        self.errors: list[tuple[int, Decimal, str, Decimal]] = []
         self.aside: list[int] = []  # places in ``cards`` of the cards that went to no hand (burnt, discarded)
         # coups dealt against the tableau: (coup index, its first four hand cards in the order dealt, the place in
         # ``cards`` after the fourth), to count them at the outcome the tableau gives their cards
@@ -104,7 +105,7 @@ class ShoeRecord:
                 setattr(self, name, mine)
             mine.extend(theirs)
         self.outcomes += other.outcomes
-        self.errors.extend((base_coups + i, gain, kind) for i, gain, kind in other.errors)
+        self.errors.extend((base_coups + i, *rest) for i, *rest in other.errors)
         self.aside.extend(base_cards + i for i in other.aside)
         if self.times is not None or other.times is not None:
             mine = self.times if self.times is not None else array("q", [NO_TIME] * base_coups)
@@ -204,10 +205,11 @@ def counted_outcomes(record: ShoeRecord, tableau) -> bytes:
 class IntegrityData:
     """One transcript's shoes, in the order they first appear, and who dealt when."""
 
-    __slots__ = ("table", "shoes", "timeline", "view", "rules")
+    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency")
 
-    def __init__(self, table: str):
+    def __init__(self, table: str, currency: str | None = None):
         self.table = table
+        self.currency = currency  # the header's table.currency, for the money of a finding
         self.shoes: dict[str, ShoeRecord] = {}
         self.timeline = Timeline()
         self.view = None  # filled by the integrity stage: list of ShoeView, for the reports
@@ -225,10 +227,10 @@ class IntegrityData:
         self.timeline.extend(other.timeline)
 
     def __getstate__(self):
-        return self.table, self.shoes, self.timeline, self.view, self.rules
+        return self.table, self.shoes, self.timeline, self.view, self.rules, self.currency
 
     def __setstate__(self, state):
-        self.table, self.shoes, self.timeline, self.view, self.rules = state
+        self.table, self.shoes, self.timeline, self.view, self.rules, self.currency = state
 
 
 class Collector:
@@ -236,7 +238,7 @@ class Collector:
 
     def __init__(self, header, table, rules=()):
         self.table = table  # the TableContext: decks per shoe, tableau, payouts
-        self.data = IntegrityData(header.table.id)
+        self.data = IntegrityData(header.table.id, table.currency)
         self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
         self.naturals = frozenset(table.tableau.naturals)
         self.current: ShoeRecord | None = None
@@ -295,7 +297,7 @@ class Collector:
         if "settlement.wrong-amount" in categories:
             index = len(shoe.numbers) - 1
             for w in wrong_settlements(s, self.table):
-                shoe.errors.append((index, w.gain, w.kind))
+                shoe.errors.append((index, w.gain, w.kind, w.expected))
         times = s.times
         if times or shoe.times is not None:
             shoe.add_time(next((t.when for t in times if t.when is not None), None))

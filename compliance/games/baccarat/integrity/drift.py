@@ -30,6 +30,7 @@ class Error:
     place: object  # where it was: (result, shoe record, coup index)
     gain: Decimal
     kind: str
+    expected: Decimal = Decimal(0)  # what was due, as its value to the patron (findings.Money)
 
 
 @dataclass
@@ -56,6 +57,11 @@ class DriftGroup:
     @property
     def net(self) -> Decimal:
         return sum((e.gain for e in self.errors), Decimal(0))
+
+    @property
+    def expected(self) -> Decimal:
+        """What the wrong settlements were due, together (their values to the patrons)."""
+        return sum((e.expected for e in self.errors), Decimal(0))
 
     def counts(self) -> tuple[int, int, int]:
         """(in the patrons' favour, in the house's, neither)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from compliance.cards import DECK
 from compliance.context import RunContext
-from compliance.findings import Finding, Statistic
+from compliance.findings import Finding, Money, Statistic
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.baccarat.integrity import drift as drift_tests
 from compliance.games.baccarat.integrity import order, outcomes
@@ -108,14 +108,15 @@ class _Made:
     finding: Finding
 
 
-def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statistic]) -> _Made:
+def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statistic],
+             money: Money | None = None) -> _Made:
     """The finding, at the coup ``index`` of ``shoe`` (its place, who ran the table and when, where recorded)."""
     r, rec = shoe.result, shoe.record
     number = rec.numbers[index]
     f = Finding(rule=rule.id, category=rule.category, severity=rule.severity, transcript=r.transcript,
                 coup=number, event=None, message=message, citation=rule.citation_text,
                 line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
-                staff=r.integrity.timeline.at(number), at=rec.time_of(index), statistics=tuple(tests))
+                staff=r.integrity.timeline.at(number), at=rec.time_of(index), statistics=tuple(tests), money=money)
     shoe.view.flagged.append(f"{rule.id}: {message}")
     return _Made(r, f)
 
@@ -340,8 +341,8 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
         if rule is None or not s.record.errors:
             continue
         timeline = s.result.integrity.timeline
-        for index, gain, kind in s.record.errors:
-            error = drift_tests.Error((s, index), gain, kind)
+        for index, gain, kind, expected in s.record.errors:
+            error = drift_tests.Error((s, index), gain, kind, expected)
             keys = []
             if "table" in rule.params.groups:
                 keys.append(("table", s.table))
@@ -378,5 +379,8 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
         tests = [Statistic(label, "sign test", "wrong settlements in the patrons' favour, of those either way",
                              f"{up} of {up + down} (net {money(net)})", probability_text(pvalue),
                              probability_text(p.false_alarm), shoe.coup(index))]
-        made.append(_finding(g.rule, shoe, index, message, tests))
+        currencies = {e.place[0].result.integrity.currency for e in g.errors}
+        worth = Money(g.expected, g.expected + net, currencies.pop() if len(currencies) == 1 else None,
+                      sums=len(g.errors))
+        made.append(_finding(g.rule, shoe, index, message, tests, worth))
     return made
