@@ -129,7 +129,7 @@ def test_the_markdown_report_keeps_its_structure(reports):
     md = reports["markdown"]
     assert "<!--" in md  # in a file name shown as code, where it is only text
     headings = [line for line in md.splitlines() if line.startswith("#")]
-    assert headings == ["### baccarat-audit: ❌ fails", "#### Findings", "#### Notes"]
+    assert headings == ["### baccarat-audit: ❌ fails", "#### Money (USD)", "#### Findings", "#### Notes"]
     prose = _outside_code_spans(md)
     tags = set(re.findall(r"</?[a-z]+[^>]*>", prose))
     assert tags <= {"<details>", "</details>", "<summary>", "</summary>", "<br>", "<sub>", "</sub>"}
