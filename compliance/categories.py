@@ -41,5 +41,19 @@ CATEGORIES: dict[str, str] = {
     "integrity.settlement-drift": "a dealer's or table's settlement errors run one way over the run",
 }
 
+
+
+def under(prefix: str, category: str) -> bool:
+    """``category`` is ``prefix`` or falls under it: ``third-card`` covers ``third-card.banker.illegal``."""
+    return category == prefix or category.startswith(prefix + ".")
+
+
+def enclosing(category: str) -> list[str]:
+    """``category`` and every prefix it falls under, itself first: ``third-card.banker.illegal``,
+    ``third-card.banker``, ``third-card``."""
+    parts = category.split(".")
+    return [".".join(parts[:n]) for n in range(len(parts), 0, -1)]
+
+
 SEVERITIES = ("error", "warning", "info")
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}

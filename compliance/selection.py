@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
+from compliance.categories import under
 from compliance.errors import UserError
 
 ALWAYS = "transcript.unreadable"
@@ -30,7 +31,7 @@ def _names(pattern: str, rule: str, category: str) -> bool:
     p = pattern.strip()
     up, low = p.upper(), p.lower()
     return (fnmatchcase(rule.upper(), up) or rule.upper().startswith(up + "-")
-            or fnmatchcase(category, low) or category.startswith(low + "."))
+            or fnmatchcase(category, low) or under(low, category))
 
 
 @dataclass(frozen=True)

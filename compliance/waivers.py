@@ -5,7 +5,7 @@ A waivers file (``--waivers``) is YAML::
     waivers:
       - id: W-2026-014                       # optional; default: its position, e.g. "#1"
         rule: BAC-SETTLE-AMOUNT              # a rule id, or
-        category: settlement.wrong-amount    # a category (at least one of the two)
+        category: settlement.wrong-amount    # a category, or one and everything under it: third-card
         transcript: "recordings/*.json"     # optional: the transcript's path, or a glob; default any
         coups: [5, 6]                        # optional (or coup: 5, not both); default every coup
         justification: house pays even money on Banker wagers under promotion P-17
@@ -50,7 +50,7 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from compliance import limits
-from compliance.categories import CATEGORIES
+from compliance.categories import CATEGORIES, enclosing, under
 from compliance.errors import UserError, Where
 from compliance.findings import Finding
 from compliance.yamlread import parse_yaml
@@ -63,7 +63,8 @@ class Waiver(BaseModel):
 
     id: str | None = None
     rule: str | None = Field(default=None, description="rule id the waiver covers")
-    category: str | None = Field(default=None, description="finding category the waiver covers")
+    category: str | None = Field(default=None, description="finding category the waiver covers, with every "
+                                 "category under it (third-card covers third-card.banker.illegal)")
     transcript: str | None = Field(default=None, description="glob on the transcript path (default: any)")
     coups: list[int] | None = Field(default=None, description="coup numbers (default: every coup)")
     justification: str = Field(min_length=1, description="why the deviation is acceptable")
@@ -84,7 +85,7 @@ class Waiver(BaseModel):
     def _scope(self):
         if not self.rule and not self.category:
             raise ValueError("a waiver needs a rule or a category")
-        if self.category and self.category not in CATEGORIES:
+        if self.category and not any(under(self.category, c) for c in CATEGORIES):
             raise ValueError(f"unknown category {self.category!r}")
         if not self.justification.strip() or not self.approved_by.strip():
             raise ValueError("justification and approved_by must not be blank")
@@ -93,7 +94,7 @@ class Waiver(BaseModel):
     def matches(self, f: Finding) -> bool:
         if self.rule and self.rule != f.rule:
             return False
-        if self.category and self.category != f.category:
+        if self.category and not under(self.category, f.category):
             return False
         if self.coups is not None and f.coup not in self.coups:
             return False
@@ -146,13 +147,14 @@ class Waivers:
     _index: dict | None = field(default=None, repr=False, compare=False)
 
     def waiver_for(self, f: Finding) -> Entry | None:
-        """The first waiver in the file that applies to ``f``: only the waivers of its rule or its category,
-        for its coup or for every coup, are looked at."""
+        """The first waiver in the file that applies to ``f``: only the waivers of its rule or of its category
+        (or one it falls under), for its coup or for every coup, are looked at."""
         if self._index is None:
             self._index = _index(self.active)
         found = None
-        for key in (("rule", f.rule, f.coup), ("rule", f.rule, None), ("category", f.category, f.coup),
-                    ("category", f.category, None)):
+        keys = [("rule", f.rule, f.coup), ("rule", f.rule, None)]
+        keys += [("category", c, coup) for c in enclosing(f.category) for coup in (f.coup, None)]
+        for key in keys:
             for position, e in self._index.get(key, ()):
                 if found is not None and position >= found[0]:
                     break  # each list is in file order: nothing later in it comes first

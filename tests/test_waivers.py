@@ -88,6 +88,22 @@ def test_waived_findings_do_not_fail_the_run(tmp_path, monkeypatch):
     assert text.stdout.splitlines()[-1] == "checked 1 transcript, 6 coups, 0 findings; 6 waived"
 
 
+def test_a_category_waives_every_category_under_it_as_select_names_them(tmp_path, monkeypatch):
+    """`category: third-card` is third-card and everything under it, as `--select third-card` is; a prefix that
+    stops inside a word (`third`) names no category and waives nothing."""
+    waivers = ("- {id: W-COUP-4, category: third-card, coup: 4, justification: j, approved_by: a, "
+               "expires: 2030-01-01}\n"
+               "- {id: W-BANKER, category: third-card.banker, justification: j, approved_by: a, expires: 2030-01-01}\n"
+               "- {id: W-WORD, category: third, justification: j, approved_by: a, expires: 2030-01-01}\n")
+    _, doc = check(tmp_path, monkeypatch, waivers)
+    assert sorted((f["category"], f["coup"], f["waiver"]["id"]) for f in doc["waived"]) == [
+        ("third-card.banker.illegal", 3, "W-BANKER"), ("third-card.banker.illegal", 5, "W-BANKER"),
+        ("third-card.banker.missing", 4, "W-COUP-4"), ("third-card.player.missing", 4, "W-COUP-4")]
+    assert {w["id"]: w["reason"] for w in doc["waivers"]["not_applied"]} == {
+        "W-WORD": "malformed: unknown category 'third'"}
+    assert sorted(f["category"] for f in doc["findings"]) == ["settlement.wrong-amount", "wager.late"]
+
+
 def test_waiver_scope_by_transcript_glob_and_coup(tmp_path, monkeypatch):
     scoped = ("- {rule: BAC-DRAW-BANKER-ILLEGAL, transcript: 'other/*.json', justification: j, approved_by: a, "
               "expires: 2030-01-01}\n"
