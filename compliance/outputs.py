@@ -151,6 +151,18 @@ def refuse_overwriting(outputs: Iterable[Output], reads: Mapping[str, str]) -> N
             written.setdefault(key, str(out.path))
 
 
+def make_directory(path: str | Path, whose: str) -> None:
+    """The directory of a file to write, made when missing (not for standard output, a FIFO or a device);
+    ``whose``: the file's, in the message (``the report's``)."""
+    if resolve(path).kind != "file":
+        return
+    directory = Path(path).parent
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"cannot make {whose} directory: {e.strerror}", str(directory)) from None
+
+
 def write(path: str | Path, content: Content, error: str = "cannot write") -> None:
     """Write ``content`` (bytes, or a function writing to the binary file it is given) to ``path``.
 

@@ -20,8 +20,11 @@ it)::
 is a path relative to the sidecar (a house ruleset under test).
 
 A rule named under ``fires`` has a firing test; a rule that must be silent
-has a non-firing test.  :func:`run_dir` reports every rule of every bundled
-ruleset (and of every ruleset the tests use) that lacks either.
+has a non-firing test.  :func:`run_dir` reports every rule that lacks either,
+of the rulesets asked about and of every ruleset the tests use (``test-rules``
+without a directory asks about every bundled jurisdiction).  A transcript
+without a sidecar ``ruleset`` is judged by its ``table.jurisdiction``: a
+bundled ruleset id, or one the configuration maps (``jurisdictions``).
 """
 
 from __future__ import annotations
@@ -36,7 +39,6 @@ from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.reading.reader import open_transcript
-from compliance.ruleset.loader import bundled_rulesets
 from compliance.ruleset.models import Ruleset
 from compliance.yamlread import YamlDoc, read_yaml
 
@@ -240,7 +242,8 @@ def discover(root: Path) -> tuple[list[tuple[Path, Path | None]], list[Path]]:
 class Runner:
     """Runs rule tests; loads each ruleset and builds each checker once."""
 
-    def __init__(self):
+    def __init__(self, jurisdictions: dict[str, str] | None = None):
+        self.jurisdictions = tuple((jurisdictions or {}).items())  # the configuration's: table.jurisdiction -> ruleset
         self._checkers: dict[str | None, Checker] = {}
         self.rulesets: dict[str, Ruleset] = {}  # ruleset id -> ruleset, for every ruleset a case ran under
 
@@ -271,7 +274,7 @@ class Runner:
             ref = self._ruleset_ref(transcript, side)
             checker = self._checkers.get(ref)
             if checker is None:
-                checker = self._checkers[ref] = Checker(ruleset=ref)
+                checker = self._checkers[ref] = Checker(ruleset=ref, jurisdictions=self.jurisdictions)
             result = checker.check_file(transcript, shown)
         except UserError as e:
             case.error(str(e))
@@ -345,16 +348,17 @@ def untested(cases: list[CaseResult], rulesets: list[Ruleset]) -> list[Untested]
     return out
 
 
-def run_dir(root: str | Path, rulesets: list[Ruleset] | None = None) -> SuiteResult:
-    """Run every rule test under ``root``; report untested rules of ``rulesets``
-    (default: every bundled concrete ruleset) and of every ruleset a test ran under."""
+def run_dir(root: str | Path, rulesets: list[Ruleset] | None = None,
+            jurisdictions: dict[str, str] | None = None) -> SuiteResult:
+    """Run every rule test under ``root``; report untested rules of ``rulesets`` and of every ruleset a test
+    ran under.  ``jurisdictions``: the configuration's map of ``table.jurisdiction`` values to rulesets."""
     root = Path(root)
     if not root.is_dir():
         raise UserError("no such directory", str(root))
     pairs, orphans = discover(root)
-    runner = Runner()
+    runner = Runner(jurisdictions)
     cases = [runner.run_case(t, s, root) for t, s in pairs]
-    wanted = {rs.id: rs for rs in (rulesets if rulesets is not None else bundled_rulesets())}
+    wanted = {rs.id: rs for rs in rulesets or ()}
     for rid, rs in runner.rulesets.items():
         wanted.setdefault(rid, rs)
     return SuiteResult(str(root), cases, untested(cases, list(wanted.values())), [str(p) for p in orphans])

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from compliance.cli import app
 from compliance.errors import UserError
-from compliance.ruleset.loader import load_ruleset
+from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 from compliance.ruletests import read_sidecar, run_dir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,9 +127,35 @@ def test_rules_without_a_firing_or_non_firing_test_are_reported(tmp_path):
     assert {u.ruleset for u in suite.untested} == {"us-nj"}
 
 
-def test_untested_rules_of_every_bundled_jurisdiction_by_default(tmp_path):
+def test_untested_rules_of_the_rulesets_the_tests_use_by_default(tmp_path):
+    """A directory of New Jersey tests says what New Jersey lacks, not every other jurisdiction's rules; the
+    bundled tests (test-rules without a directory) answer for every bundled jurisdiction."""
     case(tmp_path, "late-wager", "fires: [{rule: BAC-WAGER-LATE, coup: 2}]\n")
-    assert {u.ruleset for u in run_dir(tmp_path).untested} >= {"us-nj", "us-in", "au-nsw", "nz"}
+    assert {u.ruleset for u in run_dir(tmp_path).untested} == {"us-nj"}
+    listed = CliRunner().invoke(app, ["test-rules", str(tmp_path), "--list-untested"])
+    assert {line.split()[0] for line in listed.stdout.splitlines()} == {"us-nj"}, listed.output
+    assert {u.ruleset for u in run_dir(tmp_path, bundled_rulesets()).untested} >= {"us-nj", "us-in", "au-nsw", "nz"}
+
+
+def test_a_transcript_is_judged_by_the_ruleset_the_configuration_maps_its_jurisdiction_to(tmp_path, monkeypatch):
+    """`table.jurisdiction: harbour-casino` is no bundled id: the configuration's `jurisdictions` maps it to the
+    house ruleset, as for `check`; without the configuration the case is an error that says so."""
+    (tmp_path / "house.yaml").write_text("id: harbour-casino\ntitle: Harbour casino house rules\nversion: '1'\n"
+                                         "extends: us-nj\n")
+    (tmp_path / ".baccarat-audit.yaml").write_text("jurisdictions: {harbour-casino: house.yaml}\n")
+    doc = transcript(coup(1), coup(2, late=True))
+    doc["table"]["jurisdiction"] = "harbour-casino"
+    case(tmp_path / "tests", "late-wager", "fires: [{rule: BAC-WAGER-LATE, coup: 2}]\n", doc, "harbour")
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(app, ["test-rules", "tests", "--list-untested"])
+    assert r.exit_code == 0, r.output
+    assert {line.split()[0] for line in r.stdout.splitlines()} == {"harbour-casino"}
+    assert "harbour-casino BAC-WAGER-LATE non-firing" in r.stdout.splitlines()
+    (tmp_path / ".baccarat-audit.yaml").unlink()
+    r = CliRunner().invoke(app, ["test-rules", "tests", "-f", "json"])
+    assert r.exit_code == 1
+    (error,) = json.loads(r.stdout)["cases"][0]["failures"]
+    assert "'harbour-casino' is not a ruleset id" in error and "(`jurisdictions`)" in error
 
 
 @pytest.mark.parametrize("sidecar,words,where", [

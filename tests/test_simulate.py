@@ -235,6 +235,33 @@ def test_cli_inject_needs_an_output_and_a_known_category():
     assert run.exit_code == 2
 
 
+def test_cli_simulate_makes_the_folder_of_its_output_as_check_does(tmp_path):
+    out = tmp_path / "nights" / "2026-11" / "shift.jsonl"
+    run = CliRunner().invoke(app, ["simulate", "-r", "us-nj", "-n", "50", "-o", str(out), "--inject",
+                                   "wager.late@0.1"])
+    assert run.exit_code == 0, run.output
+    assert out.is_file() and (out.parent / "shift.jsonl.injected.json").is_file()
+    (tmp_path / "file").write_text("")
+    run = CliRunner().invoke(app, ["simulate", "-r", "us-nj", "-n", "5", "-o", str(tmp_path / "file" / "x.json")])
+    assert run.exit_code == 2 and run.stderr.endswith("file/x.json: cannot write: Not a directory\n"), run.stderr
+
+
+def test_inject_takes_a_category_prefix_as_select_does(rulesets, tmp_path):
+    """`--inject third-card` is each third-card category the table can break, each at the rate given; a
+    category given on its own keeps its own rate; a prefix that names no category is refused."""
+    path, sim = simulate(rulesets["us-nj"], tmp_path, coups=1_500, seed=8,
+                         inject=dict([parse_inject("third-card@0.03"), parse_inject("third-card.banker.missing@0.2")]))
+    made = Counter(i.category for i in sim.injected)
+    assert set(made) == {c for c in injectable(rulesets["us-nj"]) if c.startswith("third-card.")}
+    assert made["third-card.banker.missing"] > 3 * made["third-card.player.missing"]
+    assert pairs(findings(path)) == Counter((i.coup, i.category) for i in sim.injected)
+    with pytest.raises(UserError, match="or a prefix of them"):
+        parse_inject("third@0.1")
+    whole = Simulator(rulesets["us-nj"], coups=10, inject=dict([parse_inject("integrity@0.5")]))
+    assert whole.run_inject == {("integrity.unshuffled", "decks-alike"): 0.5, ("integrity.outcomes", "banker"): 0.5,
+                                ("integrity.settlement-drift", "patrons"): 0.5}
+
+
 def test_the_simulator_does_not_ask_the_checker_what_is_compliant():
     """It reads the rulesets' parameters, never a check function or the engine's verdict."""
     import ast

@@ -28,9 +28,21 @@ def _nothing_given(self, ctx, value):
     return self.callback(ctx, self, value) if self.callback is not None else value
 
 
+#: in the help of an option, the bundled rulesets (``--ruleset``): listed from the rulesets bundled, when help is shown
+BUNDLED = "{bundled rulesets}"
+
+
 class _Option(TyperOption):
     __slots__ = ()
     process_value = _nothing_given
+
+    def get_help_record(self, ctx):
+        record = super().get_help_record(ctx)
+        if record is None or BUNDLED not in record[1]:
+            return record
+        from compliance.ruleset.loader import jurisdiction_ids
+
+        return record[0], record[1].replace(BUNDLED, ", ".join(jurisdiction_ids()))
 
 
 class _Argument(TyperArgument):

@@ -26,7 +26,7 @@ from compliance import config, limits
 from compliance import outputs as outputs_file
 from compliance import progress as progress_bar
 from compliance.categories import SEVERITIES
-from compliance.cli.app import app, fail
+from compliance.cli.app import BUNDLED, app, fail
 from compliance.context import RunContext
 from compliance.errors import UserError
 from compliance.inputs import STDIN, STDIN_NAME, Exclude, Input, collect, spool_stdin
@@ -155,7 +155,7 @@ def check(
              "them, or - for standard input."),
     ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", shell_complete=None,
                                 autocompletion=_complete_ruleset,
-                                help="Ruleset id (us-nj, us-in, au-nsw, nz) or YAML path [default: each transcript's "
+                                help=f"Ruleset id ({BUNDLED}) or YAML path [default: each transcript's "
                                      "table.jurisdiction]."),
     fmt: Format = typer.Option(None, "--format", "-f", metavar="FORMAT", case_sensitive=False, show_default=False,
                                help=f"Report format on standard output: {', '.join(config.FORMATS)} [default: text; "
@@ -363,7 +363,7 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
                                     options=options))
             sys.stdout.flush()
         else:
-            _make_directory(path)
+            outputs_file.make_directory(path, "the report's")
             outputs_file.write(path, render(report, out_format, options=options).encode("utf-8"),
                                "cannot write report")
     if statistics:
@@ -373,7 +373,7 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
     if baseline:
         from compliance import baseline as baseline_file
 
-        _make_directory(baseline)
+        outputs_file.make_directory(baseline, "the report's")
         outputs_file.write(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
                            "cannot write baseline")
     if to_stdout != "text" and not options.quiet:  # the text report ends with them; else tell the terminal
@@ -382,16 +382,6 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
         for notice in report.notices():
             typer.echo(f"baccarat-audit: {printable(notice)}", err=True)
         typer.echo(report.summary_line(), err=True)
-
-
-def _make_directory(path: Path) -> None:
-    """The directory of a report file, made when missing (not for standard output, a FIFO or a device)."""
-    if outputs_file.resolve(path).kind != "file":
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        fail(UserError(f"cannot make the report's directory: {e.strerror}", str(path.parent)))
 
 
 def _statistics_json(report: Report) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 import typer
 
 from compliance import limits
-from compliance.cli.app import app
+from compliance.cli.app import BUNDLED, app
 from compliance.errors import UserError
 from compliance.printable import printable
 
@@ -80,8 +80,8 @@ def import_(
     decks: int = typer.Option(8, "--decks", min=1, max=16, metavar="N",
                               help="Decks in each shoe the header file does not list."),
     ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
-                                help="The ruleset whose tableau settles what the logs leave open [default: the "
-                                     "jurisdiction's; else the standard tableau]."),
+                                help=f"The ruleset whose tableau settles what the logs leave open: an id ({BUNDLED}) "
+                                     "or YAML path [default: the jurisdiction's; else the standard tableau]."),
     list_mappings: bool = typer.Option(False, "--list-mappings", help="List the bundled mappings and exit."),
 ):
     """Turn recorders' logs (CSV) into one transcript: rows become coups through YAML mappings, logs of one

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from compliance.categories import CATEGORIES
-from compliance.cli.app import app, decimal_text
+from compliance.cli.app import BUNDLED, app, decimal_text
 from compliance.errors import UserError
 
 if TYPE_CHECKING:  # the rulesets and check kinds are imported when a command runs, not at start-up
@@ -210,7 +210,7 @@ def render_rules_markdown(rulesets: list[Ruleset]) -> str:
 @rules_app.command("list")
 def rules_list(
     ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
-                                help="A ruleset id or YAML path [default: every jurisdiction]."),
+                                help=f"A ruleset id ({BUNDLED}) or YAML path [default: every jurisdiction]."),
     fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
                                    help="text, json or markdown."),
 ):
@@ -268,7 +268,7 @@ def rules_show(
     rule_id: str = typer.Argument(..., metavar="RULE", show_default=False,
                                   help="The rule id, e.g. BAC-DRAW-BANKER-ILLEGAL."),
     ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
-                                help="Only this ruleset (id or path)."),
+                                help=f"Only this ruleset: an id ({BUNDLED}) or YAML path."),
     examples: Path = typer.Option(None, "--examples", metavar="DIR", show_default=False,
                                   help="Rule tests to take example coups from [default: the rule tests bundled "
                                        "with the package, fixtures/rules]."),
@@ -471,20 +471,28 @@ def test_rules(
                                help="text or json."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when a rule has no firing or no non-firing test."),
     ruleset: list[str] = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
-                                      help="Report untested rules of these rulesets only "
-                                      "(default: every bundled jurisdiction and every ruleset a test uses)."),
+                                      help=f"Report untested rules of these rulesets only: ids ({BUNDLED}) or YAML "
+                                           "paths [default: the rulesets the tests use; for the bundled tests, "
+                                           "every bundled jurisdiction]."),
+    config_file: Path = typer.Option(None, "--config", metavar="FILE", show_default=False,
+                                     help="Configuration file whose `jurisdictions` judge the transcripts that name "
+                                          "no ruleset [default: the one found from the working directory up]."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="List passing tests too."),
     list_untested: bool = typer.Option(False, "--list-untested", help="Print only the untested rules, one "
                                        "`ruleset rule firing|non-firing` a line."),
 ):
     """Run rule tests (default: the bundled ones): each transcript's findings against its sidecar; exit 1 when
     one fails."""
-    from compliance import ruletests
-    from compliance.ruleset.loader import load_ruleset
+    from compliance import config, ruletests
+    from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
-    wanted = [load_ruleset(r, allow_abstract=True) for r in ruleset] if ruleset else None
-    suite = ruletests.run_dir(directory or ruletests.bundled_dir(), wanted)
-    if wanted is not None:
+    jurisdictions = config.load(config_file)["jurisdictions"]  # as `check` judges a transcript's jurisdiction
+    if ruleset:
+        wanted = [load_ruleset(r, allow_abstract=True) for r in ruleset]
+    else:
+        wanted = bundled_rulesets() if directory is None else []
+    suite = ruletests.run_dir(directory or ruletests.bundled_dir(), wanted, jurisdictions)
+    if ruleset:
         ids = {r.id for r in wanted}
         suite.untested = [u for u in suite.untested if u.ruleset in ids]
     if list_untested:
@@ -500,7 +508,7 @@ def test_rules(
 @app.command("coverage")
 def coverage_cmd(
     ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
-                                help="Only the texts this ruleset rests on (id or path)."),
+                                help=f"Only the texts this ruleset rests on: an id ({BUNDLED}) or YAML path."),
     fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
                                    help="text, json or markdown."),
     map_file: Path = typer.Option(None, "--map", metavar="FILE", show_default=False,

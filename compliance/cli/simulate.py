@@ -10,9 +10,9 @@ from pathlib import Path
 
 import typer
 
-from compliance.cli.app import app, decimal_text
+from compliance.cli.app import BUNDLED, app, decimal_text
 from compliance.errors import UserError
-from compliance.outputs import refuse_overwriting
+from compliance.outputs import make_directory, refuse_overwriting
 from compliance.outputs import resolve as resolve_output
 from compliance.outputs import write as write_output
 from compliance.progress import Progress
@@ -31,7 +31,7 @@ class ReportFormat(str, Enum):
 @app.command()
 def simulate(
     ruleset: str = typer.Option(..., "--ruleset", "-r", metavar="ID|FILE", show_default=False,
-                                help="Ruleset id (us-nj, us-in, au-nsw, nz, us-pa) or YAML path."),
+                                help=f"Ruleset id ({BUNDLED}) or YAML path."),
     coups: int = typer.Option(..., "--coups", "-n", min=1, metavar="N", show_default=False,
                               help="Number of coups to play."),
     seed: int = typer.Option(0, "--seed", metavar="N", help="Random seed: the same seed gives the same bytes."),
@@ -43,8 +43,9 @@ def simulate(
                                 help="Write the transcript here [default: standard output]."),
     inject: list[str] = typer.Option([], "--inject", metavar="CATEGORY[@RATE]",
                                      help="Break about RATE (default 0.01) of the coups with one breach of CATEGORY; "
-                                          "repeatable. Whole shoes: integrity.unshuffled[:decks-alike|factory-order|"
-                                          "repeated-shoe] and integrity.outcomes[:banker|player] spoil about RATE of "
+                                          "repeatable; a prefix, as --select takes it (third-card), names each "
+                                          "category under it the table can break, each at RATE. Whole shoes: "
+                                          "integrity.unshuffled[:decks-alike|factory-order|repeated-shoe] and integrity.outcomes[:banker|player] spoil about RATE of "
                                           "the shoes; integrity.settlement-drift pays RATE of the coups wrong, all to "
                                           "the patrons' good. The list of what was made is written beside the "
                                           "transcript (<output>.injected.json)."),
@@ -83,6 +84,7 @@ def simulate(
     if output is not None:
         targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])
         refuse_overwriting(targets, {f: "a ruleset file" for f in rules.files})
+        make_directory(output, "the transcript's")
     shown = sys.stderr.isatty() and (output is not None or not sys.stdout.isatty()) if progress is None else progress
     with Progress(coups, shown, "simulating") as bar:
 
@@ -139,7 +141,7 @@ def _commission(text: str | None) -> Decimal | None:
 @app.command(name="analyze")
 def analyze_command(
     ruleset: str = typer.Option(..., "--ruleset", "-r", metavar="ID|FILE", show_default=False,
-                                help="Ruleset id or YAML path."),
+                                help=f"Ruleset id ({BUNDLED}) or YAML path."),
     decks: int = typer.Option(8, "--decks", min=1, max=16, metavar="N", help="Decks in the shoe."),
     game: str = typer.Option("punto_banco", "--game", metavar="GAME",
                              help="Whose spots: a game of the ruleset (punto_banco, mini_baccarat, even_money, "

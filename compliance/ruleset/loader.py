@@ -47,6 +47,13 @@ def bundled_ids() -> list[str]:
     return sorted(p.stem for p in bundled_dir().glob("*.yaml") if p.stem not in NOT_RULESETS)
 
 
+def jurisdiction_ids() -> list[str]:
+    """Ids of the bundled rulesets a transcript can be judged by (the abstract bases left out), read from their
+    YAML alone, no ruleset bound: what the help of every ``--ruleset`` lists."""
+    return [rid for rid in bundled_ids()
+            if not read_ruleset_yaml(bundled_dir() / f"{rid}.yaml", rid).data.get("abstract")]
+
+
 def bundled_rulesets(include_abstract: bool = False) -> list[Ruleset]:
     """Every bundled ruleset an auditor can check with (and the abstract bases, if asked)."""
     loaded = (load_ruleset(rid, allow_abstract=True) for rid in bundled_ids())

@@ -34,6 +34,7 @@ from decimal import Decimal
 from typing import BinaryIO
 
 from compliance.cards import DECK
+from compliance.categories import under
 from compliance.errors import UserError
 from compliance.games.baccarat.simulate.curator import Holders
 from compliance.games.baccarat.simulate.irregular import irregularities as irregular_kinds
@@ -145,9 +146,10 @@ def parse_inject(spec: str) -> tuple[str, float]:
         if way and way not in RUN_WAYS[category]:
             raise UserError(f"--inject {kind!r}: {category} can be made as: {', '.join(RUN_WAYS[category])}")
         kind = f"{category}:{way or RUN_WAYS[category][0]}"
-    elif kind not in INJECTABLE:
+    elif kind not in INJECTABLE and not _under(kind):
         ways = [f"{c}[:{'|'.join(w)}]" for c, w in RUN_WAYS.items()]
-        raise UserError(f"--inject {kind!r}: the simulator can inject: {', '.join(INJECTABLE + tuple(ways))}")
+        raise UserError(f"--inject {kind!r}: the simulator can inject: {', '.join(INJECTABLE + tuple(ways))}, or a "
+                        "prefix of them (third-card: each category under it)")
     try:
         value = float(rate) if rate else DEFAULT_RATE
     except ValueError:
@@ -155,6 +157,18 @@ def parse_inject(spec: str) -> tuple[str, float]:
     if not 0 < value <= 1:
         raise UserError(f"--inject {spec!r}: RATE must be more than 0 and at most 1")
     return kind, value
+
+
+def _under(prefix: str) -> list[str]:
+    """The categories the simulator knows (of a coup, then of a shoe or run) that ``prefix`` names, as
+    ``--select`` names them: ``third-card`` is each ``third-card.*`` category."""
+    return [c for c in INJECTABLE + tuple(RUN_WAYS) if under(prefix, c)]
+
+
+def _reported_by(category: str, way: str | None = None) -> tuple[str, ...]:
+    """The categories whose rules must report a shoe or run spoilt so (``way``: the category's first)."""
+    way = way or RUN_WAYS[category][0]
+    return (category, "settlement.wrong-amount") if way == "patrons" else (category,)
 
 
 class Simulator:
@@ -182,16 +196,19 @@ class Simulator:
         self.procedure = Procedure.of(ruleset)
         self.inject = {}
         self.run_inject: dict[tuple[str, str], float] = {}  # (category, way) -> share of shoes (coups: the drift)
+        prefixes: dict[str, float] = {}  # a prefix names each category under it the table can break (below)
         for kind, rate in (inject or {}).items():
             category, _, way = kind.partition(":")
             if category in RUN_WAYS:
                 self.run_inject[(category, way or RUN_WAYS[category][0])] = rate
+            elif kind not in INJECTABLE and _under(kind):
+                prefixes[kind] = rate
             else:
                 self.inject[kind] = rate
         for category, way in self.run_inject:
             if way not in RUN_WAYS[category]:
                 raise UserError(f"the simulator cannot make {category} as {way!r} ({', '.join(RUN_WAYS[category])})")
-            for needed in (category, "settlement.wrong-amount") if way == "patrons" else (category,):
+            for needed in _reported_by(category, way):
                 if not self.procedure.reports(needed, dealing_method):
                     raise UserError(f"ruleset {ruleset.id!r} has no enabled rule of category {needed!r}: nothing "
                                     f"would report {category}")
@@ -202,6 +219,18 @@ class Simulator:
         self.game = Game(self.table, self.procedure, ruleset.spots_for(game, commission), ruleset.game.tableau)
         self.table = self.game.table = self.table.with_version(self.game)
         possible = injectable(self.procedure, dealing_method, irregularities > 0, self.game)
+        for prefix, rate in prefixes.items():
+            named = [c for c in _under(prefix) if c in possible or (c in RUN_WAYS and all(
+                self.procedure.reports(needed, dealing_method) for needed in _reported_by(c)))]
+            if not named:
+                raise UserError(f"--inject {prefix}: ruleset {ruleset.id!r} (dealing method "
+                                f"{dealing_method or '(none)'}) has no category under it the simulator can break; "
+                                f"it can inject here: {', '.join(possible)}")
+            for c in named:  # a category given on its own keeps its own rate
+                if c in RUN_WAYS:
+                    self.run_inject.setdefault((c, RUN_WAYS[c][0]), rate)
+                else:
+                    self.inject.setdefault(c, rate)
         for category in self.inject:
             if category not in INJECTABLE:
                 raise UserError(f"the simulator cannot inject {category!r}")
