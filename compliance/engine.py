@@ -57,6 +57,8 @@ class TranscriptResult:
     recorded: tuple[str, ...] | None = None  # what the header says the recording holds (None: a v1 transcript)
     ruleset_chosen: bool = False  # the ruleset came from --ruleset (or the configuration), not from the header
     integrity: object | None = None  # what the game's integrity stage gathered (its shoes), when a rule needs it
+    # dealer -> the coups they dealt (read or not), where the transcript names who dealt; {} where it names nobody
+    dealt: dict[str, int] = field(default_factory=dict)
 
 
 class Staffing:
@@ -200,8 +202,15 @@ class Checker:
         not_judged = result.not_judged
         findings = result.findings
         nbytes = 0
+        dealt = result.dealt
         for record in source.records():
             result.coups += 1
+            coup_staff = None
+            if staffed or getattr(record.coup, "staff", None) is not None:  # who dealt it, where recorded
+                coup_staff = self._staffing.of(record.number, getattr(record.coup, "staff", None))
+                dealer = next((name for role, name in coup_staff if role == "dealer"), None)
+                if dealer is not None:
+                    dealt[dealer] = dealt.get(dealer, 0) + 1
             if on_coup is not None:
                 nbytes += len(record.raw) + 1  # its line, or its place in the document
                 on_coup(result.coups, nbytes)
@@ -238,9 +247,7 @@ class Checker:
                 not_judged[key] = not_judged.get(key, 0) + 1
             found = self._run_rules(applicable, state, table, source, record, unreadable_rule)
             if collector is not None:
-                staff = getattr(record.coup, "staff", None)
-                collector.add(state, record, found, have,
-                              self._staffing.of(record.number, staff) if staffed or staff is not None else ())
+                collector.add(state, record, found, have, coup_staff or ())
             if found:
                 findings.extend(found)
                 if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards

@@ -172,6 +172,7 @@ class ChunkResult:
     region_sha256: str = ""  # of the bytes of its region, as it read them
     not_judged: dict | None = None  # (rule id, evidence missing) -> coups of the chunk not judged by the rule
     integrity: object | None = None  # what the game's integrity stage gathered from the chunk's coups
+    dealt: dict | None = None  # dealer -> coups of the chunk they dealt
     result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
 
 
@@ -197,7 +198,8 @@ def check_chunk(inp, context: RunContext, lookback: tuple[int, int, int] | None,
         result.transcript = inp.name
         out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
                           start_key, carry_key(checker.current), start_shoe, chunk.shoes, source.header_sha256,
-                          chunk.digest.hexdigest(), not_judged=result.not_judged, integrity=result.integrity)
+                          chunk.digest.hexdigest(), not_judged=result.not_judged, integrity=result.integrity,
+                          dealt=result.dealt)
         if lookback is None:
             out.result = result
         return out
@@ -386,6 +388,8 @@ def _merge(chunks: list[ChunkResult], sha256: str) -> TranscriptResult:
             result.states.extend(c.states or ())
         for key, n in (c.not_judged or {}).items():
             result.not_judged[key] = result.not_judged.get(key, 0) + n
+        for dealer, n in (c.dealt or {}).items():
+            result.dealt[dealer] = result.dealt.get(dealer, 0) + n
         if result.integrity is not None:
             result.integrity.extend(c.integrity)  # a shoe cut between two chunks is joined again
     result.findings.sort(key=Finding.sort_key)  # as one pass would have: chunks are in coup order

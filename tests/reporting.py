@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import functools
 import json
 import shutil
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLE = ROOT / "fixtures" / "samples" / "night-shift.json"
 STAMP = "2026-11-29T12:00:00Z"
+START = dt.datetime(2026, 11, 29, 20)  # the first coup of breaching_transcripts(staffed=True)
 
 
 @dataclass
@@ -138,10 +140,12 @@ def junit_schema():
     return etree.XMLSchema(etree.parse(str(DATA / "JUnit.xsd")))
 
 
-def breaching_transcripts(directory: Path, coups: int, tables: int = 4) -> list[Path]:
+def breaching_transcripts(directory: Path, coups: int, tables: int = 4, staffed: bool = False) -> list[Path]:
     """``tables`` transcripts of ``coups`` coups each, every coup one of the sample's breaching coups 3 to 6
     (six findings every four coups: about 1.5 a coup), renumbered, a new shoe every 24 coups (so the shoe's
-    cards stay plausible), each transcript at its own table BAC-01, BAC-02 ..."""
+    cards stay plausible), each transcript at its own table BAC-01, BAC-02 ...  ``staffed``: four dealers
+    relieve each other every 40 coups (format 1.1 staff) and each coup's events carry its time, a minute apart
+    from 2026-11-29T20:00:00Z."""
     doc = sample_doc()
     breaching = [c for c in doc["coups"] if c["coup"] >= 3]
     paths = []
@@ -149,9 +153,17 @@ def breaching_transcripts(directory: Path, coups: int, tables: int = 4) -> list[
         d = copy.deepcopy(doc)
         d["table"]["id"] = f"BAC-{t + 1:02d}"
         d["coups"], d["shoes"] = [], []
+        if staffed:
+            d["version"] = "1.1"
+            d["staff"] = [{"from_coup": first, "to_coup": first + 39, "dealer": f"D-{(first // 40) % 4 + 1:02d}"}
+                          for first in range(1, coups + 1, 40)]
         for i in range(coups):
             c = copy.deepcopy(breaching[i % len(breaching)])
             c["coup"], c["shoe"] = i + 1, f"S-{i // 24:04d}"
+            if staffed:
+                at = (START + dt.timedelta(minutes=i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+                for e in c["events"]:
+                    e["at"] = at
             if not d["shoes"] or d["shoes"][-1]["id"] != c["shoe"]:
                 d["shoes"].append({"id": c["shoe"], "decks": 8})
             d["coups"].append(c)

@@ -391,16 +391,22 @@ def test_findings_carry_the_dealer_and_the_time_and_the_reports_group_them(tmp_p
     path = write(tmp_path / "shift.json", doc)
     out = json.loads(run("check", path, "-f", "json", "--timestamp", "2026-11-29T12:00:00Z").stdout)
     assert out["findings"][0]["staff"] == {"dealer": "D-114", "inspector": "I-7"}
-    assert out["groups"]["dealer"] == {"D-114": {"error": 2, "warning": 0, "info": 0},
-                                       "D-207": {"error": 1, "warning": 0, "info": 0},
-                                       "D-301": {"error": 1, "warning": 0, "info": 0}}
+    # each dealer with the coups they dealt and their findings per 100 of them
+    assert out["groups"]["dealer"] == {
+        "D-114": {"error": 2, "warning": 0, "info": 0, "coups": 2, "per_100_coups": "100.00", "whole_shoe": 0},
+        "D-207": {"error": 1, "warning": 0, "info": 0, "coups": 1, "per_100_coups": "100.00", "whole_shoe": 0},
+        "D-301": {"error": 1, "warning": 0, "info": 0, "coups": 1, "per_100_coups": "100.00", "whole_shoe": 0}}
     assert out["groups"]["hour"] == {"2026-11-29T20:00+10:00": {"error": 2, "warning": 0, "info": 0},
                                      "2026-11-29T21:00+10:00": {"error": 2, "warning": 0, "info": 0}}
     assert out["groups"]["table"] == {"T-us-nj": {"error": 4, "warning": 0, "info": 0}}
     run("check", path, "-o", f"html={tmp_path / 'r.html'}", "--timestamp", "2026-11-29T12:00:00Z")
     html = (tmp_path / "r.html").read_text()
     assert "<h2>Findings by dealer, table and hour</h2>" in html
-    assert '<tr><td>D-207</td><td class="num">1</td>' in html
+    # a dealer leads to their coups; with the coups they dealt and their rate, the highest rate first
+    assert ('data-filter="dealer" data-value="2">D-301</a></td><td class="num">1</td><td class="num">100.00</td>'
+            '<td class="num">1</td>') in html
+    assert html.index(">D-114</a>") < html.index(">D-207</a>") < html.index(">D-301</a>")  # all at 100: by name
+    assert '<select id="filter-dealer">' in html and '<select id="filter-hour">' in html
 
 
 def test_a_report_on_findings_without_dealer_or_time_has_no_groups():

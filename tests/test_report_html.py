@@ -220,9 +220,10 @@ def test_chromium_prints_it(tmp_path, monkeypatch, chromium):
 
 @pytest.mark.slow
 def test_a_report_of_20000_findings_opens_in_seconds_and_filters(tmp_path, monkeypatch, chromium):
-    """Four tables, 3,350 coups each: 20,100 findings in 13,400 coups."""
+    """Four tables, 3,350 coups each: 20,100 findings in 13,400 coups, dealt by four dealers in turn, a coup a
+    minute: the coups filtered by dealer and by hour too."""
     monkeypatch.chdir(tmp_path)
-    breaching_transcripts(tmp_path, 3_350, tables=4)
+    breaching_transcripts(tmp_path, 3_350, tables=4, staffed=True)
     # the same four coups over and over are no shuffled shoe: the shoe and table integrity rules are left out
     r = run("check", ".", "-j", "1", "-o", "html=report.html", "--timestamp", STAMP, "--ignore", "integrity.*")
     assert "20,100 findings" in r.stderr
@@ -267,6 +268,24 @@ def test_a_report_of_20000_findings_opens_in_seconds_and_filters(tmp_path, monke
     page.select_option("#filter-table", label="all")
     page.locator("table.by-rule a.pick", has_text="BAC-SETTLE-AMOUNT").click()  # the summary leads to the coups
     assert "of 3,348 (3,348 findings" in page.inner_text("#coup-count")
+
+    page.select_option("#filter-rule", label="all")
+    page.select_option("#filter-dealer", label="D-02")
+    assert "of 3,360 (5,040 findings" in page.inner_text("#coup-count")
+    heads = page.locator("section.coup .coup-head .meta").all_inner_texts()
+    assert heads and all("dealer D-02" in h for h in heads)
+    page.select_option("#filter-hour", label="2026-11-29T21:00Z")  # D-02 deals coups 41 to 80: 20:40 to 21:19
+    assert "of 80 (120 findings" in page.inner_text("#coup-count")
+    assert all("2026-11-29T21:" in h for h in page.locator("section.coup .coup-head .meta").all_inner_texts())
+    dealers = page.locator("table.by-dealer tr").all_inner_texts()
+    assert dealers[0].startswith("dealer") and len(dealers) == 5  # every dealer, the highest rate first
     page.screenshot(path=str(ARTIFACTS / "scale.png"))
     assert errors == []
     page.close()
+
+
+def test_chart_labels_are_shown_whole():
+    from compliance.report.svg import bar_chart
+
+    chart = bar_chart("findings by category", [("settlement.wrong-amount", 12), ("integrity.settlement-drift", 1)])
+    assert ">settlement.wrong-amount</text>" in chart and ">integrity.settlement-drift</text>" in chart

@@ -61,12 +61,22 @@ def simulate(
     seats: int = typer.Option(7, "--seats", min=1, max=14, metavar="N", help="Seats at the table."),
     commission: str = typer.Option(None, "--commission", metavar="RATE", show_default=False,
                                    help="The table's commission rate, 0.05 for 5% [default: the ruleset's]."),
+    table_id: str = typer.Option("SIM-01", "--table-id", metavar="ID",
+                                 help="The table's id in the header: give each table of a simulated night its own."),
+    dealers: int = typer.Option(0, "--dealers", min=0, max=99, metavar="N",
+                                help="Name N dealers (D-01 ...) who relieve each other every --rotation coups, in the "
+                                     "header's staff (format 1.1) [default: none named]."),
+    rotation: int = typer.Option(40, "--rotation", min=1, metavar="COUPS",
+                                 help="Coups a dealer deals before the next relieves them (with --dealers)."),
+    start: str = typer.Option(None, "--start", metavar="ISO-TIME", show_default=False,
+                              help="Time the night from here (2026-11-01T20:00:00Z): each coup's first event gets its "
+                                   "time, 45 to 75 seconds a coup, minutes for a shuffle [default: no times]."),
     progress: bool = typer.Option(None, "--progress/--no-progress", show_default=False,
                                   help="Progress bar on standard error [default: on a terminal, unless the transcript "
                                        "goes to the same terminal]."),
 ):
     """Play shoes as the ruleset prescribes and write the transcript; --inject breaks chosen coups on purpose."""
-    from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
+    from compliance.games.baccarat.simulate import Simulator, parse_inject, parse_start, write_transcript
     from compliance.ruleset.loader import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -79,7 +89,9 @@ def simulate(
         raise UserError("--inject and --irregularities need --output: what was made is listed beside the transcript")
     rate = _commission(commission)
     sim = Simulator(rules, coups=coups, seed=seed, decks=decks, game=game, seats=seats,
-                    dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities)
+                    dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities,
+                    table_id=table_id, dealers=dealers, rotation=rotation,
+                    start=None if start is None else parse_start(start))
     encoding = (fmt.value if fmt else None) or ("jsonl" if output and output.suffix == ".jsonl" else "json")
     if output is not None:
         targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])

@@ -37,7 +37,15 @@ from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.games.common import money
 from compliance.printable import printable
 from compliance.report import svg
-from compliance.report.model import MONEY_GROUPS, CoupView, MoneySummary, Report, TranscriptView, money_words
+from compliance.report.model import (
+    MONEY_GROUPS,
+    NOT_RECORDED,
+    CoupView,
+    MoneySummary,
+    Report,
+    TranscriptView,
+    money_words,
+)
 
 SUIT = {"S": ("♠", "spades", "black"), "H": ("♥", "hearts", "red"), "D": ("♦", "diamonds", "red"),
         "C": ("♣", "clubs", "black")}
@@ -121,7 +129,9 @@ SCRIPT = r"""
   var D = JSON.parse(document.getElementById("report-data").textContent);
   var list = document.getElementById("coup-list"), count = document.getElementById("coup-count");
   var pick = {rule: document.getElementById("filter-rule"), category: document.getElementById("filter-category"),
-              severity: document.getElementById("filter-severity"), table: document.getElementById("filter-table")};
+              severity: document.getElementById("filter-severity"), table: document.getElementById("filter-table"),
+              dealer: document.getElementById("filter-dealer"), hour: document.getElementById("filter-hour")};
+  Object.keys(pick).forEach(function (k) { if (!pick[k]) delete pick[k]; });  // no dealer or hour recorded
   var size = document.getElementById("page-size"), pages = document.querySelectorAll(".pager");
   var shown = [], page = 0;
 
@@ -132,7 +142,7 @@ SCRIPT = r"""
     return e;
   }
   function add(parent, child) { parent.appendChild(child); return child; }
-  function value(s) { return s.value === "" ? null : Number(s.value); }
+  function value(s) { return !s || s.value === "" ? null : Number(s.value); }
   function matches(f, want) {
     return (want.rule === null || f[0] === want.rule)
       && (want.category === null || D.rules[f[0]][2] === D.categories[want.category])
@@ -140,7 +150,7 @@ SCRIPT = r"""
   }
   function wanted() {
     return {rule: value(pick.rule), category: value(pick.category), severity: value(pick.severity),
-            table: value(pick.table)};
+            table: value(pick.table), dealer: value(pick.dealer), hour: value(pick.hour)};
   }
   function filter() {
     var want = wanted();
@@ -148,6 +158,8 @@ SCRIPT = r"""
     for (var i = 0; i < D.coups.length; i++) {
       var c = D.coups[i];
       if (want.table !== null && D.transcripts[c.t][1] !== want.table) continue;
+      if (want.dealer !== null && c.d !== want.dealer) continue;
+      if (want.hour !== null && c.h !== want.hour) continue;
       for (var j = 0; j < c.f.length; j++) { if (matches(c.f[j], want)) { shown.push(i); break; } }
     }
     page = 0;
@@ -246,8 +258,10 @@ SCRIPT = r"""
     var head = add(s, el("div", "coup-head"));
     add(head, el("h3", null, c.n !== null ? "Coup " + c.n : "Unreadable coup (line " + c.l + ")"));
     var reported = c.f.filter(function (f) { return f[6] === null; }).length, waived = c.f.length - reported;
-    add(head, el("span", "meta", tr[0] + " \u00b7 table " + D.tables[tr[1]] + " \u00b7 " + reported + " finding"
-                 + (reported === 1 ? "" : "s") + (waived ? ", " + waived + " waived" : "")));
+    add(head, el("span", "meta", tr[0] + " \u00b7 table " + D.tables[tr[1]]
+                 + (c.d !== null ? " \u00b7 dealer " + D.dealers[c.d] : "") + (c.a !== null ? " \u00b7 " + c.a : "")
+                 + " \u00b7 " + reported + " finding" + (reported === 1 ? "" : "s")
+                 + (waived ? ", " + waived + " waived" : "")));
     var body = add(s, el("div", "coup-body"));
     body.appendChild(felt(c, events)); body.appendChild(ledger(c, events));
     var ul = add(s, el("ul", "findings"));
@@ -284,6 +298,7 @@ SCRIPT = r"""
     a.addEventListener("click", function (ev) {
       ev.preventDefault();
       Object.keys(pick).forEach(function (k) { pick[k].value = ""; });
+      if (!pick[a.getAttribute("data-filter")]) return;
       pick[a.getAttribute("data-filter")].value = a.getAttribute("data-value");
       filter();
       document.getElementById("coups").scrollIntoView();
@@ -342,11 +357,15 @@ class _Index:
         return self.at[item]
 
 
-def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces: _Index) -> dict:
+def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces: _Index, dealers: _Index,
+               hours: _Index) -> dict:
     c = cv.cards
     findings = [(f, None) for f in cv.findings] + list(cv.waived)
     data = {
         "t": transcript, "n": cv.number, "l": cv.line,
+        # who dealt it and when (a coup the record names nobody for: "(not recorded)", as the filters say)
+        "d": dealers(cv.dealer or NOT_RECORDED) if dealers.items else None, "a": cv.at,
+        "h": hours(cv.hour or NOT_RECORDED) if hours.items else None,
         "f": [[rule_index[f.rule], SEVERITIES.index(f.severity), f.event, f.message,
                f"{f.transcript}:{f.line}:{f.column}" if f.line is not None else f.transcript, f.citation,
                None if e is None else e.key,
@@ -380,11 +399,17 @@ def data_document(report: Report) -> dict:
         else:
             f = next(f for f in report.all_findings if f.rule == rule_id)
             rules.append([rule_id, "", f.category, f.citation])
-    tables, faces = _Index(), _Index()
+    tables, faces, dealers, hours = _Index(), _Index(), _Index(), _Index()
+    if report.groups is not None:  # the filters' order: the summary's
+        for name in report.groups.dealer:
+            dealers(name)
+        for name in report.groups.hour:
+            hours(name)
     transcripts = [[t.result.transcript, tables(t.result.table), t.result.ruleset.id] for t in report.transcripts]
-    coups = [_coup_data(cv, i, rule_index, faces) for i, view in enumerate(report.transcripts)
+    coups = [_coup_data(cv, i, rule_index, faces, dealers, hours) for i, view in enumerate(report.transcripts)
              for cv in report.coups_of(view, every_coup=False)]
     return {"severities": list(SEVERITIES), "categories": list(CATEGORIES), "rules": rules, "tables": tables.items,
+            "dealers": dealers.items, "hours": hours.items,
             "transcripts": transcripts, "faces": [face(code) for code in faces.items], "coups": coups}
 
 
@@ -496,6 +521,8 @@ def _filters(report: Report, data: dict) -> str:
     return ('<div class="filters">' + _options("rule", "rule", rules) + _options("category", "category", categories)
             + _options("severity", "severity", list(enumerate(SEVERITIES)))
             + _options("table", "table", list(enumerate(data["tables"])))
+            + (_options("dealer", "dealer", list(enumerate(data["dealers"]))) if data["dealers"] else "")
+            + (_options("hour", "hour", list(enumerate(data["hours"]))) if data["hours"] else "")
             + f'<label>coups a page<select id="page-size">{sizes}<option value="all">all</option></select></label>'
             + "</div>")
 
@@ -518,19 +545,35 @@ def _not_judged(view: TranscriptView) -> str:
             + rows + "</table></details>")
 
 
-def _groups(report: Report) -> str:
-    """The findings by dealer, table and hour, where the transcripts record who dealt and when."""
+def _groups(report: Report, data: dict) -> str:
+    """The findings by dealer (the highest rate per 100 coups dealt first, with the coups each dealt), table and
+    hour, where the transcripts record who dealt and when; a dealer or an hour leads to its coups."""
     groups = report.groups
     if groups is None:
         return ""
-    parts = []
-    for name, title in (("dealer", "dealer"), ("table", "table"), ("hour", "hour")):
+    index = {name: {key: i for i, key in enumerate(data[name + "s"])} for name in ("dealer", "hour")}
+    heads = "".join(f'<th class="num">{s}</th>' for s in SEVERITIES)
+    rows = []
+    for key in groups.dealers_by_rate():
+        c, rate = groups.dealer[key], groups.rate(key)
+        coups = groups.dealer_coups.get(key)
+        rows.append(f"<tr><td>{_pick('dealer', index['dealer'][key], key)}</td>"
+                    f'<td class="num">{"" if coups is None else f"{coups:,}"}</td>'
+                    f'<td class="num">{"" if rate is None else rate}</td>'
+                    + "".join(f'<td class="num">{c[s]:,}</td>' for s in SEVERITIES)
+                    + f'<td class="num">{groups.dealer_whole.get(key, 0):,}</td></tr>')
+    parts = ['<table class="by-dealer"><tr><th>dealer</th><th class="num">coups dealt</th>'
+             f'<th class="num">findings per 100 coups</th>{heads}<th class="num">of them on whole shoes</th></tr>'
+             + "".join(rows) + "</table>"]
+    for name in ("table", "hour"):
         counts = getattr(groups, name)
-        rows = "".join(f"<tr><td>{_e(key)}</td>" + "".join(f'<td class="num">{c[s]}</td>' for s in SEVERITIES)
+        body = "".join(f"<tr><td>{_pick(name, index[name][key], key) if name in index else _e(key)}</td>"
+                       + "".join(f'<td class="num">{c[s]:,}</td>' for s in SEVERITIES)
                        + "</tr>" for key, c in counts.items())
-        parts.append(f'<table class="by-{name}"><tr><th>{title}</th>'
-                     + "".join(f"<th>{s}</th>" for s in SEVERITIES) + f"</tr>{rows}</table>")
-    return '<h2>Findings by dealer, table and hour</h2><div class="groups">' + "".join(parts) + "</div>"
+        parts.append(f'<table class="by-{name}"><tr><th>{name}</th>{heads}</tr>{body}</table>')
+    return ('<h2>Findings by dealer, table and hour</h2><p class="meta">A finding on a whole shoe or run (integrity) '
+            "counts against the dealer of the coup at which it became decisive; the last column shows them apart."
+            '</p><div class="groups">' + "".join(parts) + "</div>")
 
 
 def _money(summary: MoneySummary) -> str:
@@ -593,7 +636,7 @@ def render(report: Report) -> str:
         f'<h2 id="by-category">By category</h2>{_by_category(report, data)}',
         f'<h2 id="by-table">By table</h2>{_by_table(report, data)}',
     ]
-    groups = _groups(report)
+    groups = _groups(report, data)
     if groups:
         body.append(f'<section id="by-dealer">{groups}</section>')
     if report.money is not None:

@@ -158,10 +158,22 @@ class NotJudgedOut(_Closed):
     reason: str = Field(description='why, in words: "calls not recorded"')
 
 
+class DealerCounts(SeverityCounts):
+    """A dealer's reported findings by severity (those judging whole shoes or runs included), and their coups."""
+
+    coups: int | None = Field(default=None, description="the coups they dealt (read or not); absent where no "
+                              "transcript of the run names who dealt")
+    per_100_coups: str | None = Field(default=None, description="their findings per 100 coups dealt, to two "
+                                      "places (\"1.25\"); absent where coups is absent or 0")
+    whole_shoe: int = Field(default=0, description="of their findings, those judging whole shoes or runs "
+                            "(integrity.*): counted against the dealer of the decisive coup, shown apart")
+
+
 class GroupsOut(_Closed):
     """Reported findings by severity, grouped; a key "(not recorded)" gathers the findings without one."""
 
-    dealer: dict[str, SeverityCounts] = Field(description="by the coup's dealer (format 1.1 `staff`)")
+    dealer: dict[str, DealerCounts] = Field(description="by the coup's dealer (format 1.1 `staff`): every dealer "
+                                                        "who dealt, with or without findings")
     table: dict[str, SeverityCounts] = Field(description="by table id")
     hour: dict[str, SeverityCounts] = Field(description="by the hour of the finding's timestamp, its offset kept "
                                                         "(2026-11-29T20:00+10:00)")
@@ -340,8 +352,16 @@ def document(report: Report) -> dict:
     if report.not_judged:
         doc["not_judged"] = _not_judged(report)
     if report.groups is not None:
-        doc["groups"] = {name: {key: _severities(counts) for key, counts in getattr(report.groups, name).items()}
+        g = report.groups
+        doc["groups"] = {name: {key: _severities(counts) for key, counts in getattr(g, name).items()}
                          for name in ("dealer", "table", "hour")}
+        for name, counts in doc["groups"]["dealer"].items():
+            if name in g.dealer_coups:
+                counts["coups"] = g.dealer_coups[name]
+                rate = g.rate(name)
+                if rate is not None:
+                    counts["per_100_coups"] = str(rate)
+            counts["whole_shoe"] = g.dealer_whole.get(name, 0)
     if report.money is not None:
         doc["money"] = report.money.as_dict()
     return doc

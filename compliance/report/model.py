@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
 from compliance import __version__
@@ -127,6 +127,22 @@ class CoupView:
     cards: tuple | None = None  # the game's CoupCards, when the run kept them (HTML)
 
     @property
+    def dealer(self) -> str | None:
+        """Who dealt the coup, as its findings record it."""
+        return next((f.dealer for f in self.findings if f.dealer is not None),
+                    next((f.dealer for f, _ in self.waived if f.dealer is not None), None))
+
+    @property
+    def at(self) -> str | None:
+        """When the coup was dealt: the earliest time its findings record."""
+        times = [f.at for f in self.findings if f.at is not None] + [f.at for f, _ in self.waived if f.at is not None]
+        return min(times) if times else None
+
+    @property
+    def hour(self) -> str | None:
+        return hour_of(self.at)
+
+    @property
     def unreadable(self) -> bool:
         return any(f.category == "transcript.unreadable" for f in self.findings)
 
@@ -215,7 +231,7 @@ class Report:
                 sum(1 for f in r.findings if id(f) in baselined),
                 Counter(f.severity for f in mine), Counter(f.category for f in mine), not_judged(r)))
         self.not_judged: list[NotJudged] = [nj for t in self.transcripts for nj in t.not_judged]
-        self.groups = _groups(self.findings)
+        self.groups = _groups(self.findings, self.results)
         self.money: MoneySummary | None = money_summary(self.findings)
         threshold = SEVERITY_RANK[self.fail_on]
         self.failing = sum(1 for f in self.findings if SEVERITY_RANK[f.severity] >= threshold)
@@ -411,11 +427,27 @@ NOT_RECORDED = "(not recorded)"
 
 @dataclass
 class Groups:
-    """The reported findings counted by dealer, by table and by hour (where the transcripts record them)."""
+    """The reported findings counted by dealer, by table and by hour (where the transcripts record them); each
+    dealer who dealt is listed (with or without findings), with the coups they dealt (``dealer_coups``) and how
+    many of their findings judged whole shoes or runs (``dealer_whole``: an integrity finding counts against the
+    dealer of its decisive coup, and is shown apart)."""
 
     dealer: dict[str, Counter]
     table: dict[str, Counter]
     hour: dict[str, Counter]
+    dealer_coups: dict[str, int] = field(default_factory=dict)
+    dealer_whole: dict[str, int] = field(default_factory=dict)
+
+    def rate(self, dealer: str) -> Decimal | None:
+        """The dealer's findings per 100 coups dealt, to two places (None: no coup of theirs is known)."""
+        coups = self.dealer_coups.get(dealer, 0)
+        if not coups:
+            return None
+        return (Decimal(sum(self.dealer[dealer].values()) * 100) / coups).quantize(Decimal("0.01"), ROUND_HALF_UP)
+
+    def dealers_by_rate(self) -> list[str]:
+        """The dealers, the highest rate of findings first (then by name; unknown rates last)."""
+        return sorted(self.dealer, key=lambda d: (self.rate(d) is None, -(self.rate(d) or 0), d == NOT_RECORDED, d))
 
 
 def hour_of(at: str | None) -> str | None:
@@ -432,20 +464,33 @@ def hour_of(at: str | None) -> str | None:
     return when.strftime("%Y-%m-%dT%H:00") + zone
 
 
-def _groups(findings: list[Finding]) -> Groups | None:
-    """Counts by dealer, table and hour; None when no finding records a dealer or a time (nothing to group by
-    beyond the tables every report lists already)."""
-    if not any(f.staff or f.at for f in findings):
+def _groups(findings: list[Finding], results: list | None = None) -> Groups | None:
+    """Counts by dealer, table and hour, and the coups each dealer dealt; None when no transcript names a dealer
+    and no finding records a dealer or a time (nothing to group by beyond the tables every report lists
+    already)."""
+    coups: Counter = Counter()
+    for r in results or ():
+        dealt = getattr(r, "dealt", None) or {}
+        coups.update(dealt)
+        if sum(dealt.values()) < r.coups:
+            coups[NOT_RECORDED] += r.coups - sum(dealt.values())
+    named = any(k != NOT_RECORDED for k in coups)
+    if not named and not any(f.staff or f.at for f in findings):
         return None
-    dealer: dict[str, Counter] = {}
+    dealer: dict[str, Counter] = {name: Counter() for name in coups} if named else {}
+    whole: Counter = Counter()
     table: dict[str, Counter] = {}
     hour: dict[str, Counter] = {}
     for f in findings:
-        dealer.setdefault(f.dealer or NOT_RECORDED, Counter())[f.severity] += 1
+        who = f.dealer or NOT_RECORDED
+        dealer.setdefault(who, Counter())[f.severity] += 1
+        if f.statistics is not None:  # judged over whole shoes or runs: against the dealer of its decisive coup
+            whole[who] += 1
         table.setdefault(f.table or NOT_RECORDED, Counter())[f.severity] += 1
         hour.setdefault(hour_of(f.at) or NOT_RECORDED, Counter())[f.severity] += 1
-    return Groups(*(dict(sorted(g.items(), key=lambda kv: (kv[0] == NOT_RECORDED, kv[0])))
-                    for g in (dealer, table, hour)))
+    ordered = [dict(sorted(g.items(), key=lambda kv: (kv[0] == NOT_RECORDED, kv[0]))) for g in (dealer, table, hour)]
+    return Groups(*ordered, dealer_coups={d: coups[d] for d in ordered[0] if named},
+                  dealer_whole={d: whole[d] for d in ordered[0]})
 
 
 # ------------------------------------------------------------------ money

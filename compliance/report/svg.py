@@ -176,17 +176,24 @@ def card_strip(cards: tuple[str, ...], stretches, decisive: int | None = None, p
                 "".join(parts), "card-strip")
 
 
+LABEL_CHARS = 48  # a chart's labels are shown whole up to this length (a longer one in full in its tooltip)
+
+
 def bar_chart(title: str, items: list[tuple[str, int]], width: int = 320) -> str:
     """Horizontal bars, one an item: its label, its bar, its count."""
     if not items:
         return ""
-    row_h, label_w = 18, 130
+    row_h = 18
+    longest = max(len(label) for label, _ in items)
+    shown_len = min(longest, LABEL_CHARS)
+    label_w = max(60, int(shown_len * 6.6) + 10)  # 11px text: about 6.6px a character at most; whole labels shown
+    width = max(width, label_w + 190)
     top = max(n for _, n in items) or 1
     bar_w = width - label_w - 40
     parts = []
     for i, (label, n) in enumerate(items):
         y = i * row_h
-        short = label if len(label) <= 22 else label[:21] + "\u2026"
+        short = label if len(label) <= LABEL_CHARS else label[:LABEL_CHARS - 1] + "\u2026"
         parts.append(f'<text x="0" y="{y + 13}" font-size="11"><title>{_e(label)}</title>{_e(short)}</text>'
                      f'<rect x="{label_w}" y="{y + 3}" width="{max(n / top * bar_w, 1):.1f}" height="{row_h - 6}" '
                      f'fill="#0f5e3c"/><text x="{label_w + n / top * bar_w + 4:.1f}" y="{y + 13}" '

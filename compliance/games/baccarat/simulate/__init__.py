@@ -20,11 +20,20 @@ a shoe preset so that one side wins every coup, a table whose wrong payouts
 all favour the patrons.  These are listed in ``sim.integrity`` with the coups
 of the shoe (or the run) the finding must fall in.
 
+A night at a named table (``table_id``), dealt by ``dealers`` dealers named
+D-01, D-02 ... who relieve each other every ``rotation`` coups (40 by
+default, about half an hour: the header's ``staff`` stretches, format 1.1),
+with coup times from ``start`` (each coup's first event carries its ``at``):
+a coup takes 45 to 75 seconds, a dealer change a minute more, and a new shoe
+five to seven minutes for the shuffle.
+
 The same arguments give the same bytes.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import random
 import shutil
 import tempfile
@@ -45,8 +54,8 @@ from compliance.games.baccarat.simulate.table import Patrons, TableSetup
 from compliance.games.common import encode
 from compliance.ruleset.models import Ruleset
 
-__all__ = ["INJECTABLE", "RUN_WAYS", "Injection", "RunInjection", "Simulator", "injectable", "parse_inject",
-           "write_transcript"]
+__all__ = ["INJECTABLE", "ROTATION", "RUN_WAYS", "Injection", "RunInjection", "Simulator", "injectable",
+           "parse_inject", "parse_start", "write_transcript"]
 
 #: categories the simulator can break a coup with (``--inject``)
 INJECTABLE = (
@@ -135,6 +144,26 @@ def _has_a_way(proc: Procedure, category: str, method: str | None, irregularitie
         return proc.params("irregularity.erroneous-card", method) is not None
     return True
 CUT_CARD_FROM_END = 16
+ROTATION = 40  # coups a dealer deals before the next relieves them (about half an hour)
+
+
+def dealer_name(i: int) -> str:
+    """The simulator's i-th dealer (0-based): D-01, D-02 ..."""
+    return f"D-{i + 1:02d}"
+
+
+def timestamp(when: dt.datetime) -> str:
+    """An ISO 8601 timestamp to the second, UTC written ``Z``, another offset kept, none where none was given."""
+    text = when.isoformat(timespec="seconds")
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def parse_start(text: str) -> dt.datetime:
+    """``--start``: an ISO 8601 date and time (2026-11-01T20:00:00Z)."""
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"--start {text!r} is not an ISO 8601 date and time (2026-11-01T20:00:00Z)") from None
 
 
 def parse_inject(spec: str) -> tuple[str, float]:
@@ -176,7 +205,8 @@ class Simulator:
 
     def __init__(self, ruleset: Ruleset, *, coups: int, seed: int = 0, decks: int = 8, game: str = "punto_banco",
                  seats: int = 7, dealing_method: str | None = None, commission: Decimal | None = None,
-                 inject: dict[str, float] | None = None, irregularities: float = 0.0):
+                 inject: dict[str, float] | None = None, irregularities: float = 0.0, table_id: str = "SIM-01",
+                 dealers: int = 0, rotation: int = ROTATION, start: dt.datetime | None = None):
         if ruleset.game is None:
             raise UserError(f"ruleset {ruleset.id!r} is not baccarat ({getattr(ruleset, 'game_kind', '?')}): "
                             "the simulator plays baccarat")
@@ -190,6 +220,13 @@ class Simulator:
                             f"(it has: {', '.join(methods)})")
         if not 1 <= decks <= 16:
             raise UserError("--decks must be between 1 and 16")
+        if not table_id.strip():
+            raise UserError("--table-id must name the table")
+        if dealers < 0 or rotation < 1:
+            raise UserError("--dealers must be 0 or more and --rotation at least 1")
+        self.dealers = dealers
+        self.rotation = rotation
+        self.start = start
         self.ruleset = ruleset
         self.coup_count = coups
         self.seed = seed
@@ -215,7 +252,11 @@ class Simulator:
         self.rng = random.Random(seed)
         self.schedule = random.Random(f"inject:{seed}")
         self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
-                                       dealing_method=dealing_method, commission=commission)
+                                       dealing_method=dealing_method, commission=commission, table_id=table_id)
+        if dealers:
+            self.table = dataclasses.replace(self.table, staff=tuple(
+                (first, min(first + rotation - 1, coups), self.dealer_of(first))
+                for first in range(1, coups + 1, rotation)))
         self.game = Game(self.table, self.procedure, ruleset.spots_for(game, commission), ruleset.game.tableau)
         self.table = self.game.table = self.table.with_version(self.game)
         possible = injectable(self.procedure, dealing_method, irregularities > 0, self.game)
@@ -256,8 +297,13 @@ class Simulator:
         self.drifting = ("integrity.settlement-drift", "patrons") in self.run_inject
         self.drift_first: int | None = None
 
+    def dealer_of(self, coup: int) -> str | None:
+        """Who deals coup ``coup`` (None: the run names no dealers)."""
+        return dealer_name((coup - 1) // self.rotation % self.dealers) if self.dealers else None
+
     def coups(self) -> Iterator[dict]:
         """The coups, in order, as transcript objects (plain dicts, amounts as Decimal)."""
+        clock = _Clock(self.start, self.seed, self.rotation) if self.start is not None else None
         shoe: Shoe | None = None
         carry = None
         spoilt: tuple[str, str, int] | None = None  # (category, way, first coup) of the shoe in play
@@ -292,6 +338,8 @@ class Simulator:
             play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, breaches, opening, self.holders,
                             irregular=irregular, carry_in=carry)
             coup = play.play()
+            if clock is not None and coup["events"]:
+                coup["events"][0]["at"] = clock.next(number, opening)
             carry = play.carry_out
             if play.applied is not None:
                 self.pending.remove(play.applied.category)
@@ -336,11 +384,39 @@ class Simulator:
 
     def injected_report(self) -> dict:
         return {
-            "ruleset": self.ruleset.id, "seed": self.seed, "coups": self.coup_count,
-            "injected": [i.as_dict() for i in self.injected],
+            "ruleset": self.ruleset.id, "seed": self.seed, "coups": self.coup_count, "table": self.table.id,
+            "injected": [self._who(i.as_dict()) for i in self.injected],
             "not_injected": sorted(self.pending),
-            "handled": [dict(i.as_dict(), severity="info") for i in self.handled],
+            "handled": [self._who(dict(i.as_dict(), severity="info")) for i in self.handled],
         } | ({"integrity": [i.as_dict() for i in self.integrity]} if self.integrity else {})
+
+    def _who(self, entry: dict) -> dict:
+        """An entry of the list of what was made, with the dealer of its coup where the run names dealers."""
+        dealer = self.dealer_of(entry["coup"])
+        return entry if dealer is None else entry | {"dealer": dealer}
+
+
+class _Clock:
+    """The time of each coup of a night from its start: 45 to 75 seconds a coup, a minute more where a dealer
+    relieves another, five to seven minutes more for a new shoe's shuffle (its own random stream: the times
+    never change the cards)."""
+
+    def __init__(self, start: dt.datetime, seed: int, rotation: int):
+        self.when = start
+        self.rng = random.Random(f"time:{seed}")
+        self.rotation = rotation
+        self.first = True
+
+    def next(self, number: int, new_shoe: bool) -> str:
+        if not self.first:
+            pause = 45 + self.rng.randrange(31)
+            if new_shoe:
+                pause += 300 + self.rng.randrange(121)
+            if (number - 1) % self.rotation == 0:
+                pause += 60
+            self.when += dt.timedelta(seconds=pause)
+        self.first = False
+        return timestamp(self.when)
 
 
 def _recorded_cards(coup: dict) -> list[str]:

@@ -33,15 +33,16 @@ class TableSetup:
     unit: Decimal  # wagers are made in multiples of this
     commission: Decimal | None  # the table's own commission rate; None: the ruleset's
     decks: int
-    version: int | str = 1  # the transcript format: "1.1" where the game or its spots need it
+    version: int | str = 1  # the transcript format: "1.1" where the game or its spots need it, or staff is named
+    staff: tuple[tuple[int, int, str], ...] = ()  # (first coup, last coup, dealer) of each dealer's stretch
 
     @classmethod
     def choose(cls, rng: random.Random, *, jurisdiction: str, game: str, seats: int, decks: int,
-               dealing_method: str | None, commission: Decimal | None) -> TableSetup:
+               dealing_method: str | None, commission: Decimal | None, table_id: str = "SIM-01") -> TableSetup:
         numbers = [n for n in range(1, seats + 2) if not (seats >= 13 and n == 13)][:seats]
         start = rng.randrange(seats)
         return cls(
-            id="SIM-01", game=game, jurisdiction=jurisdiction, seat_order=tuple(numbers[start:] + numbers[:start]),
+            id=table_id, game=game, jurisdiction=jurisdiction, seat_order=tuple(numbers[start:] + numbers[:start]),
             dealing_method=dealing_method, min_wager=Decimal(25), max_wager=Decimal(5000),
             table_differential=Decimal(5000), unit=Decimal(5), commission=commission, decks=decks,
         )
@@ -49,7 +50,7 @@ class TableSetup:
     def with_version(self, game) -> TableSetup:
         """The table, writing format 1.1 where its game or the spots it offers are not those of format 1."""
         v1_games, v1_spots = typing.get_args(BaccaratGame), typing.get_args(SpotV1)
-        if self.game in v1_games and all(spot in v1_spots for spot in game.spots):
+        if self.game in v1_games and all(spot in v1_spots for spot in game.spots) and not self.staff:
             return self
         return dataclasses.replace(self, version="1.1")
 
@@ -64,8 +65,12 @@ class TableSetup:
                            "table_differential": self.table_differential}
         if self.commission is not None:
             table["commission"] = self.commission
-        return {"format": "baccarat-transcript", "version": self.version, "table": table,
+        head = {"format": "baccarat-transcript", "version": self.version, "table": table,
                 "shoes": [{"id": s, "decks": self.decks} for s in shoes]}
+        if self.staff:
+            head["staff"] = [{"from_coup": first, "to_coup": last, "dealer": dealer}
+                             for first, last, dealer in self.staff]
+        return head
 
 
 class Patrons:
