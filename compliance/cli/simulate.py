@@ -63,7 +63,7 @@ def simulate(
                                    help="The table's commission rate, 0.05 for 5% [default: the ruleset's]."),
     table_id: str = typer.Option("SIM-01", "--table-id", metavar="ID",
                                  help="The table's id in the header: give each table of a simulated night its own."),
-    dealers: int = typer.Option(0, "--dealers", min=0, max=99, metavar="N",
+    dealers: int = typer.Option(0, "--dealers", min=0, max=99, metavar="N", show_default=False,
                                 help="Name N dealers (D-01 ...) who relieve each other every --rotation coups, in the "
                                      "header's staff (format 1.1) [default: none named]."),
     rotation: int = typer.Option(40, "--rotation", min=1, metavar="COUPS",
