@@ -55,7 +55,7 @@ bench: $(TESTS)
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/check_speed.py
 
-# what shoe and table integrity adds to check, on 1,000,000 coups (one core; docs/integrity.md, README Performance)
+# what shoe and table integrity adds to check, on 1,000,000 coups (one core; docs/integrity.md, docs/performance.md)
 bench-integrity: $(TESTS)
 	$(BIN)/python bench/integrity_speed.py --coups 1000000 --memory
 

@@ -178,3 +178,32 @@ def test_the_gitlab_job_gives_code_quality_and_junit_reports(tmp_path, monkeypat
     assert r.exit_code == 1, r.stderr
     assert len(json.loads((tmp_path / reports["codequality"]).read_text())) == 6
     assert (tmp_path / reports["junit"]).read_text().startswith("<?xml")
+
+
+# ------------------------------------------------------------------ the version the CI examples install
+
+
+def test_the_ci_examples_install_a_commit_that_exists_and_name_its_version():
+    """Both examples pin one commit of this repository (no tag that was never made), and the version their
+    comments name is the package's version at that commit."""
+    import shutil
+    import subprocess
+
+    examples = [ROOT / "docs" / "ci-example" / name for name in ("baccarat-audit.yml", "gitlab-ci.yml")]
+    pins = {m for e in examples for m in re.findall(r"baccarat-audit(?:\.git)?@([^\"\s]+)\"", e.read_text())}
+    (commit,) = pins
+    assert re.fullmatch(r"[0-9a-f]{40}", commit), commit
+    git = shutil.which("git")
+    if git is None or subprocess.run([git, "-C", str(ROOT), "rev-parse"], capture_output=True).returncode:
+        pytest.skip("not a git checkout: the pinned commit cannot be looked up")
+    found = subprocess.run([git, "-C", str(ROOT), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True)
+    shallow = subprocess.run([git, "-C", str(ROOT), "rev-parse", "--is-shallow-repository"], capture_output=True,
+                             text=True).stdout.strip() == "true"
+    if found.returncode and shallow:
+        pytest.skip("a shallow clone: the pinned commit may be older than its history")
+    assert found.returncode == 0, f"{commit} is no commit of this repository"
+    then = subprocess.run([git, "-C", str(ROOT), "show", f"{commit}:compliance/__init__.py"], capture_output=True,
+                          text=True, check=True).stdout
+    (version,) = re.findall(r'^__version__ = "([^"]+)"', then, re.M)
+    for e in examples:
+        assert f"baccarat-audit {version}" in e.read_text(), e
