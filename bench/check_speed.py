@@ -33,6 +33,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import generate  # noqa: E402
 
+from compliance import games  # noqa: E402
 from compliance.engine import Checker  # noqa: E402
 from compliance.reading.reader import open_transcript  # noqa: E402
 
@@ -76,7 +77,7 @@ def decode_and_replay(path: Path) -> float:
     source = open_transcript(path)
     checker = Checker()
     ruleset = checker.rulesets.for_header(source.header, str(path))
-    replayer = checker.replayer(source.game, source.game.table_context(source.header, ruleset, str(path)))
+    replayer = checker.replayer(source.game, games.table_context(source.game, source.header, ruleset, str(path)))
     for record in source.records():
         if record.coup is not None:
             replayer.replay(record.coup, record.line)

@@ -6,7 +6,8 @@ event and the facts the message states, not its line, so editing a
 transcript elsewhere does not make old findings new, while a changed amount
 or card does).  ``--baseline FILE`` then reports only findings whose
 fingerprint is in it; entries that no finding matches any more are listed as
-stale (the breach was fixed or the transcript moved), never fatal.
+stale (the breach was fixed or the transcript moved), never fatal.  An entry of a renamed rule's old id (:mod:`compliance.redirects`) stands for the rule's
+findings under its id now.
 
 The fingerprint of every entry is worked out again from the entry's fields
 when the file is read: a version 1 file (whose fingerprints left the facts
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 
 from compliance import limits
@@ -86,9 +88,13 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def load(path: str | Path, bounds: limits.Limits = limits.DEFAULTS) -> Baseline:
-    """Read a baseline file within the run's size limits (``bounds``)."""
+def load(path: str | Path, bounds: limits.Limits = limits.DEFAULTS, redirects: Mapping | None = None,
+         notes: list[str] | None = None) -> Baseline:
+    """Read a baseline file within the run's size limits (``bounds``); an entry of a renamed rule's old id
+    (``redirects``: old id -> :class:`compliance.redirects.Redirect`) accepts the findings of the rule's id now
+    (a note in ``notes`` for each old id)."""
     shown = str(path)
+    redirected: dict[str, int] = {}
     # bounded (limits ``baseline``, a pipe or a device read up to it), UTF-8 with the bad byte's place
     text = limits.read_text(Path(path), "baseline", shown, missing="no such baseline file", bounds=bounds)
     try:
@@ -122,5 +128,12 @@ def load(path: str | Path, bounds: limits.Limits = limits.DEFAULTS) -> Baseline:
         if version == BASELINE_VERSION and e.get("fingerprint") != key:
             raise UserError(f"entry {i}: its fingerprint is not that of its rule, coup and message (edited by "
                             "hand?): write the baseline again with --write-baseline", shown)
+        if redirects and rule in redirects:  # the findings of the rule under its id now
+            redirected[rule] = redirected.get(rule, 0) + 1
+            rule = redirects[rule].new
+            key = fingerprint(rule, category, transcript, coup, event, message)
         entries[key] = BaselineEntry(key, rule, transcript, coup, event, message)
+    if notes is not None:
+        for old, n in redirected.items():
+            notes.append(redirects[old].note(f"the baseline {shown} ({n} entr{'y' if n == 1 else 'ies'})"))
     return Baseline(shown, entries)

@@ -174,7 +174,7 @@ class Checker:
         header = source.header
         ruleset = self.rulesets.for_header(header, source.display)
         game = source.game  # the reader picked it by table.game, to decode the coups
-        table = game.table_context(header, ruleset, source.display)
+        table = games.table_context(game, header, ruleset, source.display)
         result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game,
                                   ruleset, ruleset_chosen=self.rulesets.override is not None)
         declared = getattr(header, "recorded", None)  # format 1.1: what the recording holds (None: v1)

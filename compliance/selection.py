@@ -10,14 +10,15 @@ as a glob, case-insensitively:
   (``curator.*``).
 
 A rule runs when some ``select`` names it (every rule when none is given) and
-no ``ignore`` does. A coup that cannot be read is always reported (as Ruff
+no ``ignore`` does. A selector that is the old id of a renamed rule names the rule
+(:mod:`compliance.redirects`). A coup that cannot be read is always reported (as Ruff
 always reports a syntax error): ``transcript.unreadable`` is never deselected.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
@@ -50,6 +51,24 @@ class Selection:
         if self.select and not any(_names(p, rule, category) for p in self.select):
             return False
         return not any(_names(p, rule, category) for p in self.ignore)
+
+    def redirected(self, redirects: Mapping) -> tuple[Selection, list[str]]:
+        """This selection with each selector that is a renamed rule's old id (``redirects``: old id ->
+        :class:`compliance.redirects.Redirect`) naming the rule's id now; and a note for each."""
+        by_upper = {old.upper(): r for old, r in redirects.items()}
+        notes: list[str] = []
+
+        def new(option: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
+            out = []
+            for p in patterns:
+                r = by_upper.get(p.strip().upper())
+                if r is not None:
+                    notes.append(r.note(f"{option} {p.strip()}"))
+                out.append(r.new if r is not None else p)
+            return tuple(out)
+
+        moved = Selection(new("select", self.select), new("ignore", self.ignore))
+        return (moved, notes) if notes else (self, [])
 
     def check_known(self, rules: Iterable[tuple[str, str]]) -> None:
         """Every selector names some rule of ``rules`` ((id, category) pairs); else a UserError with the

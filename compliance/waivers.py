@@ -42,7 +42,8 @@ import datetime as dt
 import difflib
 import io
 import re
-from collections.abc import Collection, Iterator
+import dataclasses
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
@@ -225,6 +226,20 @@ def _reason(e: ValidationError) -> str:
         msg = err["msg"].removeprefix("Value error, ")
         parts.append(f"{loc}: {msg}" if loc else msg)
     return "; ".join(parts)
+
+
+def redirect(waivers: Waivers, redirects: Mapping) -> list[str]:
+    """Point each waiver in force that names a renamed rule's old id (``redirects``: old id ->
+    :class:`compliance.redirects.Redirect`) at the rule's id now; a note for each."""
+    notes = []
+    for i, e in enumerate(waivers.active):
+        r = redirects.get(e.waiver.rule) if e.waiver.rule else None
+        if r is not None:
+            waivers.active[i] = dataclasses.replace(e, waiver=e.waiver.model_copy(update={"rule": r.new}))
+            notes.append(r.note(f"waiver {e.key} ({waivers.path}:{e.line})"))
+    if notes:
+        waivers._index = None
+    return notes
 
 
 def check_rules(waivers: Waivers, known: Collection[str]) -> None:

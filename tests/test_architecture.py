@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "compliance.limits": 0,
     "compliance.yamlread": 0,
     "compliance.cachedir": 0,
+    "compliance.lintcodes": 0,  # the codes of `ruleset lint` (each game registers those of its own section)
     "compliance.stats": 0,  # probability tails and Benjamini-Hochberg for the integrity tests
     "compliance.selection": 0,  # --select/--ignore (the run context holds one)
     "compliance.context": 0,  # the run context: handed from the command to the engine, runners and games
@@ -144,6 +145,55 @@ def test_the_engine_knows_a_game_only_through_its_interface():
     assert named == []
 
 
+#: the layers every game shares, which know a game only through compliance.games (issue 29): these folders and modules
+SHARED_FOLDERS = ("ruleset", "reading", "report", "transcript", "importing")
+SHARED_MODULES = ("engine", "parallel", "limits", "conditions", "checks", "cachedir")
+
+
+def _shared(name: str) -> bool:
+    parts = name.split(".")
+    return len(parts) > 1 and (parts[1] in SHARED_FOLDERS or (len(parts) == 2 and parts[1] in SHARED_MODULES))
+
+
+def test_the_shared_layers_are_the_ones_named():
+    for folder in SHARED_FOLDERS:
+        assert (PACKAGE / folder / "__init__.py").exists(), folder
+    for module in SHARED_MODULES:
+        assert (PACKAGE / f"{module}.py").exists(), module
+
+
+def _game_names(name: str) -> list[str]:
+    """The string constants of a module, docstrings aside, that name a game's package (an import by name)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+            and any(f"compliance.games.{g}" in node.value for g in _game_packages())]
+
+
+def test_the_shared_layers_import_no_game_package():
+    """The shared folders and modules know a game only through ``compliance.games`` (the interface and the
+    registry): they import no game's package, by an import statement or by name."""
+    shared = [m for m in MODULES if _shared(m)]
+    assert "compliance.engine" in shared and "compliance.ruleset.models" in shared and "compliance.checks" in shared
+    named = [f"{m} imports {t}" for m in sorted(shared) for t in sorted(GRAPH[m])
+             if any(t == f"compliance.games.{g}" or t.startswith(f"compliance.games.{g}.") for g in _game_packages())]
+    named += [f"{m} names {s!r}" for m in sorted(shared) for s in _game_names(m)]
+    assert named == []
+
+
+def test_the_ruleset_models_list_no_game():
+    """The games a ruleset may name in ``game_kind`` are the registry's, not a list in the ruleset models."""
+    from compliance import games
+
+    tree = ast.parse(MODULES["compliance.ruleset.models"].read_text(encoding="utf-8"))
+    kinds = set(games.PACKAGES)
+    named = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and node.value in kinds]
+    assert named == []
+
+
 def test_no_game_imports_another():
     games = _game_packages()
     crossing = [f"{m} imports {t}" for m, targets in sorted(GRAPH.items()) for g in games
@@ -162,6 +212,28 @@ def test_every_game_is_a_package_of_the_same_shape(game):
     kind = next(k for k, v in games.PACKAGES.items() if v == f"compliance.games.{game}")
     g = games.get(kind)
     assert g.kind == kind and g.table_games and g.transcript_model is not None
+
+
+@pytest.mark.parametrize("kind", list(__import__("compliance.games", fromlist=["PACKAGES"]).PACKAGES))
+def test_every_game_keeps_the_contract_of_the_interface(kind):
+    """``GAME`` of each package is a :class:`compliance.games.Game`: every member of the protocol, its methods
+    taking the protocol's parameters, and what it gives (a replayer, an importer, a lint, an integrity stage) each
+    keeping the protocol of its own."""
+    import inspect
+
+    from compliance import games
+    from compliance.transcript.codec import Codec
+
+    g = games.get(kind)
+    assert isinstance(g, games.Game)
+    for name in ("build_table", "replayer"):
+        want = list(inspect.signature(getattr(games.Game, name)).parameters)[1:]
+        assert list(inspect.signature(getattr(g, name)).parameters) == want, name
+    assert isinstance(g.codec, Codec) and isinstance(g.table_games, tuple) and g.kind == kind
+    assert (g.section is None) == (g.lint is None)  # a game section is linted by its game, and only then
+    for member, protocol in (("importer", games.Importer), ("lint", games.GameLint), ("integrity", games.Integrity)):
+        value = getattr(g, member)
+        assert value is None or isinstance(value, protocol), member
 
 
 #: what the package may import outside the standard library: its declared dependencies (pyproject.toml), by

@@ -256,3 +256,76 @@ game:
     assert warning.severity == "warning" and (warning.line, warning.column) == (8, 5)
     assert warning.message.startswith("spot tie gives the patron an edge of 4.6716% in punto_banco, mini_baccarat (8 decks)")
     assert "game.spots.tie.odds = 10, set by generous" in warning.message
+
+
+# ------------------------------------------------------------------ the codes: registered, each explained
+
+
+def _codes_in_source() -> set[str]:
+    """The codes the linters' source reports (the code argument of each diagnostic it makes)."""
+    import ast
+
+    from compliance.games.baccarat import lint as baccarat_lint
+    from compliance.ruleset import lint as shared_lint
+
+    def constant(node):
+        return node.value if isinstance(node, ast.Constant) else None
+
+    found = set()
+    for module in (shared_lint, baccarat_lint):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                args = node.args
+                if node.func.attr in ("add", "diagnostic") and len(args) >= 4:
+                    found.add(constant(args[-2]))  # (..., severity, code, message)
+                elif node.func.attr == "add_user_error" and len(args) >= 2:
+                    found.add(constant(args[1]))
+                elif node.func.attr == "add_validation" and len(args) >= 3:
+                    found.add(constant(args[2]))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Diagnostic":
+                found.add(constant(node.args[4]))
+    return found - {None}
+
+
+def test_every_code_the_linter_reports_is_registered_and_every_registered_code_is_reported():
+    from compliance.ruleset.lint import registered
+
+    assert _codes_in_source() == set(registered())
+
+
+def test_every_code_has_a_summary_and_an_explanation():
+    from compliance.ruleset.lint import registered
+
+    for code in registered().values():
+        assert code.summary and len(code.explanation.split()) >= 15, code.code
+
+
+def test_a_diagnostic_of_an_unregistered_code_or_severity_is_a_bug(tmp_path):
+    from compliance.ruleset.lint import _Linter
+
+    linter = _Linter(tmp_path / "x.yaml", "x.yaml")
+    with pytest.raises(ValueError, match="not registered"):
+        linter.diagnostic("x.yaml", 1, 1, "error", "no-such-code", "message")
+    with pytest.raises(ValueError, match="not registered"):
+        linter.diagnostic("x.yaml", 1, 1, "error", "tableau-standard", "a note is never an error")
+
+
+def test_explain_prints_a_codes_explanation():
+    result = CliRunner().invoke(app, ["ruleset", "lint", "--explain", "spot-patron-edge"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("spot-patron-edge (warning)\n") and "house parameters" in result.stdout
+
+
+def test_explain_all_prints_every_code():
+    from compliance.ruleset.lint import registered
+
+    result = CliRunner().invoke(app, ["ruleset", "lint", "--explain", "all"])
+    assert result.exit_code == 0
+    assert [line.split(" ")[0] for line in result.stdout.splitlines() if line.endswith(")") and "(" in line
+            and line.split(" ")[0] in registered()] == list(registered())
+
+
+def test_explain_of_an_unknown_code_names_the_nearest():
+    result = CliRunner().invoke(app, ["ruleset", "lint", "--explain", "tableau-edges"])
+    assert result.exit_code == 2 and "did you mean 'tableau-edge'" in result.stderr

@@ -239,19 +239,26 @@ def check(
 
         ruleset_cache.load(settings["ruleset"], enabled=cache, bounds=bounds)
     selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))
-    known = _known_rules(settings["ruleset"], bounds) if selection or settings["waivers"] else None
+    known, renamed = _known_rules(settings["ruleset"], bounds) \
+        if selection or settings["waivers"] or settings["baseline"] else (None, {})
+    notes: list[str] = []  # what names a renamed rule by its old id (compliance.redirects)
     if selection:
+        selection, notes = selection.redirected(renamed)
         selection.check_known((r.id, r.category) for r in known)
     waived = in_baseline = None
     if settings["waivers"]:
         from compliance import waivers as waivers_file
 
         waived = waivers_file.load(settings["waivers"], when.date(), bounds)
+        notes += waivers_file.redirect(waived, renamed)
         waivers_file.check_rules(waived, {r.id for r in known})
     if settings["baseline"]:
         from compliance import baseline as baseline_file
 
-        in_baseline = baseline_file.load(settings["baseline"], bounds)
+        in_baseline = baseline_file.load(settings["baseline"], bounds, renamed, notes)
+    if not quiet:
+        for note in notes:
+            typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
     options = RenderOptions(quiet=quiet, junit_cases=settings["junit-cases"])
 
     errors: list[str] = []
@@ -301,14 +308,16 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
-def _known_rules(override: str | None, bounds: limits.Limits = limits.DEFAULTS) -> list:
-    """Every rule a run may meet: those of the bundled rulesets (abstract bases too) and of --ruleset."""
+def _known_rules(override: str | None, bounds: limits.Limits = limits.DEFAULTS) -> tuple[list, dict]:
+    """Every rule a run may meet: those of the bundled rulesets (abstract bases too) and of --ruleset; and the
+    rule ids they renamed (old id -> :class:`compliance.redirects.Redirect`)."""
+    from compliance import redirects
     from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
     rulesets = bundled_rulesets(include_abstract=True)
     if override:
         rulesets.append(load_ruleset(override, bounds=bounds))
-    return [rule for rs in rulesets for rule in rs.rules]
+    return [rule for rs in rulesets for rule in rs.rules], redirects.table(rulesets[-1:] + rulesets[:-1])
 
 
 def files_read(settings: config.Settings, inputs: list[Input]) -> dict[str, str]:

@@ -436,15 +436,28 @@ def rulesets_list(fmt: Format = typer.Option(Format.text, "--format", "-f", meta
 
 @ruleset_app.command("lint")
 def ruleset_lint(
-    files: list[Path] = typer.Argument(..., metavar="FILE", help="Ruleset YAML files.", show_default=False),
+    files: list[Path] = typer.Argument(None, metavar="FILE", help="Ruleset YAML files.", show_default=False),
     fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
                                help="text or json."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Leave out notes (info)."),
+    explain: str = typer.Option(None, "--explain", metavar="CODE", show_default=False,
+                                help="Print what a lint code finds and why it matters (`all`: every code), and exit."),
 ):
     """Validate rulesets without a transcript; exit 1 when one has an error."""
-    from compliance.ruleset.lint import lint_files
+    from compliance.ruleset.lint import explain as explain_code
+    from compliance.ruleset.lint import lint_files, registered
 
+    if explain is not None:
+        if files:
+            raise UserError("--explain takes a lint code, not ruleset files: name one or the other")
+        if explain == "all":
+            _out("\n".join(c.explain() for c in registered().values()).rstrip("\n"))
+        else:
+            _out(explain_code(explain).rstrip("\n"))
+        raise typer.Exit(0)
+    if not files:
+        raise UserError("name the ruleset files to lint (or a code to --explain)")
     found = lint_files([str(f) for f in files])
     if quiet:
         found = [d for d in found if d.severity != "info"]

@@ -11,28 +11,38 @@ contract are the same for every game.  A game is a package of one shape,
 * ``replay.py``: its replayer (one pass over a coup's events builds the state its checks read);
 * ``checks``: its check kinds, registered in :data:`compliance.checks.REGISTRY` like any other;
 * ``simulate``: its simulator; ``analyze.py`` its exact analysis, where it has one;
+* ``lint.py``: the lint of its rulesets' ``game`` section, where they have one;
 * ``importing.py``: the fields of its recorders' logs and how a coup is built from their rows
   (``baccarat-audit import``), where it has one;
 * ``integrity``: where it has one, its stage after the replay that judges whole shoes and runs of shoes;
-* ``__init__.py``: ``GAME``, the :class:`Game` below.
+* ``__init__.py``: ``GAME``, an object that is a :class:`Game` (the protocol below).
 
 Adding a game is a new package of that shape and one line in :data:`PACKAGES`.
 The transcript names its game in ``table.game``; a ruleset names the game its
-rules are for in ``game_kind`` (default ``baccarat``).  Games share the
-building blocks of :mod:`compliance.games.common`; no game imports another.
+rules are for in ``game_kind`` (default ``baccarat``).  Games share the building blocks of :mod:`compliance.games.common`;
+no game imports another, and nothing outside ``compliance/games`` below the
+command line imports a game's package (``tests/test_architecture.py``).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
-import typing
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import msgspec
 
 from compliance.errors import UserError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from compliance.context import RunContext
+    from compliance.lintcodes import LintCode
+    from compliance.ruleset.models import BoundRule, HouseNote, Ruleset
+    from compliance.transcript.codec import Codec
 
 BACCARAT = "baccarat"
 
@@ -43,33 +53,80 @@ PACKAGES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Game:
-    """One game as the engine sees it."""
+# ---------------------------------------------------------------- what a game hands the engine
 
-    kind: str  # the ruleset's game_kind
-    title: str
-    table_games: tuple[str, ...]  # the table.game values of its transcripts
-    codec: object  # compliance.transcript.codec.Codec
-    build_table: Callable  # (header, ruleset, where) -> table context
-    replayer: Callable  # (table context) -> object with .replay(coup, line) -> coup state
-    transcript_model: type  # the pydantic model of a whole transcript (its JSON Schema)
-    # the lint of its ruleset's `game` section (module): game_section(GameSection, LintReport); none: it has none
-    lint: object | None = None
-    # its recorders' logs (module): ROWS, REQUIRED, UNIQUE, evidence_of, context(ruleset), build(parts, context)
-    importer: object | None = None
-    # shoe and table integrity (module): Collector(header, table, rules) gathers a transcript's data coup by coup
-    # (.add(state, record, findings, evidence held, staff), .finish()); judge(results, context) judges a run's
-    # shoes (context: the run's compliance.context.RunContext)
-    integrity: object | None = None
 
-    def table_context(self, header, ruleset, where: str):
-        """The table context of a transcript, once its ruleset is known to be for this game."""
-        kind = getattr(ruleset, "game_kind", BACCARAT) or BACCARAT
-        if kind != self.kind:
-            raise UserError(f"ruleset {ruleset.id!r} has rules for {_title(kind)}, but table.game is "
-                            f"{header.table.game!r} ({self.title}): choose a {self.title} ruleset", where)
-        return self.build_table(header, ruleset, where)
+@runtime_checkable
+class CoupState(Protocol):
+    """A replayed coup, as the engine reads it (its checks read the rest of the game's own state).
+
+    Optional, read where present: ``lacking`` (evidence the coup's record turned out not to hold, a frozenset of
+    :data:`compliance.evidence.EVIDENCE` names) and ``cards()`` (the hands as the HTML report draws them,
+    :class:`compliance.games.common.Step` lists).
+    """
+
+    number: int  # the coup's number (``coup`` of the record)
+    method: str | None  # the dealing method the coup was dealt by (rules limited to methods); None: the game has none
+
+
+@runtime_checkable
+class Replayer(Protocol):
+    """Replays a transcript's coups in order (it may keep what one coup tells the next, such as the shoe).
+
+    Optional, read where present: ``passed_over(number)``, told of a coup that could not be read, for a replay
+    that follows the record's numbering.
+    """
+
+    def replay(self, coup: Any, line: int = 0) -> CoupState:
+        """The state of ``coup`` (decoded by the game's codec, at ``line`` of its file); raises
+        :class:`compliance.games.common.ReplayError` for a coup that cannot be replayed."""
+        ...
+
+
+@runtime_checkable
+class Importer(Protocol):
+    """A game's importer of recorders' logs (``baccarat-audit import``; :mod:`compliance.importing`)."""
+
+    ROWS: dict  # rows kind -> the fields its rows may have
+    REQUIRED: dict  # rows kind -> the sets of fields of which one must be mapped
+    UNIQUE: dict  # rows kind -> the fields that tell one row from another
+
+    def evidence_of(self, rows: str, fields: Iterable[str]) -> Iterable[str]:
+        """The evidence (:data:`compliance.evidence.EVIDENCE`) that logs of ``rows`` with ``fields`` hold."""
+        ...
+
+    def context(self, ruleset: Ruleset) -> Any:
+        """What building the coups of one log needs of its ruleset."""
+        ...
+
+    def build(self, parts: Any, context: Any) -> Any:
+        """A coup (a transcript's ``coup`` object) built from the rows of one coup."""
+        ...
+
+
+@runtime_checkable
+class Collector(Protocol):
+    """Gathers, coup by coup, what a game's integrity stage judges of a transcript."""
+
+    def add(self, state: CoupState, record: Any, findings: list, have: frozenset, staff: tuple) -> None: ...
+
+    def finish(self) -> Any:
+        """What was gathered (picklable: a worker process hands it to the parent)."""
+        ...
+
+
+@runtime_checkable
+class Integrity(Protocol):
+    """A game's integrity stage: judges whole shoes and runs of shoes after the replay (``scope="run"`` kinds)."""
+
+    KINDS: tuple[str, ...]  # the check kinds of scope="run" it judges
+
+    def Collector(self, header: Any, table: Any, rules: list[BoundRule]) -> Collector: ...  # noqa: N802
+
+    def judge(self, results: list, context: RunContext | None = None) -> None:
+        """Judge the run of ``results`` (every transcript of a run), adding their findings; ``context``: the run's
+        settings (its cache use)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -79,16 +136,60 @@ class GameSection:
     data: dict  # the whole file as written
     own: dict  # the file's own `game` section ({} if it has none)
     plain: dict  # the section merged over the parent's, its house parameters unwrapped
-    house: list  # the house parameters of the merged section (HouseNote)
-    parent: object | None  # the Ruleset it extends, if any
+    house: list[HouseNote]  # the house parameters of the merged section
+    parent: Ruleset | None  # the ruleset it extends, if any
 
 
-class LintReport(typing.Protocol):
+class LintReport(Protocol):
     """Where a game's lint reports what it finds: ``at`` is a key path from the file's root."""
 
     def add(self, at: tuple, severity: str, code: str, message: str) -> None: ...
 
-    def add_validation(self, base: tuple, err, code: str, skip=...) -> None: ...
+    def add_validation(self, base: tuple, err: Exception, code: str, skip=...) -> None: ...
+
+
+@runtime_checkable
+class GameLint(Protocol):
+    """A game's lint of its rulesets' ``game`` section (``baccarat-audit ruleset lint``)."""
+
+    CODES: tuple[LintCode, ...]  # the codes it reports, each with its explanation (`ruleset lint --explain`)
+
+    def game_section(self, section: GameSection, report: LintReport) -> None:
+        """Report what is wrong with the section (called only for a game whose ``section`` is set)."""
+        ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game as the engine sees it: the contract of a game package's ``GAME``."""
+
+    kind: str  # its ruleset game_kind: its key in PACKAGES
+    title: str  # its name in messages
+    table_games: tuple[str, ...]  # the table.game values of its transcripts
+    codec: Codec  # decodes its transcripts' headers and coups
+    transcript_model: type[BaseModel]  # the pydantic model of a whole transcript (its JSON Schema)
+    section: type[BaseModel] | None  # the model of its rulesets' `game` section; None: they have none
+    importer: Importer | None  # its importer of recorders' logs; None: its logs cannot be imported yet
+    lint: GameLint | None  # the lint of its rulesets' `game` section; None: nothing to lint there
+    integrity: Integrity | None  # its shoe and table integrity stage; None: it has no rule of scope="run"
+
+    def build_table(self, header: Any, ruleset: Ruleset, where: str) -> Any:
+        """The table context of a transcript: what its header and ruleset fix for every coup (the checks read it)."""
+        ...
+
+    def replayer(self, table: Any) -> Replayer:
+        """A replayer of one transcript's coups, at ``table``."""
+        ...
+
+
+
+def table_context(game: Game, header, ruleset: Ruleset, where: str):
+    """The table context of a transcript of ``game``, once its ruleset is known to be for that game."""
+    kind = getattr(ruleset, "game_kind", BACCARAT) or BACCARAT
+    if kind != game.kind:
+        raise UserError(f"ruleset {ruleset.id!r} has rules for {_title(kind)}, but table.game is "
+                        f"{header.table.game!r} ({game.title}): choose a {game.title} ruleset", where)
+    return game.build_table(header, ruleset, where)
 
 
 class LazyModule:
@@ -122,13 +223,10 @@ def _title(kind: str) -> str:
 
 
 def for_table_game(name) -> Game:
-    """The game of a ``table.game`` value; baccarat's own validation reports values no game knows."""
-    from compliance.ruleset.models import BaccaratGame
-
-    if name in typing.get_args(BaccaratGame):  # a baccarat table: no other game need be imported to tell
-        return get(BACCARAT)
+    """The game of a ``table.game`` value, asked in the registry's order (a baccarat table imports no other
+    game); baccarat's own validation reports values no game knows."""
     for kind in PACKAGES:
-        if kind != BACCARAT and name in get(kind).table_games:
+        if name in get(kind).table_games:
             return get(kind)
     return get(BACCARAT)
 

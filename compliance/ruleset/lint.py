@@ -2,28 +2,11 @@
 
 The loader stops at the first problem; the linter goes on and reports every
 one it can find, each at ``file:line:column`` with a stable code, the way a
-compiler or Ruff does:
-
-``schema``                 a key, type or value the ruleset format does not allow
-``unknown-check``          a rule names a check kind that does not exist
-``bad-params``             a rule's parameters do not fit its check kind
-``duplicate-id``           two rules of one file share an id
-``missing-citation``       a rule of a jurisdiction cites no regulation paragraph
-``unknown-source``         a citation names a source the ruleset does not declare
-``citation-not-in-text``   a cited paragraph is not in the bundled regulation text (its paragraph index)
-``unknown-text``           a source names a regulation text that is not bundled
-``unreachable-override``   an override of a rule no parent defines (or of the file's own rule)
-``override-no-effect``     an override that sets what is already in force
-``extends-cycle``          the ``extends`` chain comes back to a ruleset already in it
-``extends-missing``        ``extends`` names a ruleset that cannot be loaded
-``unknown-dealing-method`` a rule is limited to a dealing method the ruleset does not define
-``house-sets-regulation``  a casino's house ruleset changes something the regulation fixes
-``load``                   anything else the loader refuses
-``coverage-map``           rulesets/coverage.yaml is malformed or disagrees with the rulesets (or with the
-                           regulation texts, where they are at hand)
+compiler or Ruff does.  Each code is registered below (:data:`CODES`) with what it finds and an explanation,
+which ``ruleset lint --explain CODE`` prints; the linter reports no code that is not registered.
 
 A game adds the codes of its own ``game`` section (baccarat: its tableau and the house edge of its spots,
-:mod:`compliance.games.baccarat.lint`), through :meth:`compliance.games.Game.lint`.
+:mod:`compliance.games.baccarat.lint`), through :attr:`compliance.games.Game.lint`.
 
 Errors make the exit status 1; warnings and notes do not (``--strict``: warnings do).
 """
@@ -37,9 +20,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from compliance import games
+from compliance import games, lintcodes
 from compliance.checks import REGISTRY
 from compliance.errors import UserError, Where
+from compliance.lintcodes import LintCode
 from compliance.ruleset.loader import (
     Parsed,
     _resolve_ref,
@@ -48,6 +32,7 @@ from compliance.ruleset.loader import (
     merge_keeping_house,
     pydantic_errors,
     read_ruleset_yaml,
+    unknown_game,
     unwrap_house,
 )
 from compliance.ruleset.models import Ruleset, RulesetFile
@@ -55,6 +40,90 @@ from compliance.yamlread import YamlDoc
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
+#: the codes every ruleset can get (a game's own are in its lint module: ``CODES``)
+CODES = lintcodes.table(
+    LintCode("schema", ("error",), "a key, type or value the ruleset format does not allow", """
+        The file is not a ruleset as the format defines it (docs/rule-authoring.md, and the JSON Schema
+        `baccarat-audit schema ruleset` prints): an unknown key, a value of the wrong type, a required key
+        missing, YAML that does not parse.  The loader refuses such a file.  Fix the key or value named; an
+        editor that reads the schema (the `yaml-language-server` comment of the bundled rulesets) shows these
+        as you type."""),
+    LintCode("unknown-check", ("error",), "a rule names a check kind that does not exist", """
+        A rule's `check` names the code that judges it; no check kind of that name is registered.  Usually a
+        typo: the message suggests the nearest name, and `baccarat-audit rules kinds` lists every kind with
+        its parameters."""),
+    LintCode("bad-params", ("error",), "a rule's parameters do not fit its check kind", """
+        Each check kind validates its own parameters (`baccarat-audit rules kinds` lists them).  A parameter
+        the kind does not know, or a value it refuses, would stop every check with this ruleset.  An override's
+        parameters are judged merged over the rule's inherited ones."""),
+    LintCode("duplicate-id", ("error",), "two rules share an id", """
+        A rule id names one rule: findings, waivers, baselines and --select name rules by it.  Two rules of one
+        file with the same id, or a rule redefining one that a ruleset it extends defines, are refused; change
+        an inherited rule under `overrides` instead."""),
+    LintCode("missing-citation", ("error",), "a rule of a jurisdiction cites no regulation paragraph", """
+        Every finding says which paragraph it breaks, so every rule a jurisdiction checks cites one.  An abstract
+        base may leave a rule uncited; the jurisdiction that extends it then cites it under `overrides` (or
+        disables it)."""),
+    LintCode("unknown-source", ("error",), "a citation names a source the ruleset does not declare", """
+        A citation is `{source: KEY, at: [paragraphs]}`, and KEY must be a key of the ruleset's `sources` (or of a
+        ruleset it extends): the source gives the prefix every cited paragraph is printed with."""),
+    LintCode("citation-not-in-text", ("warning",), "a cited paragraph is not in the bundled regulation text", """
+        Where a source names a bundled regulation text, its paragraph index (rulesets/coverage.yaml) lists the
+        paragraphs of that text.  A citation of a paragraph the index does not have is most likely a typo, or a
+        paragraph renumbered by an amendment: a finding would cite a paragraph that is not there."""),
+    LintCode("unknown-text", ("warning",), "a source names a regulation text that is not bundled", """
+        A source's `text` names the bundled regulation text its citations are checked against.  A name no
+        bundled text has means its citations cannot be checked (`citation-not-in-text` stays silent)."""),
+    LintCode("unreachable-override", ("error", "warning"), "an override that reaches no rule", """
+        An override changes a rule a ruleset this one extends defines.  One that names a rule no parent defines
+        (a typo, or a rule renamed or removed upstream), or a rule this file defines itself, is an error: it
+        would change nothing.  An override of a rule a parent disables is a warning: it has no effect unless it
+        sets `enabled: true`."""),
+    LintCode("override-no-effect", ("info",), "an override sets what is already in force", """
+        A note: the override sets a value the inherited rule already has.  It changes nothing today, and would
+        silently keep the old value if the parent changed; remove it unless it is there on purpose."""),
+    LintCode("extends-cycle", ("error",), "the `extends` chain comes back to a ruleset already in it", """
+        A ruleset extends one parent, which may extend another; the chain must end.  The message lists the
+        chain up to the ruleset met twice."""),
+    LintCode("extends-missing", ("error",), "`extends` names a ruleset that cannot be loaded", """
+        `extends` takes a bundled ruleset id or a path relative to the file.  The ruleset it names does not
+        exist, cannot be read, or cannot be loaded itself (the message gives its own first error)."""),
+    LintCode("unknown-dealing-method", ("warning",), "a rule is limited to a dealing method the ruleset does "
+             "not define", """
+        A rule's `dealing_methods` limits it to coups dealt by those methods, which the ruleset's
+        `dealing_methods` defines.  A method it does not define matches no coup: the rule never runs."""),
+    LintCode("house-sets-regulation", ("error",), "a casino's house ruleset changes what the regulation fixes", """
+        A casino's house ruleset (`casino:` set) extends a jurisdiction and may only set the parameters the
+        regulation leaves to the house (written `{house: X, note: ...}` in the jurisdiction).  It defines no
+        rules, and changes no title, severity, citation or other parameter: those are the regulation's."""),
+    LintCode("load", ("error",), "anything else the loader refuses", """
+        The passes of the linter found nothing, yet the loader refuses the ruleset (the message is the
+        loader's).  Lint never passes a ruleset that a check would then refuse."""),
+    LintCode("coverage-map", ("error",), "rulesets/coverage.yaml is malformed or disagrees with the rulesets", """
+        The coverage map lists, for each bundled regulation text, its paragraphs in order and the rules that
+        cite each.  It must agree with the bundled rulesets (every citation under its paragraph) and, where the
+        regulation texts are at hand, with the texts themselves (docs/coverage.md)."""),
+)
+
+
+def registered() -> dict[str, LintCode]:
+    """Every lint code: those of every ruleset, then each game's (its lint module's ``CODES``)."""
+    out = dict(CODES)
+    for kind in games.PACKAGES:
+        lint = games.get(kind).lint
+        for c in lint.CODES if lint is not None else ():
+            if c.code in out:
+                raise ValueError(f"lint code {c.code!r} of {kind} is registered already")
+            out[c.code] = c
+    return out
+
+
+def explain(code: str) -> str:
+    """The explanation of a lint code; a UserError naming the nearest code for one that is not registered."""
+    known = registered()
+    if code not in known:
+        raise UserError(f"no lint code {code!r}{_did_you_mean(code, list(known))} (codes: {', '.join(known)})")
+    return known[code].explain()
 
 
 @dataclass(frozen=True)
@@ -118,17 +187,25 @@ class _Linter:
         self.out: list[Diagnostic] = []
         self.doc: YamlDoc | None = None
         self.parsed: Parsed = {}  # every file of the extends chain as read here, handed to the loader (never read twice)
+        self.codes = registered()
 
     # -------------------------------------------------------------- reporting
 
     def add(self, at: tuple, severity: str, code: str, message: str) -> None:
         assert self.doc is not None
         line, col = self.doc.position(at)
-        self.out.append(Diagnostic(self.display, line, col, severity, code, message))
+        self.out.append(self.diagnostic(self.display, line, col, severity, code, message))
 
     def add_user_error(self, e: UserError, code: str, prefix: str = "") -> None:
         path, line, col = _from_where(e.where, self.display)
-        self.out.append(Diagnostic(path, line, col, "error", code, prefix + e.message))
+        self.out.append(self.diagnostic(path, line, col, "error", code, prefix + e.message))
+
+    def diagnostic(self, path: str, line: int, col: int, severity: str, code: str, message: str) -> Diagnostic:
+        """A diagnostic of a registered code, at a severity its registration gives (else a bug: ValueError)."""
+        registration = self.codes.get(code)
+        if registration is None or severity not in registration.severities:
+            raise ValueError(f"lint code {code!r} at severity {severity!r} is not registered")
+        return Diagnostic(path, line, col, severity, code, message)
 
     def add_validation(self, base: tuple, err: ValidationError, code: str, skip=lambda e: False) -> None:
         assert self.doc is not None
@@ -151,6 +228,9 @@ class _Linter:
             RulesetFile.model_validate(data)
         except ValidationError as err:
             self.add_validation((), err, "schema", skip=lambda e: "duplicate rule id" in str(e.get("msg", "")))
+        kind = data.get("game_kind")
+        if isinstance(kind, str) and kind not in games.PACKAGES:
+            self.add(("game_kind",), "error", "schema", unknown_game(kind))
         ctx = _Context.of(data, self._parent(data))
         self._texts(data)
         rules = data.get("rules") if isinstance(data.get("rules"), list) else []
@@ -399,7 +479,7 @@ class _Linter:
         game_kind = (data.get("game_kind") or (getattr(parent, "game_kind", None) if parent else None)
                      or games.BACCARAT)
         game = games.get(game_kind) if game_kind in games.PACKAGES else None
-        if game is None or game.lint is None:
+        if game is None or game.section is None or game.lint is None:
             return  # no game section: the loader refuses one here (reported by the last pass)
         base = _game_view(parent) if parent and parent.game is not None else {}
         if casino and own:

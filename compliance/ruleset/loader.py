@@ -26,7 +26,6 @@ from compliance.ruleset.models import (
     HOUSE_VALUE_SCHEMA,
     BoundRule,
     Citation,
-    Game,
     HouseNote,
     Ruleset,
     RulesetFile,
@@ -202,6 +201,8 @@ def _read_layer(path: Path, display: str, parsed: Parsed | None = None, bounds: 
         model = RulesetFile.model_validate(doc.data)
     except ValidationError as e:
         raise _pydantic_error(doc, (), e) from None
+    if model.game_kind is not None and model.game_kind not in games.PACKAGES:
+        raise UserError(unknown_game(model.game_kind), doc.where(("game_kind",)))
     return _Layer(doc, model, real)
 
 
@@ -272,6 +273,10 @@ def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None, l
     return load(jurisdiction)
 
 
+def unknown_game(kind: str) -> str:
+    return f"game_kind: unknown game {kind!r} (known: {', '.join(games.PACKAGES)})"
+
+
 def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
     games.load_checks()
     top = layers[-1]
@@ -313,20 +318,25 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
     if abstract and not allow_abstract:
         raise UserError(f"ruleset {top.model.id!r} is abstract: extend it, or name a jurisdiction", top.doc.display)
 
-    # the game the rules check (table.game of the transcripts): only baccarat has a `game` section
-    game_kind = next((layer.model.game_kind for layer in reversed(layers) if layer.model.game_kind), "baccarat")
-    if game_kind != "baccarat" and game_raw:
+    # the game the rules check (table.game of the transcripts), and the model of its `game` section, if it has one
+    game_kind = next((layer.model.game_kind for layer in reversed(layers) if layer.model.game_kind), games.BACCARAT)
+    section = games.get(game_kind).section
+    if section is None and game_raw:
         layer = next(layer for layer in reversed(layers) if layer.model.game)
-        raise UserError(f"`game` (the baccarat tableau and payouts) has no place in a {game_kind} ruleset: "
-                        "its payouts are its rules' parameters", layer.doc.where(("game",)))
+        raise UserError(f"`game` has no place in a {game_kind} ruleset: the rulesets of "
+                        f"{games.get(game_kind).title} have no game section (its payouts are its rules' parameters)",
+                        layer.doc.where(("game",)))
     game_plain, game_house = unwrap_house(game_raw, "game")
     try:
-        game = Game.model_validate(game_plain) if game_kind == "baccarat" else None
+        game = section.model_validate(game_plain) if section is not None else None
     except ValidationError as e:
         # point at the file of the top layer that defines `game`
         layer = next((layer for layer in reversed(layers) if layer.model.game), None)
         if layer is None:
-            raise UserError("no `game` (tableau and payouts) in this ruleset or any it extends: extend punto-banco",
+            bases = [rs.id for rs in bundled_rulesets(include_abstract=True) if rs.abstract and rs.game_kind == game_kind
+                     and rs.game is not None]
+            raise UserError(f"no `game` section in this ruleset or any it extends: a {games.get(game_kind).title} "
+                            "ruleset needs one" + (f"; extend {' or '.join(bases)}" if bases else ""),
                             top.doc.where(())) from None
         raise _pydantic_error(layer.doc, ("game",), e) from None
 
@@ -374,7 +384,25 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
             dealing_methods=frozenset(data["dealing_methods"]) if data.get("dealing_methods") else None,
             defined_in=layer.model.id, location=f"{layer.doc.display}:{line}",
         ))
-    return skeleton.model_copy(update={"rules": bound, "disabled": disabled})
+    return skeleton.model_copy(update={"rules": bound, "disabled": disabled,
+                                       "redirects": _redirects(layers, set(order))})
+
+
+def _redirects(layers: list[_Layer], ids: set[str]) -> dict[str, str]:
+    """The renamed rule ids of the chain (each file's over its parent's): old id -> the id of a rule it has now."""
+    out: dict[str, str] = {}
+    for layer in layers:
+        for old, new in layer.model.redirects.items():
+            where = layer.doc.where(("redirects", old))
+            if old in ids:
+                raise UserError(f"redirect of {old!r}, which is the id of a rule: a renamed id names no rule",
+                                where)
+            if new not in ids:
+                close = difflib.get_close_matches(new, sorted(ids), n=1)
+                raise UserError(f"{old!r} redirects to {new!r}, which is no rule of the ruleset"
+                                + (f" (did you mean {close[0]!r}?)" if close else ""), where)
+            out[old] = new
+    return out
 
 
 def ruleset_json_schema() -> dict:
@@ -387,6 +415,7 @@ def ruleset_json_schema() -> dict:
     """
     games.load_checks()
     doc = RulesetFile.model_json_schema()
+    doc["properties"]["game_kind"]["anyOf"][0] = {"enum": list(games.PACKAGES), "type": "string"}  # the registry's
     defs = doc.setdefault("$defs", {})
     defs["HouseValue"] = HOUSE_VALUE_SCHEMA
     rule = defs["Rule"]

@@ -23,8 +23,6 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.conditions import CONDITIONS
 
-BaccaratGame = Literal["punto_banco", "mini_baccarat", "even_money"]  # table.game of a baccarat table in format v1
-
 Severity = Literal[SEVERITIES]
 Total = Annotated[int, Field(ge=0, le=9)]
 
@@ -232,8 +230,11 @@ def merge_spots(base: dict, over: dict) -> dict:
     return out
 
 
+RuleId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_.-]*$")]
+
+
 class Rule(Strict):
-    id: Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9_.-]*$")]
+    id: RuleId
     title: str
     check: str = Field(description="the check kind (see `baccarat-audit rules kinds`)")
     severity: Severity = "error"
@@ -276,12 +277,16 @@ class RulesetFile(Strict):
     dealing_methods: dict[str, str] | None = Field(
         default=None, description="dealing methods this jurisdiction allows, name -> what it is"
     )
-    game_kind: Literal["baccarat", "pai_gow_poker"] | None = Field(
+    game_kind: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")] | None = Field(
         default=None, description="the game whose transcripts the rules check (default: the parent's, else baccarat); "
-        "only a baccarat ruleset has a `game` section")
+        "only a baccarat ruleset has a `game` section")  # one of the registry of games (compliance.games.PACKAGES)
     game: dict[str, Any] | None = Field(default=None, description="the game: tableau and spots (merged over the parent's)")
     rules: list[Rule] = []
     overrides: dict[str, RuleOverride] = {}
+    redirects: dict[RuleId, RuleId] = Field(
+        default={}, description="rule ids renamed: the old id -> the id the rule has now (a rule of this ruleset or of "
+        "one it extends). Waivers, baselines, --select/--ignore and configuration that name the old id keep working, "
+        "with a note")
 
     @field_validator("rules")
     @classmethod
@@ -347,11 +352,12 @@ class Ruleset(BaseModel):
     casino: str | None = None
     sources: dict[str, Source]
     dealing_methods: dict[str, str] | None
-    game_kind: str = "baccarat"
+    game_kind: str  # a key of the registry of games (compliance.games.PACKAGES)
     game: Game | None  # the baccarat tableau and spots; None for another game_kind
     game_house: list[HouseNote] = []
     rules: list[BoundRule]
     disabled: list[str] = []
+    redirects: dict[str, str] = {}  # renamed rule ids: old -> the id of one of its rules (or disabled ones) now
     sha256: str = ""  # the content hash of its files (loader.chain_sha256): what reports name it by
     files: list[str] = []  # the absolute path of each file of its extends chain, the base first
 

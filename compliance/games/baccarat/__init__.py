@@ -5,7 +5,8 @@ compatible revision 1.1 (:mod:`.models`, decoded by a
 :class:`~compliance.transcript.codec.Codec` derived from them),
 its table context (:mod:`.table`), its replay (:mod:`.replay`), its check
 kinds (:mod:`.checks`), its simulator (:mod:`.simulate`), the exact
-analysis of its wagers (:mod:`.analyze`) and its shoe and table integrity
+analysis of its wagers (:mod:`.analyze`), the lint of its rulesets' ``game``
+section (:mod:`.lint`) and its shoe and table integrity
 stage (:mod:`.integrity`).  Reading, the check driver,
 findings, reports, waivers and baselines are the engine's, shared with every game.
 """
@@ -14,22 +15,35 @@ from __future__ import annotations
 
 import typing
 
-from compliance.games import BACCARAT, Game, LazyModule
+from compliance.games import BACCARAT, LazyModule
 from compliance.games.baccarat import integrity, models
 from compliance.games.baccarat.replay import Replayer
 from compliance.games.baccarat.table import TableContext
-from compliance.ruleset.models import BaccaratGame
+from compliance.ruleset.models import Game as Section
 from compliance.transcript.codec import Codec
 
-GAME = Game(
-    kind=BACCARAT,
-    title="baccarat",
-    table_games=typing.get_args(BaccaratGame),
-    codec=Codec(models.Header, models.Coup, frozen=(models.HeaderV1, models.CoupV1)),
-    build_table=TableContext.build,
-    replayer=Replayer,
-    transcript_model=models.Transcript,
-    lint=LazyModule("compliance.games.baccarat.lint"),
-    importer=LazyModule("compliance.games.baccarat.importing"),
-    integrity=integrity,
-)
+
+class Baccarat:
+    """Baccarat as the engine sees it (:class:`compliance.games.Game`)."""
+
+    kind = BACCARAT
+    title = "baccarat"
+    table_games = typing.get_args(models.BaccaratGame)
+    codec = Codec(models.Header, models.Coup, frozen=(models.HeaderV1, models.CoupV1))
+    transcript_model = models.Transcript
+    section = Section  # the drawing tableau and the wager spots
+    lint = LazyModule("compliance.games.baccarat.lint")  # imported by `ruleset lint` alone
+    importer = LazyModule("compliance.games.baccarat.importing")  # imported by `import` alone
+    integrity = integrity
+
+    def build_table(self, header, ruleset, where: str) -> TableContext:
+        return TableContext.build(header, ruleset, where)
+
+    def replayer(self, table: TableContext) -> Replayer:
+        return Replayer(table)
+
+    def __repr__(self) -> str:
+        return "<game baccarat>"
+
+
+GAME = Baccarat()

@@ -2,14 +2,8 @@
 
 ``baccarat-audit ruleset lint`` judges what every ruleset shares (rules, citations, overrides, ``extends``)
 and hands the game section, merged over the parent's, to the game of its ``game_kind``
-(:meth:`compliance.games.Game.lint`).  Baccarat's codes:
-
-``tableau-incomplete``     the drawing tableau lacks a decision, or has two for one case
-``tableau-differs``        the drawing tableau differs from the standard punto banco tableau
-``tableau-edge``           how far such a tableau moves each wager's house edge (exact, 8 decks)
-``tableau-standard``       the drawing tableau is the standard one (a note)
-``spot-edge``              the exact house edge of a wager spot, game by game (a note; 8 decks)
-``spot-patron-edge``       a spot whose payouts give the patron the edge (a house paytable set too high)
+(:attr:`compliance.games.Game.lint`).  Its codes, registered in :data:`CODES`, are those of the drawing
+tableau and of the exact house edge of the wager spots.
 """
 
 from __future__ import annotations
@@ -18,7 +12,35 @@ from pydantic import ValidationError
 
 from compliance.games import GameSection, LintReport
 from compliance.games.baccarat import analyze
+from compliance.lintcodes import LintCode
 from compliance.ruleset.models import Game
+
+#: the codes of a baccarat ruleset's game section (registered with ``ruleset lint``'s own)
+CODES = (
+    LintCode("tableau-incomplete", ("error",), "the drawing tableau lacks a decision, or has two for one case", """
+        The tableau (`game.tableau`) says, for every case, whether a hand draws: the Player's totals that draw,
+        the Banker's totals that draw when the Player stood, and for each Banker total that is not a natural a
+        row of ten decisions (D or S), one for each value of the Player's third card.  A case without a
+        decision, or with two (a natural that draws, a row for a natural), leaves the third-card rules nothing
+        to judge by."""),
+    LintCode("tableau-differs", ("info",), "the drawing tableau differs from the standard punto banco tableau", """
+        A note, case by case: where this ruleset's tableau draws or stands differently from the standard one.  A
+        jurisdiction may play another tableau; this says where, so that a difference made by mistake is seen."""),
+    LintCode("tableau-edge", ("info",), "how far a different tableau moves each wager's house edge", """
+        A note beside `tableau-differs`: the exact house edge of each wager under this tableau against the
+        standard one, by exact enumeration of an 8-deck shoe (`baccarat-audit analyze` gives the whole
+        analysis)."""),
+    LintCode("tableau-standard", ("info",), "the drawing tableau is the standard punto banco tableau", """
+        A note: the tableau in force is the standard one (inherited, or written out again)."""),
+    LintCode("spot-edge", ("info",), "the exact house edge of a wager spot, game by game", """
+        A note for each wager spot: its exact house edge in each game (variant) that offers it, by exact
+        enumeration of an 8-deck shoe under the ruleset's tableau and the spot's conditions, odds, pushes and
+        commission."""),
+    LintCode("spot-patron-edge", ("warning",), "a spot whose payouts give the patron the edge", """
+        The spot pays more than its chances are worth: the patron, not the house, has the edge (8 decks).
+        Usually a house paytable set too high, or a row's odds mistyped; the message names the house parameters
+        that set its payouts."""),
+)
 
 
 def game_section(section: GameSection, report: LintReport) -> None:

@@ -29,7 +29,6 @@ from typing import Annotated, Literal, Union
 from pydantic import ConfigDict, Field, field_validator
 
 from compliance.cards import CANONICAL, PARTIAL
-from compliance.ruleset.models import BaccaratGame
 from compliance.transcript.fields import (  # noqa: F401
     RECORDED_DESCRIPTION,
     SEATED_SCHEMA,
@@ -45,6 +44,7 @@ from compliance.transcript.fields import (  # noqa: F401
 # a card: rank then suit; or, format 1.1, recorded in part (7?, 0?, ?? for a card not read)
 CardCode = Literal[tuple(sorted(CANONICAL)) + tuple(sorted(PARTIAL))]  # type: ignore[valid-type]
 Hand = Literal["player", "banker"]
+BaccaratGame = Literal["punto_banco", "mini_baccarat", "even_money"]  # table.game of a baccarat table in format v1
 SpotV1 = Literal["player", "banker", "tie"]  # the spots of format 1
 # format 1.1: any spot the table's ruleset declares (checked against it when the coup is replayed)
 Spot = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$", description="a spot the table's ruleset declares "

@@ -9,19 +9,34 @@ engine's, shared with baccarat.
 
 from __future__ import annotations
 
-from compliance.games import Game
 from compliance.games.pai_gow import models
 from compliance.games.pai_gow.replay import PaiGowReplayer
 from compliance.games.pai_gow.table import PaiGowTable
 from compliance.transcript.codec import Codec
 
-GAME = Game(
-    kind="pai_gow_poker",
-    title="pai gow poker",
-    table_games=("pai_gow_poker",),
-    codec=Codec(models.Header, models.Round,
-                card_words="rank (A 2-9 T J Q K) then suit (S H D C), or JK for the joker"),
-    build_table=PaiGowTable.build,
-    replayer=PaiGowReplayer,
-    transcript_model=models.Transcript,
-)
+
+class PaiGow:
+    """Pai gow poker as the engine sees it (:class:`compliance.games.Game`)."""
+
+    kind = "pai_gow_poker"
+    title = "pai gow poker"
+    table_games = ("pai_gow_poker",)
+    codec = Codec(models.Header, models.Round,
+                  card_words="rank (A 2-9 T J Q K) then suit (S H D C), or JK for the joker")
+    transcript_model = models.Transcript
+    section = None  # no `game` section: its payouts are its rules' parameters
+    lint = None
+    importer = None  # its recorders' logs cannot be imported yet
+    integrity = None  # no rule of whole shoes
+
+    def build_table(self, header, ruleset, where: str) -> PaiGowTable:
+        return PaiGowTable.build(header, ruleset, where)
+
+    def replayer(self, table: PaiGowTable) -> PaiGowReplayer:
+        return PaiGowReplayer(table)
+
+    def __repr__(self) -> str:
+        return "<game pai gow poker>"
+
+
+GAME = PaiGow()

@@ -19,6 +19,6 @@ the parent joins them (a shoe cut between chunks joined again) before judging.
 """
 
 from compliance.games.baccarat.integrity.collect import Collector, IntegrityData
-from compliance.games.baccarat.integrity.judge import judge
+from compliance.games.baccarat.integrity.judge import KINDS, judge
 
-__all__ = ["Collector", "IntegrityData", "judge"]
+__all__ = ["KINDS", "Collector", "IntegrityData", "judge"]

@@ -8,8 +8,7 @@ import typing
 from dataclasses import dataclass
 from decimal import Decimal
 
-from compliance.games.baccarat.models import SpotV1
-from compliance.ruleset.models import BaccaratGame
+from compliance.games.baccarat.models import BaccaratGame, SpotV1
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,36 @@
+"""High card: a toy third game, one card to the player and one to the dealer, the higher card wins even money.
+
+It exists to show what adding a game takes (tests/test_third_game.py): this package, of the shape every game
+package has, and one line in the registry of games.  Nothing outside it names it.
+"""
+
+from __future__ import annotations
+
+from high_card import models
+from high_card.replay import HighCardReplayer
+from high_card.table import HighCardTable
+
+from compliance.transcript.codec import Codec
+
+
+class HighCard:
+    """High card as the engine sees it (:class:`compliance.games.Game`)."""
+
+    kind = "high_card"
+    title = "high card"
+    table_games = ("high_card",)
+    codec = Codec(models.Header, models.Coup, card_words="a rank: 2-9, T, J, Q, K or A")
+    transcript_model = models.Transcript
+    section = None  # its rulesets have no `game` section: what a win pays is its settlement rule's parameter
+    lint = None
+    importer = None
+    integrity = None
+
+    def build_table(self, header, ruleset, where: str) -> HighCardTable:
+        return HighCardTable.build(header, ruleset, where)
+
+    def replayer(self, table: HighCardTable) -> HighCardReplayer:
+        return HighCardReplayer(table)
+
+
+GAME = HighCard()
