@@ -119,3 +119,9 @@ def test_a_baseline_naming_the_old_id_accepts_the_rules_findings(night):
 def test_quiet_leaves_the_notes_out(night):
     r = run("check", "night-shift.json", "--ruleset", "renamed.yaml", "-j", "1", "-q", "--select", "BAC-PAYOUT-WRONG")
     assert NOTE not in r.stderr
+
+
+def test_rules_show_of_the_old_id_shows_the_rule_with_a_note(night):
+    r = run("rules", "show", "BAC-PAYOUT-WRONG", "--ruleset", "renamed.yaml")
+    assert r.exit_code == 0 and "BAC-SETTLE-AMOUNT" in r.stdout
+    assert f"rules show BAC-PAYOUT-WRONG {NOTE}" in r.stderr

@@ -284,6 +284,14 @@ def rules_show(
     shown = every if ruleset else [rs for rs in every if not rs.abstract]  # abstract bases only for suggestions
     found = [(rs, r) for rs in shown for r in rs.rules if r.id == rule_id]
     if not found:
+        from compliance import redirects
+
+        renamed = redirects.table(every).get(rule_id)
+        if renamed is not None:  # an old id: the rule it names now
+            typer.echo(f"baccarat-audit: note: {renamed.note(f'rules show {rule_id}')}", err=True)
+            rule_id = renamed.new
+            found = [(rs, r) for rs in shown for r in rs.rules if r.id == rule_id]
+    if not found:
         known = sorted({r.id for rs in every for r in rs.rules})
         import difflib
 
