@@ -1,17 +1,23 @@
-"""Start-up cost of ``baccarat-audit``: each command against a bare ``python -c pass``.
+"""Start-up cost of ``baccarat-audit`` as users install it: each command against a bare ``python -c pass``.
 
-Runs, in rounds, a bare interpreter (``python -c pass``, the same Python and
-environment as the command) and each command, interleaved (A B A B ...), so a
-busy machine slows both sides of a pair alike.  For each command it prints the
-median of the per-round ratios command / bare Python, in wall-clock time and
-in CPU time (user + system of the child: less sensitive to other processes on
-the machine than the wall clock), and the medians of the raw times.
+By default the package is built into a wheel and installed, as a user's ``pip install`` does (not
+editable), into a fresh virtual environment under the system's temporary directory; the dependencies
+are those of this environment, seen through a ``.pth`` file (offline, nothing downloaded), whose own
+``.pth`` files (an editable install's import hook) are not run.  The bare interpreter is that
+environment's ``python -c pass``.  (``--here`` measures this environment instead: in an editable
+install the bare interpreter itself is slower, which flatters the ratios.)
 
-Goals (issue 17): ``--version`` and ``--help`` at most 5 times a bare
-``python -c pass``, ``check`` of the bundled 6-coup sample at most 10 times.
+Runs, in rounds, the bare interpreter and each command, interleaved (A B A B ...), so a busy machine
+slows both sides of a pair alike.  For each command it prints the median of the per-round ratios
+command / bare Python, in wall-clock time and in CPU time (user + system of the child: less sensitive
+to other processes on the machine than the wall clock), and the medians of the raw times.
+
+Goals (issue 17, and issue 29 for the regular install): ``--version`` and ``--help`` at most 5 times a
+bare ``python -c pass``, ``check`` of the bundled 6-coup sample at most 10 times.
 
     .venv/bin/python bench/startup.py --rounds 21
     .venv/bin/python bench/startup.py --no-cache   # check with the ruleset cache turned off
+    .venv/bin/python bench/startup.py --here       # this environment (editable), not a regular install
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -33,24 +40,48 @@ SAMPLE = ROOT / "fixtures" / "samples" / "night-shift.json"
 COMMANDS = (
     ("--version", ["--version"], 5),
     ("--help", ["--help"], 5),
-    ("check sample", ["check", str(SAMPLE)], 10),
+    ("check sample", ["check", SAMPLE.name], 10),
 )
 
 
-def command() -> list[str]:
-    """The installed ``baccarat-audit`` script beside this Python, else ``python -m compliance``."""
-    script = Path(sys.executable).parent / "baccarat-audit"
+def command(python: str) -> list[str]:
+    """The installed ``baccarat-audit`` script beside ``python``, else ``python -m compliance``."""
+    script = Path(python).parent / "baccarat-audit"
     if script.is_file():
-        return [sys.executable, str(script)]  # the script's own interpreter, without the shell's lookup
-    found = shutil.which("baccarat-audit")
-    return [found] if found else [sys.executable, "-m", "compliance"]
+        return [python, str(script)]  # the script's own interpreter, without the shell's lookup
+    return [python, "-m", "compliance"]
 
 
-def run(argv: list[str], env: dict) -> tuple[float, float]:
+def regular_install(where: Path) -> tuple[str, Path]:
+    """The package as ``pip install`` puts it (a wheel built from a copy of what the project ships, not
+    editable) into a fresh venv under ``where``: its python, and the wheel (the copy is removed).
+    Offline: the dependencies (and the build backend) are this environment's, through a ``.pth`` file."""
+    src = where / "src"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info")
+    for part in ("compliance", "rulesets", "fixtures/rules"):
+        shutil.copytree(ROOT / part, src / part, ignore=ignore)
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / part, src / part)
+    venv = where / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    pip = [python, "-m", "pip", "--disable-pip-version-check", "--quiet"]
+    subprocess.run([*pip, "wheel", "--no-index", "--no-build-isolation", "--no-deps", "-w", str(where / "dist"),
+                    str(src)], check=True, cwd=where)
+    (wheel,) = (where / "dist").glob("baccarat_audit-*.whl")
+    subprocess.run([*pip, "install", "--no-index", str(wheel)], check=True, cwd=where)
+    shutil.rmtree(src)  # no source tree left behind
+    return python, wheel
+
+
+def run(argv: list[str], env: dict, cwd: Path) -> tuple[float, float]:
     """Wall-clock and CPU seconds (user + system) of one run, output discarded."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                            env=env, cwd=ROOT)
+                            env=env, cwd=cwd)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -64,6 +95,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=15, help="paired runs per command (default 15)")
     ap.add_argument("--no-cache", action="store_true", help="check with the ruleset cache turned off")
     ap.add_argument("--cold", action="store_true", help="check with an empty cache directory each run")
+    ap.add_argument("--here", action="store_true", help="measure this environment (an editable install) instead "
+                                                         "of a regular install in a fresh venv")
     a = ap.parse_args(argv)
     env = dict(os.environ, NO_COLOR="1")
     cache = Path(tempfile.mkdtemp(prefix="baccarat-audit-bench-cache-"))
@@ -75,19 +108,23 @@ def main(argv=None) -> int:
     env["PYTHONPYCACHEPREFIX"] = str(cache / "pycache")
     if a.no_cache:
         env["BACCARAT_AUDIT_NO_CACHE"] = "1"
-    bare = [sys.executable, "-c", "pass"]
-    tool = command()
+    python = sys.executable if a.here else regular_install(cache / "install")[0]
+    room = cache / "room"  # a directory of the user's, with the transcript and no configuration
+    room.mkdir()
+    shutil.copy(SAMPLE, room / SAMPLE.name)
+    bare = [python, "-c", "pass"]
+    tool = command(python)
     for _, args, _ in COMMANDS:  # compile the modules, warm the file system cache and the ruleset cache
-        run(tool + args, env)
-    run(bare, env)
+        run(tool + args, env, room)
+    run(bare, env, room)
     rows = []
     for name, args, goal in COMMANDS:
         ratios_wall, ratios_cpu, walls, cpus, base_walls = [], [], [], [], []
         for _ in range(a.rounds):
             if a.cold and args[0] == "check":
                 shutil.rmtree(cache / "baccarat-audit", ignore_errors=True)
-            bw, bc = run(bare, env)
-            cw, cc = run(tool + args, env)
+            bw, bc = run(bare, env, room)
+            cw, cc = run(tool + args, env, room)
             ratios_wall.append(cw / bw)
             ratios_cpu.append(cc / max(bc, 1e-3))
             walls.append(cw)
@@ -96,7 +133,8 @@ def main(argv=None) -> int:
         rows.append((name, statistics.median(ratios_wall), statistics.median(ratios_cpu), statistics.median(walls),
                      statistics.median(base_walls), goal))
     shutil.rmtree(cache, ignore_errors=True)
-    print(f"{a.rounds} paired runs each, medians; bare = {' '.join(bare[1:])} with {sys.executable}")
+    how = "this environment" if a.here else "a regular install (wheel) in a fresh venv"
+    print(f"{a.rounds} paired runs each, medians; {how}; bare = {' '.join(bare[1:])} with {python}")
     print(f"{'command':14} {'wall ratio':>10} {'cpu ratio':>10} {'wall':>9} {'bare wall':>10}  goal")
     for name, rw, rc, w, bw, goal in rows:
         mark = "ok" if rw <= goal else "MISSED"

@@ -12,7 +12,6 @@ import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,8 @@ from command import audit
 from compliance.ruleset.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from startup import regular_install  # noqa: E402
 SAMPLE = ROOT / "fixtures" / "samples" / "night-shift.json"
 CLEAN = transcript([coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)])])
 BREACH = transcript([coup(1, ["KD", "4D", "3S"], ["KS", "6C", "8D"], [(1, "player", 100)])])
@@ -212,28 +213,8 @@ def installed(tmp_path_factory) -> Installed:
     come from the installed package data.
     """
     tmp_path = tmp_path_factory.mktemp("installed")
-    src = tmp_path / "src"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info")
-    for part in ("compliance", "rulesets", "fixtures/rules"):
-        shutil.copytree(ROOT / part, src / part, ignore=ignore)
-    for part in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / part, src / part)
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
-    python = venv / "bin" / "python"
-    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    Path(site, "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    pip = [python, "-m", "pip", "--disable-pip-version-check"]
-    built = subprocess.run([*pip, "wheel", "--no-index", "--no-build-isolation", "--no-deps", "--quiet",
-                            "-w", str(tmp_path / "dist"), str(src)], cwd=tmp_path, capture_output=True, text=True,
-                           timeout=300)
-    assert built.returncode == 0, built.stdout + built.stderr
-    (wheel,) = (tmp_path / "dist").glob("baccarat_audit-*.whl")
-    shutil.rmtree(src)  # no source tree left behind
-    done = subprocess.run([*pip, "install", "--no-index", "--quiet", str(wheel)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
+    python, wheel = regular_install(tmp_path)
+    venv = Path(python).parent.parent
     elsewhere = tmp_path / "audit-room"
     elsewhere.mkdir()
     shutil.copy(SAMPLE, elsewhere / "night-shift.json")
