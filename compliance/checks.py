@@ -116,7 +116,7 @@ class CheckKind:
     category: str
     params: type[BaseModel]
     fn: Callable[..., Iterable[Breach]]
-    game: str | None = "baccarat"  # the ruleset game_kind whose coup state it reads; None: every game
+    game: str | None  # the ruleset game_kind whose coup state it reads; None: every game
     needs: tuple[str, ...] = ()  # the evidence its judgement rests on (compliance.evidence)
     scope: str = "coup"  # "coup": called on every coup; "run": judged after the replay, over shoes and runs
     when: tuple[str, ...] = ()  # coup-state fields of which one must be set for it to find anything (): always
@@ -129,9 +129,10 @@ class CheckKind:
 REGISTRY: dict[str, CheckKind] = {}
 
 
-def check(name: str, category: str, params: type[BaseModel] = NoParams, game: str | None = "baccarat",
+def check(name: str, category: str, params: type[BaseModel] = NoParams, *, game: str | None,
           needs: tuple[str, ...] = (), scope: str = "coup", when: tuple[str, ...] = ()):
-    """Register a check kind (for the coups of ``game``; ``None`` for every game) and the evidence it needs;
+    """Register a check kind (for the coups of ``game``, a ruleset game_kind; ``None`` for every game) and the
+    evidence it needs (a game's package may bind ``game`` once: baccarat's ``checks.register.check``);
     ``scope="run"``: judged over shoes and runs of shoes by the game's integrity stage, not coup by coup;
     ``when``: the coup-state fields of which at least one is set (not empty, not None) in any coup where it
     can find something (the engine calls it only there)."""

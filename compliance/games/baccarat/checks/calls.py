@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from compliance.checks import Breach, Params, check
+from compliance.checks import Breach, Params
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import CoupState
 
 WORDS = {"no_more_bets": '"No more bets"', "cards": '"Cards"'}

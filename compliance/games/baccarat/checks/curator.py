@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Literal
 
-from compliance.checks import Breach, Params, check
+from compliance.checks import Breach, Params
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState
 from compliance.games.baccarat.table import TableContext
 

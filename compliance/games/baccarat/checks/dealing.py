@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from compliance.checks import Breach, Params, check
+from compliance.checks import Breach, Params
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, CoupState
 
 ORDER = (PLAYER, BANKER, PLAYER, BANKER)

@@ -6,7 +6,8 @@ for a Player's Hand that stood (spec: one mistake, one finding).
 
 from __future__ import annotations
 
-from compliance.checks import Breach, check
+from compliance.checks import Breach
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, PLAYER, CoupState
 
 

@@ -17,7 +17,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from compliance.checks import Params, check
+from compliance.checks import Params
+from compliance.games.baccarat.checks.register import check
 
 Probability = Annotated[float, Field(gt=0, lt=1)]
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from compliance.checks import Breach, Params, check
+from compliance.checks import Breach, Params
 from compliance.games.baccarat.checks.dealing import dealt_in_order, voided_for_misdeal
 from compliance.games.baccarat.checks.drawing import banker_must_draw, is_natural, player_must_draw
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, CoupState, describe_bettor
 from compliance.games.baccarat.table import TableContext
 

@@ -13,7 +13,8 @@ are judged wherever they are recorded (the format has always said ISO 8601).
 
 from __future__ import annotations
 
-from compliance.checks import Breach, check
+from compliance.checks import Breach
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import CoupState
 
 

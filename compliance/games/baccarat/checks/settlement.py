@@ -16,8 +16,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple
 
-from compliance.checks import Breach, check
+from compliance.checks import Breach
 from compliance.findings import Money
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
 from compliance.games.baccarat.spots import coup_facts, result_key
 from compliance.games.common import Due, settlement_basis, value_to_patron

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from compliance.checks import Breach, check
+from compliance.checks import Breach
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import CoupState
 
 

@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from compliance.checks import Breach, Params, check
+from compliance.checks import Breach, Params
+from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, side_totals
 
 
