@@ -1,35 +1,72 @@
-"""The user's cache directory: what baccarat-audit keeps between runs.
+"""The user's cache directory: what baccarat-audit keeps between runs, kept so that it can never change a verdict.
 
 Two things are kept there, each in a folder of its own: validated rulesets
 (``rulesets/``, :mod:`compliance.ruleset.cache`) and the exact outcome counts
 of a full shoe under a tableau (``odds/``, which the integrity stage compares
 each shoe with: :func:`compliance.games.baccarat.odds.coup_odds`).  Both are
-only ever a shortcut: an entry is used when it is whole and was made from what
-it would be made from now, and is otherwise made again and written anew.
+only ever a shortcut: an entry is used when it is whole, was made by this user
+and from what it would be made from now, and is otherwise made again and
+written anew.
 
 The directory is ``$BACCARAT_AUDIT_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/baccarat-audit``, else ``~/.cache/baccarat-audit``.  It is
 turned off by ``BACCARAT_AUDIT_NO_CACHE=1``, by ``check --no-cache`` and by
 ``cache = false`` in the configuration (those two are the run context's
 ``cache``, :class:`compliance.context.RunContext`, which every user of the
-cache is handed: nothing here is switched for the process).  Writing is atomic (a temporary file renamed), and a cache that
-cannot be written is skipped.
+cache is handed: nothing here is switched for the process).
+
+What is in the directory is not trusted for being there (``docs/security.md``: a
+machine shared with other users, a CI cache restored from another branch):
+
+* **Whose it is.**  An entry is read only when it is a regular file owned by
+  the user, in directories (the cache's own and the entry's folder) owned by
+  the user and not writable by every user.  Anything else is passed over with one
+  note on standard error, and the run goes on without it.
+* **Who made it.**  Every entry carries an HMAC-SHA256 of its name and content
+  under a key of the user's own (32 random bytes, mode 0600), kept outside the
+  cache: ``$BACCARAT_AUDIT_CACHE_KEY``, else
+  ``$XDG_STATE_HOME/baccarat-audit/cache.key``, else
+  ``~/.local/state/baccarat-audit/cache.key``.  An entry planted or edited by
+  anyone without the key (a ruleset with rules taken out, shoe counts rewritten
+  with their total kept, an entry copied under another's name) does not
+  authenticate: it is made again, and the run says so once.  A cache restored
+  without its key is a cold cache.
+* **How it is read.**  Opened without following a link and without waiting
+  (a FIFO does not hang the check), then measured: only a regular file of at
+  most :data:`MAX_ENTRY` bytes is read (a link to ``/dev/zero`` is refused).
+* **How it is written.**  Into a temporary file of an unpredictable name in the
+  entry's own folder, created exclusively without following a link (a link
+  planted there is never written through), then renamed over the entry.  The
+  folders are made private (0700); ``CACHEDIR.TAG`` is created the same way, so
+  a dangling link in its place creates nothing anywhere.  A cache that cannot be
+  written is skipped.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import os
+import stat
+import sys
 from pathlib import Path
 
 import compliance
 
 ENV_DIR = "BACCARAT_AUDIT_CACHE_DIR"
 ENV_OFF = "BACCARAT_AUDIT_NO_CACHE"
+ENV_KEY = "BACCARAT_AUDIT_CACHE_KEY"
 #: marks the directory as a cache for backup tools (https://bford.info/cachedir/)
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by baccarat-audit.\n")
+#: the largest entry read (a ruleset's is tens of kilobytes, a shoe's counts a few)
+MAX_ENTRY = 4 << 20
+KEY_BYTES = 32
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
 
 def disabled_by_environment() -> bool:
     """``BACCARAT_AUDIT_NO_CACHE`` set to anything but ``0``, ``false`` or ``no``."""
@@ -50,6 +87,20 @@ def directory() -> Path | None:
         return None
 
 
+def key_path() -> Path | None:
+    """Where the user's key is kept: outside the cache, so that a cache restored or shared does not bring it."""
+    explicit = os.environ.get(ENV_KEY)
+    if explicit:
+        return Path(explicit)
+    state = os.environ.get("XDG_STATE_HOME")
+    if state and os.path.isabs(state):
+        return Path(state) / "baccarat-audit" / "cache.key"
+    try:
+        return Path.home() / ".local" / "state" / "baccarat-audit" / "cache.key"
+    except RuntimeError:
+        return None
+
+
 def root(enabled: bool = True) -> Path | None:
     """The directory to use: None when the run's context turns the cache off (``enabled`` false), when the
     environment does, or when there is no home for it."""
@@ -58,20 +109,213 @@ def root(enabled: bool = True) -> Path | None:
     return directory()
 
 
-def write_atomic(entry: Path, data: bytes) -> None:
-    """Write ``entry`` (under :func:`directory`) whole or not at all, tagging the cache directory; any
-    failure to write leaves the cache as it was (OSError is the caller's to ignore)."""
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    tag = entry.parent.parent / "CACHEDIR.TAG"
-    if not tag.exists():
-        tag.write_text(CACHEDIR_TAG, encoding="utf-8")
-    tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
+def usable(enabled: bool = True) -> bool:
+    """Whether a run may use the cache at all: on, and its directory (where it exists) the user's own and not
+    writable by every user.  Otherwise one note says why, and the run goes without it."""
+    top = root(enabled)
+    if top is None:
+        return False
     try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, entry)
+        st = os.stat(top)
+    except FileNotFoundError:
+        return True  # made, private, on the first write
+    except OSError as e:
+        note(f"the cache directory {top} cannot be used ({e.strerror}): the run goes without it")
+        return False
+    why = _untrusted(st)
+    if why:
+        note(f"the cache directory {top} is {why}: the run goes without it (its entries could be anyone's)")
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ notes
+
+
+_said: set[str] = set()  # the notes this process has printed: each once
+
+
+def note(text: str) -> None:
+    """One note on standard error, once a process."""
+    if text in _said:
+        return
+    _said.add(text)
+    try:
+        sys.stderr.write(f"baccarat-audit: note: {text}\n")
+    except (OSError, ValueError):
+        pass
+
+
+# ------------------------------------------------------------------ trust
+
+
+def _untrusted(st: os.stat_result, directory: bool = True) -> str | None:
+    """Why a directory (or, ``directory`` false, a file) is not to be trusted, or None."""
+    if directory and not stat.S_ISDIR(st.st_mode):
+        return "not a directory"
+    if not directory and not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        return "owned by another user"
+    if st.st_mode & stat.S_IWOTH:
+        return "writable by every user"
+    return None
+
+
+def _untrusted_folders(top: Path, folder: Path) -> str | None:
+    for d in (top, folder):
+        try:
+            why = _untrusted(os.stat(d))
+        except OSError as e:
+            return f"{d}: {e.strerror}"
+        if why:
+            return f"{d} is {why}"
+    return None
+
+
+def _key(create: bool) -> bytes | None:
+    """The user's key (made on first need when ``create``); None when there is none, or it is not the user's
+    alone (then nothing is read or written, with a note)."""
+    path = key_path()
+    if path is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
+    except FileNotFoundError:
+        return _new_key(path) if create else None
+    except OSError as e:
+        note(f"the cache's key {path} cannot be read ({e.strerror}): the cache is not used")
+        return None
+    try:
+        st = os.fstat(fd)
+        why = _untrusted(st, directory=False)
+        if why is None and st.st_mode & 0o077:
+            why = "readable or writable by other users"
+        if why is None and st.st_size != KEY_BYTES:
+            why = f"not a key of {KEY_BYTES} bytes"
+        if why is None:
+            why = _untrusted_folders(path.parent, path.parent)
+        if why:
+            note(f"the cache's key {path} is {why}: the cache is not used")
+            return None
+        return os.read(fd, KEY_BYTES + 1)
     finally:
-        tmp.unlink(missing_ok=True)
+        os.close(fd)
+
+
+def _new_key(path: Path) -> bytes | None:
+    key = os.urandom(KEY_BYTES)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if _untrusted_folders(path.parent, path.parent):
+            return None
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
+    except FileExistsError:  # made by a process beside this one: use it
+        return _key(create=False)
+    except OSError:
+        return None
+    try:
+        os.write(fd, key)
+    finally:
+        os.close(fd)
+    return key
+
+
+def _mac(key: bytes, name: str, payload: bytes) -> bytes:
+    return hmac.new(key, name.encode("utf-8") + b"\0" + payload, hashlib.sha256).hexdigest().encode("ascii")
+
+
+# ------------------------------------------------------------------ entries
+
+
+def read(top: Path, name: str) -> bytes | None:
+    """The content of the entry ``name`` (``rulesets/<hash>.json``) of the cache ``top``, if it is the user's
+    and authenticates; else None (and a note when something there is not what this user wrote)."""
+    entry = top / name
+    why = _untrusted_folders(top, entry.parent)
+    if why is not None:
+        if os.path.isdir(entry.parent):  # a missing folder is only a cold cache
+            note(f"the cache is not used: {why}")
+        return None
+    try:
+        fd = os.open(entry, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as e:  # a symbolic link (ELOOP), a directory, no permission
+        note(f"the cache entry {entry} cannot be read ({e.strerror}): it is made again")
+        return None
+    try:
+        st = os.fstat(fd)
+        why = _untrusted(st, directory=False)
+        if why is None and st.st_size > MAX_ENTRY:
+            why = f"larger than {MAX_ENTRY} bytes"
+        if why is not None:
+            note(f"the cache entry {entry} is {why}: it is made again")
+            return None
+        chunks, left = [], st.st_size  # read by its size (never a buffer of MAX_ENTRY for a small entry)
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    key = _key(create=False)
+    if key is None:
+        return None
+    mac, _, payload = data.partition(b"\n")
+    if not hmac.compare_digest(mac, _mac(key, name, payload)):
+        note(f"entries of the cache {top} were not made with this user's key (planted, edited, or made with "
+             "another key): they are made again")
+        return None
+    return payload
+
+
+def write(top: Path, name: str, payload: bytes) -> None:
+    """Keep ``payload`` as the entry ``name`` of the cache ``top``, whole or not at all; any failure leaves the
+    cache as it was (nothing is raised)."""
+    key = _key(create=True)
+    if key is None:
+        return
+    entry = top / name
+    try:
+        top.mkdir(mode=0o700, parents=True, exist_ok=True)
+        entry.parent.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return
+    if _untrusted_folders(top, entry.parent) is not None:
+        return
+    _tag(top)
+    tmp = entry.parent / f".{entry.name}.{os.urandom(8).hex()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(_mac(key, name, payload) + b"\n" + payload)
+        os.replace(tmp, entry)
+    except OSError:
+        pass
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _tag(top: Path) -> None:
+    """``CACHEDIR.TAG``, created only where nothing is (not through a link, dangling or not)."""
+    try:
+        fd = os.open(top / "CACHEDIR.TAG", os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644)
+    except OSError:
+        return
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(CACHEDIR_TAG)
 
 
 @functools.cache

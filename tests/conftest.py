@@ -28,10 +28,12 @@ def bounds():
 def _cache_directory():
     """The ruleset cache of the test run: a temporary directory, removed at the end."""
     directory = tempfile.mkdtemp(prefix="baccarat-audit-test-cache-")
-    saved = {k: os.environ.get(k) for k in ("BACCARAT_AUDIT_CACHE_DIR", "BACCARAT_AUDIT_NO_CACHE")}
-    os.environ["BACCARAT_AUDIT_CACHE_DIR"] = directory
+    saved = {k: os.environ.get(k) for k in ("BACCARAT_AUDIT_CACHE_DIR", "BACCARAT_AUDIT_NO_CACHE",
+                                            "BACCARAT_AUDIT_CACHE_KEY")}
+    os.environ["BACCARAT_AUDIT_CACHE_DIR"] = os.path.join(directory, "cache")
+    os.environ["BACCARAT_AUDIT_CACHE_KEY"] = os.path.join(directory, "key", "cache.key")  # outside the cache
     os.environ.pop("BACCARAT_AUDIT_NO_CACHE", None)
-    yield directory
+    yield os.environ["BACCARAT_AUDIT_CACHE_DIR"]
     for k, v in saved.items():
         if v is None:
             os.environ.pop(k, None)

@@ -57,23 +57,35 @@ def test_a_shoe_is_enumerated_once_and_then_read_from_the_cache(cache_dir, enume
     assert enumerations == [8, 6] and len(odds_entries(cache_dir)) == 2
 
 
+def _content(entry: Path) -> bytes:
+    return entry.read_bytes().partition(b"\n")[2]  # after the line of its authentication code
+
+
 def _rows(entry: Path) -> list:
-    return json.loads(entry.read_bytes())
+    return json.loads(_content(entry))
+
+
+def _put(entry: Path, content: bytes | str) -> None:
+    """Write an entry authenticated with this user's key, as if this user's tool had written it wrong (a bug, a
+    disk): what is tested is what comes after the authentication (tests/test_cache_security.py: without the key)."""
+    content = content.encode() if isinstance(content, str) else content
+    entry.write_bytes(cachedir._mac(cachedir._key(create=False), f"odds/{entry.name}", content) + b"\n" + content)
 
 
 CORRUPTIONS = {
-    "empty": lambda e: e.write_bytes(b""),
-    "not JSON": lambda e: e.write_bytes(b"{not json"),
-    "cut short": lambda e: e.write_bytes(e.read_bytes()[:-40]),
-    "a count changed": lambda e: e.write_text(json.dumps([r[:4] + [r[4] + 1] if i == 0 else r
+    "empty": lambda e: _put(e, b""),
+    "not JSON": lambda e: _put(e, b"{not json"),
+    "cut short": lambda e: _put(e, _content(e)[:-40]),
+    "a count changed": lambda e: _put(e, json.dumps([r[:4] + [r[4] + 1] if i == 0 else r
+                                                     for i, r in enumerate(_rows(e))])),
+    "a row dropped": lambda e: _put(e, json.dumps(_rows(e)[1:])),
+    "a row twice": lambda e: _put(e, json.dumps(_rows(e)[:1] + _rows(e))),
+    "a count as a float": lambda e: _put(e, json.dumps([r[:4] + [float(r[4])] if i == 0 else r
+                                                        for i, r in enumerate(_rows(e))])),
+    "a point count of 10": lambda e: _put(e, json.dumps([[10] + r[1:] if i == 0 else r
                                                          for i, r in enumerate(_rows(e))])),
-    "a row dropped": lambda e: e.write_text(json.dumps(_rows(e)[1:])),
-    "a row twice": lambda e: e.write_text(json.dumps(_rows(e)[:1] + _rows(e))),
-    "a count as a float": lambda e: e.write_text(json.dumps([r[:4] + [float(r[4])] if i == 0 else r
-                                                            for i, r in enumerate(_rows(e))])),
-    "a point count of 10": lambda e: e.write_text(json.dumps([[10] + r[1:] if i == 0 else r
-                                                             for i, r in enumerate(_rows(e))])),
-    "not a list": lambda e: e.write_text('{"banker": 0.4586}'),
+    "not a list": lambda e: _put(e, '{"banker": 0.4586}'),
+    "not signed": lambda e: e.write_bytes(_content(e)),
 }
 
 
@@ -107,12 +119,12 @@ def test_no_cache_reads_and_writes_nothing_and_finds_the_same(cache_dir):
         assert odds_entries(cache_dir)
         again = check(str(path))  # this time from the cache
         for entry in odds_entries(cache_dir):
-            entry.write_text("[]")  # were the cache read now, the odds would be worked out and rewritten
+            _put(entry, "[]")  # were the cache read now, the odds would be worked out and rewritten
         plain = check("--no-cache", str(path))
         assert cached.exit_code == again.exit_code == plain.exit_code != 2
         assert cached.stdout == again.stdout == plain.stdout
         assert '"integrity.' in plain.stdout  # the whole-shoe finding the fixture is named after
-        assert all(e.read_text() == "[]" for e in odds_entries(cache_dir)), "--no-cache wrote to the cache"
+        assert all(_content(e) == b"[]" for e in odds_entries(cache_dir)), "--no-cache wrote to the cache"
         for entry in odds_entries(cache_dir):
             entry.unlink()
 

@@ -147,14 +147,24 @@ def test_a_ruleset_that_does_not_load_is_never_cached(tmp_path, cache_dir):
 
 
 def entry_parts(path: Path) -> tuple[dict, bytes]:
-    head, _, body = path.read_bytes().partition(b"\n")
+    """An entry's header and body (after the line of its authentication code)."""
+    _, _, content = path.read_bytes().partition(b"\n")
+    head, _, body = content.partition(b"\n")
     return json.loads(head), body
+
+
+def signed(path: Path, content: bytes) -> None:
+    """Write ``content`` as the entry ``path``, authenticated with this user's key: as if the user's own tool had
+    written it (by another version, or a bug), so that what is tested is what comes after the authentication
+    (``tests/test_cache_security.py`` tests entries planted without the key)."""
+    name = path.relative_to(path.parent.parent).as_posix()
+    path.write_bytes(cachedir._mac(cachedir._key(create=False), name, content) + b"\n" + content)
 
 
 def write_entry(path: Path, header: dict, body: bytes, digest: bool = True) -> None:
     if digest:
         header = {**header, "digest": hashlib.sha256(body).hexdigest()}
-    path.write_bytes(json.dumps(header).encode() + b"\n" + body)
+    signed(path, json.dumps(header).encode() + b"\n" + body)
 
 
 CORRUPTIONS = {
@@ -173,7 +183,7 @@ def test_a_corrupt_cache_file_is_rebuilt(cache_dir, yaml_loads, corruption):
     expected = cache.load("au-nsw")
     (path,) = entries(cache_dir)
     header, body = entry_parts(path)
-    path.write_bytes(CORRUPTIONS[corruption](header, body))
+    signed(path, CORRUPTIONS[corruption](header, body))
     assert shape(cache.load("au-nsw")) == shape(expected)
     assert yaml_loads == ["au-nsw", "au-nsw"]
     assert entry_parts(path) == (header, body)  # written anew
@@ -213,7 +223,7 @@ def first_rule(doc):
     return doc["rules"][0]
 
 
-FORGERIES = {  # the digest matches each forged body: only decoding against the models' types can refuse it
+FORGERIES = {  # signed, with the digest of each forged body: only decoding against the models' types can refuse it
     "a Decimal as a binary float": lambda d: dict(d["game"]["spots"])["banker"].update(commission=0.05),
     "an unknown field": lambda d: first_rule(d).update(trusted=True),
     "a field missing": lambda d: first_rule(d).pop("citation_text"),

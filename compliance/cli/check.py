@@ -22,7 +22,7 @@ from pathlib import Path
 
 import typer
 
-from compliance import config, limits
+from compliance import cachedir, config, limits
 from compliance import outputs as outputs_file
 from compliance import progress as progress_bar
 from compliance.categories import SEVERITIES
@@ -225,7 +225,8 @@ def check(
         "exclude": _listed(exclude), "select": _listed(select), "ignore": _listed(ignore),
         "junit-cases": junit_cases.value if junit_cases else None, "cache": False if no_cache else None})
     bounds = limits.Limits.raised(settings.values.get("limits"))
-    cache = settings["cache"] is not False  # --no-cache, cache = false: no cached ruleset, no cached odds
+    # --no-cache, cache = false: no cached ruleset, no cached odds; nor a cache directory that is not the user's
+    cache = cachedir.usable(settings["cache"] is not False)
     if not settings["paths"]:
         fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
              "in the configuration")

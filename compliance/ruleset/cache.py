@@ -77,20 +77,24 @@ def load(ref: str, *, allow_abstract: bool = False, enabled: bool = True, bounds
     if root is None:
         return load_ruleset(ref, allow_abstract=allow_abstract, bounds=bounds)
     top = str(resolve_ref(ref, None)[0].resolve())  # an unknown bundled id fails here as it would when loading
-    entry = root / "rulesets" / (hashlib.sha256(f"{ref}\0{top}\0{allow_abstract}".encode()).hexdigest()[:32] + ".json")
-    found = read(entry, ref, top, allow_abstract)
+    name = "rulesets/" + hashlib.sha256(f"{ref}\0{top}\0{allow_abstract}".encode()).hexdigest()[:32] + ".json"
+    found = read(root, name, ref, top, allow_abstract)
     if found is not None:
         return found
     ruleset = load_ruleset(ref, allow_abstract=allow_abstract, bounds=bounds)
-    write(entry, ref, top, allow_abstract, ruleset)
+    write(root, name, ref, top, allow_abstract, ruleset)
     return ruleset
 
 
-def read(entry: Path, ref: str, top: str, allow_abstract: bool) -> Ruleset | None:
-    """The ruleset in ``entry`` if the file is whole, made by this code from these files as they are now."""
+def read(root: Path, name: str, ref: str, top: str, allow_abstract: bool) -> Ruleset | None:
+    """The ruleset in the entry ``name`` if it is the user's own (:func:`compliance.cachedir.read`: owned,
+    authenticated), whole, and made by this code from these files as they are now.  Its hash is the one worked
+    out now from the files' bytes, never the one the entry holds."""
+    data = cachedir.read(root, name)
+    if data is None:
+        return None
     try:
-        with open(entry, "rb") as f:
-            head, _, body = f.read().partition(b"\n")
+        head, _, body = data.partition(b"\n")
         h = msgspec.json.decode(head, type=Header)
         if (h.format, h.version, h.code, h.ref, h.top, h.abstract) != (
                 FORMAT, compliance.__version__, cachedir.code_fingerprint(), ref, top, allow_abstract):
@@ -101,17 +105,19 @@ def read(entry: Path, ref: str, top: str, allow_abstract: bool) -> Ruleset | Non
         for path in h.files:
             with open(path, "rb") as f:
                 digests.append(hashlib.sha256(f.read()).hexdigest())
-        if chain_sha256(digests) != h.chain:
+        chain = chain_sha256(digests)  # of the files as they are now: what the report names
+        if chain != h.chain:
             return None
         games.load_checks(h.game_kind)
         ruleset = decode(msgspec.json.decode(body))
-        return ruleset if (ruleset.files, ruleset.sha256) == (h.files, h.chain) else None
+        return ruleset if (ruleset.files, ruleset.sha256) == (h.files, chain) else None
     except (OSError, ValueError, TypeError, KeyError, IndexError, ArithmeticError, RecursionError):
         return None  # missing, unreadable, corrupt, or not of this code's shape: load the YAML again
 
 
-def write(entry: Path, ref: str, top: str, allow_abstract: bool, ruleset: Ruleset) -> None:
-    """Keep ``ruleset`` in ``entry`` (atomically), if its JSON gives it back whole; any failure: skip."""
+def write(root: Path, name: str, ref: str, top: str, allow_abstract: bool, ruleset: Ruleset) -> None:
+    """Keep ``ruleset`` as the entry ``name`` (:func:`compliance.cachedir.write`), if its JSON gives it back
+    whole; any failure: skip."""
     try:
         plain = encode(ruleset)
         body = msgspec.json.encode(plain)
@@ -119,7 +125,7 @@ def write(entry: Path, ref: str, top: str, allow_abstract: bool, ruleset: Rulese
             return
         header = Header(FORMAT, compliance.__version__, cachedir.code_fingerprint(), ref, top, allow_abstract,
                         ruleset.game_kind, list(ruleset.files), ruleset.sha256, hashlib.sha256(body).hexdigest())
-        cachedir.write_atomic(entry, msgspec.json.encode(header) + b"\n" + body)
+        cachedir.write(root, name, msgspec.json.encode(header) + b"\n" + body)
     except (OSError, TypeError, ValueError, KeyError, ArithmeticError, RecursionError):
         return
 

@@ -139,23 +139,23 @@ def shoe_counts(key: tuple, decks: int, cache: bool = True) -> tuple[tuple[tuple
     naturals, player_draws, banker_stood_draws, rows = key
     what = json.dumps([decks, sorted(naturals), sorted(player_draws), sorted(banker_stood_draws),
                        [[total, list(row)] for total, row in rows]])
-    entry = top / "odds" / (hashlib.sha256(f"{cachedir.code_fingerprint()}\0{what}".encode()).hexdigest()[:32] + ".json")
-    found = _read_counts(entry, decks)
+    name = "odds/" + hashlib.sha256(f"{cachedir.code_fingerprint()}\0{what}".encode()).hexdigest()[:32] + ".json"
+    found = _read_counts(top, name, decks)
     if found is not None:
         return found
     counts = enumerate_counts(key, decks)
-    try:
-        cachedir.write_atomic(entry, json.dumps([[*k, n] for k, n in counts]).encode())
-    except OSError:
-        pass  # a cache that cannot be written is skipped
+    cachedir.write(top, name, json.dumps([[*k, n] for k, n in counts]).encode())  # skipped if it cannot be
     return counts
 
 
-def _read_counts(entry, decks: int):
-    """The counts in ``entry`` if it holds a whole enumeration of a shoe of ``decks`` decks, else None."""
+def _read_counts(top, name: str, decks: int):
+    """The counts in the entry ``name`` if it is the user's own (:func:`compliance.cachedir.read`: owned,
+    authenticated) and holds a whole enumeration of a shoe of ``decks`` decks, else None."""
+    data = cachedir.read(top, name)
+    if data is None:
+        return None
     try:
-        with open(entry, "rb") as f:
-            rows = json.loads(f.read())
+        rows = json.loads(data)
         out = []
         for row in rows:
             p, b, pc, bc, n = row  # ValueError/TypeError: not a row of five
