@@ -299,7 +299,7 @@ def check(
                                                   dask)
             bar.complete(bar.finished_coups)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
-                    baseline=in_baseline, selection=selection)
+                    baseline=in_baseline, selection=selection, config=settings.source(), isolated=isolated)
     for r in results:  # the rulesets actually loaded, with every file of their extends chains
         reads.update({f: "a ruleset file" for f in r.ruleset.files})
     outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)

@@ -605,7 +605,10 @@ def _money_of(summary: MoneySummary) -> str:
 def render(report: Report) -> str:
     failed = report.exit_code != 0
     data = data_document(report)
-    rulesets = ", ".join(f"{rs.id} {rs.version} ({rs.title}, sha256 {rs.sha256})" for rs in report.rulesets) or "none"
+    rulesets = ", ".join(f"{rs.id} {rs.version} ({rs.title}, sha256 {rs.sha256}"
+                         + (f"; {report.origin_words(rs)}" if report.origin_words(rs) else "") + ")"
+                         for rs in report.rulesets) or "none"
+    configured = "".join(f" · {_e(line)}" for line in report.configured())
     notes = "".join(f'<li class="notice">warning: {_e(w)}</li>' for w in report.warnings())
     notes += "".join(f'<li class="notice">{_e(n)}</li>' for n in report.notices())
     notes += "".join(f'<li class="notice">could not check {_e(e)}</li>' for e in report.errors)
@@ -626,7 +629,7 @@ def render(report: Report) -> str:
     body = [
         '<header class="report"><h1>Baccarat compliance report</h1>',
         f'<p class="meta">baccarat-audit {_e(report.tool_version)} · generated {_e(report.generated_iso)} · '
-        f"rulesets: {_e(rulesets)} · fails on {_e(report.fail_on)}</p></header>",
+        f"rulesets: {_e(rulesets)}{configured} · fails on {_e(report.fail_on)}</p></header>",
         f'<nav class="toc" aria-label="contents"><ol>{toc}</ol></nav>',
         f'<h2 id="summary">Summary</h2><p><span class="status {"fail" if failed else "pass"}">'
         f'{"FAIL" if failed else "PASS"}</span></p>',

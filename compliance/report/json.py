@@ -116,8 +116,29 @@ class RulesetOut(_Closed):
                         "chain, base first, one hexadecimal digest a line (schema 1.2)")
 
 
+class RulesetOrigin(_Closed):
+    file: str = Field(description="the ruleset file the run was given (-r, or the configuration)")
+    base: str | None = Field(description="the bundled ruleset it is compared with: the one whose id it takes, else "
+                                         "the nearest it extends; null when none")
+    takes_bundled_id: bool = Field(description="its id is a bundled ruleset's (a look-alike, or a house copy)")
+    disabled: list[str] = Field(description="rules of the bundled ruleset it does not apply")
+    changed: list[str] = Field(description="rules of the bundled ruleset it applies with other parameters, "
+                                           "severity or citation")
+    added: list[str] = Field(description="rules the bundled ruleset does not have")
+
+
 class RulesetInfo(RulesetOut):
     title: str
+    origin: RulesetOrigin | None = Field(default=None, description="present for a ruleset loaded from a file: "
+                                         "what it changes of the bundled ruleset")
+
+
+class ConfigurationOut(_Closed):
+    path: str | None = Field(default=None, description="the configuration file the run's settings came from")
+    sha256: str | None = Field(default=None, description="SHA-256 of its bytes")
+    turns_off: list[str] | None = Field(default=None, description="the rules of the run's rulesets its own select "
+                                                                  "and ignore turn off")
+    isolated: bool | None = Field(default=None, description="--isolated: no configuration file was read")
 
 
 class SeverityCounts(_Closed):
@@ -264,6 +285,8 @@ class JsonReport(_Closed):
     groups: GroupsOut | None = Field(
         default=None, description="the reported findings by dealer, table and hour; present when a finding "
                                   "records a dealer or a timestamp")
+    configuration: ConfigurationOut | None = Field(
+        default=None, description="the configuration file the run used (absent when none was found)")
     money: MoneySummaryOut | MoneyByCurrencyOut | None = Field(
         default=None, description="the money of the reported findings that carry it (wrong settlements): in "
                                   "total and by table, dealer, hour and patron; present when a finding has money. "
@@ -305,7 +328,7 @@ def document(report: Report) -> dict:
         "tool_version": report.tool_version,
         "generated": report.generated_iso,
         "rulesets": [{"id": rs.id, "version": rs.version, "sha256": rs.sha256, "title": rs.title}
-                     for rs in report.rulesets],
+                     | report.origin_dict(rs) for rs in report.rulesets],
         "findings": [f.as_dict() for f in report.findings],
         "waived": [Finding.as_dict(f) | {"waiver": _waiver(e)} for f, e in report.waived],
         "transcripts": [
@@ -362,6 +385,7 @@ def document(report: Report) -> dict:
                 if rate is not None:
                     counts["per_100_coups"] = str(rate)
             counts["whole_shoe"] = g.dealer_whole.get(name, 0)
+    doc |= report.configuration_dict()
     if report.money is not None:
         doc["money"] = report.money.as_dict()
     return doc

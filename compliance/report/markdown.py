@@ -107,6 +107,7 @@ def render(report: Report) -> str:
                      f"{r.coups:,} | {counts} | {len(t.waived)} |")
     if report.rulesets:
         lines += [""] + [f"Judged by {_cell(line)}." for line in report.judged_by()]
+    lines += [f"\n{_cell(line[0].upper() + line[1:])}." for line in report.configured()]
     if report.money is not None:
         lines += _money(report.money)
     if report.findings:
@@ -125,7 +126,8 @@ def render(report: Report) -> str:
                   f"{_cell(nj.reason)} | {_cell(nj.rule.citation_text)} |" for nj in report.not_judged[:MAX_ROWS]]
         if len(report.not_judged) > MAX_ROWS:
             lines.append(f"\n… and {len(report.not_judged) - MAX_ROWS:,} more (see the full report).")
-    notices = report.notices() + [f"could not check {e}" for e in report.errors]
+    notices = ([f"warning: {w}" for w in report.warnings()] + report.notices()
+               + [f"could not check {e}" for e in report.errors])
     if notices:
         lines += ["", "#### Notes", ""] + [f"* {_item(n)}" for n in notices]
     lines += ["", f"<sub>baccarat-audit {report.tool_version}, fail on {report.fail_on}, "

@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING
 from compliance import __version__
 from compliance import evidence as evidence_words
 from compliance.categories import CATEGORIES, SEVERITIES, SEVERITY_RANK
+from compliance.context import ConfigSource
 from compliance.findings import Finding, amount_text
 from compliance.games.common import money
-from compliance.selection import Selection
+from compliance.selection import ALWAYS, Selection
 
 if TYPE_CHECKING:  # types only: a run without waivers or a baseline never imports their readers
     from compliance.baseline import Baseline, BaselineEntry
@@ -195,6 +196,8 @@ class Report:
     waivers: Waivers | None = None
     baseline: Baseline | None = None
     selection: Selection = field(default_factory=Selection)  # --select / --ignore: the rules the run applied
+    config: ConfigSource | None = None  # the configuration file the run's settings came from
+    isolated: bool = False  # --isolated: no configuration file was read
 
     def __post_init__(self):
         self.all_findings: list[Finding] = [f for r in self.results for f in r.findings]
@@ -235,6 +238,9 @@ class Report:
         self.money: MoneySummary | None = money_summary(self.findings)
         threshold = SEVERITY_RANK[self.fail_on]
         self.failing = sum(1 for f in self.findings if SEVERITY_RANK[f.severity] >= threshold)
+        self.origins: dict[int, RulesetOrigin] = {id(rs): o for rs in self.rulesets
+                                                  if (o := ruleset_origin(rs)) is not None}
+        self.config_off: list[str] = self._config_off()
 
     # ------------------------------------------------------------------ status
     @property
@@ -284,11 +290,63 @@ class Report:
         return text
 
     def warnings(self) -> list[str]:
-        """What may make the run mean less than it seems: a transcript without a coup checked nothing."""
+        """What may make the run mean less than it seems: a transcript without a coup checked nothing; a
+        configuration file turned off every rule of a ruleset."""
         out = [f"{r.transcript}: holds no coup: nothing was checked" for r in self.results if r.coups == 0]
         if not self.results and not self.errors:
             out.append("nothing was checked: no transcript among the paths given")
+        if self.config is not None and self.config_off:
+            off = set(self.config_off)
+            for rs in self.rulesets:
+                judged = [r.id for r in rs.rules if r.category != ALWAYS]
+                if judged and off.issuperset(judged):
+                    out.append(f"the configuration {self.config.path} turns off every rule of the ruleset {rs.id}: "
+                               "its transcripts were judged by none")
         return out
+
+    # ------------------------------------------------------------------ what the run was told
+    def _config_off(self) -> list[str]:
+        """The rules of the run's rulesets that the configuration file's own ``select``/``ignore`` turn off."""
+        if self.config is None or not (self.config.select or self.config.ignore):
+            return []
+        theirs = Selection(self.config.select, self.config.ignore)
+        return sorted({r.id for rs in self.rulesets for r in rs.rules if not theirs.applies(r.id, r.category)})
+
+    def configuration(self) -> str | None:
+        """One line naming the configuration file the run used, its hash and the rules it turned off (None when
+        none was found)."""
+        if self.isolated:
+            return "configuration: none read (--isolated)"
+        if self.config is None:
+            return None
+        line = f"configuration {self.config.path}, sha256 {self.config.sha256}"
+        if self.config_off:
+            line += f"; it turns off {_plural(len(self.config_off), 'rule')}: {_listed(self.config_off)}"
+        return line
+
+    def configured(self) -> list[str]:
+        """:meth:`configuration` as a list of lines (empty when there is nothing to say)."""
+        line = self.configuration()
+        return [line] if line else []
+
+    def configuration_dict(self) -> dict:
+        """``{"configuration": {...}}`` for the machine-readable reports (empty when no file was used)."""
+        if self.isolated:
+            return {"configuration": {"isolated": True}}
+        if self.config is None:
+            return {}
+        return {"configuration": {"path": self.config.path, "sha256": self.config.sha256,
+                                  "turns_off": self.config_off}}
+
+    def origin_dict(self, rs: Ruleset) -> dict:
+        """``{"origin": {...}}`` of a ruleset loaded from a file, for the machine-readable reports."""
+        o = self.origins.get(id(rs))
+        return {} if o is None else {"origin": o.as_dict()}
+
+    def origin_words(self, rs: Ruleset) -> str | None:
+        """How a ruleset loaded from a file differs from the bundled one (None for a bundled ruleset)."""
+        o = self.origins.get(id(rs))
+        return None if o is None else o.words()
 
     def notices(self) -> list[str]:
         """Things about the run itself an auditor must see: a transcript judged under another jurisdiction
@@ -318,8 +376,13 @@ class Report:
         return list(seen.values())
 
     def judged_by(self) -> list[str]:
-        """One line a ruleset of the run: ``ruleset us-nj 2024.1, sha256 <hash of its files>``."""
-        return [f"ruleset {rs.id} {rs.version}, sha256 {rs.sha256}" for rs in self.rulesets]
+        """One line a ruleset of the run: ``ruleset us-nj 2024.1, sha256 <hash of its files>``; a ruleset loaded
+        from a file says so, with what it changes of the bundled ruleset (:class:`RulesetOrigin`)."""
+        out = []
+        for rs in self.rulesets:
+            origin = self.origin_words(rs)
+            out.append(f"ruleset {rs.id} {rs.version}, sha256 {rs.sha256}" + (f", {origin}" if origin else ""))
+        return out
 
     def rules(self) -> list[tuple[str, list[tuple[Ruleset, BoundRule]]]]:
         """Every enabled rule of the run's rulesets, once per id (sorted), with each ruleset's version of it."""
@@ -610,3 +673,63 @@ def _summary(currency: str | None, findings: list[Finding]) -> MoneySummary:
     for name in ("table", "dealer", "hour", "patron"):
         setattr(s, name, dict(sorted(getattr(s, name).items(), key=lambda kv: (kv[0] == NOT_RECORDED, kv[0]))))
     return s
+
+
+# ------------------------------------------------------------------ a ruleset loaded from a file
+
+_LISTED = 12  # ids listed in a line; the rest are counted
+
+
+def _listed(ids: list[str]) -> str:
+    shown = ", ".join(ids[:_LISTED])
+    return shown + (f" and {len(ids) - _LISTED:,} more" if len(ids) > _LISTED else "")
+
+
+@dataclass(frozen=True)
+class RulesetOrigin:
+    """A ruleset loaded from a file (``-r path``, the configuration), against the bundled ruleset whose id it
+    takes or, failing that, the nearest bundled one it extends: the rules it turns off, changes and adds."""
+
+    path: str  # the file asked for (the top of its extends chain)
+    base: str | None  # the bundled ruleset it is compared with
+    takes_bundled_id: bool  # its id is a bundled ruleset's (a look-alike, or a house copy)
+    disabled: list[str]
+    changed: list[str]
+    added: list[str]
+
+    def words(self) -> str:
+        out = f"loaded from the file {self.path}"
+        if self.base is None:
+            return out
+        how = "the bundled ruleset of the same id" if self.takes_bundled_id else f"the bundled ruleset {self.base}"
+        parts = [f"{_plural(len(self.disabled), 'rule')} turned off" + (f" ({_listed(self.disabled)})"
+                                                                         if self.disabled else ""),
+                 f"{len(self.changed):,} changed" + (f" ({_listed(self.changed)})" if self.changed else "")]
+        if self.added:
+            parts.append(f"{len(self.added):,} added ({_listed(self.added)})")
+        return f"{out}; against {how}: " + ", ".join(parts)
+
+    def as_dict(self) -> dict:
+        return {"file": self.path, "base": self.base, "takes_bundled_id": self.takes_bundled_id,
+                "disabled": self.disabled, "changed": self.changed, "added": self.added}
+
+
+def ruleset_origin(rs: Ruleset) -> RulesetOrigin | None:
+    """None for a bundled ruleset; else where it was loaded from and what it changes (bundled rulesets are
+    loaded here to compare, only for a run judged by a ruleset file)."""
+    from pathlib import Path
+
+    from compliance.ruleset.loader import bundled_dir, bundled_ids, load_ruleset
+
+    if not rs.files or Path(rs.files[-1]).resolve().parent == bundled_dir().resolve():
+        return None
+    known = bundled_ids()
+    base = rs.id if rs.id in known else next((i for i in rs.lineage[1:] if i in known), None)
+    if base is None:
+        return RulesetOrigin(rs.path, None, False, [], [], [])
+    theirs = {r.id: r for r in load_ruleset(base).rules}
+    mine = {r.id: r for r in rs.rules}
+    return RulesetOrigin(rs.path, base, rs.id in known,
+                         disabled=sorted(set(theirs) - set(mine)),
+                         changed=sorted(i for i in theirs if i in mine and mine[i] != theirs[i]),
+                         added=sorted(set(mine) - set(theirs)))

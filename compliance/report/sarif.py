@@ -99,7 +99,7 @@ def _result(f: Finding, rule_index: dict[str, int], artifact_index: dict[str, in
 
 def _notifications(report: Report, rule_index: dict[str, int], artifact_index: dict[str, int]) -> list[dict]:
     out = [{"level": "error", "message": {"text": e}} for e in report.errors]
-    out += [{"level": "warning", "message": {"text": n}} for n in report.notices()]
+    out += [{"level": "warning", "message": {"text": n}} for n in report.warnings() + report.notices()]
     for nj in report.not_judged:
         document = nj.transcript.split("#L", 1)[0]
         out.append({
@@ -145,8 +145,9 @@ def document(report: Report) -> dict:
             "artifacts": artifacts,
             "results": results,
             "properties": {"rulesets": [{"id": rs.id, "version": rs.version, "sha256": rs.sha256}
-                                        for rs in report.rulesets],
+                                        | report.origin_dict(rs) for rs in report.rulesets],
                            "failOn": report.fail_on}
+                          | report.configuration_dict()
                           | ({} if report.money is None else {"money": report.money.as_dict()}),
         }],
     }

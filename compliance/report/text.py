@@ -72,7 +72,7 @@ def render_plain(report: Report, errors: bool = True, quiet: bool = False) -> st
         out.write(safe_line(f"note: {notice}") + "\n")
     for e in report.errors if errors else ():
         out.write(safe_line(f"error: {e}") + "\n")
-    for line in report.judged_by():
+    for line in report.judged_by() + report.configured():
         out.write(safe_line(line) + "\n")
     out.write(report.summary_line() + "\n")
     return out.getvalue()
@@ -151,7 +151,7 @@ def rich_renderables(report: Report, errors: bool = True, quiet: bool = False, w
         parts.append(Text(printable(f"note: {notice}"), style="yellow"))
     for e in report.errors if errors else ():
         parts.append(Text(printable(f"error: {e}"), style="bold red"))
-    for line in report.judged_by():
+    for line in report.judged_by() + report.configured():
         parts.append(Text(printable(line), style="dim"))
     parts.append(Text(report.summary_line(), style="bold"))
     return Group(*parts)

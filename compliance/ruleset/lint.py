@@ -96,6 +96,11 @@ CODES = lintcodes.table(
         A casino's house ruleset (`casino:` set) extends a jurisdiction and may only set the parameters the
         regulation leaves to the house (written `{house: X, note: ...}` in the jurisdiction).  It defines no
         rules, and changes no title, severity, citation or other parameter: those are the regulation's."""),
+    LintCode("bundled-id", ("warning",), "a ruleset file takes the id of a bundled ruleset", """
+        A file outside the bundled rulesets calls itself `us-nj` (say): a report judged by it would read
+        "ruleset us-nj 2026.11" as if the bundled ruleset had judged, whatever rules the file turns off.  Every
+        report names such a ruleset as loaded from its file, with the rules it turns off, changes and adds
+        against the bundled one; give the file an id of its own, and `extends: us-nj` to build on it."""),
     LintCode("load", ("error",), "anything else the loader refuses", """
         The passes of the linter found nothing, yet the loader refuses the ruleset (the message is the
         loader's).  Lint never passes a ruleset that a check would then refuse."""),
@@ -231,6 +236,7 @@ class _Linter:
         kind = data.get("game_kind")
         if isinstance(kind, str) and kind not in games.PACKAGES:
             self.add(("game_kind",), "error", "schema", unknown_game(kind))
+        self._bundled_id(data)
         ctx = _Context.of(data, self._parent(data))
         self._texts(data)
         rules = data.get("rules") if isinstance(data.get("rules"), list) else []
@@ -243,6 +249,18 @@ class _Linter:
         self._game(data, ctx.parent, ctx.casino)
         self._load_net()
         return self.out
+
+    def _bundled_id(self, data: dict) -> None:
+        """A file outside the bundled rulesets that takes a bundled ruleset's id."""
+        from compliance.ruleset.loader import bundled_dir, bundled_ids
+
+        rid = data.get("id")
+        if (isinstance(rid, str) and rid in bundled_ids()
+                and self.path.resolve().parent != bundled_dir().resolve()):
+            self.add(("id",), "warning", "bundled-id",
+                     f"this file takes the id {rid!r} of a bundled ruleset: a report would read as if the bundled "
+                     f"{rid} had judged (it also names the file and what it changes); give it an id of its own, "
+                     f"and `extends: {rid}` to build on it")
 
     def _own_rules(self, rules: list, ctx: _Context) -> set:
         """The rules this file defines: kind, parameters, id, citation, dealing methods."""
