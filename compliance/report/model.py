@@ -714,6 +714,21 @@ class RulesetOrigin:
                 "disabled": self.disabled, "changed": self.changed, "added": self.added}
 
 
+def _shown(path: str) -> str:
+    """A ruleset file's path as reports give it: relative to the working directory when it is under it (--dask
+    sends the workers absolute paths; the report is the same as -j 1's)."""
+    import os
+
+    if os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:  # another drive (Windows)
+            return path
+        if not rel.startswith(os.pardir):
+            return rel
+    return path
+
+
 def ruleset_origin(rs: Ruleset) -> RulesetOrigin | None:
     """None for a bundled ruleset; else where it was loaded from and what it changes (bundled rulesets are
     loaded here to compare, only for a run judged by a ruleset file)."""
@@ -723,13 +738,14 @@ def ruleset_origin(rs: Ruleset) -> RulesetOrigin | None:
 
     if not rs.files or Path(rs.files[-1]).resolve().parent == bundled_dir().resolve():
         return None
+    path = _shown(rs.path)
     known = bundled_ids()
     base = rs.id if rs.id in known else next((i for i in rs.lineage[1:] if i in known), None)
     if base is None:
-        return RulesetOrigin(rs.path, None, False, [], [], [])
+        return RulesetOrigin(path, None, False, [], [], [])
     theirs = {r.id: r for r in load_ruleset(base).rules}
     mine = {r.id: r for r in rs.rules}
-    return RulesetOrigin(rs.path, base, rs.id in known,
+    return RulesetOrigin(path, base, rs.id in known,
                          disabled=sorted(set(theirs) - set(mine)),
                          changed=sorted(i for i in theirs if i in mine and mine[i] != theirs[i]),
                          added=sorted(set(mine) - set(theirs)))
