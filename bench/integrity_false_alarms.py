@@ -14,7 +14,11 @@ added to measure the drift test the same way.
     make integrity-false-alarms
 
 Also prints, for each outcome test, how often a fair shoe's p-value falls at
-or below 0.05 and 0.01 (a calibrated test: at most about that share).
+or below 0.05 and 0.01 (a calibrated test: at most about that share), and
+how close fair play comes to the level at which a finding is an error (the
+rules' ``error_at``, 10^-9): the findings stepped to an error, and the
+smallest p-value of every outcome test (every shoe, table, dealer and the
+run) and every sign test of the days.
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from compliance.cards import POINTS, hand_total  # noqa: E402
 from compliance.engine import TranscriptResult  # noqa: E402
 from compliance.games.baccarat.integrity.collect import CARD_BYTE, IntegrityData, ShoeRecord  # noqa: E402
+from compliance.games.baccarat.integrity import drift, outcomes  # noqa: E402
 from compliance.games.baccarat.integrity.judge import judge, rules_by_kind  # noqa: E402
+from compliance.stats import sign_test  # noqa: E402
 from compliance.games.baccarat.simulate.shoe import Shoe  # noqa: E402
 from compliance.ruleset.loader import load_ruleset  # noqa: E402
 
@@ -135,6 +141,34 @@ def findings_of(results) -> list:
     return [f for r in results for f in r.findings]
 
 
+class Smallest:
+    """The smallest p-value of each kind of test seen while judging (the outcome tests of every group, the sign
+    test of every group with enough errors), and how many were computed: how near fair play comes to error_at."""
+
+    def __init__(self):
+        self.p = {"outcomes": 1.0, "drift": 1.0}
+        self.tests = Counter()
+        self._tests_of, self._judge = outcomes.tests_of, drift.DriftGroup.judge
+        smallest = self
+
+        def tests_of(group, wanted):
+            out = smallest._tests_of(group, wanted)
+            smallest.tests["outcomes"] += len(out)
+            for t in out:
+                smallest.p["outcomes"] = min(smallest.p["outcomes"], t.p_value)
+            return out
+
+        def judge_drift(group, alpha, min_errors):
+            signed = [e for e in group.errors if e.gain]
+            if len(signed) >= min_errors:
+                smallest.tests["drift"] += 1
+                up = sum(1 for e in signed if e.gain > 0)
+                smallest.p["drift"] = min(smallest.p["drift"], float(sign_test(up, len(signed))))
+            return smallest._judge(group, alpha, min_errors)
+
+        outcomes.tests_of, drift.DriftGroup.judge = tests_of, judge_drift
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--days", type=int, default=20)
@@ -153,6 +187,8 @@ def main(argv=None) -> int:
     by_category: Counter = Counter()
     calibration: Counter = Counter()
     tested = 0
+    smallest = Smallest()
+    errors = 0
     start = time.perf_counter()
     coups = 0
     for day in range(a.days):
@@ -161,6 +197,7 @@ def main(argv=None) -> int:
         coups += sum(r.coups for r in results)
         per_day.append(len(found))
         by_category.update(f.category for f in found)
+        errors += sum(f.severity == "error" for f in found)
         for r in results:
             for view in r.integrity.view:
                 for band in view.counts:
@@ -182,6 +219,9 @@ def main(argv=None) -> int:
           f"in a day; days with any: {sum(1 for n in per_day if n)} of {days}")
     for category, n in sorted(by_category.items()):
         print(f"  {category}: {n}")
+    print(f"findings that are errors (a test at or below error_at, 1e-9 by default): {errors}; the smallest p-value "
+          f"of fair play: outcome tests {smallest.p['outcomes']:.2g} (of {smallest.tests['outcomes']:,} tests), "
+          f"sign tests {smallest.p['drift']:.2g} (of {smallest.tests['drift']:,})")
     per_test = tested // 4 or 1
     print(f"per-shoe p-values at or below 0.05 / 0.01, over {shoes:,} shoes (a calibrated test: about 5% / 1% or less):")
     for name in ("Banker", "Player", "Tie", "naturals", "streak"):

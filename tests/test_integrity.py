@@ -26,13 +26,13 @@ from reporting import run
 
 from compliance import parallel, stats
 from compliance.context import RunContext
-from compliance.cards import DECK
+from compliance.cards import DECK, POINTS
 from compliance.engine import Checker, check_paths, judge_run
 from compliance.games.baccarat.analyze import coup_odds, standard_tableau
 from compliance.games.baccarat.integrity import order
 from compliance.games.baccarat.integrity.collect import CARD_BYTE
 from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
-from compliance.games.baccarat.simulate.shoe import FACTORY_ORDER
+from compliance.games.baccarat.simulate.shoe import FACTORY_ORDER, winner_of_cards
 from compliance.games.common import money
 from compliance.games.integrity import Timeline
 from compliance.inputs import Input
@@ -234,7 +234,63 @@ def test_a_shoe_preset_for_the_banker_is_flagged_within_the_shoe(tmp_path):
         assert spoilt.first <= f.coup <= spoilt.last
         assert "Banker count" in f.message and "Benjamini-Hochberg" in f.message
         assert all(e.decisive_coup >= f.coup for e in f.statistics)
-    assert all(f.severity == "warning" for f in integrity(result))
+    for f in integrity(result):  # a warning, stepped to an error where a test's p-value is past 10^-9
+        strongest = min(float(t.p_value.removeprefix("<= ")) for t in f.statistics)
+        assert f.severity == ("error" if strongest <= 1e-9 else "warning"), f.message
+
+
+def test_a_shoe_preset_for_the_banker_fails_the_run_at_the_default_fail_on(tmp_path):
+    """Banker won 80 of 81 coups (p about 10^-25): overwhelming evidence is an error, so the run fails; a ruleset
+    that sets the rule's error_at below that p keeps it a warning (the step is configurable per rule)."""
+    path = tmp_path / "preset.jsonl"
+    lines = [json.dumps({"format": "baccarat-transcript", "version": 1,
+                         "table": {"id": "T1", "jurisdiction": "us-nj", "game": "punto_banco", "seats": 1,
+                                   "limits": {"min_wager": 25, "max_wager": 5000, "table_differential": 5000}},
+                         "shoes": [{"id": "S1", "decks": 8}]})]
+    rng = random.Random(80)
+    cards = list(DECK) * 8
+    rng.shuffle(cards)
+    tableau = standard_tableau()
+    for coup in range(1, 82):  # each coup stacked as the simulator presets a shoe: six cards moved to the front
+        side = "player" if coup == 41 else "banker"
+        six = next(six for six in (rng.sample(cards, 6) for _ in range(1000)) if winner_of_cards(six, tableau) == side)
+        for c in six:
+            cards.remove(c)
+        cards[:0] = six
+        p, b = [cards[0], cards[2]], [cards[1], cards[3]]
+        order, rest = cards[:4], iter(cards[4:6])
+        pi, bi = sum(POINTS[c] for c in p) % 10, sum(POINTS[c] for c in b) % 10
+        if pi not in tableau.naturals and bi not in tableau.naturals:
+            third = None
+            if pi in tableau.player_draws:
+                p.append(next(rest))
+                third = POINTS[p[-1]]
+                order.append(p[-1])
+            if tableau.banker_draws(bi, third):
+                b.append(next(rest))
+                order.append(b[-1])
+        del cards[:len(order)]
+        pt, bt = sum(POINTS[c] for c in p) % 10, sum(POINTS[c] for c in b) % 10
+        assert (pt > bt) == (side == "player") and pt != bt
+        events = [{"type": "announce", "call": "no_more_bets"}, {"type": "announce", "call": "cards"}]
+        events += [{"type": "card", "card": c, "to": to, "face": "up"} for c, to in
+                  zip(order, ["player", "banker", "player", "banker"] + ["player"] * (len(p) - 2)
+                      + ["banker"] * (len(b) - 2))]
+        events.append({"type": "result", "winner": side, "player_points": pt, "banker_points": bt})
+        lines.append(json.dumps({"coup": coup, "shoe": "S1", "events": events}))
+    path.write_text("\n".join(lines) + "\n")
+    r = run("check", str(path), "--format", "json")
+    assert r.exit_code == 1, r.stderr
+    (finding,) = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "BAC-OUTCOMES"]
+    assert finding["severity"] == "error" and "80 of 81" in finding["message"]
+    assert "an error, as p = " in finding["message"] and "at or below 1.0e-9" in finding["message"]
+    lenient = tmp_path / "lenient.yaml"
+    lenient.write_text("id: us-nj-lenient\ntitle: t\nversion: '1'\nextends: us-nj\noverrides:\n"
+                       "  BAC-OUTCOMES: {params: {error_at: 1.0e-30}}\n")
+    r = run("check", str(path), "--format", "json", "-r", str(lenient))
+    assert r.exit_code == 0, r.stderr
+    (finding,) = [f for f in json.loads(r.stdout)["findings"] if f["rule"] == "BAC-OUTCOMES"]
+    assert finding["severity"] == "warning" and "an error" not in finding["message"]
 
 
 def test_the_dealer_who_deals_the_preset_shoes_is_named(tmp_path):

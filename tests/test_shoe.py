@@ -7,9 +7,13 @@ moved out of a hand that does not hold it).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from builders import check, coup, header, replay, transcript
 
 from compliance.cards import DECK
+from compliance.engine import Checker
 
 RULE = "BAC-SHOE-INTEGRITY"
 HANDS = (["4H", "TD", "3S"], ["KS", "6C"])
@@ -53,7 +57,87 @@ def test_more_cards_than_the_shoe_holds():
     c = coup(1, *HANDS, [(1, "player", 100)])
     c["events"][:0] = [{"type": "card", "card": code, "to": "burn"} for code in DECK]
     found = integrity(check(transcript([c], decks=1)))
-    assert (1, 55, "more than 52 cards drawn from shoe 'S1' (1 deck)") in found  # 52 burns, a wager, 2 calls
+    assert found[0] == (1, 55, "more than 52 cards drawn from shoe 'S1' (1 deck): 4H is card 53 of a shoe of 52; "
+                               "the cards drawn after it in this shoe are past its end too, not reported one by one")
+
+
+def test_a_shoe_that_runs_out_of_cards_is_one_finding_not_one_a_card():
+    """A runaway shoe: a one-deck shoe dealt on for four decks' worth of cards. The shoe ran out once; every card
+    after it is past its end, not a copy to report card by card (the 200,000-coup shoe that gave a million
+    findings)."""
+    coups = [coup(n, *HANDS, [(1, "player", 100)]) for n in range(1, 45)]  # 5 cards a coup: 220 cards
+    found = integrity(check(transcript(coups, decks=1)))
+    copies = [f for f in found if "appears" in f[2]]
+    (ran_out,) = [f for f in found if "more than" in f[2]]
+    assert ran_out[0] == 11 and "card 53 of a shoe of 52" in ran_out[2]
+    assert {f[0] for f in copies} <= set(range(2, 12)) and len(copies) == 9 * 5 + 2  # the copies before it ran out
+
+
+def test_a_shoe_of_twenty_thousand_coups_runs_out_once(tmp_path):
+    """A recorder that never marks a new shoe: 20,000 coups in one 8-deck shoe are one finding (its time and
+    memory at a million coups: bench/runaway_shoe.py, docs/integrity.md)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from runaway_shoe import transcript as runaway
+
+    result = Checker().check_file(runaway(20_000, directory=tmp_path))
+    (finding,) = result.findings
+    assert finding.rule == RULE and "more than 416 cards drawn from shoe 'S1' (8 decks)" in finding.message
+    assert result.coups == 20_000 and 80 <= finding.coup <= 90
+
+
+def recorded_as(c: dict, *codes: str) -> dict:
+    """The coup with its cards, in the order dealt, recorded as ``codes`` (a card read in part: 7?, 0?, ??)."""
+    cards = [e for e in c["events"] if e["type"] == "card"]
+    for e, code in zip(cards, codes):
+        e["card"] = code
+    return c
+
+
+def test_a_card_recorded_by_rank_only_counts_against_every_card_of_its_rank():
+    """One deck: 7S 7H 7D 7C, then 7? is a fifth seven whatever its suit."""
+    first = coup(1, ["7S", "7H"], ["7D", "7C"], [(1, "player", 100)])
+    second = recorded_as(coup(2, ["7S", "2S"], ["3S", "4S"], [(1, "player", 100)]), "7?")
+    assert integrity(check(transcript([first, second], decks=1))) == [
+        (2, 3, "7? is card 5 of rank 7 (7s) in shoe 'S1', which holds 4 (1 deck), counted against every card it "
+               "may be")]
+    assert integrity(check(transcript([first, second], decks=2))) == []
+    # read in part first, in full after: the fifth seven is the one read in full
+    first = recorded_as(coup(1, ["7S", "7H"], ["7D", "7C"], [(1, "player", 100)]), "7?", "7?", "7?", "7?")
+    second = coup(2, ["7S", "2S"], ["3S", "4S"], [(1, "player", 100)])
+    assert integrity(check(transcript([first, second], decks=1))) == [
+        (2, 3, "7S is card 5 of rank 7 (7s) in shoe 'S1', which holds 4 (1 deck)")]
+
+
+def test_a_card_recorded_by_value_only_counts_against_every_card_worth_0():
+    """One deck holds 16 cards worth 0: sixteen read in full, then 0? is a seventeenth; K? after four kings is
+    a fifth king, and after twelve other cards worth 0 and four 0? it is a seventeenth card worth 0."""
+    zeros = [r + s for r in "TJQK" for s in "SHDC"]
+    coups = [coup(n + 1, zeros[4 * n:4 * n + 2], zeros[4 * n + 2:4 * n + 4], [(1, "player", 100)])
+             for n in range(4)]
+    coups.append(recorded_as(coup(5, ["TS", "2S"], ["3S", "4S"], [(1, "player", 100)]), "0?"))
+    assert integrity(check(transcript(coups, decks=1))) == [
+        (5, 3, "0? is card 17 worth 0 (a ten or a court card) in shoe 'S1', which holds 16 (1 deck), counted "
+               "against every card it may be")]
+    coups[-1] = recorded_as(coup(5, ["KS", "2S"], ["3S", "4S"], [(1, "player", 100)]), "K?")
+    assert integrity(check(transcript(coups, decks=1))) == [
+        (5, 3, "K? is card 5 of rank K (kings) in shoe 'S1', which holds 4 (1 deck), counted against every card "
+               "it may be")]
+    others = [c for c in zeros if c[0] != "K"]
+    coups = [coup(n + 1, others[4 * n:4 * n + 2], others[4 * n + 2:4 * n + 4], [(1, "player", 100)])
+             for n in range(3)]
+    coups += [recorded_as(coup(4, ["TS", "JS"], ["QS", "KS"], [(1, "player", 100)]), "0?", "0?", "0?", "0?"),
+              recorded_as(coup(5, ["KS", "2S"], ["3S", "4S"], [(1, "player", 100)]), "K?")]
+    assert integrity(check(transcript(coups, decks=1))) == [
+        (5, 3, "K? is card 17 worth 0 (a ten or a court card) in shoe 'S1', which holds 16 (1 deck), counted "
+               "against every card it may be")]
+
+
+def test_a_card_not_read_counts_only_against_the_shoe_s_size():
+    coups = [recorded_as(coup(n, ["7S", "7H"], ["7D", "7C"], [(1, "player", 100)]), "??", "??", "??", "??")
+             for n in range(1, 14)]
+    assert integrity(check(transcript(coups, decks=1))) == []
+    coups.append(recorded_as(coup(14, ["7S", "7H"], ["7D", "7C"], [(1, "player", 100)]), "??", "??", "??", "??"))
+    assert [f[:2] for f in integrity(check(transcript(coups, decks=1)))] == [(14, 3)]
 
 
 def test_card_carried_over_from_nowhere():

@@ -390,11 +390,11 @@ class Replayer:
             self.offered = frozenset()
             if self.current_shoe in self.shoe_counts:  # the shoe put away: its counts kept small, in case it returns
                 put_away = self.shoe_counts[self.current_shoe]
-                self.shoe_counts[self.current_shoe] = tuple(put_away.get(code, 0) for code in DECK)
+                self.shoe_counts[self.current_shoe] = tuple(put_away.get(key, 0) for key in _COUNTED)
             self.current_shoe = coup.shoe
         counts = self.shoe_counts.get(coup.shoe)
         if type(counts) is not dict:  # a new shoe, or one brought back
-            counts = self.shoe_counts[coup.shoe] = {code: n for code, n in zip(DECK, counts or ()) if n}
+            counts = self.shoe_counts[coup.shoe] = {key: n for key, n in zip(_COUNTED, counts or ()) if n}
         total = self.shoe_totals.get(coup.shoe, 0)
         capacity = 52 * decks
         s.expected_carry = self.pending_carry
@@ -430,7 +430,7 @@ class Replayer:
             if ev.at is not None:
                 _add(s, "times", _new(Stamp, (i, ev.at, read_time(ev.at), n)))
             if kind == "card":
-                code, value, copies = _CARDS[ev.card]
+                code, value = _CARDS[ev.card]
                 face_up, carried = ev.found_face_up is True, ev.carried_over is True
                 card = _new(DealtCard, (code, value, i, ev.face, face_up, carried, None))
                 to = ev.to
@@ -438,13 +438,22 @@ class Replayer:
                     if all(a.code != code for a in s.expected_carry):
                         _add(s, "integrity", (i, f"{code} is marked carried over, but the previous coup set no {code} aside"))
                 else:
-                    c = counts.get(code, 0) + 1
-                    counts[code] = c
                     total += 1
-                    if c > decks * copies:
-                        _add(s, "integrity", (i, f"{code} appears {c} times in shoe {coup.shoe!r}, which holds {_decks(decks)}"))
-                    if total == capacity + 1:
-                        _add(s, "integrity", (i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} ({_decks(decks)})"))
+                    if total > capacity:  # the shoe has run out: one finding, at the first card past its end
+                        if total == capacity + 1:
+                            _add(s, "integrity", (i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} "
+                                                     f"({_decks(decks)}): {code} is card {total} of a shoe of "
+                                                     f"{capacity}; the cards drawn after it in this shoe are past "
+                                                     "its end too, not reported one by one"))
+                    else:
+                        over = None
+                        for key, copies in _NODES[code]:  # the card itself, its rank, the cards worth 0
+                            c = counts.get(key, 0) + 1
+                            counts[key] = c
+                            if over is None and c > decks * copies:
+                                over = key, c
+                        if over is not None:
+                            _add(s, "integrity", (i, _too_many(code, *over, coup.shoe, decks)))
                 if face_up:
                     _add(s, "found_face_up", card)
                 dealt_to = (to, card)
@@ -540,8 +549,8 @@ class Replayer:
                 dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
                 s.reconstruct_at = i
                 rebuilt = True
-                s.player[:] = [DealtCard(*_CARDS[c][:2], i) for c in ev.player]
-                s.banker[:] = [DealtCard(*_CARDS[c][:2], i) for c in ev.banker]
+                s.player[:] = [DealtCard(*_CARDS[c], i) for c in ev.player]
+                s.banker[:] = [DealtCard(*_CARDS[c], i) for c in ev.banker]
                 s.reconstructed = (tuple(x.code for x in s.player), tuple(x.code for x in s.banker))
                 s.player_initial = min(2, len(ev.player))
                 s.banker_initial = min(2, len(ev.banker))
@@ -636,11 +645,38 @@ def _decks(n: int) -> str:
     return "1 deck" if n == 1 else f"{n} decks"
 
 
-#: every accepted spelling of a card -> (canonical code, point value, copies of it a deck holds);
-#: a card recorded in part counts against the copies of its rank (or of the cards worth 0), one not read never
-_CARDS = {spelling: (code, POINTS[code], 1) for spelling, code in CANONICAL.items()} | {
-    spelling: (code, PARTIAL_POINTS[code], 16 if code == "0?" else 4 if code != "??" else 1 << 40)
-    for spelling, code in PARTIAL.items()}
+#: every accepted spelling of a card -> (canonical code, point value)
+_CARDS = {spelling: (code, POINTS[code]) for spelling, code in CANONICAL.items()} | {
+    spelling: (code, PARTIAL_POINTS[code]) for spelling, code in PARTIAL.items()}
+
+#: canonical code -> what it is counted against in its shoe, the narrowest first: (key, copies a deck holds).
+#: A card fully read counts against its own copies, those of its rank (``7?``) and, worth 0, those of the 16
+#: cards worth 0 (``0?``); a card read in part counts against everything it is compatible with: ``7?`` against
+#: the sevens, ``K?`` against the kings and the cards worth 0, ``0?`` against the cards worth 0; ``??`` only
+#: against the shoe's size.  The sets are nested, so the record fits the shoe (some reading of its partial
+#: codes as whole cards holds no card more often than the shoe does) exactly when no count exceeds its copies.
+_NODES: dict[str, tuple[tuple[str, int], ...]] = {}
+for _code in DECK:
+    _NODES[_code] = ((_code, 1), (_code[0] + "?", 4)) + ((("0?", 16),) if POINTS[_code] == 0 else ())
+for _code in set(PARTIAL.values()) - {"??"}:
+    _NODES[_code] = (((_code, 4),) if _code != "0?" else ()) + ((("0?", 16),) if PARTIAL_POINTS[_code] == 0 else ())
+_NODES["??"] = ()
+#: every key a shoe's counts may hold, in a fixed order (a shoe put away keeps its counts as a tuple of them)
+_COUNTED: tuple[str, ...] = DECK + tuple(r + "?" for r in "A23456789TJQK") + ("0?",)
+_RANK_WORDS = {"A": "aces", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings"} | {
+    str(n): f"{n}s" for n in range(2, 10)}
+
+
+def _too_many(code: str, key: str, count: int, shoe: str, decks: int) -> str:
+    """Why ``code`` does not fit its shoe: its count of ``key`` (the card, its rank, the cards worth 0)."""
+    if key == code and code in POINTS:
+        return f"{code} appears {count} times in shoe {shoe!r}, which holds {_decks(decks)}"
+    partly = "" if code in POINTS else ", counted against every card it may be"
+    if key == "0?":
+        return (f"{code} is card {count} worth 0 (a ten or a court card) in shoe {shoe!r}, which holds "
+                f"{16 * decks} ({_decks(decks)}){partly}")
+    return (f"{code} is card {count} of rank {key[0]} ({_RANK_WORDS[key[0]]}) in shoe {shoe!r}, which holds "
+            f"{4 * decks} ({_decks(decks)}){partly}")
 _NO_VALUES = frozenset({"values"})
 
 

@@ -23,7 +23,16 @@ from compliance.games.baccarat.checks.register import check
 Probability = Annotated[float, Field(gt=0, lt=1)]
 
 
-class ShuffleParams(Params):
+class Stepped(Params):
+    """The parameter every integrity kind shares: how strong evidence must be to fail the run."""
+
+    error_at: Probability = 1e-9
+    """A finding whose p-value (or the bound on it) is at or below this is an error, whatever the rule's
+    severity: fair play comes this far only about once in a billion tests (measured on fair days: never,
+    docs/integrity.md). Above it the finding has the rule's severity."""
+
+
+class ShuffleParams(Stepped):
     false_alarm: Probability = 1e-6
     """Chance that a fairly shuffled shoe is flagged, per shoe and per test (a bound, not an estimate): the
     repeated or in-order stretch must be long enough that a shuffled shoe holds one this long less often."""
@@ -40,7 +49,7 @@ class ShuffleParams(Params):
     reshuffling, a stacked slug); 0: do not compare shoes."""
 
 
-class OutcomeParams(Params):
+class OutcomeParams(Stepped):
     false_discovery_rate: Probability = 0.0001
     """Benjamini-Hochberg level over every p-value the rule computes in the run: under fair play, the chance of
     any finding at all in a run is about this (measured: docs/integrity.md). Raise it (0.01, 0.05) to look
@@ -53,7 +62,7 @@ class OutcomeParams(Params):
     streak of a shoe (ties do not break one, as on the big road)."""
 
 
-class DriftParams(Params):
+class DriftParams(Stepped):
     false_alarm: Probability = 0.001
     """Two-sided sign-test level, per dealer and per table: the chance that errors falling either way alike
     look this one-sided."""

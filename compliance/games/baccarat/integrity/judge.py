@@ -19,6 +19,7 @@ from __future__ import annotations
 from array import array
 from collections import defaultdict
 from dataclasses import dataclass
+from fractions import Fraction
 
 from compliance.cards import DECK
 from compliance.context import RunContext
@@ -108,12 +109,25 @@ class _Made:
     finding: Finding
 
 
-def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statistic],
-             money: Money | None = None) -> _Made:
-    """The finding, at the coup ``index`` of ``shoe`` (its place, who ran the table and when, where recorded)."""
+def stepped(rule, p_value, bound: bool = False) -> tuple[str, str]:
+    """The severity of a finding whose strongest test has ``p_value`` (or a bound on it): an error at or below
+    the rule's ``error_at``, else the rule's own; and the words that say so in its message ("" if not stepped)."""
+    level = rule.params.error_at
+    if p_value <= Fraction(level) and rule.severity != "error":
+        p = probability_text(p_value, bound=True) if bound else f"= {probability_text(p_value)}"
+        return "error", f"; an error, as p {p} is at or below {probability_text(level)}"
+    return rule.severity, ""
+
+
+def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statistic], p_value=1.0,
+             bound: bool = False, money: Money | None = None) -> _Made:
+    """The finding, at the coup ``index`` of ``shoe`` (its place, who ran the table and when, where recorded);
+    ``p_value``: its strongest test's p-value or bound, which steps its severity (:func:`stepped`)."""
     r, rec = shoe.result, shoe.record
     number = rec.numbers[index]
-    f = Finding(rule=rule.id, category=rule.category, severity=rule.severity, transcript=r.transcript,
+    severity, words = stepped(rule, p_value, bound)
+    message += words
+    f = Finding(rule=rule.id, category=rule.category, severity=severity, transcript=r.transcript,
                 coup=number, event=None, message=message, citation=rule.citation_text,
                 line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
                 staff=r.integrity.timeline.at(number), at=rec.time_of(index), statistics=tuple(tests), money=money)
@@ -180,7 +194,7 @@ def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
         message = (f"{shoe.name} was not shuffled: " + "; ".join(parts)
                    + f"; decisive at coup {shoe.coup(decisive)}, where card {found[0].decisive_card + 1} "
                    + f"completed the first {found[0].threshold}")
-        made.append(_finding(rule, shoe, decisive, message, tests))
+        made.append(_finding(rule, shoe, decisive, message, tests, min(d.bound_longest for d in found), True))
     return made
 
 
@@ -328,7 +342,7 @@ def _outcome_finding(g: outcomes.Group, rejected: list, cut: float, m: int) -> _
                          t.words, t.value, probability_text(t.p_value),
                          f"{probability_text(cut)} (Benjamini-Hochberg, {m} tests at {probability_text(q)})",
                          s.coup(i)) for _, s, i, t in places]
-    return _finding(rule, shoe, index, message, tests)
+    return _finding(rule, shoe, index, message, tests, min(t.p_value for t in rejected))
 
 
 # ------------------------------------------------------------------ 3. settlement drift
@@ -382,5 +396,5 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
         currencies = {e.place[0].result.integrity.currency for e in g.errors}
         worth = Money(g.expected, g.expected + net, currencies.pop() if len(currencies) == 1 else None,
                       sums=len(g.errors))
-        made.append(_finding(g.rule, shoe, index, message, tests, worth))
+        made.append(_finding(g.rule, shoe, index, message, tests, pvalue, money=worth))
     return made
