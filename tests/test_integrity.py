@@ -219,6 +219,121 @@ def test_the_bounds_hold_on_shuffled_shoes_at_a_loose_level():
     assert 0 < flagged <= 30 + 3 * (30 ** 0.5)
 
 
+# ------------------------------------------------------------------ cards read in part, orders implied
+
+
+def partly_read(path: Path, how) -> Path:
+    """The transcript with each card recorded as ``how(code)`` gives it (7S -> 7? by rank, 0? by value)."""
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0]) | {"version": "1.1"}
+    coups = [json.loads(line) for line in lines[1:]]
+    for c in coups:
+        for e in c["events"]:
+            if e["type"] == "card":
+                e["card"] = how(e["card"])
+    out = path.with_name(path.stem + "-partly.jsonl")
+    out.write_text("\n".join(json.dumps(x) for x in [head, *coups]) + "\n")
+    return out
+
+
+def by_rank(code: str) -> str:
+    return code[0] + "?"
+
+
+def by_value(code: str) -> str:
+    return "0?" if code[0] in "TJQK" else code[0] + "?"
+
+
+def test_a_shoe_in_the_makers_order_recorded_by_rank_only_is_flagged(tmp_path):
+    """K? 2? 3? ...: the suits are not recorded, but thirteen ranks in a row in order are no shuffle either (a
+    run of ranks is more likely than a run of one suit's cards, so it takes more of them: 10 in 8 decks)."""
+    path, _ = simulate(tmp_path, "factory", coups=20, seed=11, inject={"integrity.unshuffled:factory-order": 1.0})
+    ranks = partly_read(path, by_rank)
+    k = order.threshold("order", 8, 1e-6, 2, 0, "rank")
+    assert k == 10 and order.threshold("order", 8, 1e-6, 2) == 7
+    (result,) = judged(ranks)
+    (finding,) = integrity(result)
+    assert finding.rule == "BAC-SHUFFLE" and "compared by rank" in finding.message
+    assert finding.coup == coup_of(drawn(path), "S0001", k - 1)
+    assert not [key for key in result.not_judged if key[0] == "BAC-SHUFFLE"]
+
+
+def test_the_golden_nugget_shoe_recorded_by_value_only_is_flagged(tmp_path):
+    """Values only (1..9, 0 for a ten or a court card): the decks in the same order still repeat, and 23 values
+    repeated are decisive in 8 decks (a card worth 0 is one of 128: the bound takes the most)."""
+    path, _ = simulate(tmp_path, "golden-nugget", coups=60, seed=2012, game="mini_baccarat", seats=3,
+                       inject={"integrity.unshuffled:decks-alike": 1.0})
+    (finding,) = integrity(judged(partly_read(path, by_value))[0])
+    assert "compared by point value" in finding.message and "52 cards apart" in finding.message
+    k = order.threshold("within", 8, 1e-6, 2, 0, "value")
+    assert k == 23 and finding.coup == coup_of(drawn(path), "S0001", 52 + k - 1)
+
+
+def test_fair_shoes_compared_by_rank_or_value_are_flagged_within_the_bound():
+    """The bounds at each level hold on shuffled shoes: at 1% a shoe and test, the share flagged stays within
+    3% (three tests)."""
+    rng = random.Random(12)
+    for level in ("rank", "value"):
+        flagged = 0
+        for _ in range(300):
+            shoe = [CARD_BYTE[c] for c in DECK] * 8
+            rng.shuffle(shoe)
+            cards, _ = order.project(bytes(shoe[:400]), level)
+            hits = [order.repeats_within(cards, order.threshold("within", 8, 0.01, 2, 0, level)),
+                    order.runs_in_order(cards, order.threshold("order", 8, 0.01, 2, 0, level), level)]
+            flagged += any(hits)
+        assert flagged <= 9 + 3 * 9 ** 0.5, level
+
+
+def test_cards_not_read_leave_the_shuffle_test_not_judged_where_no_card_is_read(tmp_path):
+    path, _ = simulate(tmp_path, "unread", coups=30, seed=4)
+    lines = path.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    for c in coups[3:6]:
+        for e in c["events"]:
+            if e["type"] == "card":
+                e["card"] = "??"
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    (result,) = judged(path)
+    assert integrity(result) == []
+    assert result.not_judged[("BAC-SHUFFLE", ("values",))] == 3
+
+
+def golden_nugget_as(tmp_path: Path, log: str) -> tuple[Path, Path]:
+    """The Golden Nugget's shoe as a recorder's log imported back (the transcript, the import)."""
+    import io
+
+    from tests import recorder_logs
+
+    sim = Simulator(load_ruleset("us-nj"), coups=60, seed=2012, game="mini_baccarat", seats=3,
+                    inject={"integrity.unshuffled:decks-alike": 1.0})
+    buf = io.BytesIO()
+    write_transcript(sim, buf, "json")
+    original = json.loads(buf.getvalue())
+    (tmp_path / "original.json").write_bytes(buf.getvalue())
+    (tmp_path / "header.json").write_text(json.dumps({k: v for k, v in original.items() if k != "coups"}))
+    text = recorder_logs.hand_log(original) if log == "hand-log" else recorder_logs.shoe_log(original)
+    (tmp_path / f"{log}.csv").write_text(text)
+    out = tmp_path / f"{log}.jsonl"
+    r = run("import", f"{log}={tmp_path / f'{log}.csv'}", "--header", str(tmp_path / "header.json"), "-o", out)
+    assert r.exit_code == 0, r.stderr
+    return tmp_path / "original.json", out
+
+
+def test_the_golden_nugget_shoe_recorded_as_a_hand_log_is_flagged_in_the_order_the_rules_deal(tmp_path):
+    """A hand log gives each hand's cards, not the order they were dealt in; a regular coup is dealt Player,
+    Banker, Player, Banker, then the third cards. Put in that order, the shoe is flagged as early as from the
+    dealing order itself, give or take the burnt cards the hand log does not hold, and the finding says the
+    order was implied."""
+    original, hands = golden_nugget_as(tmp_path, "hand-log")
+    assert "order" not in json.loads(hands.read_text().splitlines()[0])["recorded"]
+    (finding,) = integrity(judged(original)[0])
+    (from_hands,) = integrity(judged(hands)[0])
+    assert from_hands.rule == "BAC-SHUFFLE" and from_hands.severity == "error"
+    assert "implied by the rules of the game" in from_hands.message and "implied" not in finding.message
+    assert finding.coup <= from_hands.coup <= finding.coup + 2
+
+
 # ------------------------------------------------------------------ 2. outcomes no fair shoe gives
 
 

@@ -108,6 +108,16 @@ def test_a_card_recorded_by_rank_only_counts_against_every_card_of_its_rank():
         (2, 3, "7S is card 5 of rank 7 (7s) in shoe 'S1', which holds 4 (1 deck)")]
 
 
+def test_a_card_over_its_copies_is_one_finding_not_also_one_of_its_rank():
+    """One deck: 7S twice is one finding; the 7H 7D 7C after it are not a fifth seven (the extra 7S was
+    reported, and is not counted again against the sevens)."""
+    first = coup(1, ["7S", "2S"], ["7S", "3S"], [(1, "player", 100)])
+    second = coup(2, ["7H", "4S"], ["7D", "5S"], [(1, "player", 100)])
+    third = coup(3, ["7C", "6S"], ["8S", "9S"], [(1, "player", 100)])
+    assert integrity(check(transcript([first, second, third], decks=1))) == [
+        (1, 4, "7S appears 2 times in shoe 'S1', which holds 1 deck")]
+
+
 def test_a_card_recorded_by_value_only_counts_against_every_card_worth_0():
     """One deck holds 16 cards worth 0: sixteen read in full, then 0? is a seventeenth; K? after four kings is
     a fifth king, and after twelve other cards worth 0 and four 0? it is a seventeenth card worth 0."""

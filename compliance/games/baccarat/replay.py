@@ -446,14 +446,14 @@ class Replayer:
                                                      f"{capacity}; the cards drawn after it in this shoe are past "
                                                      "its end too, not reported one by one"))
                     else:
-                        over = None
-                        for key, copies in _NODES[code]:  # the card itself, its rank, the cards worth 0
+                        # the card itself, its rank, the cards worth 0: a card that does not fit one is reported
+                        # there and not counted against the wider ones (its excess is one finding, not two)
+                        for key, copies in _NODES[code]:
                             c = counts.get(key, 0) + 1
                             counts[key] = c
-                            if over is None and c > decks * copies:
-                                over = key, c
-                        if over is not None:
-                            _add(s, "integrity", (i, _too_many(code, *over, coup.shoe, decks)))
+                            if c > decks * copies:
+                                _add(s, "integrity", (i, _too_many(code, key, c, coup.shoe, decks)))
+                                break
                 if face_up:
                     _add(s, "found_face_up", card)
                 dealt_to = (to, card)

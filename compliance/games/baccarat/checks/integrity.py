@@ -7,7 +7,8 @@ the shoes, tables, dealers and the run as a whole.  The functions below only
 document the kinds (``rules kinds``); their parameter models are validated by
 the ruleset loader like any other.  Each declares the evidence it needs: a
 coup whose recording lacks it adds nothing to the test (a gap in the shoe's
-cards, a coup left out of the counts) and is counted as not judged by it.
+cards, a coup left out of the counts) and is counted as not judged by it
+(the shuffle test also counts the coups whose cards it could not take).
 The tests and their false-alarm rates are written up in docs/integrity.md.
 """
 
@@ -72,12 +73,17 @@ class DriftParams(Stepped):
     """Judge each table's errors together, and each dealer's (where the record names the dealer)."""
 
 
-@check("integrity.unshuffled", "integrity.unshuffled", ShuffleParams, needs=("cards", "order"), scope="run")
+@check("integrity.unshuffled", "integrity.unshuffled", ShuffleParams, needs=("cards",), scope="run")
 def unshuffled(c, p, t):
     """The cards of each shoe, in the order they came out (burns and discards included where recorded),
     look shuffled: no long stretch repeats an earlier stretch of the shoe, none runs a suit in rank order as
     a new deck does, none repeats a stretch of an earlier shoe of the table.  A stretch is reported from the
-    coup in which it reaches the length a shuffled shoe holds with a chance below ``false_alarm``."""
+    coup in which it reaches the length a shuffled shoe holds with a chance below ``false_alarm``.  It needs
+    the cards and their order: the dealing order where recorded; where only each hand's cards are (a hand
+    log), the order the rules deal a regular coup in (Player, Banker, Player, Banker, then the third cards),
+    said so in the finding.  Cards read in part are compared by rank or by value where too many are (the
+    bounds for those); a coup whose order is neither recorded nor implied, or none of whose cards is read,
+    is not judged."""
     return ()
 
 

@@ -9,11 +9,15 @@ number and place in the file, its outcome (one letter) and its wrong
 settlements; for the rare coup dealt against the tableau, what the tableau
 needs to deal its cards itself; who ran the table, where the record says,
 kept only where it changes; the coup's first time, where the record has any.
-A coup whose recording lacks its cards or their order (format 1.1
-``recorded``), or holds a card only in part (``7?``, ``??``), adds no card:
-its shoe's sequence has a gap there (the cards on either side are still a
-draw from a shuffled shoe, so the bounds hold); one lacking the values of
-its cards adds no outcome; a coup whose cards, in order, are those of the coup
+A coup whose recording lacks its cards, or their order and
+their hands (format 1.1 ``recorded``), adds no card: its shoe's sequence has a
+gap there (the cards on either side are still a draw from a shuffled shoe,
+so the bounds hold); one with each hand's cards but not their order (a hand
+log) is put in the order the rules deal a regular coup in (Player, Banker,
+Player, Banker, then the third cards), where it is regular; a card read in
+part (``7?``, ``0?``) is kept as what it is (the shuffle test compares the
+shoe by rank or value where too many are), a card not read (``??``) is left
+out; one lacking the values of its cards adds no outcome; a coup whose cards, in order, are those of the coup
 just before it is that coup captured twice by the recorder (a fault of the
 record, ``record.duplicate-coup``, not a repeat of the shoe) and adds neither.  That is about 25 bytes a coup: a million
 coups keep some 25 MB.  Nothing here re-reads an event.
@@ -30,14 +34,21 @@ import datetime as dt
 from array import array
 from decimal import Decimal
 
-from compliance.cards import DECK, POINTS
+from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
 from compliance.evidence import V1
 from compliance.games.baccarat.checks.settlement import wrong_settlements
 from compliance.games.integrity import Timeline
 
 #: card code -> its byte: suits in DECK's order (S, H, D, C), ranks A..K within a suit, so that two cards are
-#: neighbours in a new deck's order when they are of one suit and their bytes differ by one
-CARD_BYTE = {code: i for i, code in enumerate(DECK)}
+#: neighbours in a new deck's order when they are of one suit and their bytes differ by one; a card read in part
+#: after them: its rank only (``A?`` .. ``K?``: 52 + the rank's place in A..K), its value only (``0?``: 65).  A
+#: card not read (``??``) has none: it is left out of the shoe's sequence
+CARD_BYTE = {code: i for i, code in enumerate(DECK)} | {rank + "?": 52 + i for i, rank in enumerate(RANKS)} | {
+    "0?": 65}
+#: byte -> card code (the reports draw the cards of a flagged shoe)
+CODES: tuple[str, ...] = tuple(sorted(CARD_BYTE, key=CARD_BYTE.get))
+#: bytes at and above this are cards read in part
+PARTIAL_BYTE = 52
 
 #: a coup with a finding of one of these categories was not dealt as the tableau deals: the outcome counts take
 #: it at the outcome the tableau gives its cards (:func:`tableau_letter`), not at the outcome the table gave it
@@ -51,8 +62,10 @@ NOT_DEALT_BY_THE_TABLEAU = frozenset({
 NO_TIME = -(2 ** 63)  # a coup without a timestamp, in a shoe whose record has some
 NAIVE = -(2 ** 15)  # a timestamp recorded without an offset
 _EPOCH_NAIVE = dt.datetime(1970, 1, 1)
-#: the evidence whose lack breaks a shoe's sequence of cards: a coup without it adds no card (a gap)
+#: the evidence that gives a shoe's sequence of cards as recorded; a coup with the cards and their hands but not
+#: their order (a hand log) is put in the order the rules of the game deal it, where it is regular
 SEQUENCE = frozenset({"cards", "order"})
+HANDS = frozenset({"cards", "hands"})
 
 
 def _append(shoe, name: str, value: int) -> None:
@@ -68,7 +81,7 @@ class ShoeRecord:
     """One shoe of one transcript, as its coups were replayed."""
 
     __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
-                 "recount", "times", "zones")
+                 "recount", "times", "zones", "implied", "unordered", "unread")
 
     def __init__(self, shoe: str, decks: int):
         self.shoe = shoe
@@ -89,6 +102,11 @@ class ShoeRecord:
         # offset in minutes (NAIVE: none recorded); None until one is seen
         self.times: array | None = None
         self.zones: array | None = None
+        self.implied = 0  # coups whose cards are in the order the rules deal them (their record gives the hands only)
+        # coups of cards the shuffle test cannot take: recorded in no order it knows (neither the dealing order
+        # nor hands it can put in the rules' order), or none of them read (??): not judged there
+        self.unordered = 0
+        self.unread = 0
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -114,6 +132,9 @@ class ShoeRecord:
             mine_z.extend(other.zones if other.zones is not None else array("h", [NAIVE] * len(other.numbers)))
             self.times, self.zones = mine, mine_z
         self.recount.extend((base_coups + i, four, base_cards + after) for i, four, after in other.recount)
+        self.implied += other.implied
+        self.unordered += other.unordered
+        self.unread += other.unread
 
     def add_time(self, when) -> None:
         """The time of the coup just added (a datetime, or None), kept where the shoe records times."""
@@ -162,7 +183,7 @@ class ShoeRecord:
             setattr(self, n, v)
 
 
-_POINTS = tuple(POINTS[code] for code in DECK)
+_POINTS = tuple(POINTS[code] if code in POINTS else PARTIAL_POINTS[code] for code in CODES)
 
 
 def tableau_letter(four: bytes, cards: bytes, after: int, aside: set[int], tableau) -> int:
@@ -255,17 +276,24 @@ class Collector:
         cards = shoe.cards
         start = len(cards)
         duplicate = False
-        if SEQUENCE <= have:
-            for to, card in s.drawn:
+        drawn = s.drawn if SEQUENCE <= have else self._implied(s) if HANDS <= have else None
+        if drawn is not None:
+            if drawn is not s.drawn:
+                shoe.implied += 1
+            for to, card in drawn:
                 if not card.carried_over:
                     byte = CARD_BYTE.get(card.code)
-                    if byte is None:  # a card recorded in part (7?, ??): the coup's cards leave a gap instead
-                        del cards[start:]
-                        del shoe.aside[bisect.bisect_left(shoe.aside, start):]
-                        break
+                    if byte is None:  # a card not read (??): left out, the cards on either side still a draw
+                        continue
                     if to != "player" and to != "banker":
                         shoe.aside.append(len(cards))
                     cards.append(byte)
+        if len(cards) == start and s.drawn and "cards" in have:  # cards recorded, none the shuffle test can take
+            if drawn is None:
+                shoe.unordered += 1  # their order neither recorded nor implied
+            else:
+                shoe.unread += 1  # none read
+        if drawn is not None:
             ends = shoe.ends
             if ends and len(cards) - start >= 4 \
                     and cards[start:] == cards[(ends[-2] if len(ends) > 1 else 0):start]:
@@ -305,6 +333,29 @@ class Collector:
             self.last_staff = staff
             self.data.timeline.add(s.number, staff)
 
+    def _implied(self, s) -> list | None:
+        """A coup recorded with each hand's cards but not the order they were dealt in (a hand log), put in the
+        order the rules deal a regular coup: Player, Banker, Player, Banker, then the Player's third card and the
+        Banker's.  Regular: two or three cards a hand, every card's value known, each third card drawn where the
+        tableau draws one and only there; the cards that went to no hand (burnt) are left out.  None otherwise:
+        the order cannot be implied."""
+        player, banker = s.player, s.banker
+        if not (2 <= len(player) <= 3 and 2 <= len(banker) <= 3) or s.moves or s.reconstructed:
+            return None
+        points = [c.points for c in player] + [c.points for c in banker]
+        if None in points:
+            return None
+        tableau = self.table.tableau
+        p, b = (points[0] + points[1]) % 10, (points[len(player)] + points[len(player) + 1]) % 10
+        natural = p in self.naturals or b in self.naturals
+        player_draws = not natural and p in tableau.player_draws
+        if player_draws != (len(player) == 3):
+            return None
+        if (not natural and tableau.banker_draws(b, points[2] if player_draws else None)) != (len(banker) == 3):
+            return None
+        return [("player", player[0]), ("banker", banker[0]), ("player", player[1]), ("banker", banker[1])] + [
+            ("player", c) for c in player[2:]] + [("banker", c) for c in banker[2:]]
+
     @staticmethod
     def _recount(shoe: ShoeRecord, s, start: int) -> None:
         """Keep what the tableau needs to deal this coup's cards itself: its first four hand cards in the
@@ -313,7 +364,7 @@ class Collector:
         fourth = s.initial[3][1].at
         place = start
         for _, card in s.drawn:
-            if card.carried_over:
+            if card.carried_over or card.code not in CARD_BYTE:
                 continue
             place += 1
             if card.at == fourth:

@@ -21,13 +21,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from compliance.cards import DECK
 from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.baccarat.integrity import drift as drift_tests
 from compliance.games.baccarat.integrity import order, outcomes
-from compliance.games.baccarat.integrity.collect import counted_outcomes
+from compliance.games.baccarat.integrity.collect import CODES, counted_outcomes
 from compliance.games.common import money
 from compliance.games.integrity import ShoeView
 from compliance.stats import benjamini_hochberg, longest_run_tail, probability_text
@@ -142,9 +141,12 @@ _TEST_WORDS = {"within": "repeat within the shoe", "order": "run in the manufact
                "earlier": "repeat of an earlier shoe"}
 
 
+_LEVEL_WORDS = {"rank": "rank", "value": "point value"}
+
+
 def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
     made = []
-    windows: dict[tuple[str, int], order.EarlierShoes] = {}  # (table, decks) -> its earlier shoes
+    windows: dict[tuple[str, int, str], order.EarlierShoes] = {}  # (table, decks, level) -> its earlier shoes
     by_label = {s.label: s for s in shoes}
     for shoe in shoes:
         rule = shoe.rules.get(SHUFFLE)
@@ -152,50 +154,86 @@ def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
             continue
         p = rule.params
         decks = shoe.record.decks
-        cards = shoe.cards()
+        recorded = shoe.cards()
+        level = order.level_of(recorded)  # the whole cards; where too many were read in part, ranks or values
+        cards, places = order.project(recorded, level)
+        _not_judged(shoe, rule, places)
         found = []
-        if p.within_shoe and decks >= 2:
-            k = order.threshold("within", decks, p.false_alarm, p.min_cards)
+        if p.within_shoe and order.COPIES[level] * decks >= 2:
+            k = order.threshold("within", decks, p.false_alarm, p.min_cards, 0, level)
             if k is not None:
-                found.append(order.detect("within", order.repeats_within(cards, k), k, decks))
+                found.append(order.detect("within", order.repeats_within(cards, k), k, decks, 0, level))
         if p.manufacturer_order:
-            k = order.threshold("order", decks, p.false_alarm, p.min_cards)
+            k = order.threshold("order", decks, p.false_alarm, p.min_cards, 0, level)
             if k is not None:
-                found.append(order.detect("order", order.runs_in_order(cards, k), k, decks))
+                found.append(order.detect("order", order.runs_in_order(cards, k, level), k, decks, 0, level))
         if p.earlier_shoes:
             held = (p.earlier_shoes + order.BLOCK) * 52 * decks  # the most cards the earlier shoes compared hold
-            k = order.threshold("earlier", decks, p.false_alarm, p.min_cards, held)
+            k = order.threshold("earlier", decks, p.false_alarm, p.min_cards, held, level)
             if k is not None:
-                window = windows.get((shoe.table, decks))
+                window = windows.get((shoe.table, decks, level))
                 if window is None:
-                    window = windows[(shoe.table, decks)] = order.EarlierShoes(p.earlier_shoes, k)
+                    window = windows[(shoe.table, decks, level)] = order.EarlierShoes(p.earlier_shoes, k)
                 # a shoe of the same id at the same table, in another transcript of the run, is the same shoe
                 # recorded twice (two files of one night overlapping), not a shoe dealt again: not compared
                 stretches = [st for st in window.repeats(cards, shoe.label)
                              if by_label[int(st.source_shoe)].record.shoe != shoe.record.shoe]
-                found.append(order.detect("earlier", stretches, k, decks, held))
+                found.append(order.detect("earlier", stretches, k, decks, held, level))
         found = [d for d in found if d is not None]
         if not found:
             continue
         found.sort(key=lambda d: d.decisive_card)
-        decisive = shoe.record.coup_of_card(found[0].decisive_card)
+
+        def coup_of(card: int) -> int:  # the index of the coup that drew card ``card`` of the cards compared
+            return shoe.record.coup_of_card(card if places is None else places[card])
+
+        decisive = coup_of(found[0].decisive_card)
         parts, tests = [], []
         for d in found:
-            parts.append(_describe(d, shoe, by_label, rule.params.false_alarm, found[0]))
+            parts.append(_describe(d, shoe, by_label, rule.params.false_alarm, found[0], coup_of))
             tests.append(Statistic(
                 shoe.name, _TEST_WORDS[d.test], "longest stretch, cards", _stretch_words(d.longest, by_label),
                 probability_text(d.bound_longest, bound=True),
                 f"{probability_text(rule.params.false_alarm)} ({d.threshold} cards: "
                 f"{probability_text(d.bound_first, bound=True)})",
-                shoe.coup(shoe.record.coup_of_card(d.decisive_card))))
+                shoe.coup(coup_of(d.decisive_card))))
             shoe.view.stretches.extend(d.stretches)
-        shoe.view.cards = tuple(DECK[b] for b in shoe.record.cards)
+        kept = recorded if places is None else bytes(recorded[i] for i in places)
+        shoe.view.cards = tuple(CODES[b] for b in kept)
         shoe.view.decisive_card = found[0].decisive_card
-        message = (f"{shoe.name} was not shuffled: " + "; ".join(parts)
+        read = ""
+        if level != "card" or places is not None:
+            read = (f" (compared by {_LEVEL_WORDS.get(level, 'card')}: the {len(cards)} cards read"
+                    + (f" by {_LEVEL_WORDS[level]} or better" if level != "card" else " in full")
+                    + (f" of {len(recorded)} recorded, the cards counted among them alone" if places else "") + ")")
+        if shoe.record.implied:
+            read += (f" (the dealing order of {shoe.record.implied} of its {len(shoe.record)} coups implied by the rules"
+                     " of the game: Player, Banker, Player, Banker, then the Player's third card and the Banker's)")
+        message = (f"{shoe.name} was not shuffled{read}: " + "; ".join(parts)
                    + f"; decisive at coup {shoe.coup(decisive)}, where card {found[0].decisive_card + 1} "
                    + f"completed the first {found[0].threshold}")
         made.append(_finding(rule, shoe, decisive, message, tests, min(d.bound_longest for d in found), True))
     return made
+
+
+def _not_judged(shoe: ShoeRun, rule, places) -> None:
+    """Count, as not judged by the shuffle test, the coups of the shoe that gave it no card: their order neither
+    recorded nor implied, none of their cards read (``??``), or all read too coarsely for the level the shoe is
+    compared at (places: those of the cards compared, None for all)."""
+    rec = shoe.record
+    unread = rec.unread
+    if places is not None:
+        kept = set(places)
+        start = 0
+        for end in rec.ends:
+            if end > start and not any(i in kept for i in range(start, min(end, 52 * rec.decks))) \
+                    and start < 52 * rec.decks:
+                unread += 1
+            start = end
+    counts = shoe.result.not_judged
+    for lacking, n in ((("order",), rec.unordered), (("values",), unread)):
+        if n:
+            counts[(rule.id, lacking)] = counts.get((rule.id, lacking), 0) + n
 
 
 def _stretch_words(s, by_label) -> str:
@@ -206,7 +244,7 @@ def _stretch_words(s, by_label) -> str:
             f"{where})")
 
 
-def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest) -> str:
+def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest, coup_of) -> str:
     s = d.longest
     decks = shoe.record.decks
     chance = (f"a shuffled {decks}-deck shoe holds one as long with a chance "
@@ -214,7 +252,7 @@ def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest) -> str:
     first = (f"{d.threshold} such cards are decisive ({probability_text(d.bound_first, bound=True)} against "
              f"{probability_text(alpha)})")
     if d is not earliest:
-        first += f", from coup {shoe.coup(shoe.record.coup_of_card(d.decisive_card))}"
+        first += f", from coup {shoe.coup(coup_of(d.decisive_card))}"
     if d.test == "within":
         lag = s.start - s.source
         deck = " (its decks came in the same order)" if lag % 52 == 0 else ""

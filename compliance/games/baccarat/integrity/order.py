@@ -59,54 +59,101 @@ class Detected:
     stretches: list[Stretch]  # every stretch found, for the report
 
 
+# ------------------------------------------------------------------ what the record tells of each card
+
+#: how much of each card the tests compare: the whole card, its rank only, its point value only
+LEVELS = ("card", "rank", "value")
+#: a level's symbols: the most copies of one in a shoe, per deck (the bounds take the most), and the longest run of
+#: them "in order" a new deck gives (a suit in rank order: 13 cards; by value: 1 to 9 then a ten, 10)
+COPIES = {"card": 1, "rank": 4, "value": 16}
+LONGEST_RUN = {"card": 13, "rank": 13, "value": 10}
+_DROP = 255
+#: a card's byte (collect.CARD_BYTE: 0..51 whole, 52..64 rank only, 65 value 0 only) -> its symbol at each level
+#: (255: not known at that level, left out)
+_RANK = [b % 13 for b in range(52)] + list(range(13)) + [_DROP]
+_PROJECT = {
+    "card": bytes(list(range(52)) + [_DROP] * 204),
+    "rank": bytes(_RANK + [_DROP] * 190),
+    "value": bytes([0 if r == _DROP or r >= 9 else r + 1 for r in _RANK] + [_DROP] * 190),
+}
+
+
+def level_of(cards: bytes) -> str:
+    """The level a shoe's cards are compared at: the finest at which at least 90% of them are known (a card known
+    only more coarsely is left out, as a card not recorded: the rest are still a draw from a shuffled shoe)."""
+    n = len(cards)
+    partial = [cards.count(b) for b in range(52, 66)]
+    whole = n - sum(partial)
+    if whole * 10 >= n * 9:
+        return "card"
+    if (whole + sum(partial[:13])) * 10 >= n * 9:
+        return "rank"
+    return "value"
+
+
+def project(cards: bytes, level: str):
+    """(the symbols of ``cards`` at ``level``, the places in ``cards`` of those kept: None when all are)."""
+    symbols = cards.translate(_PROJECT[level])
+    if _DROP not in symbols:
+        return symbols, None
+    return symbols.replace(bytes([_DROP]), b""), [i for i, b in enumerate(symbols) if b != _DROP]
+
+
 # ------------------------------------------------------------------ bounds
 
 
-def within_bound(decks: int, length: int) -> Fraction:
-    """Chance that a shuffled shoe of ``decks`` decks repeats ``length`` cards of itself, at most."""
+def within_bound(decks: int, length: int, level: str = "card") -> Fraction:
+    """Chance that a shuffled shoe of ``decks`` decks repeats ``length`` cards of itself (at ``level``), at most."""
     n = 52 * decks
-    if decks < 2:
+    copies = COPIES[level] * decks
+    if copies < 2:
         return Fraction(0)  # one deck holds each card once: it cannot repeat a card, let alone a stretch
     one = Fraction(1)
     for m in range(length):
-        one *= Fraction(decks - 1, max(n - length - m, 1))
+        one *= Fraction(copies - 1, max(n - length - m, 1))
     return min(Fraction(1), math.comb(n, 2) * one)
 
 
-def order_bound(decks: int, steps: int) -> Fraction:
-    """Chance that a shuffled shoe holds ``steps + 1`` cards in a row in one suit's rank order, at most."""
+def order_bound(decks: int, steps: int, level: str = "card") -> Fraction:
+    """Chance that a shuffled shoe holds ``steps + 1`` cards in a row in one suit's rank order (at ``level``: ranks
+    in order, values in order), at most.  Each step is to one symbol: at most its copies of the cards left; by
+    value one step may be to a card worth 0 (16 a deck)."""
+    if steps + 1 > LONGEST_RUN[level]:
+        return Fraction(0)  # no run in order is this long
     n = 52 * decks
     one = Fraction(2)
     for m in range(1, steps + 1):
-        one *= Fraction(decks, max(n - m, 1))
+        copies = COPIES[level] if level != "value" else 16 if m == steps else 4  # the step to a 0 last: the most
+        one *= Fraction(copies * decks, max(n - m, 1))
     return min(Fraction(1), n * one)
 
 
-def earlier_bound(decks: int, length: int, earlier_cards: int) -> Fraction:
+def earlier_bound(decks: int, length: int, earlier_cards: int, level: str = "card") -> Fraction:
     """Chance that a shuffled shoe repeats ``length`` cards of the ``earlier_cards`` cards of earlier shoes."""
     n = 52 * decks
     one = Fraction(1)
     for m in range(length):
-        one *= Fraction(decks, max(n - m, 1))
+        one *= Fraction(COPIES[level] * decks, max(n - m, 1))
     return min(Fraction(1), n * earlier_cards * one)
 
 
 @lru_cache(maxsize=1024)
-def threshold(test: str, decks: int, false_alarm: float, min_cards: int, earlier_cards: int = 0) -> int | None:
+def threshold(test: str, decks: int, false_alarm: float, min_cards: int, earlier_cards: int = 0,
+              level: str = "card") -> int | None:
     """The least stretch length (in cards) the test reports; None: no length is unlikely enough."""
     alpha = Fraction(false_alarm)
-    for length in range(max(min_cards, 2), 52 * decks + 1):
-        if bound(test, decks, length, earlier_cards) <= alpha:
+    for length in range(max(min_cards, 2), (LONGEST_RUN[level] if test == "order" else 52 * decks) + 1):
+        if bound(test, decks, length, earlier_cards, level) <= alpha:
             return length
     return None
 
 
-def bound(test: str, decks: int, length: int, earlier_cards: int = 0) -> Fraction:
+def bound(test: str, decks: int, length: int, earlier_cards: int = 0, level: str = "card") -> Fraction:
     if test == "within":
-        return within_bound(decks, length)
+        return within_bound(decks, length, level)
     if test == "order":
-        return order_bound(decks, length - 1)
-    return earlier_bound(decks, length, earlier_cards)
+        return order_bound(decks, length - 1, level)
+    return earlier_bound(decks, length, earlier_cards, level)
 
 
 # ------------------------------------------------------------------ finding the stretches
@@ -143,19 +190,26 @@ def repeats_within(cards: bytes, k: int) -> list[Stretch]:
     return found
 
 
-#: each card's byte -> the byte of the next card of its suit up (down), 255 past the king (ace) or for a non-card
-_UP = bytes(b + 1 if b < 52 and b % 13 < 12 else 255 for b in range(256))
-_DOWN = bytes(b - 1 if b < 52 and b % 13 > 0 else 255 for b in range(256))
+#: each symbol -> the next one in a new deck's order up (down), 255 past the end or for a non-symbol; at the card
+#: level the next card of its suit (past the king or the ace: none); by rank the next rank; by value 1 to 9, then 0
+_NEXT = {
+    "card": (bytes(b + 1 if b < 52 and b % 13 < 12 else 255 for b in range(256)),
+             bytes(b - 1 if b < 52 and b % 13 > 0 else 255 for b in range(256))),
+    "rank": (bytes(b + 1 if b < 12 else 255 for b in range(256)), bytes(b - 1 if 0 < b < 13 else 255 for b in range(256))),
+    "value": (bytes(b + 1 if 1 <= b <= 8 else 0 if b == 9 else 255 for b in range(256)),
+              bytes(9 if b == 0 else b - 1 if 2 <= b <= 9 else 255 for b in range(256))),
+}
 
 
-def runs_in_order(cards: bytes, k: int) -> list[Stretch]:
-    """Every maximal run of at least ``k`` cards each the next of its suit in rank order, up or down."""
+def runs_in_order(cards: bytes, k: int, level: str = "card") -> list[Stretch]:
+    """Every maximal run of at least ``k`` cards each the next of its suit in rank order, up or down (at
+    ``level``: each the next rank, or the next value)."""
     n = len(cards)
     if n < k or k < 2:
         return []
     found: list[Stretch] = []
     following = int.from_bytes(cards[1:], "big")
-    for table in (_UP, _DOWN):
+    for table in _NEXT[level]:
         # a zero byte at i: card i + 1 is the next of card i's suit this way (compared in one integer xor)
         steps = (int.from_bytes(cards.translate(table)[:-1], "big") ^ following).to_bytes(n - 1, "big")
         at = steps.find(bytes(k - 1))
@@ -258,11 +312,12 @@ def apart(s: Stretch) -> int:
     return max(min(j * lag, span - j * lag) for j in (k, k + 1))
 
 
-def detect(test: str, stretches: list[Stretch], k: int, decks: int, earlier_cards: int = 0) -> Detected | None:
+def detect(test: str, stretches: list[Stretch], k: int, decks: int, earlier_cards: int = 0,
+           level: str = "card") -> Detected | None:
     """The test's evidence from the stretches it found (None: none)."""
     if not stretches:
         return None
     first = min(stretches, key=lambda s: s.start + k)  # the one whose first k cards complete first
     longest = max(stretches, key=lambda s: (s.length, -s.start))
-    return Detected(test, first, first.start + k - 1, longest, k, bound(test, decks, k, earlier_cards),
-                    bound(test, decks, apart(longest), earlier_cards), stretches)
+    return Detected(test, first, first.start + k - 1, longest, k, bound(test, decks, k, earlier_cards, level),
+                    bound(test, decks, apart(longest), earlier_cards, level), stretches)
