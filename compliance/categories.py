@@ -3,8 +3,10 @@
 Every rule belongs to one category so that findings compare across
 jurisdictions; a rule's id is its ruleset's own.  The ``record.`` categories
 (format 1.1) judge the recording itself, not the play: faults a recorder
-makes (the same coup captured twice, a coup missing, a clock that runs back);
-their rules default to ``warning``.  The ``integrity.`` categories judge
+makes (the same coup captured twice, a coup missing, a clock that runs back),
+whose rules default to ``warning``; and what the record holds against what it
+declares and what is required of it (``record.declaration``,
+``record.evidence-missing``), whose rules are errors: they guard the verdict.  The ``integrity.`` categories judge
 shoes and runs of shoes as a whole, not one coup (docs/integrity.md).
 """
 
@@ -34,6 +36,8 @@ CATEGORIES: dict[str, str] = {
     "record.duplicate-coup": "the same coup captured twice: its cards are those of the coup recorded just before it",
     "record.coup-number": "the coups of a shoe are not numbered one after the other: a coup is missing from the record",
     "record.timestamp": "a timestamp that is not ISO 8601, or earlier than the one recorded before it",
+    "record.declaration": "a recording's `recorded` leaves out evidence its coups hold (it is judged all the same)",
+    "record.evidence-missing": "coups lack evidence the ruleset or the run requires (`--require-evidence`)",
     "integrity.unshuffled": "a shoe's cards repeat themselves, run in the manufacturer's order, or repeat an earlier shoe: "
                             "they were not shuffled",
     "integrity.outcomes": "the Banker, Player and Tie counts, naturals or streaks of a shoe, table, dealer or run are "

@@ -41,10 +41,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from compliance.categories import CATEGORIES
-from compliance.evidence import EVIDENCE
+from compliance.evidence import EVIDENCE, required
 from compliance.findings import Money
 
 
@@ -158,4 +158,35 @@ def unreadable(c, p, t):
     """A coup that cannot be decoded or replayed is reported with the reason and its place;
     the coups after it are still checked.  The engine reports these findings itself, before
     any coup state exists, so this function never has anything to add."""
+    return ()
+
+
+@check("record.declaration", "record.declaration", game=None)
+def declaration(c, p, t):
+    """A recording's ``recorded`` (the header's, or a coup's own) explains what the record lacks; it never
+    exempts what the record holds.  Evidence a coup holds though its declaration leaves it out is judged all
+    the same, and the declaration the content contradicts is reported once a transcript, at the first coup
+    that contradicts it: what was declared, and what is there.  The engine reports it (what a coup holds is
+    the engine's to work out), so this function never has anything to add."""
+    return ()
+
+
+class RequireParams(Params):
+    require: list[str] = []
+    """the evidence every coup's record must hold (names of the format's `recorded`, or `all`): the minimum
+    recording the jurisdiction or the house expects; the run may require more (`check --require-evidence`)"""
+
+    @field_validator("require")
+    @classmethod
+    def _known(cls, v):
+        required(v)  # a ValueError names an unknown one
+        return v
+
+
+@check("record.evidence-missing", "record.evidence-missing", RequireParams, game=None)
+def evidence_missing(c, p, t):
+    """Evidence the ruleset or the run requires (``require``, ``check --require-evidence``) that coups of a
+    transcript do not hold is reported once a transcript and kind of evidence, at the first coup lacking it,
+    with how many coups lack it.  The engine reports it, once every coup is read, so this function never has
+    anything to add."""
     return ()

@@ -80,11 +80,22 @@ def config_model():
             + ", ".join(f"{k} ({limits.megabytes(getattr(limits.DEFAULTS, k))})" for k in limits.CONFIGURABLE))
         cache: bool | None = Field(default=None, description="keep validated rulesets in the user's cache directory "
                                    "between runs (default true)")
+        require_evidence: list[str] = Field(
+            default=[], alias="require-evidence", description="evidence every coup's record must hold (names of the "
+            "transcript format's `recorded`, or `all`): a coup lacking it is an error (record.evidence-missing)")
 
-        @field_validator("output", "paths", "exclude", "select", "ignore", mode="before")
+        @field_validator("output", "paths", "exclude", "select", "ignore", "require_evidence", mode="before")
         @classmethod
         def _listify(cls, v):
             return [v] if isinstance(v, str) else v
+
+        @field_validator("require_evidence")
+        @classmethod
+        def _evidence(cls, v):
+            from compliance.evidence import required
+
+            required(v)  # a ValueError names an unknown one
+            return v
 
         @field_validator("format", "fail_on", "junit_cases", mode="before")
         @classmethod
@@ -127,6 +138,7 @@ DEFAULTS: dict[str, Any] = {
     "ignore": [],
     "junit-cases": "rule",
     "cache": True,  # validated rulesets kept between runs (compliance.ruleset.cache)
+    "require-evidence": [],  # evidence every coup must hold (compliance.evidence.required)
 }
 _PATH_KEYS = ("waivers", "baseline")
 

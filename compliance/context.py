@@ -56,6 +56,9 @@ class RunContext:
     keep_states: bool = False
     #: keep every readable coup's number (reports that list each coup)
     keep_coups: bool = False
+    #: evidence every coup's record must hold (--require-evidence, the configuration's ``require-evidence``:
+    #: names of compliance.evidence.DECLARABLE); a coup lacking it is a record.evidence-missing finding
+    require_evidence: frozenset[str] = frozenset()
 
     @property
     def jurisdiction_map(self) -> dict[str, str]:

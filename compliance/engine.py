@@ -19,6 +19,7 @@ Renderers (:mod:`compliance.report`) only format what this returns.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -59,6 +60,9 @@ class TranscriptResult:
     integrity: object | None = None  # what the game's integrity stage gathered (its shoes), when a rule needs it
     # dealer -> the coups they dealt (read or not), where the transcript names who dealt; {} where it names nobody
     dealt: dict[str, int] = field(default_factory=dict)
+    # the record's findings to come (record.declaration, record.evidence-missing): key -> [finding at the first
+    # coup, its counts left open; coups]; made into findings once every coup is read (finish_record)
+    record_tally: dict[str, list] = field(default_factory=dict)
 
 
 class Staffing:
@@ -121,6 +125,100 @@ class RulesetCache:
         return ruleset_cache.load(ref, enabled=self.context.cache, bounds=self.context.limits)
 
 
+#: the categories whose findings the engine reports itself (their check kinds only document them)
+ENGINE_REPORTED = frozenset({"transcript.unreadable", "record.declaration", "record.evidence-missing"})
+
+
+class _RecordRules:
+    """What a transcript's record holds, against what it says and what is required of it: the findings of
+    ``record.declaration`` (a declaration its coups contradict) and ``record.evidence-missing`` (evidence the
+    ruleset's rule or the run requires that coups lack), each gathered coup by coup and reported once."""
+
+    def __init__(self, ruleset: Ruleset, applies, run_requires: frozenset[str]):
+        by_category = {r.category: r for r in ruleset.rules if r.category in ENGINE_REPORTED}
+        declaration = by_category.get("record.declaration")
+        self.declaration = declaration if declaration is not None and applies(declaration.id, declaration.category) \
+            else None
+        rule = by_category.get("record.evidence-missing")
+        from_ruleset = evidence.required(rule.params.require) if rule is not None else frozenset()
+        if rule is None and run_requires:  # the run's requirement holds whatever the ruleset names
+            rule = _run_rule(ruleset)
+        self.missing_rule = rule if rule is not None and applies(rule.id, rule.category) else None
+        self.required = (from_ruleset | run_requires) if self.missing_rule is not None else frozenset()
+        self.by = " and ".join(w for w, on in (("the ruleset", from_ruleset), ("the run (--require-evidence)",
+                                                                              run_requires)) if on)
+        self.first_contradiction = None  # (record, declared, whose, evidence shown but not declared)
+        self.contradictions = 0
+        self.lacking: dict[str, list] = {}  # evidence -> [first record lacking it, coups lacking it]
+
+    def contradicted(self, record: CoupRecord, declared, own: bool, extra: frozenset[str]) -> None:
+        self.contradictions += 1
+        if self.first_contradiction is None:
+            self.first_contradiction = (record, declared, own, extra)
+
+    def short(self, record: CoupRecord, have: frozenset[str]) -> None:
+        for name in self.required - have:
+            found = self.lacking.get(name)
+            if found is None:
+                self.lacking[name] = [record, 1]
+            else:
+                found[1] += 1
+
+    def tally(self, checker: Checker, source, tallies: dict) -> None:
+        """Put what this transcript (or chunk of it) gave into ``tallies`` (``TranscriptResult.record_tally``):
+        each finding to come, made at its first coup with its counts left open (:func:`finish_record`)."""
+        if self.declaration is not None and self.first_contradiction is not None:
+            record, declared, own, extra = self.first_contradiction
+            whose = "this coup's" if own else "the header's"
+            stated = ", ".join(declared) if declared else "nothing"
+            f = checker._finding(
+                self.declaration, self.declaration.severity, source, record, None,
+                f"{whose} `recorded` says the record holds {stated}, but coup {record.number} holds "
+                f"{_and([n for n in evidence.EVIDENCE if n in extra])} too: what a record holds is judged whatever "
+                f"it declares ({_COUNT} hold evidence their declaration leaves out)")
+            tallies["record.declaration"] = [f, self.contradictions]
+        if self.missing_rule is not None:
+            for name in evidence.EVIDENCE:
+                if name in self.lacking:
+                    record, n = self.lacking[name]
+                    f = checker._finding(
+                        self.missing_rule, self.missing_rule.severity, source, record, None,
+                        f"{name} ({evidence.EVIDENCE[name]}) is required of every coup by {self.by}, but "
+                        f"{_N} of {_OF} lack it, the first coup {record.number}")
+                    tallies[name] = [f, n]
+
+
+#: where a tallied finding's message gives its counts, filled in once the whole transcript is read
+_COUNT, _N, _OF = "\x00count\x00", "\x00n\x00", "\x00of\x00"
+
+
+def finish_record(result: TranscriptResult) -> None:
+    """The findings of the record's tallies (what it declared against what it holds, evidence required that
+    coups lack), once every coup of the transcript is read: added to its findings (which the caller sorts)."""
+    of = _coups(result.coups - result.unreadable)
+    for f, n in result.record_tally.values():
+        result.findings.append(dataclasses.replace(f, message=f.message.replace(_COUNT, _coups(n)).replace(_N, f"{n:,}")
+                                                   .replace(_OF, of)))
+    result.record_tally = {}
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _coups(n: int) -> str:
+    return f"{n:,} coup" + ("" if n == 1 else "s")
+
+
+def _run_rule(ruleset: Ruleset) -> BoundRule:
+    """The rule a run's ``--require-evidence`` reports under where the ruleset names none of its kind."""
+    kind = REGISTRY["record.evidence-missing"]
+    return BoundRule(id="RECORD-EVIDENCE", title="Every coup holds the evidence the run requires",
+                     check=kind.name, category=kind.category, severity="error", citation=None,
+                     citation_text="required by the run (--require-evidence)", summary=None,
+                     params=kind.params(), defined_in=ruleset.id, location="--require-evidence")
+
+
 def _applies(rule: BoundRule, method: str | None) -> bool:
     return rule.dealing_methods is None or (method is not None and method in rule.dealing_methods)
 
@@ -144,6 +242,8 @@ class Checker:
     False and calls :func:`judge_run` on them all.
     """
 
+    chunked = False  # True: it checks a chunk of a file, whose record tallies the parent adds up (parallel)
+
     def __init__(self, context: RunContext | None = None, *, judge: bool = True, **choices):
         if context is None:
             context = RunContext(**choices)
@@ -156,6 +256,7 @@ class Checker:
         self.keep_coups = context.keep_coups
         self.selection = context.selection
         self.judge = judge
+        self.require_evidence = context.require_evidence
 
     def check_file(self, path: str | Path, display: str | None = None,
                    on_coup: Callable[[int, int], None] | None = None) -> TranscriptResult:
@@ -186,8 +287,9 @@ class Checker:
         numbers = result.coup_numbers = [] if self.keep_coups else None
         applies = self.selection.applies
         rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules
-                 if r.category != "transcript.unreadable" and applies(r.id, r.category)]
+                 if r.category not in ENGINE_REPORTED and applies(r.id, r.category)]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
+        record_rules = _RecordRules(ruleset, applies, self.require_evidence)
         collector = None
         whole = [r for r, _ in rules if REGISTRY[r.check].scope == "run"]  # judged over shoes, after the replay
         if whole and game.integrity is not None:
@@ -196,6 +298,8 @@ class Checker:
         replayer = self.replayer(game, table)
         passed_over = getattr(replayer, "passed_over", None)  # a replay that follows the numbering of the record
         header_have = evidence.held(declared)
+        header_full = header_have >= evidence.SHOWABLE  # nothing a coup shows can add to what the header states
+        joined: dict[tuple, frozenset] = {}  # (declared, shown) -> the evidence the coup holds
         held: dict[tuple, frozenset] = {}  # a coup's own `recorded` -> the evidence it gives
         # (dealing method, evidence) -> (rule, check, params, gate) of the rules that apply and are judged, and the
         # (rule id, evidence missing) of those that apply but are not judged
@@ -237,9 +341,19 @@ class Checker:
             if own is not None:
                 key = tuple(own)
                 have = held.get(key) or held.setdefault(key, evidence.held(own))
+            if own is not None or not header_full:  # a declaration explains what is absent, never exempts what is there
+                shows = getattr(state, "shows", None)
+                shown = shows() if shows is not None else have
+                if not have >= shown:
+                    key = (have, shown)
+                    record_rules.contradicted(record, own if own is not None else declared, own is not None,
+                                              shown - have)
+                    have = joined.get(key) or joined.setdefault(key, evidence.with_shown(have, shown))
             lacking = getattr(state, "lacking", None)
             if lacking:
                 have = have - lacking
+            if record_rules.required and not have >= record_rules.required:
+                record_rules.short(record, have)
             plan = by_key.get((state.method, have))
             if plan is None:
                 plan = by_key[(state.method, have)] = self._plan(rules, state.method, have, declared is not None)
@@ -254,6 +368,9 @@ class Checker:
                 if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards
                     result.states.append(state.cards())  # of the coups with findings (in a game with two hands)
         result.sha256 = source.sha256()
+        record_rules.tally(self, source, result.record_tally)
+        if not self.chunked:
+            finish_record(result)
         findings.sort(key=Finding.sort_key)
         if collector is not None:
             result.integrity = collector.finish()

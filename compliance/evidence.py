@@ -15,6 +15,15 @@ Two names are never written in ``recorded``; they follow from the others:
   their hands are recorded, and no card in the hands is unreadable (``??``);
 * ``stakes`` is held whenever ``wagers`` is (the wagers as placed give the
   wagers as they stood).
+
+A declaration explains what is **absent**; it never exempts what is present.
+Whatever a coup's record holds is judged, whatever ``recorded`` says: the
+game's coup state says what its content shows (``CoupState.shows()``), and a
+coup holds what its declaration states and what it shows.  A declaration the
+content contradicts is itself a finding (``record.declaration``, reported by
+the engine).  Two names are claims the content cannot show: ``coups`` (a
+record that holds every coup) and, where the cards are written in the order
+the rules of the game deal them, ``order``.
 """
 
 from __future__ import annotations
@@ -73,6 +82,45 @@ def held(recorded) -> frozenset[str]:
     return frozenset(have)
 
 
+#: what a coup's content can show it holds (see ``CoupState.shows``): every declarable name but ``coups``
+SHOWABLE: frozenset[str] = frozenset(DECLARABLE) - {"coups"}
+
+
+def with_shown(have: frozenset[str], shown: frozenset[str]) -> frozenset[str]:
+    """The evidence of a coup whose declaration gives ``have`` and whose content shows ``shown``: both, with what
+    follows from them (``stakes`` from ``wagers``, ``values`` from ``cards`` and ``hands``)."""
+    both = set(have | shown)
+    if "wagers" in both:
+        both.add("stakes")
+    if "cards" in both and "hands" in both:
+        both.add("values")
+    return frozenset(both)
+
+
+def words(names) -> str:
+    """Evidence names in a report's words: "calls, wagers as placed and settlements"."""
+    nouns = [NOUN[n] for n in EVIDENCE if n in names]
+    if not nouns:
+        return "nothing"
+    return nouns[0] if len(nouns) == 1 else ", ".join(nouns[:-1]) + " and " + nouns[-1]
+
+
+def required(names) -> frozenset[str]:
+    """The evidence a list of names requires (``--require-evidence``, ``require_evidence``, a ruleset's
+    ``record.evidence-missing`` rule): names of :data:`DECLARABLE`, or ``all`` for every one of them.  Raises
+    ValueError naming an unknown one."""
+    out: set[str] = set()
+    for name in names:
+        name = name.strip()
+        if name == "all":
+            out.update(DECLARABLE)
+        elif name in DECLARABLE:
+            out.add(name)
+        elif name:
+            raise ValueError(f"{name!r} is not a kind of evidence (one of: {', '.join(DECLARABLE)}, or all)")
+    return frozenset(out)
+
+
 def missing(needs: tuple[str, ...], have: frozenset[str]) -> tuple[str, ...]:
     """The evidence of ``needs`` that ``have`` lacks, in the order of :data:`EVIDENCE`."""
     if not needs or have.issuperset(needs):
@@ -85,5 +133,5 @@ def reason(lacking: tuple[str, ...]) -> str:
     if "values" in lacking and ("cards" in lacking or "hands" in lacking):
         lacking = tuple(n for n in lacking if n != "values")  # no values without the cards in their hands
     nouns = [NOUN[n] for n in lacking]
-    words = nouns[0] if len(nouns) == 1 else ", ".join(nouns[:-1]) + " and " + nouns[-1]
-    return f"{words} not recorded"
+    said = nouns[0] if len(nouns) == 1 else ", ".join(nouns[:-1]) + " and " + nouns[-1]
+    return f"{said} not recorded"

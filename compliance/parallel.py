@@ -54,7 +54,7 @@ import msgspec
 
 from compliance.context import RunContext
 from compliance.limits import DEFAULTS, Limits
-from compliance.engine import Checker, TranscriptResult, judge_run
+from compliance.engine import Checker, TranscriptResult, finish_record, judge_run
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.progress import Tally, shared_counts
@@ -150,6 +150,7 @@ class _ChunkChecker(Checker):
 
     carry: object | None = None  # the game's replayer
     current: object | None = None
+    chunked = True
 
     def replayer(self, game, table):
         r, self.carry = self.carry or super().replayer(game, table), None
@@ -174,6 +175,7 @@ class ChunkResult:
     integrity: object | None = None  # what the game's integrity stage gathered from the chunk's coups
     dealt: dict | None = None  # dealer -> coups of the chunk they dealt
     result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
+    record_tally: dict | None = None  # the record's findings to come: key -> [finding at its first coup, coups]
 
 
 def check_chunk(inp, context: RunContext, lookback: tuple[int, int, int] | None,
@@ -199,7 +201,7 @@ def check_chunk(inp, context: RunContext, lookback: tuple[int, int, int] | None,
         out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
                           start_key, carry_key(checker.current), start_shoe, chunk.shoes, source.header_sha256,
                           chunk.digest.hexdigest(), not_judged=result.not_judged, integrity=result.integrity,
-                          dealt=result.dealt)
+                          dealt=result.dealt, record_tally=result.record_tally)
         if lookback is None:
             out.result = result
         return out
@@ -392,6 +394,10 @@ def _merge(chunks: list[ChunkResult], sha256: str) -> TranscriptResult:
             result.dealt[dealer] = result.dealt.get(dealer, 0) + n
         if result.integrity is not None:
             result.integrity.extend(c.integrity)  # a shoe cut between two chunks is joined again
+        for key, (f, n) in (c.record_tally or {}).items():  # the first coup of the earliest chunk, the coups of all
+            found = result.record_tally.setdefault(key, [f, 0])
+            found[1] += n
+    finish_record(result)
     result.findings.sort(key=Finding.sort_key)  # as one pass would have: chunks are in coup order
     result.sha256 = sha256
     return result

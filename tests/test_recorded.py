@@ -45,6 +45,9 @@ def recorded_as(doc: dict, recorded: list[str], keep=("card", "result")) -> dict
     for c in doc["coups"]:
         c["events"] = [e for e in c["events"] if e["type"] in keep]
         c.pop("seated", None)
+        if "faces" not in recorded:  # a record without the faces writes none
+            for e in c["events"]:
+                e.pop("face", None)
     return doc
 
 
@@ -77,7 +80,8 @@ def test_a_cards_only_recording_of_compliant_play_gives_no_finding_and_lists_the
     assert why["NJ-RECIPIENT"] == "wagers and hand passes not recorded"
     judged = {"BAC-DEAL-ORDER", "BAC-DEAL-EXTRA", "BAC-DRAW-PLAYER-ILLEGAL", "BAC-DRAW-PLAYER-MISSING",
               "BAC-DRAW-BANKER-ILLEGAL", "BAC-DRAW-BANKER-MISSING", "BAC-SHOE-INTEGRITY", "BAC-TRANSCRIPT",
-              "BAC-RECORD-TIMESTAMP", "BAC-SHUFFLE", "BAC-OUTCOMES"}  # the shoe's order and outcomes: from its cards
+              "BAC-RECORD-TIMESTAMP", "BAC-SHUFFLE", "BAC-OUTCOMES",  # the shoe's order and outcomes: from its cards
+              "BAC-RECORD-DECLARATION", "BAC-RECORD-EVIDENCE"}  # what the record holds, judged on every record
     rules = {r.id for r in result.ruleset.rules}
     assert set(why) == rules - judged
     assert why["BAC-RECORD-DUPLICATE"] == "every coup of the shoe not recorded"  # a recording that does not claim it
@@ -135,29 +139,40 @@ def test_every_check_kind_declares_the_evidence_it_needs_beside_its_registration
     assert REGISTRY["record.timestamp"].needs == ()  # judged wherever a timestamp is recorded
 
 
+#: what every coup of :func:`compliant_play` shows it holds, whatever it declares: cards (each to its hand, face
+#: up), calls, wagers as they stood (placed before every other event), a result and settlements
+SHOWN = frozenset({"cards", "hands", "faces", "calls", "stakes", "results", "settlements"})
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(recorded=st.sets(st.sampled_from(evidence.DECLARABLE)), seed=st.integers(0, 3))
-def test_what_a_recording_states_only_decides_which_rules_judge_it(tmp_path, recorded, seed):
-    """The same coups, stated to hold less: every rule whose evidence is stated gives exactly its findings
-    on the whole transcript; every other rule gives none and is listed as not judged."""
+def test_what_a_recording_states_never_narrows_what_its_coups_hold(tmp_path, recorded, seed):
+    """The same coups, stated to hold less: a rule gives exactly its findings on the whole transcript wherever
+    its evidence is stated or shown by the coups; only a rule needing what is neither gives none and is listed
+    as not judged; and a statement that leaves out what the coups show is itself a finding."""
     doc = compliant_play(seed, coups=8)
     rng = random.Random(seed)
     for c in doc["coups"]:  # some breaches for the rules to find
         if rng.random() < 0.4:
             c["events"] = [e for e in c["events"] if not (e["type"] == "announce" and e["call"] == "cards")]
-        if rng.random() < 0.3:
-            c["events"] = [e for e in c["events"] if e["type"] != "settle"][:-1] + [c["events"][-1]]
+        if rng.random() < 0.3:  # a wager settled twice
+            c["events"].append(copy.deepcopy(next(e for e in reversed(c["events"]) if e["type"] == "settle")))
+    for c in doc["coups"]:
+        assert {"card", "announce", "wager", "result", "settle"} <= {e["type"] for e in c["events"]}
     full = result_of(doc, tmp_path)
     stated = copy.deepcopy(doc) | {"version": "1.1", "recorded": sorted(recorded)}
     result = result_of(stated, tmp_path)
-    have = evidence.held(sorted(recorded))
+    have = evidence.with_shown(evidence.held(sorted(recorded)), SHOWN)
     listed = {rule for rule, _ in result.not_judged}
     for rule in result.ruleset.rules:
         needs = REGISTRY[rule.check].needs
         if rule.check == "integrity.unshuffled" and "hands" not in have:
             needs += ("order",)  # the cards' order: as recorded, or implied by the rules from their hands
         mine = [f.as_dict() for f in result.findings if f.rule == rule.id]
-        if set(needs) <= have:
+        if rule.category == "record.declaration":
+            assert bool(mine) == (not SHOWN <= evidence.held(sorted(recorded))), mine
+            assert [f["coup"] for f in mine] in ([], [1])
+        elif set(needs) <= have:
             assert mine == [f.as_dict() for f in full.findings if f.rule == rule.id], rule.id
             assert rule.id not in listed
         else:
@@ -260,7 +275,11 @@ def test_every_report_says_which_rules_were_not_judged_and_why(tmp_path, monkeyp
     assert doc["transcripts"][0]["recorded"] == ["cards", "hands", "order"]
     sarif = json.loads(run("check", path, "-f", "sarif", *stamp).stdout)  # validated against SARIF 2.1.0
     run_ = sarif["runs"][0]
-    assert run_["results"] == []  # nothing found: a rule not judged is no result
+    assert {r["level"] for r in run_["results"]} == {"note"}  # nothing found: each rule not judged is a note
+    note = next(r for r in run_["results"] if r["ruleId"] == "BAC-CALLS")
+    assert note["kind"] == "notApplicable" and note["properties"]["notJudged"] is True
+    assert note["message"]["text"].startswith("BAC-CALLS not judged in every coup (4): calls not recorded")
+    assert len(run_["results"]) == len(doc["not_judged"])
     notes = [n for n in run_["invocations"][0]["toolExecutionNotifications"] if n["properties"].get("notJudged")]
     calls = next(n for n in notes if n["associatedRule"]["id"] == "BAC-CALLS")
     assert calls["level"] == "note"
@@ -441,3 +460,40 @@ def test_rules_show_lists_the_evidence_a_rule_needs():
     assert "procedure.calls  [procedure.call-missing]" in kinds and "    needs: calls, cards" in kinds
     listed = json.loads(run("rules", "list", "-r", "us-nj", "-f", "json").stdout)
     assert next(r for r in listed if r["id"] == "BAC-RESULT")["needs"] == ["hands", "values", "results"]
+
+
+def test_a_verdict_on_partial_evidence_says_so_in_every_format(tmp_path, monkeypatch):
+    """No finding on a recording whose rules were not all judged is never a bare "compliant" or "PASS", and no
+    format is silent about it."""
+    monkeypatch.chdir(tmp_path)
+    path = recording(tmp_path).name
+    stamp = ("--timestamp", "2026-11-29T12:00:00Z")
+    doc = json.loads(run("check", path, "-f", "json", *stamp).stdout)
+    rules = len({n["rule"] for n in doc["not_judged"]})
+    assert rules > 10
+    md = run("check", path, "-f", "markdown", *stamp).stdout
+    assert "✅ compliant" not in md
+    assert f"### baccarat-audit: ⚠️ no finding, on partial evidence ({rules} not judged)" in md
+    assert f"**The verdict rests on partial evidence: {rules} rules were not judged" in md
+    run("check", path, "-o", f"html={tmp_path / 'r.html'}", *stamp)
+    html = (tmp_path / "r.html").read_text()
+    assert ">PASS<" not in html
+    assert f'<span class="status partial">NOT FULLY JUDGED: {rules} rules not judged</span>' in html
+    assert "The verdict rests on partial evidence" in html
+    github = run("check", path, "-f", "github", *stamp).stdout
+    (notice,) = [line for line in github.splitlines() if "not judged" in line]
+    assert notice.startswith("::notice file=cards-only.json,title=baccarat-audit%3A not judged::cards-only.json: "
+                             f"the verdict rests on partial evidence: {rules} rules not judged (")
+    assert "in every coup (4): wagers not recorded" in notice
+    gitlab = json.loads(run("check", path, "-f", "gitlab", *stamp).stdout)
+    (entry,) = gitlab
+    assert entry["severity"] == "info" and entry["check_name"] == "not-judged"
+    assert entry["location"]["path"] == "cards-only.json" and f"{rules} rules not judged" in entry["description"]
+    quiet = run("check", path, "-q", *stamp)
+    assert quiet.stdout == ""
+    assert quiet.stderr == f"baccarat-audit: {rules} rules not judged for want of evidence\n"
+    whole = write(tmp_path / "whole.json", compliant_play(coups=2))
+    for fmt in ("github", "gitlab", "markdown"):
+        assert "not judged" not in run("check", whole.name, "-f", fmt, *stamp).stdout
+    assert run("check", whole.name, "-q", *stamp).stderr == ""
+    assert "✅ compliant" in run("check", whole.name, "-f", "markdown", *stamp).stdout

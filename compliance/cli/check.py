@@ -213,6 +213,11 @@ def check(
                              help="Check on a Dask distributed cluster (scheduler address, e.g. tcp://10.0.0.5:8786); "
                                   "the workers must read the transcripts and rulesets at the same absolute paths. "
                                   "Needs: pip install 'baccarat-audit[dask]'."),
+    require_evidence: list[str] = typer.Option(
+        None, "--require-evidence", metavar="LIST", show_default=False,
+        help="Evidence every coup's record must hold: names of the transcript format's `recorded` (cards, calls, "
+             "wagers, ...) separated by commas, or all; a coup lacking it is an error finding "
+             "(record.evidence-missing), once a transcript and kind of evidence."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Use nothing of the user's cache directory: load the "
                                   "rulesets from their YAML and work out the exact odds of a shoe again (also: "
                                   "BACCARAT_AUDIT_NO_CACHE=1, or cache = false in the configuration)."),
@@ -223,7 +228,8 @@ def check(
         "fail-on": fail_on.value if fail_on else None, "paths": [str(p) for p in transcripts or []],
         "waivers": str(waivers) if waivers else None, "baseline": str(baseline) if baseline else None,
         "exclude": _listed(exclude), "select": _listed(select), "ignore": _listed(ignore),
-        "junit-cases": junit_cases.value if junit_cases else None, "cache": False if no_cache else None})
+        "junit-cases": junit_cases.value if junit_cases else None, "cache": False if no_cache else None,
+        "require-evidence": _listed(require_evidence)})
     bounds = limits.Limits.raised(settings.values.get("limits"))
     # --no-cache, cache = false: no cached ruleset, no cached odds; nor a cache directory that is not the user's
     cache = cachedir.usable(settings["cache"] is not False)
@@ -240,6 +246,12 @@ def check(
 
         ruleset_cache.load(settings["ruleset"], enabled=cache, bounds=bounds)
     selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))
+    from compliance.evidence import required
+
+    try:
+        require = required(settings["require-evidence"])
+    except ValueError as e:
+        fail(f"--require-evidence: {e}")
     known, renamed = _known_rules(settings["ruleset"], bounds) \
         if selection or settings["waivers"] or settings["baseline"] else (None, {})
     notes: list[str] = []  # what names a renamed rule by its old id (compliance.redirects)
@@ -286,6 +298,7 @@ def check(
             context = RunContext(
                 ruleset=settings["ruleset"], jurisdictions=tuple(settings["jurisdictions"].items()),
                 selection=selection, limits=bounds, cache=cache, config=settings.source(), isolated=isolated,
+                require_evidence=require,
                 keep_states="html" in formats,
                 keep_coups="html" in formats or ("junit" in formats and options.junit_cases == "coup"))
             if jobs == 1 and not dask:
@@ -386,6 +399,9 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
         outputs_file.make_directory(baseline, "the report's")
         outputs_file.write(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
                            "cannot write baseline")
+    if options.quiet and report.not_judged:  # quiet, but never silent about a verdict on partial evidence
+        typer.echo(f"baccarat-audit: {report.rules_not_judged:,} rule{'' if report.rules_not_judged == 1 else 's'} "
+                   "not judged for want of evidence", err=True)
     if to_stdout != "text" and not options.quiet:  # the text report ends with them; else tell the terminal
         for warning in report.warnings():
             typer.echo(f"baccarat-audit: warning: {printable(warning)}", err=True)

@@ -10,7 +10,8 @@ a CR, LF, ESC or bidirectional override is shown as ``\r``, ``\n``, ``\x1b``,
 ``%``, CR and LF; in a property also ``:`` and ``,``.  So no transcript string
 can end the line and start a command of its own (``::add-mask::``,
 ``::stop-commands::``), add a property, or reorder the log line.
-Waived findings are not annotated; notes about the run are ``notice`` lines,
+Waived findings are not annotated; notes about the run are ``notice`` lines, as is
+a transcript judged on partial evidence (its rules not judged, one line a transcript);
 inputs that could not be checked ``error`` lines.
 """
 
@@ -48,5 +49,7 @@ def render(report: Report) -> str:
     lines = [annotation(f) for f in report.findings]
     lines += [command("warning", w, title="baccarat-audit") for w in report.warnings()]
     lines += [command("notice", n, title="baccarat-audit") for n in report.notices()]
+    lines += [command("notice", report.transcript_partial(view), file=view.document, title="baccarat-audit: not judged")
+              for view in report.transcripts if view.not_judged]
     lines += [command("error", f"could not check {e}", title="baccarat-audit") for e in report.errors]
     return "".join(line + "\n" for line in lines)

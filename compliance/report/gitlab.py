@@ -6,7 +6,9 @@ line; a Markdown block's findings point at the document).  Severities map to
 Code Quality's: error ``critical``, warning ``major``, info ``info``.  GitLab
 needs each fingerprint to be unique: the finding's own (rule, category,
 transcript, table, coup, event) is, unless two findings of one rule share an
-event, which then get the same key with their number among those.
+event, which then get the same key with their number among those.  A transcript
+judged on partial evidence (rules not judged for want of evidence) adds one ``info``
+entry, ``check_name`` ``not-judged``, saying which rules and why.
 """
 
 from __future__ import annotations
@@ -36,6 +38,15 @@ def document(report: Report) -> list[dict]:
             "severity": SEVERITY[f.severity],
             "location": {"path": f.transcript.split("#L", 1)[0], "lines": {"begin": f.line or 1}},
         })
+    for view in report.transcripts:  # a transcript judged on partial evidence: one info entry, never nothing
+        if view.not_judged:
+            issues.append({
+                "check_name": "not-judged",
+                "description": report.transcript_partial(view),
+                "fingerprint": hashlib.sha256(f"not-judged:{view.result.transcript}".encode()).hexdigest()[:32],
+                "severity": "info",
+                "location": {"path": view.document, "lines": {"begin": 1}},
+            })
     return issues
 
 

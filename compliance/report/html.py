@@ -70,6 +70,7 @@ h1 { margin: 0 0 4px; font-size: 26px; } h2 { margin: 28px 0 8px; font-size: 20p
 .meta { color: var(--muted); margin: 0 0 12px; }
 .status { display: inline-block; padding: 4px 12px; border-radius: 14px; font-weight: 600; color: #fff; }
 .status.fail { background: var(--error); } .status.pass { background: var(--ok); }
+.status.partial { background: var(--warning); }
 .summary-line { font-weight: 600; margin: 12px 0; }
 nav.toc ol { display: flex; flex-wrap: wrap; gap: 4px 18px; list-style: none; padding: 0; margin: 8px 0; }
 table { border-collapse: collapse; width: 100%; background: #fff; margin: 8px 0; }
@@ -626,13 +627,19 @@ def render(report: Report) -> str:
     sections.append(("coups", "Coups with findings"))
     toc = "".join(f'<li><a href="#{key}">{_e(title)}</a></li>' for key, title in sections)
     severity_counts = ", ".join(f"{report.by_severity[s]:,} {s}" for s in SEVERITIES)
+    partial = report.partial_evidence()
+    status = "fail" if failed else "partial" if partial else "pass"
+    status_text = ("FAIL" if failed else
+                   f"NOT FULLY JUDGED: {report.rules_not_judged:,} rule{'' if report.rules_not_judged == 1 else 's'} "
+                   "not judged" if partial else "PASS")
     body = [
         '<header class="report"><h1>Baccarat compliance report</h1>',
         f'<p class="meta">baccarat-audit {_e(report.tool_version)} · generated {_e(report.generated_iso)} · '
         f"rulesets: {_e(rulesets)}{configured} · fails on {_e(report.fail_on)}</p></header>",
         f'<nav class="toc" aria-label="contents"><ol>{toc}</ol></nav>',
-        f'<h2 id="summary">Summary</h2><p><span class="status {"fail" if failed else "pass"}">'
-        f'{"FAIL" if failed else "PASS"}</span></p>',
+        f'<h2 id="summary">Summary</h2><p><span class="status {status}">{_e(status_text)}</span></p>'
+        + (f'<p class="partial-evidence">{_e(partial[0].upper() + partial[1:])}: see each transcript\'s '
+           "rules not judged.</p>" if partial else ""),
         f'<p class="summary-line">{_e(report.summary_line())}</p>',
         f'<p class="severities">Reported findings by severity: {_e(severity_counts)}.</p>',
         f'<h2 id="by-rule">By rule</h2>{_by_rule(report, data)}',

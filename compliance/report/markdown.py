@@ -95,9 +95,14 @@ def _table(rows: list[str], total: int) -> list[str]:
 
 
 def render(report: Report) -> str:
-    status = "✅ compliant" if not report.findings and not report.errors else (
-        "❌ fails" if report.exit_code else "⚠️ findings below the failing severity")
+    partial = report.partial_evidence()
+    status = ("❌ fails" if report.exit_code else
+              f"⚠️ no finding, on partial evidence ({report.rules_not_judged:,} not judged)" if partial
+              and not report.findings else "✅ compliant" if not report.findings else
+              "⚠️ findings below the failing severity")
     lines = [f"### baccarat-audit: {status}", "", report.summary_line() + ".", ""]
+    if partial:
+        lines[-1:] = ["", f"**{partial[0].upper() + partial[1:]}** (see *Not judged*).", ""]
     lines += ["| transcript | table | ruleset | coups | " + " | ".join(SEVERITIES) + " | waived |",
               "|---|---|---|---:|" + "---:|" * len(SEVERITIES) + "---:|"]
     for t in report.transcripts:

@@ -279,8 +279,7 @@ class Report:
         if self.stale:
             extra.append(_plural(len(self.stale), "stale baseline entry", "stale baseline entries"))
         if self.not_judged:
-            rules = len({nj.rule.id for nj in self.not_judged})
-            extra.append(f"{_plural(rules, 'rule')} not judged for want of evidence")
+            extra.append(f"{_plural(self.rules_not_judged, 'rule')} not judged for want of evidence")
         if self.errors:
             extra.append(f"{_plural(len(self.errors), 'file')} could not be checked")
         if extra:
@@ -288,6 +287,28 @@ class Report:
         if self.money is not None:  # what the wrong settlements cost, net
             text += f"; {self.money.net_words()}"
         return text
+
+    @property
+    def rules_not_judged(self) -> int:
+        """How many rules (by id, over the run) were not judged in some coup for want of evidence."""
+        return len({nj.rule.id for nj in self.not_judged})
+
+    def partial_evidence(self) -> str | None:
+        """What every format says when the verdict rests on partial evidence (None: every rule was judged)."""
+        if not self.not_judged:
+            return None
+        n = self.rules_not_judged
+        return (f"the verdict rests on partial evidence: {_plural(n, 'rule')} {'was' if n == 1 else 'were'} not "
+                "judged in some or all coups, for want of the evidence they need")
+
+    @staticmethod
+    def transcript_partial(view: TranscriptView) -> str:
+        """The same of one transcript (its rules not judged, by id, with why)."""
+        n = len({nj.rule.id for nj in view.not_judged})
+        why = "; ".join(f"{nj.rule.id} {nj.extent}: {nj.reason}" for nj in view.not_judged[:5])
+        more = f"; and {len(view.not_judged) - 5:,} more" if len(view.not_judged) > 5 else ""
+        return (f"{view.result.transcript}: the verdict rests on partial evidence: {_plural(n, 'rule')} not judged "
+                f"({why}{more})")
 
     def warnings(self) -> list[str]:
         """What may make the run mean less than it seems: a transcript without a coup checked nothing; a

@@ -11,8 +11,10 @@
   ``properties``;
 * waived findings as results with an accepted external suppression;
 * a rule not judged for want of evidence (a recording that holds less than a
-  whole transcript) as a notification of the run's invocation, naming the
-  rule and the transcript: not a result, since nothing was found;
+  whole transcript) as a result of level ``note`` (kind ``notApplicable``) a
+  transcript, naming the rule, where and why, so that code scanning shows the
+  verdict rests on partial evidence; and, as before, a notification of the
+  run's invocation;
 * a wrong settlement's money (expected, paid, difference, in whose favour) in
   its result's ``properties``, the run's money in the run's ``properties``;
 * no ``security-severity``: these are compliance findings, not vulnerabilities.
@@ -20,6 +22,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import PurePosixPath
 from urllib.parse import quote
@@ -97,6 +100,25 @@ def _result(f: Finding, rule_index: dict[str, int], artifact_index: dict[str, in
     return out
 
 
+def _not_judged_result(nj, rule_index: dict[str, int], artifact_index: dict[str, int]) -> dict:
+    """A rule not judged in a transcript for want of evidence: a ``note`` result on the transcript."""
+    document = nj.transcript.split("#L", 1)[0]
+    key = hashlib.sha256(f"not-judged\x00{nj.rule.id}\x00{nj.transcript}".encode()).hexdigest()
+    return {
+        "ruleId": nj.rule.id,
+        "ruleIndex": rule_index[nj.rule.id],
+        "kind": "notApplicable",
+        "level": "note",
+        "message": {"text": f"{nj.rule.id} not judged {nj.extent}: {nj.reason}; the verdict on this transcript "
+                            "rests on partial evidence"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(document),
+                                                                 "index": artifact_index[document]}}}],
+        "partialFingerprints": {FINGERPRINT: key},
+        "properties": {"notJudged": True, "transcript": nj.transcript, "category": nj.rule.category,
+                       "citation": nj.rule.citation_text, "coups": nj.coups, "of": nj.of, "missing": nj.missing},
+    }
+
+
 def _notifications(report: Report, rule_index: dict[str, int], artifact_index: dict[str, int]) -> list[dict]:
     out = [{"level": "error", "message": {"text": e}} for e in report.errors]
     out += [{"level": "warning", "message": {"text": n}} for n in report.warnings() + report.notices()]
@@ -130,6 +152,7 @@ def document(report: Report) -> dict:
             artifacts.append(entry)
     results = [_result(f, rule_index, artifact_index) for f in report.findings]
     results += [_result(f, rule_index, artifact_index, e) for f, e in report.waived]
+    results += [_not_judged_result(nj, rule_index, artifact_index) for nj in report.not_judged]
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",

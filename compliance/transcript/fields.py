@@ -55,8 +55,10 @@ def strip_vendor_keys(obj):
 Evidence = Literal[DECLARABLE]  # type: ignore[valid-type]
 
 RECORDED_DESCRIPTION = (
-    "what the recording holds (format 1.1): " + ", ".join(DECLARABLE) + ". A rule needing evidence not listed "
-    "is not judged, and the report says so. Absent: everything a version 1 transcript records (all but `coups`)")
+    "what the recording holds (format 1.1): " + ", ".join(DECLARABLE) + ". It explains what is absent and never "
+    "exempts what is present: what a coup's events hold is judged whatever it says (a declaration they contradict "
+    "is a record.declaration error); a rule needing evidence neither listed nor shown is not judged, and the "
+    "report says so. Absent: everything a version 1 transcript records (all but `coups`)")
 
 
 class Staff(SpecModel):

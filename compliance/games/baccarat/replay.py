@@ -226,6 +226,44 @@ class CoupState:
         self.time_before: Stamp | None = None  # the last valid timestamp of the coups before (its event: -1)
         self.number_before: int | None = None  # the number of the coup recorded just before, in the same shoe
 
+    # ------------------------------------------------------------ what the record shows
+    def shows(self) -> frozenset[str]:
+        """The evidence this coup's events show the record holds (:mod:`compliance.evidence`), whatever its
+        ``recorded`` says: a card dealt shows ``cards`` and ``hands`` (every card names where it went), a face
+        shows ``faces``, a call ``calls``, a wager ``stakes``, a settlement or commission ``settlements``, a
+        result or void ``results``, an offer or shoe return ``offers``, a hand passed or returned ``passes``.
+        Two show only where they carry what a record without them could not have written:
+        ``wagers`` (their place among the events) where a wager is changed, or placed after a call or a card (a
+        record of the wagers as they stood writes them before every other event), and ``order`` where the
+        cards to the hands are not in the order the rules deal them (Player, Banker, Player, Banker, then the
+        Player's third card, then the Banker's: the order a record without it writes them in)."""
+        out = []
+        if self.drawn:
+            out.append("cards")
+            if self.to_hands:
+                out.append("hands")
+                if not _in_dealing_order(self.to_hands):
+                    out.append("order")
+            if any(c.face is not None or c.found_face_up for _, c in self.drawn):
+                out.append("faces")
+        if self.result is not None or self.void is not None:
+            out.append("results")
+        if self.calls:
+            out.append("calls")
+        if self.changes:
+            out.append("stakes")
+            first_call = self.calls[0][1] if self.calls else None
+            if any(ch.kind != "wager" or ch.after_first_card or ch.after_no_more_bets
+                   or (first_call is not None and ch.at > first_call) for ch in self.changes):
+                out.append("wagers")
+        if self.settlements or self.commissions:
+            out.append("settlements")
+        if self.offers or self.shoe_returns:
+            out.append("offers")
+        if self.passes or self.returns:
+            out.append("passes")
+        return frozenset(out)
+
     # ------------------------------------------------------------ derived facts
     def initial_total(self, hand: str) -> int:
         return self.points[0 if hand == PLAYER else 1]
@@ -639,6 +677,21 @@ def _keep_dealt(s: CoupState) -> None:
     if s.dealt_player is s.player:
         s.dealt_player = list(s.player)
         s.dealt_banker = list(s.banker)
+
+
+def _in_dealing_order(to_hands: list[tuple[str, DealtCard]]) -> bool:
+    """The cards to the hands are in the order the rules deal them: Player, Banker, Player, Banker, then the
+    Player's third card, then the Banker's (for as many cards as each hand got)."""
+    player = sum(1 for to, _ in to_hands if to == PLAYER)
+    banker = len(to_hands) - player
+    k = 0
+    for i in range(max(player, banker)):
+        for hand, count in ((PLAYER, player), (BANKER, banker)):
+            if i < count:
+                if to_hands[k][0] != hand:
+                    return False
+                k += 1
+    return True
 
 
 def _decks(n: int) -> str:
