@@ -35,6 +35,7 @@ from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 
+from compliance import evidence
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.findings import Finding
@@ -77,6 +78,7 @@ class Sidecar:
     fires: list[Expected]
     silent: list[str] | str  # rule ids, or "all"
     known_gaps: list[Expected]
+    require_evidence: tuple[str, ...] = ()  # the run's --require-evidence for this test
 
 
 @dataclass
@@ -166,7 +168,7 @@ def read_sidecar(path: Path) -> Sidecar:
     data = doc.data
     if not isinstance(data, dict):
         raise UserError("an expected.yaml is a mapping with fires / silent / known_gaps", doc.where())
-    allowed = {"ruleset", "description", "fires", "silent", "known_gaps"}
+    allowed = {"ruleset", "description", "fires", "silent", "known_gaps", "require_evidence"}
     for k in data:
         if k not in allowed:
             raise UserError(f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})", doc.where((k,)))
@@ -190,7 +192,14 @@ def read_sidecar(path: Path) -> Sidecar:
         silent = [str(s) for s in silent]
     if not fires and not silent and not gaps:
         raise UserError("the sidecar expects nothing: give fires, silent or known_gaps", doc.where())
-    return Sidecar(path, ruleset, " ".join(description.split()), fires, silent, gaps)
+    require = data.get("require_evidence", [])
+    try:
+        if not isinstance(require, list) or not all(isinstance(n, str) for n in require):
+            raise ValueError("`require_evidence` is a list of evidence names (as check --require-evidence)")
+        evidence.required(require)
+    except ValueError as e:
+        raise UserError(str(e), doc.where(("require_evidence",))) from None
+    return Sidecar(path, ruleset, " ".join(description.split()), fires, silent, gaps, tuple(require))
 
 
 def _expectations(doc: YamlDoc, key: str, gap: bool) -> list[Expected]:
@@ -244,7 +253,7 @@ class Runner:
 
     def __init__(self, jurisdictions: dict[str, str] | None = None):
         self.jurisdictions = tuple((jurisdictions or {}).items())  # the configuration's: table.jurisdiction -> ruleset
-        self._checkers: dict[str | None, Checker] = {}
+        self._checkers: dict[tuple, Checker] = {}  # (ruleset, evidence required) -> its checker
         self.rulesets: dict[str, Ruleset] = {}  # ruleset id -> ruleset, for every ruleset a case ran under
 
     def _ruleset_ref(self, transcript: Path, side: Sidecar | None) -> str | None:
@@ -272,9 +281,11 @@ class Runner:
             side = read_sidecar(sidecar)
             case.description = side.description
             ref = self._ruleset_ref(transcript, side)
-            checker = self._checkers.get(ref)
+            key = (ref, side.require_evidence)
+            checker = self._checkers.get(key)
             if checker is None:
-                checker = self._checkers[ref] = Checker(ruleset=ref, jurisdictions=self.jurisdictions)
+                checker = self._checkers[key] = Checker(ruleset=ref, jurisdictions=self.jurisdictions,
+                                                        require_evidence=evidence.required(side.require_evidence))
             result = checker.check_file(transcript, shown)
         except UserError as e:
             case.error(str(e))
