@@ -120,6 +120,9 @@ class CheckKind:
     needs: tuple[str, ...] = ()  # the evidence its judgement rests on (compliance.evidence)
     scope: str = "coup"  # "coup": called on every coup; "run": judged after the replay, over shoes and runs
     when: tuple[str, ...] = ()  # coup-state fields of which one must be set for it to find anything (): always
+    # what it judges with less than ``needs``: (the evidence, in words what it judges from it); where a coup holds
+    # one of them, the engine calls it on the coup's evidence view and it judges what that evidence proves
+    partly: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     @property
     def doc(self) -> str:
@@ -130,12 +133,17 @@ REGISTRY: dict[str, CheckKind] = {}
 
 
 def check(name: str, category: str, params: type[BaseModel] = NoParams, *, game: str | None,
-          needs: tuple[str, ...] = (), scope: str = "coup", when: tuple[str, ...] = ()):
+          needs: tuple[str, ...] = (), scope: str = "coup", when: tuple[str, ...] = (),
+          partly: dict[tuple[str, ...], str] | None = None):
     """Register a check kind (for the coups of ``game``, a ruleset game_kind; ``None`` for every game) and the
     evidence it needs (a game's package may bind ``game`` once: baccarat's ``checks.register.check``);
     ``scope="run"``: judged over shoes and runs of shoes by the game's integrity stage, not coup by coup;
     ``when``: the coup-state fields of which at least one is set (not empty, not None) in any coup where it
-    can find something (the engine calls it only there)."""
+    can find something (the engine calls it only there); ``partly``: what it still judges from less than
+    ``needs`` (evidence -> in words, what): on a coup holding that evidence, it reads the coup through an
+    evidence view, where a fact from evidence the coup lacks raises :class:`compliance.evidence.Unknown`; it
+    reports the breaches the recorded evidence proves, and the coup is not judged by it only where its verdict
+    needed a fact that came back unknown."""
     if category not in CATEGORIES:
         raise ValueError(f"{name}: unknown category {category!r}")
     unknown = [n for n in needs if n not in EVIDENCE]
@@ -143,11 +151,15 @@ def check(name: str, category: str, params: type[BaseModel] = NoParams, *, game:
         raise ValueError(f"{name}: unknown evidence {unknown!r} (known: {', '.join(EVIDENCE)})")
     if scope not in ("coup", "run"):
         raise ValueError(f"{name}: unknown scope {scope!r}")
+    for have in partly or {}:
+        if [n for n in have if n not in EVIDENCE] or set(needs) <= set(have):
+            raise ValueError(f"{name}: partly={have!r} is not less than what it needs, in evidence names")
 
     def register(fn):
         if name in REGISTRY:
             raise ValueError(f"check kind {name!r} registered twice")
-        REGISTRY[name] = CheckKind(name, category, params, fn, game, tuple(needs), scope, tuple(when))
+        REGISTRY[name] = CheckKind(name, category, params, fn, game, tuple(needs), scope, tuple(when),
+                                   tuple((tuple(have), words) for have, words in (partly or {}).items()))
         return fn
 
     return register

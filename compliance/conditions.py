@@ -29,6 +29,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from compliance.evidence import Unknown as _Unknown
+
 Scope = Literal["result", "cards"]
 
 
@@ -48,9 +50,13 @@ class Facts:
         self.winner, self.points, self.cards, self.natural, self.first_two = winner, points, cards, natural, first_two
 
 
-class Unknown(Exception):
-    """The record does not show what the condition reads (a card recorded in part: ``7?``, ``0?``): the wagers
-    on a spot settled by it are not judged in that coup."""
+class Unknown(_Unknown):
+    """The record does not show what the condition reads (a card recorded in part: ``7?``, ``0?``; a coup whose
+    cards were not recorded): the wagers on a spot settled by it are not judged in that coup."""
+
+    def __init__(self, why: str, *names: str):
+        super().__init__(*names)
+        self.args = (why,)
 
 
 @dataclass(frozen=True)

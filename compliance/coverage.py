@@ -417,9 +417,11 @@ def unjudged(ruleset: Ruleset, have: frozenset[str] | None) -> dict[str, str]:
         return {}
     out = {}
     for r in ruleset.rules:
-        lacking = evidence.missing(REGISTRY[r.check].needs, have)
+        kind = REGISTRY[r.check]
+        lacking = evidence.missing(kind.needs, have)
         if lacking:
-            out[r.id] = evidence.reason(lacking)
+            part = [words for part, words in kind.partly if have.issuperset(part)]
+            out[r.id] = evidence.reason(lacking) + (f"; judges only {'; '.join(part)}" if part else "")
     return out
 
 

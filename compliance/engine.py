@@ -134,17 +134,15 @@ class _RecordRules:
     ``record.declaration`` (a declaration its coups contradict) and ``record.evidence-missing`` (evidence the
     ruleset's rule or the run requires that coups lack), each gathered coup by coup and reported once."""
 
-    def __init__(self, ruleset: Ruleset, applies, run_requires: frozenset[str]):
+    def __init__(self, ruleset: Ruleset, run_requires: frozenset[str]):
         by_category = {r.category: r for r in ruleset.rules if r.category in ENGINE_REPORTED}
-        declaration = by_category.get("record.declaration")
-        self.declaration = declaration if declaration is not None and applies(declaration.id, declaration.category) \
-            else None
+        self.declaration = by_category.get("record.declaration")
         rule = by_category.get("record.evidence-missing")
         from_ruleset = evidence.required(rule.params.require) if rule is not None else frozenset()
         if rule is None and run_requires:  # the run's requirement holds whatever the ruleset names
             rule = _run_rule(ruleset)
-        self.missing_rule = rule if rule is not None and applies(rule.id, rule.category) else None
-        self.required = (from_ruleset | run_requires) if self.missing_rule is not None else frozenset()
+        self.missing_rule = rule
+        self.required = (from_ruleset | run_requires) if rule is not None else frozenset()
         self.by = " and ".join(w for w, on in (("the ruleset", from_ruleset), ("the run (--require-evidence)",
                                                                               run_requires)) if on)
         self.first_contradiction = None  # (record, declared, whose, evidence shown but not declared)
@@ -234,7 +232,9 @@ def _gate(when: tuple[str, ...]):
 
 class Checker:
     """Checks transcripts against rulesets, as the run's context says (:class:`compliance.context.RunContext`:
-    the ruleset, the selection, the limits, the cache, what to keep for the reports).
+    the ruleset, the selection, the limits, the cache, what to keep for the reports).  Every rule of a
+    transcript's ruleset is judged: the selection (--select, --ignore) filters only which findings a report
+    shows (:class:`compliance.report.model.Report`), never what a rule computes from.
 
     ``Checker(context)``, or the context's fields as keywords for a context of them
     (``Checker(ruleset="us-nj", keep_states=True)``).  ``judge``: judge each transcript's shoes as a run of
@@ -285,11 +285,11 @@ class Checker:
         if self.keep_states:
             result.states = []
         numbers = result.coup_numbers = [] if self.keep_coups else None
-        applies = self.selection.applies
-        rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules
-                 if r.category not in ENGINE_REPORTED and applies(r.id, r.category)]
+        # every rule is judged, whatever the run selects: a rule's verdict may rest on another's (the integrity
+        # stage's settlement drift on the wrong settlements), and selection only filters what a report shows
+        rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category not in ENGINE_REPORTED]
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
-        record_rules = _RecordRules(ruleset, applies, self.require_evidence)
+        record_rules = _RecordRules(ruleset, self.require_evidence)
         collector = None
         whole = [r for r, _ in rules if REGISTRY[r.check].scope == "run"]  # judged over shoes, after the replay
         if whole and game.integrity is not None:
@@ -357,10 +357,12 @@ class Checker:
             plan = by_key.get((state.method, have))
             if plan is None:
                 plan = by_key[(state.method, have)] = self._plan(rules, state.method, have, declared is not None)
-            applicable, unjudged = plan
+            applicable, unjudged, partly = plan
             for key in unjudged:
                 not_judged[key] = not_judged.get(key, 0) + 1
-            found = self._run_rules(applicable, state, table, source, record, unreadable_rule)
+            found = self._run_rules(applicable, state, table, source, record, unreadable_rule, not_judged)
+            if partly:
+                found = self._run_partly(partly, state, table, source, record, unreadable_rule, not_judged, found)
             if collector is not None:
                 collector.add(state, record, found, have, coup_staff or ())
             if found:
@@ -379,12 +381,14 @@ class Checker:
         return result
 
     @staticmethod
-    def _plan(rules, method: str | None, have: frozenset, declared: bool) -> tuple[list, list]:
+    def _plan(rules, method: str | None, have: frozenset, declared: bool) -> tuple[list, list, list]:
         """The rules that apply under ``method``: those judged with the evidence ``have`` (each with its
-        ``gate``, :func:`_gate`), and the (rule id, evidence missing) of those that cannot be.  A version 1
-        transcript (``declared`` false) could not claim every coup of its shoes (``coups``): a rule needing
-        only that does not apply to it, and is not listed as not judged."""
-        judged, unjudged = [], []
+        ``gate``, :func:`_gate`); the (rule id, evidence missing) of those that cannot be; and those that judge
+        part of what they judge with ``have`` (``partly``), each with what the coup lacks (see :meth:`_run_partly`).
+        A version 1 transcript (``declared`` false) could not claim every coup of its shoes (``coups``): a rule
+        needing only that does not apply to it, and is not listed as not judged."""
+        judged, unjudged, partly = [], [], []
+        absent = frozenset(evidence.EVIDENCE) - have
         for r, fn in rules:
             if not _applies(r, method):
                 continue
@@ -396,21 +400,55 @@ class Checker:
                 continue
             if not declared:
                 lacking = tuple(n for n in lacking if n in evidence.V1)
-            if lacking:
+            if not lacking:
+                continue
+            if kind.scope == "coup" and any(have.issuperset(part) for part, _ in kind.partly):
+                partly.append((r, fn, r.params, absent, lacking))
+            else:
                 unjudged.append((r.id, lacking))
-        return judged, unjudged
+        return judged, unjudged, partly
+
+    def _run_partly(self, rules, state, table, source, record: CoupRecord, unreadable_rule, not_judged, found):
+        """The rules judged on what the coup's record holds, short of what they need: each reads the coup
+        through its evidence view (:class:`compliance.evidence.View`), reports what the recorded evidence proves,
+        and leaves the coup not judged only where a fact it needed came back unknown."""
+        for rule, fn, params, absent, lacking in rules:
+            try:
+                breaches = fn(evidence.View(state, absent), params, table)
+            except evidence.Unknown as e:
+                key = (rule.id, e.names or lacking)
+                not_judged[key] = not_judged.get(key, 0) + 1
+                continue
+            except Exception as e:  # a bug must not hide the other coups: report it on this coup
+                if unreadable_rule is not None:
+                    found = found or []
+                    found.append(self._unreadable(unreadable_rule, source, record, f"rule {rule.id} could not judge "
+                                                  f"this coup ({type(e).__name__}: {e})", None))
+                continue
+            if breaches:
+                out = [self._finding(rule, b.severity or rule.severity, source, record, b.event, b.message,
+                                     b.money)
+                       for b in breaches]
+                self._locate(out, record)
+                found = (found or []) + out
+        return found
 
     def replayer(self, game: games.Game, table):
         """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see parallel)."""
         return game.replayer(table)
 
-    def _run_rules(self, rules, state, table, source, record: CoupRecord, unreadable_rule):
+    def _run_rules(self, rules, state, table, source, record: CoupRecord, unreadable_rule, not_judged=None):
         out = None
         for rule, fn, params, gate in rules:
             if gate is not None and not gate(state):
                 continue  # nothing in this coup the rule could find anything in
             try:
                 breaches = fn(state, params, table)
+            except evidence.Unknown as e:  # a fact it needs the record holds only in part (a card recorded as 7?)
+                if not_judged is not None:
+                    key = (rule.id, e.names or ("cards",))
+                    not_judged[key] = not_judged.get(key, 0) + 1
+                continue
             except Exception as e:  # a bug must not hide the other coups: report it on this coup
                 if unreadable_rule is None:
                     continue

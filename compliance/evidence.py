@@ -135,3 +135,45 @@ def reason(lacking: tuple[str, ...]) -> str:
     nouns = [NOUN[n] for n in lacking]
     said = nouns[0] if len(nouns) == 1 else ", ".join(nouns[:-1]) + " and " + nouns[-1]
     return f"{said} not recorded"
+
+
+class Unknown(Exception):
+    """A fact a check needs comes from evidence the coup's record lacks: raised where the check reads it.
+
+    The engine then counts the coup as not judged by the check's rule, for want of ``names`` (the evidence
+    the fact comes from), unless the check found a breach the recorded evidence proves whatever the unrecorded
+    facts were.  A check that judges several things in a coup (each wager, each call) catches it for the one
+    thing that needs the fact, goes on with the others, and raises it again at the end if it found nothing."""
+
+    def __init__(self, *names: str):
+        super().__init__(reason(tuple(names)) if names and all(n in EVIDENCE for n in names) else " ".join(names))
+        self.names = tuple(n for n in names if n in EVIDENCE)
+
+
+class View:
+    """A coup state as a record lacking ``absent`` holds it: reading a fact that comes from absent evidence
+    (its game's ``FACTS``: fact -> the evidence it comes from) raises :class:`Unknown`; every other fact, and
+    every method (which reads the facts through the view), is the state's own.  The engine hands a check kind
+    this view where the coup lacks some of the evidence the kind needs and the kind says it can judge
+    something without it (``@check(..., partly=...)``)."""
+
+    __slots__ = ("_absent", "_facts", "_state")
+
+    def __init__(self, state, absent: frozenset[str]):
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_absent", absent)
+        object.__setattr__(self, "_facts", type(state).FACTS)
+
+    def __getattr__(self, name: str):
+        comes_from = self._facts.get(name)
+        if comes_from is not None:
+            lacking = [n for n in comes_from if n in self._absent]
+            if lacking:
+                raise Unknown(*lacking)
+        method = getattr(type(self._state), name, None)
+        if callable(method) and not isinstance(method, type):
+            return method.__get__(self)  # the method reads the facts through the view
+        return getattr(self._state, name)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a check never changes the coup state")

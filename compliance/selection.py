@@ -9,10 +9,14 @@ as a glob, case-insensitively:
   it (``third-card`` selects ``third-card.banker.illegal``), or a glob
   (``curator.*``).
 
-A rule runs when some ``select`` names it (every rule when none is given) and
-no ``ignore`` does. A selector that is the old id of a renamed rule names the rule
-(:mod:`compliance.redirects`). A coup that cannot be read is always reported (as Ruff
-always reports a syntax error): ``transcript.unreadable`` is never deselected.
+A rule's findings are reported when some ``select`` names it (every rule when
+none is given) and no ``ignore`` does. Selection filters what a report shows
+(:class:`compliance.report.model.Report`), never what a rule computes: every
+rule is judged whatever is selected, since one rule may rest on another's
+work (a table's settlement drift on its wrong settlements). A selector that is
+the old id of a renamed rule names the rule (:mod:`compliance.redirects`). A
+coup that cannot be read is always reported (as Ruff always reports a syntax
+error): ``transcript.unreadable`` is never deselected.
 """
 
 from __future__ import annotations

@@ -196,7 +196,8 @@ def test_a_coup_with_a_result_and_no_captured_cards_is_not_a_dealing_breach(tmp_
     assert nj["BAC-DEAL-ORDER"].coups == 1
     assert nj["BAC-DEAL-ORDER"].reason == "the hand each card went to and the dealing order not recorded"
     assert nj["BAC-SHOE-INTEGRITY"].reason == "cards not recorded"
-    assert nj["BAC-SETTLE-AMOUNT"].extent == "in 1 of 3 coups"
+    assert "BAC-SETTLE-AMOUNT" not in nj  # its wagers settled right by the announced result: judged, compliant
+    assert nj["BAC-RESULT"].extent == "in 1 of 3 coups"
 
 
 def test_a_coup_whose_wagers_were_not_captured_is_not_a_settlement_breach(tmp_path):

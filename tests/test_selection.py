@@ -95,3 +95,109 @@ def test_a_category_selects_itself_and_what_is_under_it_only(category):
     assert s.applies("ANY-RULE", category)
     assert all(s.applies("ANY-RULE", c) == (c == category or c.startswith(category + ".")
                                             or c == "transcript.unreadable") for c in CATEGORIES)
+
+
+# ------------------------------------------------------------------ choosing rules never changes another's verdict
+
+
+def _reported(path, selection: Selection = Selection(), ruleset: str | None = None, require=frozenset()) -> list[dict]:
+    """The findings a run reports on ``path`` with ``selection``: the engine and the report, as `check` uses them."""
+    from compliance.engine import Checker
+    from compliance.report.model import Report
+
+    result = Checker(ruleset=ruleset, selection=selection, require_evidence=require).check_file(path, path.name)
+    return [f.as_dict() for f in Report([result], selection=selection).findings]
+
+
+def _each_rule_alone_finds_what_it_finds_among_all(path, rules, ruleset: str | None = None,
+                                                   require=frozenset()) -> int:
+    full = _reported(path, ruleset=ruleset, require=require)
+    for rule in rules:
+        alone = _reported(path, Selection(select=(rule,)), ruleset, require)
+        assert [f for f in alone if f["rule"] != rule and f["category"] != "transcript.unreadable"] == []
+        assert [f for f in alone if f["rule"] == rule] == [f for f in full if f["rule"] == rule], rule
+    return len(full)
+
+
+def _ruleset_rules(path, ruleset: str | None = None) -> list[str]:
+    from compliance.engine import Checker
+
+    return [r.id for r in Checker(ruleset=ruleset).check_file(path, path.name).ruleset.rules]
+
+
+def test_every_rule_selected_alone_finds_on_the_sample_what_it_finds_among_all(tmp_path):
+    path = sample_into(tmp_path)
+    assert _each_rule_alone_finds_what_it_finds_among_all(path, _ruleset_rules(path)) == 6
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory):
+    """A simulated night with every breach the simulator can make, whole shoes and the run included."""
+    from compliance.games.baccarat.simulate import RUN_WAYS, Simulator, injectable, write_transcript
+    from compliance.ruleset.loader import load_ruleset
+
+    rules = load_ruleset("au-nsw")  # the ruleset whose rules the simulator can break in the most ways
+    probe = Simulator(rules, coups=1, seed=4, irregularities=0.02)
+    inject = dict.fromkeys(injectable(probe.procedure, None, True, probe.game), 0.02) | dict.fromkeys(RUN_WAYS, 0.2)
+    sim = Simulator(rules, coups=400, seed=4, inject=inject, irregularities=0.02)
+    path = tmp_path_factory.mktemp("night") / "night.jsonl"
+    with open(path, "wb") as f:
+        write_transcript(sim, f, "jsonl")
+    return path
+
+
+def test_every_rule_selected_alone_finds_on_a_simulated_night_what_it_finds_among_all(night):
+    full = _reported(night)
+    rules = {f["rule"] for f in full}
+    assert {"BAC-SETTLE-DRIFT", "BAC-SETTLE-AMOUNT", "BAC-CALLS", "BAC-WAGER-LATE"} <= rules  # every kind of breach
+    assert _each_rule_alone_finds_what_it_finds_among_all(night, _ruleset_rules(night)) == len(full)
+
+
+def test_the_drift_of_a_table_survives_any_choice_of_rules(night, tmp_path, monkeypatch):
+    """The settlement drift rests on the wrong settlements: selecting the integrity rules, or leaving out the
+    rule that reports each wrong settlement, on the command line or in the configuration, keeps it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "night.jsonl").write_bytes(night.read_bytes())
+
+    def drift(*args: str) -> list[dict]:
+        out = run("check", "night.jsonl", "-f", "json", *args)
+        return [f for f in json.loads(out.stdout)["findings"] if f["rule"] == "BAC-SETTLE-DRIFT"]
+
+    every = drift()
+    assert every
+    assert drift("--select", "integrity") == every
+    assert drift("--select", "BAC-SETTLE-DRIFT") == every
+    assert drift("--ignore", "BAC-SETTLE-AMOUNT") == every
+    (tmp_path / ".baccarat-audit.yaml").write_text("ignore: [BAC-SETTLE-AMOUNT, settlement]\n", encoding="utf-8")
+    assert drift() == every
+
+
+def _rule_tests():
+    """(transcript, sidecar) of every rule test that names the rules it is about (fires, known gaps, silent)."""
+    from pathlib import Path
+
+    from compliance.ruletests import read_sidecar
+
+    root = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
+    for sidecar in sorted(root.rglob("*.expected.yaml")):
+        side = read_sidecar(sidecar)
+        if not (side.fires or side.known_gaps or isinstance(side.silent, list)):
+            continue  # silent: all, and nothing that fires: the sample and the night cover every rule alone
+        for suffix in (".json", ".jsonl", ".md"):
+            path = sidecar.with_name(sidecar.name.removesuffix(".expected.yaml") + suffix)
+            if path.exists():
+                yield path, sidecar
+
+
+@pytest.mark.parametrize("path, sidecar", list(_rule_tests()), ids=lambda p: p.parent.name + "/" + p.name)
+def test_every_rule_a_rule_test_is_about_finds_alone_what_it_finds_among_all(path, sidecar):
+    from compliance.ruletests import read_sidecar
+
+    side = read_sidecar(sidecar)
+    ruleset = None
+    if side.ruleset is not None:
+        ref = sidecar.parent / side.ruleset
+        ruleset = str(ref) if ref.exists() else side.ruleset
+    rules = sorted({e.rule for e in side.fires + side.known_gaps}
+                   | (set(side.silent) if isinstance(side.silent, list) else set()))
+    _each_rule_alone_finds_what_it_finds_among_all(path, rules, ruleset, frozenset(side.require_evidence))

@@ -168,11 +168,12 @@ def check(
                                      show_default=False, help="Exit 1 when a reported finding of this severity or "
                                      "above exists: error, warning or info [default: error]."),
     select: list[str] = typer.Option(None, "--select", metavar="RULE|CATEGORY", show_default=False,
-                                     help="Apply only these rules: ids or categories, globs and prefixes allowed "
-                                          "(BAC-DRAW, settlement.*); repeat or separate with commas."),
+                                     help="Report only these rules' findings (every rule is still judged): ids or "
+                                          "categories, globs and prefixes allowed (BAC-DRAW, settlement.*); repeat or "
+                                          "separate with commas."),
     ignore: list[str] = typer.Option(None, "--ignore", metavar="RULE|CATEGORY", show_default=False,
-                                     help="Do not apply these rules (as --select names them). Unreadable coups "
-                                          "are always reported."),
+                                     help="Do not report these rules' findings (as --select names them). Unreadable "
+                                          "coups are always reported."),
     exclude: list[str] = typer.Option(None, "--exclude", metavar="GLOB", show_default=False,
                                       help="Skip files and directories matching GLOB (a name such as "
                                            "'*.injected.json' or 'archive', or a path such as 'recordings/2019/*'); "

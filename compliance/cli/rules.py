@@ -134,7 +134,13 @@ def rule_dict(rs: Ruleset, rule: BoundRule) -> dict:
         "dealing_methods": sorted(rule.dealing_methods) if rule.dealing_methods else None,
         "defined_in": rule.defined_in, "location": rule.location,
         "needs": list(REGISTRY[rule.check].needs),
+        "partly": _partly(REGISTRY[rule.check]),
     }
+
+
+def _partly(kind) -> list[dict]:
+    """What a check kind still judges with less evidence than it needs: [{"with": [...], "judges": "..."}]."""
+    return [{"with": list(have), "judges": words} for have, words in kind.partly]
 
 
 def _param_words(rule: BoundRule) -> str:
@@ -234,7 +240,7 @@ def _needs_words(needs: tuple[str, ...]) -> str:
     if not needs:
         return "none beyond the coup itself (judged in every recording)"
     return "; ".join(f"{n} ({evidence.EVIDENCE[n]})" for n in needs) + \
-        " — not judged where the recording lacks any of it"
+        " — not judged where the recording lacks any of it, but for what it judges with less (below)"
 
 
 def _event_line(i: int, e: dict) -> str:
@@ -322,6 +328,7 @@ def rules_show(
            f"  category     {first.category}: {CATEGORIES[first.category]}",
            f"  check kind   {first.check}",
            f"  evidence     {_needs_words(kind.needs)}",
+           *[f"  with less    {', '.join(have)}: judges {words}" for have, words in kind.partly],
            f"  defined in   {first.defined_in} ({first.location})"]
     if first.summary:
         out += ["", "  " + " ".join(first.summary.split())]
@@ -381,7 +388,7 @@ def kinds_dict() -> list[dict]:
             params.append({"name": pname, "type": _type_words(ps), "required": pname in schema.get("required", []),
                            "default": default, "description": ps.get("description")})
         out.append({"kind": name, "category": k.category, "doc": " ".join(k.doc.split()), "params": params,
-                    "needs": list(k.needs)})
+                    "needs": list(k.needs), "partly": _partly(k)})
     return out
 
 
@@ -399,6 +406,8 @@ def rules_kinds(fmt: Format = typer.Option(Format.text, "--format", "-f", metava
         if k["doc"]:
             out.append(f"    {k['doc']}")
         out.append(f"    needs: {', '.join(k['needs']) or 'nothing recorded beyond the coup'}")
+        for part in k["partly"]:
+            out.append(f"    with less, {', '.join(part['with'])}: judges {part['judges']}")
         for p in k["params"]:
             default = "" if p["required"] else f" (default {_value(p['default'])})"
             desc = f": {p['description']}" if p["description"] else ""

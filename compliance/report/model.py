@@ -200,7 +200,12 @@ class Report:
     isolated: bool = False  # --isolated: no configuration file was read
 
     def __post_init__(self):
-        self.all_findings: list[Finding] = [f for r in self.results for f in r.findings]
+        # --select / --ignore choose the findings reported; every rule was judged (compliance.engine.Checker)
+        applies = self.selection.applies
+        self._selected: list[list[Finding]] = (
+            [[f for f in r.findings if applies(f.rule, f.category)] for r in self.results] if self.selection
+            else [r.findings for r in self.results])
+        self.all_findings: list[Finding] = [f for found in self._selected for f in found]
         self._waived: dict[int, Entry] = {}
         used: set[str] = set()
         seen_fingerprints: set[str] = set()
@@ -227,12 +232,13 @@ class Report:
         self.by_category = Counter(f.category for f in self.findings)
         self.coups = sum(r.coups for r in self.results)
         self.transcripts: list[TranscriptView] = []
-        for r in self.results:
-            mine = [f for f in r.findings if id(f) not in self._waived and id(f) not in baselined]
+        for r, found in zip(self.results, self._selected):
+            mine = [f for f in found if id(f) not in self._waived and id(f) not in baselined]
             self.transcripts.append(TranscriptView(
-                r, mine, [(f, self._waived[id(f)]) for f in r.findings if id(f) in self._waived],
-                sum(1 for f in r.findings if id(f) in baselined),
-                Counter(f.severity for f in mine), Counter(f.category for f in mine), not_judged(r)))
+                r, mine, [(f, self._waived[id(f)]) for f in found if id(f) in self._waived],
+                sum(1 for f in found if id(f) in baselined),
+                Counter(f.severity for f in mine), Counter(f.category for f in mine),
+                [nj for nj in not_judged(r) if applies(nj.rule.id, nj.rule.category)]))
         self.not_judged: list[NotJudged] = [nj for t in self.transcripts for nj in t.not_judged]
         self.groups = _groups(self.findings, self.results)
         self.money: MoneySummary | None = money_summary(self.findings)

@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from compliance.cards import CANONICAL, DECK, PARTIAL, PARTIAL_POINTS, POINTS
+from compliance.evidence import Unknown
 from compliance.games.baccarat.table import TableContext, describe_spots
 from compliance.games.common import ZERO, ReplayError, Step, WagerLine, check_coup_number  # noqa: F401 (read by checks)
 
@@ -177,6 +178,27 @@ class CoupState:
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
         "player_extra", "banker_extra", "won", "to_hands",
     )
+
+    #: the evidence each fact of the coup comes from (compliance.evidence): on a coup whose record lacks it, a
+    #: check reading the fact through the coup's evidence view (compliance.evidence.View) gets Unknown.  The
+    #: facts not named (its number, shoe, seats, timestamps, the last event) are known wherever the coup is.
+    FACTS: dict[str, tuple[str, ...]] = {
+        **dict.fromkeys(("first_card_at", "drawn", "integrity", "expected_carry", "carry_out", "moves",
+                         "reconstruct_at", "reconstructed"), ("cards",)),
+        **dict.fromkeys(("initial", "player", "banker", "player_initial", "banker_initial", "dealt_player",
+                         "dealt_banker", "to_hands", "hands_complete", "player_extra", "banker_extra", "points"),
+                        ("cards", "hands")),
+        "found_face_up": ("cards", "faces"),
+        "won": ("cards", "hands", "values"),
+        "calls": ("calls",),
+        **dict.fromkeys(("stakes_at_first_card", "stakes", "stakes_at_settlement", "changes"), ("stakes",)),
+        **dict.fromkeys(("settlements", "commissions"), ("settlements",)),
+        **dict.fromkeys(("result", "result_at", "void", "void_at"), ("results",)),
+        **dict.fromkeys(("offers", "shoe_returns", "curator_at_start", "curator", "marker_at_start", "marker",
+                         "last_curator_at_start", "offered_before"), ("offers",)),
+        **dict.fromkeys(("passes", "returns"), ("passes",)),
+        "previous": ("coups",),  # the coup recorded before: the one played before only where every coup is
+    }
 
     def __init__(self):
         # Lists most coups leave empty start as the empty tuple, and the replay makes a list of one only when
@@ -597,15 +619,17 @@ class Replayer:
                 s.void_at = i
         s.last_event = i
         s.points = _points(player, s.player_initial, banker, s.banker_initial)  # the hands are final now
-        if s.points is None:  # a card in the hands was not read: no total, and no rule that needs one
-            s.points = (0, 0, 0, 0)
-            s.lacking = _NO_VALUES
         pi, bi = s.player_initial, s.banker_initial
         s.hands_complete = pi == 2 and bi == 2
         s.player_extra = player[pi:]  # the hands' additional cards and the winner, asked for by many checks
         s.banker_extra = banker[bi:]
-        p, b = s.points[2], s.points[3]
-        s.won = PLAYER if p > b else BANKER if b > p else "tie"
+        if s.points is None:  # a card in the hands was not read: the totals it is in are unknown, and the winner
+            s.points = Unread((_total(player[:pi]), _total(banker[:bi]), _total(player), _total(banker)))
+            s.lacking = _NO_VALUES
+            s.won = None
+        else:
+            p, b = s.points[2], s.points[3]
+            s.won = PLAYER if p > b else BANKER if b > p else "tie"
         if s.times:
             valid = [t for t in s.times if t.when is not None]
             if valid:
@@ -731,6 +755,29 @@ def _too_many(code: str, key: str, count: int, shoe: str, decks: int) -> str:
     return (f"{code} is card {count} of rank {key[0]} ({_RANK_WORDS[key[0]]}) in shoe {shoe!r}, which holds "
             f"{4 * decks} ({_decks(decks)}){partly}")
 _NO_VALUES = frozenset({"values"})
+
+
+class Unread(tuple):
+    """A coup's totals (initial and final, the Player's then the Banker's) where a card in a hand was not read
+    (``??``): a total holding it is None, and reading it raises Unknown (its value was not recorded); the others,
+    read as any total is (the Player's initial 7 when only the third card was not read)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, i):
+        v = tuple.__getitem__(self, i)
+        if v is None:
+            raise Unknown("values")
+        return v
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+
+def _total(cards: list[DealtCard]) -> int | None:
+    """The point total of cards, None where one was not read."""
+    values = [c.points for c in cards]
+    return None if None in values else sum(values) % 10
 
 
 def _points(player: list[DealtCard], player_initial: int, banker: list[DealtCard], banker_initial: int):

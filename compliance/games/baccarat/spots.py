@@ -163,6 +163,25 @@ def coup_facts(c, naturals) -> Facts:
     )
 
 
+class _NotRecorded(dict):
+    """What a coup without its cards cannot say of each hand (its cards, a natural, its first two cards): a
+    condition that reads it gets Unknown, and the wagers it settles are not judged."""
+
+    def __getitem__(self, hand):
+        raise Unknown("the cards were not recorded", "cards")
+
+    def get(self, hand, default=None):
+        raise Unknown("the cards were not recorded", "cards")
+
+
+def announced_facts(result) -> Facts:
+    """The facts of a coup whose cards were not recorded (or not all read), from its announced result: the
+    winner and each hand's points; what a condition reads of the cards is unknown."""
+    unknown = _NotRecorded()
+    return Facts(result.winner, {"player": result.player_points, "banker": result.banker_points}, unknown, unknown,
+                 unknown)
+
+
 def hand_facts(player: list[str], banker: list[str], naturals) -> Facts:
     """The facts of a coup dealt as two lists of card codes, the first two of each its initial cards."""
     pi = sum(POINTS[x] for x in player[:2]) % 10

@@ -7,13 +7,27 @@ for a Player's Hand that stood (spec: one mistake, one finding).
 from __future__ import annotations
 
 from compliance.checks import Breach
+from compliance.evidence import Unknown
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, PLAYER, CoupState
 
+#: what the drawing rules still judge where a card in the hands was not read (``??``): a draw whatever its value
+UNREAD = {("cards", "hands"): "a third card drawn where a natural or the drawing hand's own total forbids any, "
+                              "whatever the value of a card not read (??)"}
+
 
 def is_natural(c: CoupState, t) -> bool:
-    """Either hand's two initial cards are a natural: no hand draws."""
-    return c.initial_total(PLAYER) in t.tableau.naturals or c.initial_total(BANKER) in t.tableau.naturals
+    """Either hand's two initial cards are a natural: no hand draws (known where one hand's natural is, even
+    if the other hand's total is not)."""
+    naturals = t.tableau.naturals
+    try:
+        if c.initial_total(PLAYER) in naturals:
+            return True
+    except Unknown:
+        if c.initial_total(BANKER) in naturals:
+            return True
+        raise
+    return c.initial_total(BANKER) in naturals
 
 
 def player_must_draw(c: CoupState, t) -> bool:
@@ -26,18 +40,36 @@ def banker_must_draw(c: CoupState, t) -> bool:
     if is_natural(c, t):
         return False
     player_extra = c.extra_cards(PLAYER)
-    return t.tableau.banker_draws(c.initial_total(BANKER), player_extra[0].points if player_extra else None)
+    third = player_extra[0].points if player_extra else None
+    if third is None and player_extra:
+        raise Unknown("values")  # the Player's third card was not read: the tableau's column is not known
+    return t.tableau.banker_draws(c.initial_total(BANKER), third)
 
 
 def _natural(c: CoupState, t) -> str | None:
-    """Which natural stops the drawing, in words (None: neither hand has one)."""
+    """Which natural stops the drawing, in words (None: neither hand has one; Unknown where neither is known
+    to have one and a hand's total is not known)."""
     naturals = t.tableau.naturals
-    player, banker = c.initial_total(PLAYER), c.initial_total(BANKER)
-    if player in naturals:
-        return f"the Player's Hand has a natural {player}"
-    if banker in naturals:
-        return f"the Banker's Hand has a natural {banker}"
+    unknown = None
+    for hand, whose in ((PLAYER, "Player"), (BANKER, "Banker")):
+        try:
+            total = c.initial_total(hand)
+        except Unknown as e:
+            unknown = e
+            continue
+        if total in naturals:
+            return f"the {whose}'s Hand has a natural {total}"
+    if unknown is not None:
+        raise unknown
     return None
+
+
+def _on(c: CoupState, hand: str) -> str:
+    """" on 7": the hand's initial total, where it is known."""
+    try:
+        return f" on {c.initial_total(hand)}"
+    except Unknown:
+        return ""
 
 
 def _deal_end(c: CoupState) -> int | None:
@@ -47,7 +79,8 @@ def _deal_end(c: CoupState) -> int | None:
     return c.initial[-1][1].at if c.initial else None
 
 
-@check("third-card.player.illegal", "third-card.player.illegal", needs=("hands", "values"), when=("player_extra",))
+@check("third-card.player.illegal", "third-card.player.illegal", needs=("hands", "values"), when=("player_extra",),
+       partly=UNREAD)
 def player_drew(c: CoupState, p, t):
     """The Player's Hand draws only on a total the tableau says draws, and never when either hand is a natural."""
     if not c.hands_complete:
@@ -55,15 +88,22 @@ def player_drew(c: CoupState, p, t):
     extra = c.extra_cards(PLAYER)
     if not extra:
         return ()
-    total = c.initial_total(PLAYER)
-    natural = _natural(c, t)
+    try:
+        natural = _natural(c, t)
+    except Unknown as e:  # the Banker's total not known: the Player's own total may still forbid the draw
+        natural, unknown = None, e
+    else:
+        unknown = None
     if natural:
         why = f"{natural}: no hand draws"
-    elif total not in t.tableau.player_draws:
-        why = f"the Player's Hand stands on {total}"
     else:
-        return ()
-    return (Breach(extra[0].at, f"Player drew {extra[0].code} on {total} although {why}"),)
+        total = c.initial_total(PLAYER)
+        if total in t.tableau.player_draws:
+            if unknown is not None:
+                raise unknown  # the Player may draw on its total, unless the Banker's unknown total is a natural
+            return ()
+        why = f"the Player's Hand stands on {total}"
+    return (Breach(extra[0].at, f"Player drew {extra[0].code}{_on(c, PLAYER)} although {why}"),)
 
 
 @check("third-card.player.missing", "third-card.player.missing", needs=("hands", "values"))
@@ -79,10 +119,10 @@ def player_stood(c: CoupState, p, t):
 
 def _banker_why(c: CoupState, t, draws: bool) -> str:
     """Why the Banker's Hand draws or stands (worded only for a finding)."""
-    total = c.initial_total(BANKER)
     natural = _natural(c, t)
     if natural:
         return natural
+    total = c.initial_total(BANKER)
     player_extra = c.extra_cards(PLAYER)
     if not player_extra:
         return f"the Player's Hand stood; the Banker {'draws' if draws else 'stands'} on {total}"
@@ -96,7 +136,8 @@ def _a(points: int) -> str:
     return f"an {points}" if points == 8 else f"a {points}"
 
 
-@check("third-card.banker.illegal", "third-card.banker.illegal", needs=("hands", "values"), when=("banker_extra",))
+@check("third-card.banker.illegal", "third-card.banker.illegal", needs=("hands", "values"), when=("banker_extra",),
+       partly=UNREAD)
 def banker_drew(c: CoupState, p, t):
     """The Banker's Hand draws only where the tableau says draw, given the Player's actual third card (or none),
     and only once the Player's Hand is complete: a Banker card dealt before the Player's third card is a breach."""
@@ -111,7 +152,7 @@ def banker_drew(c: CoupState, p, t):
                                     "was dealt; the Player's Hand is completed first"),)
     if banker_must_draw(c, t):
         return ()
-    return (Breach(extra[0].at, f"Banker drew {extra[0].code} on {c.initial_total(BANKER)} although "
+    return (Breach(extra[0].at, f"Banker drew {extra[0].code}{_on(c, BANKER)} although "
                                 f"{_banker_why(c, t, False)}"),)
 
 

@@ -8,7 +8,9 @@ and commission-free Midibaccarat's Banker take none, whatever the header says). 
 wager that takes commission may be paid net, or paid in full with the
 commission collected by a ``commission`` event.  The outcome is judged by the
 cards, not by the announced result (a wrong announcement is
-``result.wrong``'s finding).
+``result.wrong``'s finding); where the cards do not say it (not recorded, or
+a card not read), by the announced result, and a spot whose settlement reads
+the cards is then not judged (its condition raises Unknown).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from compliance.checks import Breach
 from compliance.findings import Money
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
-from compliance.games.baccarat.spots import coup_facts, result_key
+from compliance.evidence import Unknown
+from compliance.games.baccarat.spots import announced_facts, coup_facts, result_key
 from compliance.games.common import Due, settlement_basis, value_to_patron
 
 
@@ -58,10 +61,17 @@ _VOID = ("push", None, ZERO, "the coup is void: every wager is returned", None)
 def terms(c: CoupState, spot: str, t, key: tuple | None = None) -> tuple:
     """(outcome, odds, commission rate, why, spot model) of any wager on ``spot`` in this coup: the same for
     every bettor (and, for a spot settled on the result alone, in every coup with the same result).  ``key``:
-    the coup's :func:`result_key`, when already worked out."""
+    the coup's :func:`result_key`, when already worked out; :data:`ANNOUNCED` where the cards do not say the
+    outcome (not recorded, or a card not read): the announced result does, and a condition reading the cards
+    raises Unknown."""
     if c.void is not None:
         return _VOID
     s = t.spots[spot]
+    if key is ANNOUNCED:
+        found = s.terms(announced_facts(c.result))
+        if found is None:  # a condition the announced result cannot settle
+            raise Unknown("cards")
+        return found
     known = s.by_result
     if known is None:  # it reads the first cards too
         return s.terms(coup_facts(c, t.naturals))
@@ -74,13 +84,14 @@ def terms(c: CoupState, spot: str, t, key: tuple | None = None) -> tuple:
 
 
 _UNKNOWN = object()
+ANNOUNCED = ("announced",)  # the outcome by the announced result, not the cards (see terms)
 
 
 def _settling(c: CoupState, spot: str, t, result: tuple | None) -> tuple:
     """(terms, what a stake is owed in units) of the wagers on ``spot`` in this coup.  The owed amounts are kept
     for the table by what settles them (never by object identity: a spot that reads the first cards has new
     terms each coup); for a spot settled on the result alone, both are kept by (spot, result) too."""
-    keep = result is not None and t.spots[spot].by_result is not None
+    keep = result is not None and result is not ANNOUNCED and t.spots[spot].by_result is not None
     if keep:
         found = t.settling.get((spot, result))
         if found is not None:
@@ -94,6 +105,21 @@ def _settling(c: CoupState, spot: str, t, result: tuple | None) -> tuple:
 
 def _judgeable(c: CoupState) -> bool:
     return c.void is not None or c.hands_complete
+
+
+def _outcome(c: CoupState, t) -> tuple | None:
+    """What settles the coup's wagers: None for a void coup, the coup's :func:`result_key` where its cards say
+    the outcome, :data:`ANNOUNCED` where they do not (not recorded, or a card not read) and a result was
+    announced; Unknown where neither is recorded.  Raises Unknown too for a coup not yet complete (nothing to
+    settle) when its cards are not known."""
+    if c.void is not None:
+        return None
+    try:
+        return result_key(c, t.naturals)
+    except Unknown:
+        if c.result is None:
+            raise
+        return ANNOUNCED
 
 
 class Wrong(NamedTuple):
@@ -128,7 +154,10 @@ def _money(c: CoupState, t, bettor, expected: Decimal, paid: Decimal) -> Money:
     return Money(expected, paid, t.currency, patron(c, bettor))
 
 
-@check("settlement.amount", "settlement.wrong-amount", needs=("hands", "values", "stakes", "settlements"))
+@check("settlement.amount", "settlement.wrong-amount", needs=("hands", "values", "stakes", "settlements"),
+       partly={("stakes", "settlements", "results"): "each settlement against the announced result, where the "
+               "cards were not recorded or a card was not read: the spots settled on the winner and the points "
+               "(a Banker win paid without commission, a Tie paid even money, both sides paid)"})
 def wrong_amount(c: CoupState, p, t):
     """Each settled wager gets exactly what its spot gives for the true outcome: what pushes it, the paytable
     row or the odds it wins at, less the commission the spot takes."""
@@ -141,8 +170,14 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
 
     The finding of :func:`wrong_amount`, and the per-coup errors whose pattern the integrity stage judges
     (a dealer's errors that run one way)."""
-    if not _judgeable(c) or not c.settlements:
+    if not c.settlements:
         return []
+    try:
+        if not _judgeable(c):
+            return []
+    except Unknown:  # the cards not recorded: judged by the announced result, if one was
+        if c.result is None:
+            raise
     basis = settlement_basis(c)
     commission_by: dict = {}
     for cm in c.commissions:
@@ -150,7 +185,8 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
     out = []
     seen = set()
     by_spot = {}  # spot -> its terms, worked out once a coup
-    result = None if c.void is not None else result_key(c, t.naturals)
+    result = _outcome(c, t)
+    unknown = None  # a wager whose spot's settlement reads what the record does not hold
     units = t.units
     converted = units.converted  # amount -> units, as far as the table has met them
     for s in c.settlements:
@@ -166,7 +202,11 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
             continue
         spot = by_spot.get(s.spot)
         if spot is None:
-            spot = by_spot[s.spot] = _settling(c, s.spot, t, result)
+            try:
+                spot = by_spot[s.spot] = _settling(c, s.spot, t, result)
+            except Unknown as e:
+                spot = by_spot[s.spot] = (None, None)
+                unknown = e
         spot_terms, by_stake = spot
         if spot_terms is None:
             continue  # the record does not show what the spot is settled on (a card recorded in part)
@@ -199,6 +239,8 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
                                    f"it was settled {s.outcome} {t.money(s.amount)}",
                              value_to_patron(outcome, expect_amount), value_to_patron(s.outcome, s.amount), kind,
                              s.bettor))
+    if unknown is not None and not out:
+        raise unknown
     if not commission_by:
         return out
     takers = [name for name, spot in t.spots.items() if spot.rate]  # the spots that take commission (a rate above 0)
@@ -206,7 +248,10 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
         taken = next((name for name in takers if (bettor, name) in basis), takers[0] if takers else None)
         stake = basis.get((bettor, taken))
         if stake is not None and taken not in by_spot:
-            by_spot[taken] = (terms(c, taken, t, result), None)
+            try:
+                by_spot[taken] = (terms(c, taken, t, result), None)
+            except Unknown:
+                by_spot[taken] = (None, None)
         d = _owed(by_spot[taken][0], stake) if stake is not None and by_spot[taken][0] is not None else None
         owed = d.commission if d is not None and d.outcome == "win" else None
         gross_paid = any(s.bettor == bettor and s.spot == taken and s.outcome == "win" and d is not None and s.amount == d.gross
@@ -225,11 +270,22 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
     return out
 
 
-@check("settlement.missing", "settlement.missing", needs=("hands", "stakes", "settlements"))
+@check("settlement.missing", "settlement.missing", needs=("hands", "stakes", "settlements"),
+       partly={("stakes", "settlements"): "every standing wager settled once, in a coup shown to be over without "
+                                          "its cards (its result announced, or other wagers settled)"})
 def missing(c: CoupState, p, t):
     """Every wager standing when the coup is settled is settled exactly once."""
-    if not _judgeable(c):
-        return ()
+    try:
+        if not _judgeable(c):
+            return ()
+    except Unknown:  # the cards not recorded: the coup is over where its result was announced or it was settled
+        if not c.settlements:
+            try:
+                over = c.result is not None
+            except Unknown:
+                over = False
+            if not over:
+                raise
     basis = settlement_basis(c)
     settled = {(s.bettor, s.spot) for s in c.settlements}
     if len(settled) == len(c.settlements) == len(basis) and basis.keys() == settled:
@@ -239,11 +295,17 @@ def missing(c: CoupState, p, t):
         counts.setdefault((s.bettor, s.spot), []).append(s)
     out = []
     end = c.last_event
-    result = None if c.void is not None else result_key(c, t.naturals)
+    try:
+        result = _outcome(c, t)
+    except Unknown:  # neither the cards nor the result say the outcome: what a wager was owed is not known
+        result = _UNKNOWN
     for key, stake in basis.items():
         settled = counts.get(key, ())
         if not settled:
-            spot_terms = terms(c, key[1], t, result) if key[1] in t.spots else None
+            try:
+                spot_terms = terms(c, key[1], t, result) if key[1] in t.spots and result is not _UNKNOWN else None
+            except Unknown:  # its spot's settlement reads the cards, not recorded
+                spot_terms = None
             money = None
             if spot_terms is not None:  # what it was owed (none where the record shows too little to say)
                 gross, commission = _amounts(spot_terms, stake)

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from compliance.checks import Breach, Params
+from compliance.evidence import Unknown
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, side_totals
 
@@ -18,17 +19,29 @@ class LateParams(Params):
     the rules say what patrons may do with their wagers after a reconstruction (one finding, not two)"""
 
 
-@check("wager.late", "wager.late", LateParams, needs=("wagers", "cards"))
+@check("wager.late", "wager.late", LateParams, needs=("wagers", "cards"),
+       partly={("wagers",): 'a wager placed or increased after "no more bets", without the cards'})
 def late(c: CoupState, p: LateParams, t):
     """No wager is placed or increased after "no more bets" is called or after the first card is dealt."""
     out = []
-    after = c.reconstruct_at if p.after_reconstruction == "misdeal_rule" and c.reconstruct_at is not None else None
+    unknown = None  # a wager that is late only if it came after the first card, where the cards were not recorded
+    try:
+        c.first_card_at  # where the cards were recorded, each wager's place against the first card is known
+        cards = True
+    except Unknown as e:  # (a wager after "no more bets" is late whatever the cards)
+        cards, unknown_cards = False, e
+    after = (c.reconstruct_at if cards and p.after_reconstruction == "misdeal_rule" and c.reconstruct_at is not None
+             else None)
     for ch in c.changes:
         if not (ch.after_no_more_bets or ch.after_first_card) or not ch.late or (after is not None and ch.at > after):
+            if not cards and not ch.after_no_more_bets and (ch.kind == "wager" or ch.after > ch.before):
+                unknown = unknown_cards  # after the first card? the cards were not recorded
             continue  # (the usual wager, placed before either, is not late)
         when = "after the first card" if ch.after_first_card else "after \"no more bets\""
         what = "placed" if ch.kind == "wager" else f"increased from {t.money(ch.before)} to"
         out.append(Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager {what} {t.money(ch.after)} {when}"))
+    if unknown is not None and not out:
+        raise unknown
     return out
 
 
@@ -174,11 +187,21 @@ def _differential(staked: dict[str, Decimal]) -> Decimal:
     return abs(staked[PLAYER] - staked[BANKER])
 
 
-@check("wager.table-differential", "wager.table-differential", needs=("stakes", "cards"))
+@check("wager.table-differential", "wager.table-differential", needs=("stakes", "cards"),
+       partly={("stakes",): "the wagers as they stood at the deal, in a coup shown to be dealt (a call made, or "
+                            "its result announced) without its cards"})
 def table_differential(c: CoupState, p, t):
     """At the first card, the totals wagered on the Player's Hand and on the Banker's Hand differ by no
     more than the table differential."""
-    if t.table_differential is None or c.first_card_at is None:
+    if t.table_differential is None:
+        return ()
+    try:
+        first = c.first_card_at
+    except Unknown as e:  # the cards not recorded: judged on the wagers as they stood at the deal
+        first, unknown = -1, e
+    else:
+        unknown = None
+    if first is None:
         return ()
     player = banker = ZERO  # the totals on each side: the spots whose declaration counts them there
     sides = t.sides
@@ -191,11 +214,27 @@ def table_differential(c: CoupState, p, t):
     diff = abs(player - banker)
     if diff <= t.table_differential:
         return ()
+    if unknown is not None:
+        first = _dealt_at(c, unknown)  # over the limit, where the coup is shown to have been dealt
     reduced = any(ch.reason == "table_differential" for ch in c.changes)
-    return (Breach(c.first_card_at, f"at the first card the Player's Hand had {t.money(player)} and the "
-                                    f"Banker's Hand {t.money(banker)}: a difference of {t.money(diff)}, over "
-                                    f"the table differential of {t.money(t.table_differential)}"
-                                    + ("; the reduction made did not bring it within the limit" if reduced else "")),)
+    return (Breach(first if first >= 0 else None,
+                   f"at the first card the Player's Hand had {t.money(player)} and the Banker's Hand "
+                   f"{t.money(banker)}: a difference of {t.money(diff)}, over the table differential of "
+                   f"{t.money(t.table_differential)}"
+                   + ("; the reduction made did not bring it within the limit" if reduced else "")),)
+
+
+def _dealt_at(c: CoupState, unknown: Unknown) -> int:
+    """Where a coup whose cards were not recorded was dealt: at its "Cards" call if one was recorded (-1: dealt,
+    where not known: a call made, or its result announced); Unknown where nothing recorded shows it was dealt."""
+    for lookup in (lambda: c.calls, lambda: [] if c.result is None else [("result", -1)]):
+        try:
+            found = lookup()
+        except Unknown:
+            continue
+        if found:
+            return next((at for call, at in found if call == "cards"), -1)
+    raise unknown
 
 
 class ReductionParams(Params):
