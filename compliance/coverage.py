@@ -402,12 +402,12 @@ def citing(ruleset: Ruleset, text: str) -> dict[str, list[str]]:
     """paragraph -> ids of the enabled rules of ``ruleset`` whose citation names it in ``text``."""
     out: dict[str, list[str]] = {}
     for r in ruleset.rules:
-        if r.citation is None:
-            continue
-        src = ruleset.sources.get(r.citation.source)
-        if src is not None and src.text == text:
-            for p in r.citation.at:
-                out.setdefault(p, []).append(r.id)
+        for c in r.all_citations():  # its own citation, and what it cites at the tables of each game
+            src = ruleset.sources.get(c.source)
+            if src is not None and src.text == text:
+                for p in c.at:
+                    if r.id not in out.setdefault(p, []):
+                        out[p].append(r.id)
     return out
 
 
@@ -455,11 +455,9 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
     for rs in all_rulesets:
         why = unjudged(rs, have)
         for r in rs.rules:
-            if r.citation is None:
-                continue
-            src = rs.sources.get(r.citation.source)
-            if src is not None and not src.text:
-                result.outside.append(Outside(rs.id, r.id, r.citation_text, why.get(r.id, "")))
+            outside = [c for c in r.all_citations() if (src := rs.sources.get(c.source)) is not None and not src.text]
+            if outside:
+                result.outside.append(Outside(rs.id, r.id, rs.cite(outside), why.get(r.id, "")))
     return result
 
 

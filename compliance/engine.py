@@ -474,7 +474,8 @@ class Checker:
             staff = self._staffing.of(record.number, getattr(coup, "staff", None))
             at = _time_of(coup, event)
         return Finding(rule=rule.id, category=rule.category, severity=severity, transcript=source.display,
-                       coup=record.number, event=event, message=message, citation=rule.citation_text,
+                       coup=record.number, event=event, message=message,
+                       citation=rule.cite_for(getattr(source.header.table, "game", None)),
                        line=record.line, column=record.column, table=source.header.table.id, staff=staff, at=at,
                        money=money)
 

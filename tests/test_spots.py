@@ -397,3 +397,47 @@ def test_a_table_commission_replaces_the_rate_of_a_banker_wager_that_takes_one(g
     assert banker_paid(game, BANKER_7_TO_6, net, commission) == []
     [full] = banker_paid(game, BANKER_7_TO_6, 200, commission)
     assert f"should be win {net} (Banker pays 1 to 1 less {5 if net == 190 else 4}% commission)" in full
+
+
+# ------------------------------------------------------------------ a finding cites the chapter of its table's game
+
+BANKER_DREW_ON_SIX = (["KD", "6D"], ["KS", "6C", "2H"])  # Player 6 stands; Banker 6 must stand, and drew
+
+
+@pytest.mark.parametrize(("game", "cited"), [
+    ("punto_banco", "58 Pa. Code § 631a.11"), ("mini_baccarat", "58 Pa. Code § 627a.10"),
+    ("ez_baccarat", "58 Pa. Code § 627a.10"), ("midi_baccarat", "58 Pa. Code § 629a.10"),
+    ("commission_free", "58 Pa. Code § 629a.10")])
+def test_a_banker_draw_cites_the_drawing_rules_of_the_tables_game(game, cited):
+    doc = table(game, [dealt(1, *BANKER_DREW_ON_SIX, [(1, "player", 100)], [(1, "player", "lose", 100)])])
+    [finding] = check(doc)
+    assert finding.rule == "BAC-DRAW-BANKER-ILLEGAL" and finding.citation == cited
+
+
+@pytest.mark.parametrize(("game", "hands", "settled", "cited"), [
+    ("midi_baccarat", (["7H", "7S"], ["KS", "9C"]), ("perfect_pairs_player", "lose", 200),  # a mixed pair, collected
+     "58 Pa. Code § 629a.11, 629a.12, 629b.1"),
+    ("commission_free", BANKER_6_TO_5, ("banker", "win", 95), "58 Pa. Code § 629a.11, 629a.12, 629b.2"),
+    ("punto_banco", BANKER_7_TO_6, ("banker", "win", 200), "58 Pa. Code § 631a.12, 631a.13"),
+    ("ez_baccarat", BANKER_7_TO_6, ("banker", "win", 190), "58 Pa. Code § 627a.1, 627a.11, 627a.12")])
+def test_a_settlement_cites_the_payouts_of_the_tables_game(game, hands, settled, cited):
+    spot = settled[0]
+    [finding] = check(table(game, [dealt(1, *hands, [(1, spot, 200)], [(1, *settled)])]))
+    assert finding.rule == "BAC-SETTLE-AMOUNT" and finding.citation == cited
+
+
+def test_rules_list_shows_what_each_game_cites():
+    from compliance.cli.rules import citation_words
+
+    rule = next(r for r in load_ruleset("us-pa").rules if r.id == "BAC-DRAW-BANKER-ILLEGAL")
+    assert citation_words(rule) == ("58 Pa. Code § 627a.10 (midi_baccarat, commission_free: 58 Pa. Code § 629a.10; "
+                                    "punto_banco: 58 Pa. Code § 631a.11)")
+
+
+def test_a_game_citation_must_name_a_game_of_the_ruleset(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(f"id: house\ntitle: t\nversion: '1'\nextends: {ROOT / 'rulesets' / 'us-pa.yaml'}\n"
+                    "overrides:\n  BAC-RESULT:\n    citation_by_game:\n"
+                    "      chemin_de_fer: {source: pa-631a, at: ['631a.12']}\n", encoding="utf-8")
+    with pytest.raises(UserError, match="citation_by_game names 'chemin_de_fer', which is not a game of the ruleset"):
+        load_ruleset(str(path))

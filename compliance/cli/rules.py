@@ -122,6 +122,19 @@ def _provenance_words(rs: Ruleset, rule: BoundRule) -> str:
     return f"{p['title']}, " + (f"bundled as {p['bundled_text']}" if p["bundled_text"] else "not bundled")
 
 
+def citation_words(rule: BoundRule) -> str:
+    """The rule's citation, and what it cites instead at the tables of a game of its own chapter:
+    '58 Pa. Code § 627a.10 (punto_banco: 58 Pa. Code § 631a.11; midi_baccarat, commission_free: ...)'."""
+    by_text: dict[str, list[str]] = {}
+    for game, text in rule.citation_text_by_game.items():
+        if text != rule.citation_text:
+            by_text.setdefault(text, []).append(game)
+    if not by_text:
+        return rule.citation_text
+    games = "; ".join(f"{', '.join(names)}: {text}" for text, names in by_text.items())
+    return f"{rule.citation_text or '(no citation)'} ({games})"
+
+
 def rule_dict(rs: Ruleset, rule: BoundRule) -> dict:
     from compliance.checks import REGISTRY
 
@@ -129,6 +142,7 @@ def rule_dict(rs: Ruleset, rule: BoundRule) -> dict:
         "ruleset": rs.id, "id": rule.id, "title": rule.title, "check": rule.check, "category": rule.category,
         "severity": rule.severity, "enabled": True,
         "citation": rule.citation.model_dump() if rule.citation else None, "citation_text": rule.citation_text,
+        "citation_by_game": dict(rule.citation_text_by_game),
         "citation_source": provenance(rs, rule),
         "summary": rule.summary, "parameters": rule_params(rule),
         "dealing_methods": sorted(rule.dealing_methods) if rule.dealing_methods else None,
@@ -165,8 +179,8 @@ def render_rules_text(rulesets: list[Ruleset]) -> str:
         for r in rs.rules:
             methods = f" [methods {', '.join(sorted(r.dealing_methods))}]" if r.dealing_methods else ""
             out.append(f"  {r.id:<{w}}  {r.category:<{cw}}  {r.severity:<7}  {r.title}{methods}")
-            if r.citation_text:
-                out.append(f"  {'':<{w}}  {r.citation_text}")
+            if r.citation_text or r.citation_text_by_game:
+                out.append(f"  {'':<{w}}  {citation_words(r)}")
         for d in rs.disabled:
             out.append(f"  {d:<{w}}  (disabled)")
         out.append("")
@@ -206,7 +220,7 @@ def render_rules_markdown(rulesets: list[Ruleset]) -> str:
         for r in rs.rules:
             methods = f" (methods {', '.join(sorted(r.dealing_methods))})" if r.dealing_methods else ""
             out.append(f"| `{r.id}` | {_md(r.title)}{methods} | `{r.category}` | {r.severity} | "
-                       f"{_md(r.citation_text) or '—'} | {_md(_param_words(r)) or '—'} |")
+                       f"{_md(citation_words(r)) or '—'} | {_md(_param_words(r)) or '—'} |")
         out.append("")
         if rs.disabled:
             out += ["Disabled here: " + ", ".join(f"`{d}`" for d in rs.disabled) + ".", ""]
@@ -336,7 +350,7 @@ def rules_show(
         out += ["", "  The check: " + " ".join(kind.doc.split())]
     out.append("")
     for rs, r in found:
-        out.append(f"  {rs.id}: severity {r.severity}; cites {r.citation_text or '(no citation)'}")
+        out.append(f"  {rs.id}: severity {r.severity}; cites {citation_words(r) or '(no citation)'}")
         if r.citation is not None:
             out.append(f"      source: {_provenance_words(rs, r)}")
         if r.summary != first.summary and r.summary:

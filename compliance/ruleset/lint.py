@@ -289,6 +289,7 @@ class _Linter:
                              f"rule {rid!r} has no citation: every rule must cite its regulation paragraph")
             else:
                 self._citation(cit, ctx.sources, at + ("citation",), rid)
+            self._by_game(rule.get("citation_by_game"), ctx.sources, at + ("citation_by_game",), rid)
             self._methods(rule.get("dealing_methods"), ctx.methods, at + ("dealing_methods",), rid)
         return own_ids
 
@@ -435,6 +436,12 @@ class _Linter:
                          f"rule {rid!r} cites {para!r}, which is not a paragraph of {text}"
                          f"{_did_you_mean(str(para), list(paragraphs))}")
 
+    def _by_game(self, by_game: Any, sources: dict, at: tuple, rid: Any) -> None:
+        """Each game's citation (one, or a list) checked as `citation` is (the loader checks the games)."""
+        for game, cits in (by_game.items() if isinstance(by_game, dict) else ()):
+            for j, cit in enumerate(cits) if isinstance(cits, list) else ((None, cits),):
+                self._citation(cit, sources, at + ((game,) if j is None else (game, j)), rid)
+
     def _methods(self, wanted: Any, methods: dict | None, at: tuple, rid: Any) -> None:
         if not isinstance(wanted, list):
             return
@@ -455,6 +462,7 @@ class _Linter:
     def _override(self, oid, over: dict, base, at: tuple, sources, methods, casino) -> None:
         if "citation" in over and over["citation"] is not None:
             self._citation(over["citation"], sources, at + ("citation",), oid)
+        self._by_game(over.get("citation_by_game"), sources, at + ("citation_by_game",), oid)
         self._methods(over.get("dealing_methods"), methods, at + ("dealing_methods",), oid)
         kind = REGISTRY.get(base.check)
         params = over.get("params")

@@ -29,6 +29,7 @@ from compliance.ruleset.models import (
     HouseNote,
     Ruleset,
     RulesetFile,
+    citations,
 )
 from compliance.yamlread import YamlDoc, read_yaml
 
@@ -376,10 +377,12 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
             cit = Citation.model_validate(citation)
             if cit.source not in sources:
                 raise UserError(f"rule {rid!r} cites unknown source {cit.source!r}", layer.doc.where(at + ("citation",)))
+        by_game = _citations_by_game(data.get("citation_by_game") or {}, rid, sources, game, layer.doc.where(at))
         line, col = layer.doc.positions.get(at, (1, 1))
         bound.append(BoundRule(
             id=rid, title=data["title"], check=kind.name, category=kind.category,
             severity=data.get("severity", "error"), citation=cit, citation_text=skeleton.cite(cit),
+            citation_by_game=by_game, citation_text_by_game={g: skeleton.cite(list(c)) for g, c in by_game.items()},
             summary=data.get("summary"), params=params, house=house,
             dealing_methods=frozenset(data["dealing_methods"]) if data.get("dealing_methods") else None,
             defined_in=layer.model.id, location=f"{layer.doc.display}:{line}",
@@ -403,6 +406,26 @@ def _redirects(layers: list[_Layer], ids: set[str]) -> dict[str, str]:
                                 + (f" (did you mean {close[0]!r}?)" if close else ""), where)
             out[old] = new
     return out
+
+
+def _citations_by_game(raw: dict, rid: str, sources: dict, game: Game | None, where: str) -> dict[str, tuple]:
+    """A rule's ``citation_by_game``, validated: each game one the ruleset plays, each source one it declares."""
+    out = {}
+    for name, value in raw.items():
+        if game is None or name not in game.variants:
+            known = ", ".join(game.variants) if game is not None else "none"
+            raise UserError(f"rule {rid!r}: citation_by_game names {name!r}, which is not a game of the ruleset "
+                            f"(games: {known})", where)
+        cits = citations(_as_citations(value))  # the rule as dumped: plain mappings
+        for c in cits:
+            if c.source not in sources:
+                raise UserError(f"rule {rid!r}: citation_by_game {name!r} cites unknown source {c.source!r}", where)
+        out[name] = cits
+    return out
+
+
+def _as_citations(value) -> list[Citation] | Citation:
+    return [Citation.model_validate(v) for v in value] if isinstance(value, list) else Citation.model_validate(value)
 
 
 def ruleset_json_schema() -> dict:

@@ -46,6 +46,20 @@ class Citation(Strict):
     at: Annotated[list[str], Field(min_length=1)] = Field(description="paragraphs, e.g. ['3.7(d)(5)']")
 
 
+#: what a rule cites at the tables of a game (table.game): one citation, or several (of different sources)
+GameCitation = Citation | Annotated[list[Citation], Field(min_length=1)]
+CitationByGame = Annotated[dict[str, GameCitation], Field(
+    description="what the rule cites where the table plays one of these games (table.game, a variant of the "
+                "ruleset), in place of `citation`: a jurisdiction whose games have chapters of their own")]
+
+
+def citations(c: GameCitation | None) -> tuple[Citation, ...]:
+    """A citation, or a game's list of them, as a tuple."""
+    if c is None:
+        return ()
+    return tuple(c) if isinstance(c, list) else (c,)
+
+
 class Tableau(Strict):
     """The drawing rules as data (NSW rule 10 Tables 1 and 2 in the standard game)."""
 
@@ -245,6 +259,7 @@ class Rule(Strict):
     dealing_methods: list[str] | None = Field(
         default=None, description="apply only to coups dealt by one of these methods (default: all)"
     )
+    citation_by_game: CitationByGame = {}
 
 
 class RuleOverride(Strict):
@@ -253,6 +268,7 @@ class RuleOverride(Strict):
     title: str | None = None
     severity: Severity | None = None
     citation: Citation | None = None
+    citation_by_game: CitationByGame | None = None
     summary: str | None = None
     params: dict[str, Any] | None = None
     enabled: bool | None = None
@@ -322,6 +338,9 @@ class BoundRule(BaseModel):
     severity: Severity
     citation: Citation | None
     citation_text: str
+    # table.game -> what the rule cites at that game's tables, and its text (in place of citation, citation_text)
+    citation_by_game: dict[str, tuple[Citation, ...]] = {}
+    citation_text_by_game: dict[str, str] = {}
     summary: str | None
     params: Any  # the check kind's params model
     house: list[HouseNote] = []
@@ -335,6 +354,15 @@ class BoundRule(BaseModel):
         if v not in CATEGORIES:
             raise ValueError(f"unknown category {v!r}")
         return v
+
+    def cite_for(self, game: str | None) -> str:
+        """What a finding at a table of ``game`` cites: the game's own citation, else the rule's."""
+        return self.citation_text_by_game.get(game, self.citation_text) if self.citation_text_by_game else self.citation_text
+
+    def all_citations(self) -> tuple[Citation, ...]:
+        """Every citation of the rule: its own, then each game's."""
+        own = (self.citation,) if self.citation is not None else ()
+        return own + tuple(c for cs in self.citation_by_game.values() for c in cs)
 
 
 class Ruleset(BaseModel):
@@ -361,12 +389,18 @@ class Ruleset(BaseModel):
     sha256: str = ""  # the content hash of its files (loader.chain_sha256): what reports name it by
     files: list[str] = []  # the absolute path of each file of its extends chain, the base first
 
-    def cite(self, c: Citation | None) -> str:
-        if c is None:
-            return ""
-        src = self.sources.get(c.source)
-        prefix = src.cite_as if src else f"{c.source} "
-        return prefix + ", ".join(c.at)
+    def cite(self, c: GameCitation | None) -> str:
+        """A citation (or a game's list of them) in words: each source's prefix, then its paragraphs (sources
+        cited alike, such as two chapters of one code, share the prefix: "58 Pa. Code § 629a.12, 629b.1")."""
+        parts: list[tuple[str, list[str]]] = []
+        for x in citations(c):
+            src = self.sources.get(x.source)
+            prefix = src.cite_as if src else f"{x.source} "
+            if parts and parts[-1][0] == prefix:
+                parts[-1][1].extend(x.at)
+            else:
+                parts.append((prefix, list(x.at)))
+        return "; ".join(prefix + ", ".join(at) for prefix, at in parts)
 
     def spots_for(self, game: str, commission: Decimal | None = None) -> dict[str, Spot]:
         """The spots ``game`` offers (table.game, a variant of the ruleset), in order; ``commission``, if

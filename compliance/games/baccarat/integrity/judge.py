@@ -127,7 +127,7 @@ def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statisti
     severity, words = stepped(rule, p_value, bound)
     message += words
     f = Finding(rule=rule.id, category=rule.category, severity=severity, transcript=r.transcript,
-                coup=number, event=None, message=message, citation=rule.citation_text,
+                coup=number, event=None, message=message, citation=rule.cite_for(r.game),
                 line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
                 staff=r.integrity.timeline.at(number), at=rec.time_of(index), statistics=tuple(tests), money=money)
     shoe.view.flagged.append(f"{rule.id}: {message}")
