@@ -32,6 +32,7 @@ class Rejected:
     why: str
     key: tuple | None = None  # (shoe, coup) of the row, as far as its cells tell (None: they do not)
     after: int = 0  # how many rows of the log were read before it (where it stands among them)
+    cells: list[str] | None = None  # the row's cells as read (None: the row could not be split into cells)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.why}"
@@ -46,7 +47,7 @@ class LogRead:
     rows: list[Row] = field(default_factory=list)  # the rows read (of the table imported)
     read: int = 0  # data rows in the file
     rejected: list[Rejected] = field(default_factory=list)
-    other_tables: int = 0  # rows of another table, left out
+    others: list[Rejected] = field(default_factory=list)  # rows of another table: not imported, kept
     notes: list[Rejected] = field(default_factory=list)  # rows imported with a remark (a time written as recorded)
     tables: set[str] = field(default_factory=set)
     present: set[str] = field(default_factory=set)  # the mapped fields whose column the log has
@@ -59,8 +60,12 @@ class LogRead:
             have.add("coups")
         return frozenset(have)
 
-    def reject(self, row_where: str, why: str, key: tuple | None = None) -> None:
-        self.rejected.append(Rejected(row_where, why, key, len(self.rows)))
+    @property
+    def other_tables(self) -> int:
+        return len(self.others)
+
+    def reject(self, row_where: str, why: str, key: tuple | None = None, cells: list[str] | None = None) -> None:
+        self.rejected.append(Rejected(row_where, why, key, len(self.rows), cells))
 
 
 class _Bad(Exception):
@@ -159,11 +164,12 @@ def _key_of(cells: list[str], columns: dict[str, int | None]) -> tuple | None:
 def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: str, table: str | None) -> None:
     values = {}
     index = columns.get("table")
+    named = None
     if index is not None and index < len(cells) and cells[index].strip():
         named = cells[index].strip()
-        out.tables.add(named)
-        if table is not None and named != table:
-            out.other_tables += 1  # another table's row: left out before anything else of it is read
+        if table is not None and named != table:  # another table's row: not imported, kept and reported
+            out.others.append(Rejected(where, f"a row of table {_q(named)}, not of {_q(table)}, the table imported",
+                                       None, len(out.rows), _kept(cells)))
             return
     for name, index in columns.items():
         fm = out.mapping.fields[name]
@@ -173,21 +179,39 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
             if fm.column.optional:
                 continue
             out.reject(where, f"the row has {len(cells)} cells; `{name}` is in column {index + 1}",
-                       _key_of(cells, columns))
+                       _key_of(cells, columns), _kept(cells))
             return
         try:
             value = _value(fm, cells[index], where, out)
         except _Bad as e:
-            out.reject(where, f"`{name}` ({_col(fm)}): {e}", _key_of(cells, columns))
+            out.reject(where, f"`{name}` ({_col(fm)}): {e}", _key_of(cells, columns), _kept(cells))
             return
         if value is not None:
             values[name] = value
     for name in _required(out.mapping):
         if values.get(name) is None:
             fm = out.mapping.fields[name]
-            out.reject(where, f"`{name}` ({_col(fm)}) is empty", _key_of(cells, columns))
+            out.reject(where, f"`{name}` ({_col(fm)}) is empty", _key_of(cells, columns), _kept(cells))
             return
+    problem = out.mapping.game.importer.row_problem(out.mapping.rows, values)
+    if problem is not None:  # a row the check could not read: refused here, at its line
+        out.reject(where, problem, _key_of(cells, columns), _kept(cells))
+        return
+    if named is not None:  # (the table is never taken from a row that was not imported)
+        out.tables.add(named)
     out.rows.append(Row(where, values))
+
+
+MAX_KEPT_CELLS = 200  # a rejected row keeps at most this many cells, each cut to MAX_KEPT_CELL characters
+MAX_KEPT_CELL = 200
+
+
+def _kept(cells: list[str]) -> list[str]:
+    """A row's cells as kept in the transcript: bounded, so that a runaway row does not fill it."""
+    out = [c if len(c) <= MAX_KEPT_CELL else c[:MAX_KEPT_CELL] + "…" for c in cells[:MAX_KEPT_CELLS]]
+    if len(cells) > MAX_KEPT_CELLS:
+        out.append(f"… {len(cells) - MAX_KEPT_CELLS:,} more cells")
+    return out
 
 
 def _required(mapping: Mapping) -> list[str]:

@@ -25,7 +25,7 @@ from compliance import evidence
 from compliance.errors import UserError
 from compliance.importing.logs import LogRead, Rejected, read_log
 from compliance.importing.mapping import Mapping, load_mapping
-from compliance.transcript.logs import CoupParts, Row
+from compliance.transcript.logs import CoupParts, Row, fault, ranges
 
 ROLES = ("dealer", "inspector", "supervisor")
 SHOE_BASE = 1000  # coups numbered in each shoe: the transcript numbers them 1000 x the shoe's place + the number
@@ -55,6 +55,8 @@ class _Group:
     shoe: str | None
     rows: list[Row] = field(default_factory=list)
     set_aside: str | None = None  # why the rows cannot be used as they stand
+    faults: list[dict] = field(default_factory=list)  # the recorder's faults its rows show (record_faults)
+    lost: bool = False  # a row of it was rejected (a gap in its card sequence is that row, reported as rejected)
 
 
 def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=None,
@@ -106,6 +108,10 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
         "shoes": [{"id": s, "decks": decks_of.get(s, decks)} for s in order] or [{"id": "S1", "decks": decks}],
         "recorded": [n for n in evidence.DECLARABLE if n in claimed],
     } | {k: v for k, v in header.items() if k not in ("format", "version", "table", "shoes", "recorded")}
+    kept = [(log, r) for log in logs for r in sorted(log.rejected + log.others, key=lambda r: _line_of(r.where))]
+    if kept:
+        out.header["rejected_rows"] = [{"log": log.path, "line": _line_of(r.where), "reason": r.why}
+                                       | ({"cells": r.cells} if r.cells is not None else {}) for log, r in kept]
     out.header["x-import"] = {"logs": [{"file": log.path, "mapping": log.mapping.name, "rows": log.read,
                                         "imported": log.read - len(log.rejected) - log.other_tables,
                                         "rejected": len(log.rejected), "other_tables": log.other_tables}
@@ -151,14 +157,39 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
                 log.reject(row.where, f"the same row captured twice (it repeats {same.where}): not imported")
                 continue
             what = f"{_coup_words(key, group.shoe)}" + (f", {_unique_words(row, unique)}," if unique else "")
-            log.reject(row.where, f"{what} is also recorded at {same.where}, with other values: neither is judged")
+            differ = ", ".join(f"{f} {_shown(same.get(f))} and {_shown(row.get(f))}" for f in
+                               sorted(set(same.values) | set(row.values)) if same.get(f) != row.get(f))
+            group.faults.append(fault("duplicate-row", [same.where, row.where], f"{log.mapping.name}: {what} is "
+                                      f"recorded twice, with different values ({differ}): neither is judged"))
             group.set_aside = group.set_aside or f"recorded twice with different values ({same.where}, {row.where})"
+            group.rows.append(row)
+            continue
         group.rows.append(row)
     _rejected_rows(log, groups, per_shoe, unreadable)
     if "sequence" in log.mapping.fields:
+        base = _sequence_base(groups)
         for group in groups.values():
-            _in_sequence(group)
+            _in_sequence(group, base, log.mapping.name)
     return groups
+
+
+def _shown(value) -> str:
+    return "(empty)" if value is None else " ".join(value) if isinstance(value, tuple) else str(value)
+
+
+def _sequence_base(groups) -> int | None:
+    """The number a log's card sequence starts each coup at (0 or 1, as most coups start), or None when its
+    coups do not start alike (a sequence numbered through the shoe: only gaps inside a coup are told)."""
+    firsts: dict[int, int] = {}
+    for g in groups.values():
+        numbers = [r.get("sequence") for r in g.rows if r.get("sequence") is not None]
+        if numbers:
+            first = min(numbers)
+            firsts[first] = firsts.get(first, 0) + 1
+    if not firsts:
+        return None
+    first, n = max(firsts.items(), key=lambda kv: (kv[1], -kv[0]))
+    return first if first in (0, 1) and 2 * n >= sum(firsts.values()) else None
 
 
 def _same_row(group: _Group, row: Row, unique: tuple[str, ...]) -> Row | None:
@@ -172,16 +203,29 @@ def _unique_words(row: Row, unique: tuple[str, ...]) -> str:
     return " ".join(f"{f} {row.get(f)}" for f in unique if row.get(f) is not None)
 
 
-def _in_sequence(group: _Group) -> None:
-    """Card rows in the order of their sequence numbers; a gap sets the coup's rows aside."""
+def _in_sequence(group: _Group, base: int | None, log: str) -> None:
+    """Card rows in the order of their sequence numbers; a gap (a row missing, a number skipped, the first card
+    missing) is a fault of the recorder and sets the coup's rows aside."""
     rows = sorted(group.rows, key=lambda r: (r.get("sequence") is None, r.get("sequence") or 0))
-    numbers = [r.get("sequence") for r in rows if r.get("sequence") is not None]
-    for a, b in zip(numbers, numbers[1:]):
-        if b > a + 1:
-            group.set_aside = group.set_aside or (f"no row for sequence {a + 1}" + (f" to {b - 1}" if b > a + 2 else "")
-                                                  + " (a row missing from the log, or rejected)")
-            break
+    numbered = [r for r in rows if r.get("sequence") is not None]
     group.rows = rows
+    if not numbered:
+        return
+    gap = None
+    if base is not None and numbered[0].get("sequence") > base:
+        gap = (base, numbered[0].get("sequence") - 1, [numbered[0].where], f"starts at {numbered[0].get('sequence')}")
+    for a, b in zip(numbered, numbered[1:]):
+        if gap is None and b.get("sequence") > a.get("sequence") + 1:
+            gap = (a.get("sequence") + 1, b.get("sequence") - 1, [a.where, b.where],
+                   f"goes from {a.get('sequence')} to {b.get('sequence')}")
+    if gap is None or group.lost:
+        return
+    low, high, wheres, how = gap
+    which = f"sequence {low}" + (f" to {high}" if high > low else "")
+    group.faults.append(fault("card-sequence", wheres, f"{log}: the card sequence of {_coup_words(group.key, group.shoe)} "
+                              f"{how}: no row for {which} (a card row missing, or a number the shoe skipped): its "
+                              "cards are not judged"))
+    group.set_aside = group.set_aside or f"no row for {which} (a row missing from the log, or rejected)"
 
 
 def _coup_words(key: tuple, shoe) -> str:
@@ -198,6 +242,7 @@ def _rejected_rows(log: LogRead, groups: OrderedDict, per_shoe: bool, unreadable
             if group is None:  # e.g. the coup's only wager: without it the log would say the coup had none
                 group = groups[key] = _Group(key, r.key[0])
             group.set_aside = group.set_aside or f"its row {r.where} was rejected"  # (the row is reported)
+            group.lost = True
             continue
         for row in log.rows[max(r.after - 1, 0):r.after + 1]:
             group = groups.get(_key(row, per_shoe))
@@ -251,6 +296,7 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
           claimed: frozenset, every: bool, out: Imported) -> dict:
     parts = CoupParts(shoe, number)
     set_aside: list[dict] = []
+    faults: list[dict] = []
     sources: list[str] = []
     have: set[str] = {"coups"} if every else set()
     for log, gs in zip(logs, groups):
@@ -261,10 +307,12 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
             if not m.every_coup:
                 have |= ev  # a log that holds a row for a coup only when there is something (a wager) to say
             continue
-        sources += _ranges(r.where for r in g.rows)
+        sources += ranges(r.where for r in g.rows)
+        faults += g.faults
         if g.set_aside is not None:
-            parts.notes.append(f"{log.mapping.name} ({log.path}): {g.set_aside}; this log's rows of the coup are "
-                               "kept under x-rows and not judged")
+            kept = ("this log's rows of the coup are kept under x-rows and not judged" if g.rows else
+                    "the row is kept in the header's rejected_rows, and nothing of this log is judged in the coup")
+            parts.notes.append(f"{log.mapping.name} ({log.path}): {g.set_aside}; {kept}")
             set_aside += [{"row": r.where} | {k: _plain(v) for k, v in r.values.items()} for r in g.rows]
             parts.aside.extend(g.rows)
             continue
@@ -289,6 +337,9 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
         out.notes += [f"coup {number}: settled {s}" for s in built.settled] + [f"coup {number}: {n}" for n in notes]
     if built.settled:
         out.settled += 1
+    faults += built.faults
+    if faults:
+        coup["record_faults"] = faults
     if set_aside:
         coup["x-rows"] = set_aside
     return coup
@@ -313,21 +364,12 @@ def _staff(parts: CoupParts, out: Imported, number: int) -> dict:
     return staff
 
 
-def _ranges(wheres) -> list[str]:
-    """``file:line`` places as ``file:first-last`` runs."""
-    out: list[list] = []
-    for w in wheres:
-        path, _, line = w.rpartition(":")
-        n = int(line)
-        if out and out[-1][0] == path and out[-1][2] == n - 1:
-            out[-1][2] = n
-        else:
-            out.append([path, n, n])
-    return [f"{p}:{a}" if a == b else f"{p}:{a}-{b}" for p, a, b in out]
-
-
 def _plain(v):
     return list(v) if isinstance(v, tuple) else v
+
+
+def _line_of(where: str) -> int:
+    return int(where.rpartition(":")[2])
 
 
 def rejected_lines(imported: Imported) -> list[Rejected]:

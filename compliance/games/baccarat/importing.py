@@ -35,7 +35,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from compliance.cards import PARTIAL_POINTS, POINTS
-from compliance.transcript.logs import Built, CoupParts, Field, Row
+from compliance.transcript.logs import Built, CoupParts, Field, Row, fault
 
 PLAYER, BANKER = "player", "banker"
 HANDS = (PLAYER, BANKER)
@@ -80,6 +80,18 @@ REQUIRED: dict[str, tuple[tuple[str, ...], ...]] = {
 #: the fields that tell one row of a coup from another, per kind of row: two rows of a coup alike in these are
 #: the same row (captured twice if alike in everything, else rows that clash); () : one row a coup
 UNIQUE: dict[str, tuple[str, ...]] = {"cards": ("sequence",), "coups": (), "wagers": ("seat", "patron", "spot")}
+
+
+def row_problem(kind: str, values: dict) -> str | None:
+    """Why a row read from a log could not be a part of a coup the check reads (None: it can): such a row is
+    rejected at its line, never passed on to make its whole coup unreadable."""
+    if kind == "wagers":
+        if values.get("seat") is None and values.get("patron") is None and values.get("amount"):
+            return "the wager names neither a seat nor a patron: whose it is is not known"
+        payout = values.get("payout")
+        if payout is not None and payout < 0 and values.get("outcome") in ("win", "push"):
+            return f"a {values.get('outcome')} paid {payout}: a payout is not negative (a loss is `outcome` lose)"
+    return None
 
 
 def evidence_of(kind: str, mapped: set[str]) -> frozenset[str]:
@@ -211,9 +223,10 @@ def build(parts: CoupParts, tableau) -> Built:
             return _without_cards(parts, have, notes, [r.get("card") for r in aside] + codes)
         if recorded_to:
             if given_hands is not None and not _agrees(codes, to, given_hands):
-                notes.append(f"the shoe log ({_hands_words(codes, to)}) and the hand log ({_given_words(given_hands)}) "
-                             "disagree on the cards: they are not judged")
-                return _without_cards(parts, have, notes, codes)
+                said = (f"the shoe log ({_hands_words(codes, to)}) and the hand log ({_given_words(given_hands)}) "
+                        "disagree on the cards")
+                notes.append(f"{said}: they are not judged")
+                return _without_cards(parts, have, notes, codes, [_disagree(card_rows, hand_row, said)])
             if given_hands is not None:
                 have |= {"hands"}
         else:
@@ -223,9 +236,10 @@ def build(parts: CoupParts, tableau) -> Built:
                 have |= {"hands", "order"}
                 settled.append(f"where each card went, by the hand log: {_describe(codes, hands)}")
             elif given_hands is not None:
-                notes.append(f"the shoe log's cards ({' '.join(codes)}) do not fit the hand log's hands "
-                             f"({_given_words(given_hands)}): the cards are not judged")
-                return _without_cards(parts, have, notes, codes)
+                said = (f"the shoe log's cards ({' '.join(codes)}) do not fit the hand log's hands "
+                        f"({_given_words(given_hands)})")
+                notes.append(f"{said}: the cards are not judged")
+                return _without_cards(parts, have, notes, codes, [_disagree(card_rows, hand_row, said)])
             else:
                 readings = legal_readings(codes, tableau)
                 if readings is not None and len(readings) == 1:
@@ -269,7 +283,39 @@ def build(parts: CoupParts, tableau) -> Built:
                          "told apart into hands: the cards are not judged")
             return _without_cards(parts, have, notes, codes)
 
-    return Built(_coup(parts, events_cards, hand_row), have, notes, settled)
+    faults = []
+    if hand_row is not None and given_hands is not None:
+        said = _contradiction(hand_row, *given_hands)
+        if said is not None:
+            faults.append(fault("contradiction", [hand_row.where], said))
+    return Built(_coup(parts, events_cards, hand_row), have, notes, settled, faults)
+
+
+def _disagree(card_rows: list[Row], hand_row: Row, said: str) -> dict:
+    return fault("logs-disagree", [r.where for r in card_rows] + [hand_row.where], said)
+
+
+def _contradiction(row: Row, player: tuple, banker: tuple) -> str | None:
+    """What a hand log's row says beside its cards that the cards contradict: a winner given without both totals
+    (with both, the result is judged by ``result.wrong``), or one total alone."""
+    p, b = _total(player), _total(banker)
+    if p is None or b is None or not player or not banker:
+        return None
+    winner = row.get("winner")
+    totals = (row.get("player_total"), row.get("banker_total"))
+    if None not in totals or winner == "void":
+        return None
+    truth = PLAYER if p > b else BANKER if b > p else "tie"
+    out = []
+    if winner is not None and winner != truth:
+        out.append(f"its winner {winner}")
+    for hand, said, real in ((PLAYER, totals[0], p), (BANKER, totals[1], b)):
+        if said is not None and said != real:
+            out.append(f"its {hand.capitalize()} total {said}")
+    if not out:
+        return None
+    return (f"the hand log's row gives {' and '.join(out)}, and its cards (Player {' '.join(player)}; Banker "
+            f"{' '.join(banker)}) give Player {p}, Banker {b}: {'a tie' if truth == 'tie' else truth.capitalize() + ' wins'}")
 
 
 def _place(row: Row) -> tuple:
@@ -305,12 +351,12 @@ def _dealing_order(player: tuple, banker: tuple) -> list[tuple[str, str]]:
     return out
 
 
-def _without_cards(parts: CoupParts, have: set, notes: list, codes) -> Built:
+def _without_cards(parts: CoupParts, have: set, notes: list, codes, faults: list | None = None) -> Built:
     """The coup without its cards (kept under ``x-cards`` for the reader): nothing that needs them is judged."""
     have -= {"cards", "hands", "order", "faces"}
     coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0])
     coup["x-cards"] = list(codes)
-    return Built(coup, have, notes, [])
+    return Built(coup, have, notes, [], faults or [])
 
 
 def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None) -> dict:

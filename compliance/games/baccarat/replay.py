@@ -175,7 +175,7 @@ class CoupState:
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
-        "player_extra", "banker_extra", "won", "to_hands",
+        "player_extra", "banker_extra", "won", "to_hands", "faults",
     )
 
     def __init__(self):
@@ -225,6 +225,7 @@ class CoupState:
         self.times: list[Stamp] = _NONE  # the events' timestamps, where recorded
         self.time_before: Stamp | None = None  # the last valid timestamp of the coups before (its event: -1)
         self.number_before: int | None = None  # the number of the coup recorded just before, in the same shoe
+        self.faults = _NONE  # the recorder's faults an import found in the coup's rows (format 1.1 record_faults)
 
     # ------------------------------------------------------------ derived facts
     def initial_total(self, hand: str) -> int:
@@ -382,6 +383,8 @@ class Replayer:
         decks = t.decks[coup.shoe]
         s.method = coup.dealing_method or t.dealing_method
         s.no_bet = coup.no_bet
+        if coup.record_faults:
+            s.faults = coup.record_faults
         seated: dict[int, str] = coup.seated or {}  # the decoder gives seat numbers as int keys
         s.seated = seated
 
