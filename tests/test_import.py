@@ -425,3 +425,26 @@ def test_a_winner_the_hand_logs_own_cards_contradict_is_a_finding(tmp_path):
     assert [(f.coup, f.rule) for f in found] == [(2, "BAC-RECORD-CONTRADICTION")]
     assert found[0].message == (f"the hand log's row gives its winner banker, and its cards (Player 9H 9C; Banker 2D "
                                 f"3D) give Player 8, Banker 5: Player wins ({log}:3)")
+
+
+# ------------------------------------------------------------------ hostile logs, and the installation's own files
+
+
+def test_a_skip_past_the_end_of_the_log_stops_at_its_end_with_one_message(tmp_path):
+    mapping = _write(tmp_path, "m.yaml", "format: baccarat-audit-mapping\nversion: 1\nname: m\ntitle: t\nrows: cards\n"
+                     "csv: {skip: 1000000000000}\nfields: {shoe: Shoe, coup: Coup, card: Card}\n")
+    log = fixture("shoe-log/clean.csv")
+    result = run("import", f"{mapping}={log}", "-o", tmp_path / "x.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr == f"baccarat-audit: {log}: the log has 268 lines, and the mapping skips 1,000,000,000,000 (csv.skip)\n"
+
+
+def test_import_never_writes_over_a_file_of_the_installation(tmp_path):
+    from compliance.importing.mapping import bundled_dir
+
+    bundled = bundled_dir() / "shoe-log.yaml"
+    before = bundled.read_bytes()
+    result = run("import", f"hand-log={fixture('hand-log/clean.csv')}", "-o", bundled)
+    assert result.exit_code == 2 and bundled.read_bytes() == before
+    assert result.stderr == (f"baccarat-audit: {bundled}: is a file of the installation (under compliance/): write the "
+                             "transcript elsewhere\n")

@@ -121,6 +121,7 @@ def import_(
         reads |= {str(header_file): "the header file"} if header_file is not None else {}
         reads |= {f: "a ruleset file" for f in (rules.files if rules is not None else ())}
         refuse_overwriting([target], reads)
+        _refuse_the_installation(target)
     imported = import_logs(specs, table=table, ruleset=rules, header=header, decks=decks)
     _validate(imported)
     for log in imported.logs:  # what the logs hold is quoted: made printable, never obeyed by the terminal
@@ -155,6 +156,19 @@ def import_(
                f"recorded: {', '.join(imported.header['recorded'])}" + (f"; {'; '.join(extra)}" if extra else ""),
                err=True)
     raise typer.Exit(1 if imported.rejected else 0)
+
+
+def _refuse_the_installation(target) -> None:
+    """An output never overwrites a file of the installation (a bundled mapping, a ruleset): the next run would
+    read what this one wrote."""
+    import compliance
+
+    if target.kind != "file":
+        return
+    home = Path(compliance.__file__).resolve().parent
+    if home == Path(target.path).resolve() or home in Path(target.path).resolve().parents:
+        raise UserError("is a file of the installation (under compliance/): write the transcript elsewhere",
+                        str(target.path))
 
 
 def _plural(n: int, word: str) -> str:

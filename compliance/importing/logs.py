@@ -81,14 +81,15 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
         raise UserError(f"the log is larger than {MAX_LOG >> 20} MB: split it (by shift or by shoe)", path)
     try:
         text = p.read_bytes().decode(mapping.csv.encoding)
-    except (UnicodeDecodeError, LookupError) as e:
+    except (UnicodeError, LookupError, ValueError) as e:
         raise UserError(f"cannot read the log as {mapping.csv.encoding} (the mapping's csv.encoding): {e}",
                         path) from None
     text = text.removeprefix("\ufeff")
     out = LogRead(path, mapping)
     lines = io.StringIO(text, newline="")
-    for _ in range(mapping.csv.skip):
-        lines.readline()
+    for n in range(mapping.csv.skip):
+        if not lines.readline():
+            raise UserError(f"the log has {n:,} lines, and the mapping skips {mapping.csv.skip:,} (csv.skip)", path)
     first = mapping.csv.skip + 1  # the line the reader starts on
     reader = csv.reader(lines, delimiter=mapping.csv.delimiter, quotechar=mapping.csv.quote)
     ended = 0  # csv's line count where the last record ended

@@ -26,7 +26,9 @@ by their ``name``; any other is a path.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -91,7 +93,8 @@ class MappingFile(_Strict):
     coup_numbers: Literal["transcript", "shoe"] = Field(
         default="transcript", description="transcript: the coup column numbers the coups through the log; shoe: "
         "from 1 in each shoe (the transcript then numbers a coup 1000 x the shoe's place + its number)")
-    fields: dict[str, Column | str | int]
+    fields: dict[str, Column] = Field(description="field -> where it is: a column's name or number, or a mapping "
+                                      "of the keys of a Column")
 
 
 @dataclass
@@ -148,16 +151,46 @@ def load_mapping(ref: str) -> Mapping:
     doc = read_yaml(path, display, what="mapping", kind="mapping")  # bounded: compliance.limits
     if not isinstance(doc.data, dict):
         raise UserError("a mapping must be a YAML mapping", doc.where())
+    fields = doc.data.get("fields")
     try:
-        raw = MappingFile.model_validate(doc.data)
+        raw = MappingFile.model_validate({k: v for k, v in doc.data.items() if k != "fields"} | {"fields": {}})
+        if not isinstance(fields, dict):
+            raise UserError("fields: a mapping of field -> column (shoe: Shoe, coup: Coup, ...)" if fields is not None
+                            else "fields: missing required key 'fields'", doc.where(("fields",) if fields is not None
+                                                                                    else ()))
+        for name, spec in fields.items():
+            raw.fields[str(name)] = _column(spec, name, doc)
     except ValidationError as e:
         raise pydantic_errors(doc, (), e)[0] from None
     return _bind(raw, doc)
 
 
+def _column(spec, name, doc: YamlDoc) -> Column:
+    """A field's entry: a column's name or number, or a mapping of the keys of :class:`Column` (validated alone,
+    so that a mistake in it is named as itself, not as a failed alternative)."""
+    at = ("fields", name)
+    if isinstance(spec, bool) or not isinstance(spec, (str, int, dict)):
+        kind = "a list" if isinstance(spec, list) else "empty" if spec is None else f"a {type(spec).__name__}"
+        raise UserError(f"fields.{name}: a column's name or number, or a mapping (column, optional, values...), not "
+                        f"{kind}", doc.where(at))
+    if not isinstance(spec, dict):
+        return Column(column=spec)
+    try:
+        return Column.model_validate(spec)
+    except ValidationError as e:
+        raise pydantic_errors(doc, at, e)[0] from None
+
+
 def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
     if raw.game not in games.PACKAGES:
         raise UserError(f"game: unknown game {raw.game!r} (known: {', '.join(games.PACKAGES)})", doc.where(("game",)))
+    try:
+        text_encoding = codecs.lookup(raw.csv.encoding)._is_text_encoding
+    except LookupError:
+        text_encoding = None
+    if not text_encoding or codecs.lookup(raw.csv.encoding).name in _NOT_FOR_LOGS:
+        raise UserError(f"csv.encoding: {raw.csv.encoding!r} is not an encoding a log is written in (utf-8, "
+                        "utf-8-sig, cp1252, latin-1, utf-16...)", doc.where(("csv", "encoding")))
     game = games.get(raw.game)
     if game.importer is None:
         raise UserError(f"game: {game.title} logs cannot be imported yet", doc.where(("game",)))
@@ -168,7 +201,7 @@ def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
         if name not in known:
             raise UserError(f"fields: {raw.rows} rows of a {game.title} log have no field {name!r} (they have: "
                             f"{', '.join(known)})", doc.where(at))
-        column = spec if isinstance(spec, Column) else Column(column=spec)
+        column = spec
         field = known[name]
         _check_column(name, field, column, doc, at)
         fields[name] = FieldMap(name, field, column, str(doc.where(at)))
@@ -200,14 +233,20 @@ def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: 
         if column.time != "iso":
             try:
                 dt.datetime.strptime(dt.datetime(2026, 11, 29, 20, 15, 30).strftime(column.time), column.time)
-            except ValueError as e:
+            except (ValueError, re.error) as e:
+                why = "a directive given twice" if isinstance(e, re.error) else str(e)
                 raise UserError(f"fields.{name}.time: {column.time!r} is not a time format that reads back "
-                                f"({e}); use directives such as %Y-%m-%d %H:%M:%S", doc.where(at + ("time",))) from None
+                                f"({why}); use directives such as %Y-%m-%d %H:%M:%S", doc.where(at + ("time",))) from None
         if column.timezone is not None and offset(column.timezone) is None:
             raise UserError(f"fields.{name}.timezone: {column.timezone!r} is not a UTC offset (+10:00, -05:00, Z)",
                             doc.where(at + ("timezone",)))
     elif column.time != "iso" or column.timezone is not None:
         raise UserError(f"fields.{name}: `time` and `timezone` are for time fields", doc.where(at))
+
+
+#: text encodings Python knows that no recorder writes a CSV log in (they decode by rules of their own, slowly or
+#: not at all line by line)
+_NOT_FOR_LOGS = {"punycode", "idna", "raw_unicode_escape", "unicode_escape", "undefined", "mbcs", "oem", "utf-7"}
 
 
 def offset(text: str) -> dt.timezone | None:

@@ -272,7 +272,7 @@ class Report:
             extra.append(f"{_plural(len(self.rejected_waivers), 'waiver')} not applied")
         if self.stale:
             extra.append(_plural(len(self.stale), "stale baseline entry", "stale baseline entries"))
-        rejected = sum(r.rejected_rows for r in self.results)
+        rejected = sum(getattr(r, "rejected_rows", 0) for r in self.results)
         if rejected:
             extra.append(f"{_plural(rejected, 'row')} of the recorders' logs not imported (record.rejected-row)")
         if self.not_judged:
