@@ -448,3 +448,98 @@ def test_import_never_writes_over_a_file_of_the_installation(tmp_path):
     assert result.exit_code == 2 and bundled.read_bytes() == before
     assert result.stderr == (f"baccarat-audit: {bundled}: is a file of the installation (under compliance/): write the "
                              "transcript elsewhere\n")
+
+
+# ------------------------------------------------------------------ the mapping language, on real exports' shapes
+
+
+def test_a_studio_archive_of_both_hands_in_one_cell_is_split_by_the_counts_or_the_totals_never_guessed(tmp_path):
+    mapping, log = fixture("studio-archive/mapping.yaml"), fixture("studio-archive/hands.csv")
+    result, out = imported(tmp_path, f"{mapping}={log}", extra=("--jurisdiction", "au-nsw"))
+    assert result.exit_code == 0
+    read = coups(out)
+    assert read[1001]["x-import"]["settled"] == ["the cell of both hands split by the totals: Player 4H TD 3S; Banker "
+                                                 "KS 6C"]
+    assert read[1006]["x-import"]["settled"] == ["the cell of both hands split by the card counts: Player 2S 3H 8D; "
+                                                 "Banker 7C QH"]
+    # 4H 3S KD 2C 5D: Player 7 and Banker 7 whether the Player holds two cards or three: reported, not judged
+    assert read[1003]["recorded"] == ["results", "coups"] and read[1003]["x-cards"] == ["4H", "3S", "KD", "2C", "5D"]
+    assert "splits more than one way by the totals" in read[1003]["x-import"]["notes"][0]
+    # cards the camera missed: the coup kept, with its result; totals 0-0 without cards are a placeholder
+    assert read[1005]["recorded"] == ["results", "coups"] and [e["type"] for e in read[1005]["events"]] == ["result"]
+    assert read[1004]["events"] == [] and "placeholder" in read[1004]["x-import"]["notes"][0]
+    # the date and the time of day in two columns, in Sydney's summer time
+    assert read[1001]["events"][-1]["at"] == "2026-11-29T20:01:12+11:00"
+    assert [(f.coup, f.rule) for f in check(out).findings] == [(1007, "BAC-RESULT")]  # Player 9 beats 7, said Banker
+
+
+def test_a_table_systems_amounts_with_currency_signs_separators_and_cents_are_read_exactly(tmp_path):
+    mapping, log = fixture("table-system/mapping.yaml"), fixture("table-system/wagers.csv")
+    result, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/clean.csv')}", f"{mapping}={log}")
+    assert result.exit_code == 0
+    settled = [e for e in coups(out)[2]["events"] if e["type"] in ("settle", "commission")]
+    assert [(e["type"], e.get("seat"), e["amount"]) for e in settled] == [
+        ("settle", 3, 4750), ("settle", 6, 50), ("commission", 6, 2.5), ("settle", 2, 100)]
+    found = check(out).findings
+    assert [(f.coup, f.rule) for f in found] == [(3, "BAC-SETTLE-AMOUNT")]  # 5000 cents is 50 of the 100 due
+    assert "commission collected from seat 4 is 50; 100 is due" in found[0].message
+
+
+@pytest.mark.parametrize("text,decimal,amount", [
+    ("1,250.50", ".", "1250.50"), ("$1,250.50", ".", "1250.50"), ("€1.250,50", ",", "1250.50"),
+    ("1 250,50", ",", "1250.50"), ("AUD 1,250", ".", "1250"), ("1250.5 USD", ".", "1250.5"), ("-25", ".", "-25")])
+def test_an_amount_is_read_with_its_currency_and_grouping(text, decimal, amount):
+    from decimal import Decimal
+
+    from compliance.importing.logs import _money
+
+    assert _money(text, decimal) == Decimal(amount)
+
+
+@pytest.mark.parametrize("text,decimal", [("1.250,00", "."), ("1,25", "."), ("1,250.00", ","), ("12x", "."),
+                                          ("1.2.3", ".")])
+def test_a_decimal_mark_that_does_not_fit_the_amount_is_an_error_never_another_amount(text, decimal):
+    from compliance.importing.logs import _Bad, _money
+
+    with pytest.raises(_Bad):
+        _money(text, decimal)
+
+
+def test_a_named_time_zone_follows_daylight_saving_and_a_time_it_gives_twice_is_not_guessed():
+    import zoneinfo
+
+    from compliance.importing.logs import read_time
+
+    try:
+        zoneinfo.ZoneInfo("Australia/Sydney")
+    except zoneinfo.ZoneInfoNotFoundError:
+        pytest.skip("this machine has no time zone database")
+    fmt = "%d/%m/%Y %H:%M"
+    assert read_time("05/04/2026 01:30", fmt, "Australia/Sydney") == "2026-04-05T01:30:00+11:00"
+    assert read_time("05/04/2026 03:30", fmt, "Australia/Sydney") == "2026-04-05T03:30:00+10:00"
+    assert read_time("05/04/2026 02:30", fmt, "Australia/Sydney") == "!the hour repeated when daylight saving ended"
+    assert read_time("04/10/2026 02:30", fmt, "Australia/Sydney") == "!an hour skipped when daylight saving began"
+
+
+def test_rank_and_suit_in_two_columns_and_one_column_a_card_written_q_s_read_the_same_cards(tmp_path):
+    shoe = f"{fixture('rank-suit-shoe/mapping.yaml')}={fixture('rank-suit-shoe/shoe.csv')}"
+    hands = f"{fixture('card-positions/mapping.yaml')}={fixture('card-positions/hands.csv')}"
+    result, out = imported(tmp_path, shoe, hands, extra=("--table", "BAC-07", "--jurisdiction", "us-nj", "--decks", "2"))
+    assert result.exit_code == 0
+    read = coups(out)
+    assert [e["card"] for e in read[3]["events"]] == ["AS", "6D", "TD", "9H", "QS"]
+    assert all("x-cards" not in c for c in read.values())  # the two logs agree, card for card
+    assert check(out).findings == []
+
+
+def test_a_signed_net_result_stands_for_the_outcome_and_the_payout(tmp_path):
+    mapping = _write(tmp_path, "net.yaml", "format: baccarat-audit-mapping\nversion: 1\nname: net\ntitle: t\n"
+                     "rows: wagers\nfields: {table: Table, shoe: Shoe, coup: Coup, seat: Seat, spot: {column: Bet, "
+                     "values: {P: player, B: banker}}, amount: Stake, net: Net}\n")
+    log = _write(tmp_path, "net.csv", "Table,Shoe,Coup,Seat,Bet,Stake,Net\nBAC-07,S0001,2,3,B,5000,+4750\n"
+                 "BAC-07,S0001,2,2,P,100,-100\nBAC-07,S0001,2,6,B,100,100\n")
+    _, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/clean.csv')}", f"{mapping}={log}")
+    settled = [(e["seat"], e["outcome"], e["amount"]) for e in coups(out)[2]["events"] if e["type"] == "settle"]
+    assert settled == [(3, "win", 4750), (2, "lose", 100), (6, "win", 100)]
+    found = check(out).findings
+    assert [(f.coup, f.rule) for f in found] == [(2, "BAC-SETTLE-AMOUNT")]  # seat 6 paid 100 with no commission

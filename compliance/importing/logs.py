@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from compliance.cards import read_logged
 from compliance.errors import UserError, Where
-from compliance.importing.mapping import FieldMap, Mapping, offset
+from compliance.importing.mapping import FieldMap, Mapping, offset, zone
 from compliance.transcript.logs import Row
 
 MAX_LOG = 512 << 20  # bytes: a log is read row by row, but kept whole per coup while coups are merged
@@ -102,8 +104,8 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
                 raise UserError("the log is empty: the mapping expects a header row", path)
             columns = _columns(header, mapping, path, first)
         else:
-            columns = {name: _number(fm) for name, fm in mapping.fields.items()}
-        out.present = {name for name, index in columns.items() if index is not None}
+            columns = {k: v for name, fm in mapping.fields.items() for k, v in _numbers(name, fm).items()}
+        out.present = {name for name, index in columns.items() if index is not None and "@" not in name}
     except csv.Error as e:
         raise UserError(f"not a readable CSV log: {e}", Where(path, first + ended)) from None
     while True:
@@ -125,11 +127,14 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
     return out
 
 
-def _number(fm: FieldMap) -> int | None:
-    if isinstance(fm.column.column, int):
-        return fm.column.column - 1
-    raise UserError(f"fields.{fm.name}: the log has no header row (csv.header: false), so its columns are numbers, "
-                    f"not names ({fm.column.column!r})", fm.where)
+def _numbers(name: str, fm: FieldMap) -> dict[str, int]:
+    out = {}
+    for key, col in _sources(name, fm):
+        if not isinstance(col, int):
+            raise UserError(f"fields.{fm.name}: the log has no header row (csv.header: false), so its columns are "
+                            f"numbers, not names ({col!r})", fm.where)
+        out[key] = col - 1
+    return out
 
 
 def _columns(header: list[str], mapping: Mapping, path: str, line: int) -> dict[str, int | None]:
@@ -137,17 +142,28 @@ def _columns(header: list[str], mapping: Mapping, path: str, line: int) -> dict[
     names = [h.strip() for h in header]
     folded = {n.casefold(): i for i, n in reversed(list(enumerate(names)))}
     out: dict[str, int | None] = {}
-    for name, fm in mapping.fields.items():
-        col = fm.column.column
+    def index(col, name, fm, what):
         if isinstance(col, int):
-            out[name] = col - 1
-            continue
+            return col - 1
         i = folded.get(str(col).strip().casefold())
         if i is None and not fm.column.optional:
-            raise UserError(f"no column {col!r} in the header row (the mapping {mapping.path} maps `{name}` to it, at "
+            raise UserError(f"no column {col!r} in the header row (the mapping {mapping.path} {what} it, at "
                             f"{fm.where}); the columns are: {', '.join(names)}", Where(path, line))
-        out[name] = i
+        return i
+
+    for name, fm in mapping.fields.items():
+        for key, col in _sources(name, fm):
+            what = f"maps `{name}` to" if key == name else f"reads `{name}`'s {key.partition('@')[2]} from"
+            out[key] = index(col, name, fm, what)
     return out
+
+
+def _sources(name: str, fm: FieldMap) -> list[tuple[str, str | int]]:
+    """The columns a field is read from: its own (``name``), and its date, suit or further cards (``name@...``)."""
+    c = fm.column
+    out = [(name, c.column)] if c.column is not None else [(name, c.columns[0])] + [
+        (f"{name}@card{i}", col) for i, col in enumerate(c.columns[1:], 2)]
+    return out + [(f"{name}@{key}", getattr(c, key)) for key in ("date", "suit") if getattr(c, key) is not None]
 
 
 def _key_of(cells: list[str], columns: dict[str, int | None]) -> tuple | None:
@@ -173,17 +189,20 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
                                        None, len(out.rows), _kept(cells)))
             return
     for name, index in columns.items():
-        fm = out.mapping.fields[name]
-        if index is None:
+        if index is None or "@" in name:
             continue
+        fm = out.mapping.fields[name]
         if index >= len(cells):
             if fm.column.optional:
                 continue
             out.reject(where, f"the row has {len(cells)} cells; `{name}` is in column {index + 1}",
                        _key_of(cells, columns), _kept(cells))
             return
+        cell = cells[index]
+        if len(fm.column.columns or ()) > 1 or fm.column.date is not None or fm.column.suit is not None:
+            cell = _joined(fm, name, cell, cells, columns)
         try:
-            value = _value(fm, cells[index], where, out)
+            value = _value(fm, cell, where, out)
         except _Bad as e:
             out.reject(where, f"`{name}` ({_col(fm)}): {e}", _key_of(cells, columns), _kept(cells))
             return
@@ -203,6 +222,22 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
     out.rows.append(Row(where, values))
 
 
+def _joined(fm: FieldMap, name: str, cell: str, cells: list[str], columns: dict) -> str:
+    """A field read from several columns, as one cell: a card's rank and suit, a date and a time of day (``date
+    time``), one card a column (the cards, spaced)."""
+    def at(key):
+        j = columns.get(f"{name}@{key}")
+        return cells[j].strip() if j is not None and j < len(cells) else ""
+
+    cell = cell.strip()
+    if fm.column.date is not None:
+        return f"{at('date')} {cell}" if at("date") and cell else ""
+    if fm.column.suit is not None:
+        return cell + at("suit") if cell else ""
+    more = [at(f"card{i}") for i in range(2, len(fm.column.columns) + 1)]
+    return " ".join(c for c in [cell] + more if c)
+
+
 MAX_KEPT_CELLS = 200  # a rejected row keeps at most this many cells, each cut to MAX_KEPT_CELL characters
 MAX_KEPT_CELL = 200
 
@@ -218,13 +253,15 @@ def _kept(cells: list[str]) -> list[str]:
 def _required(mapping: Mapping) -> list[str]:
     base = ["shoe", "coup"] if "shoe" in mapping.fields and (mapping.rows != "wagers" or
                                                             mapping.coup_numbers == "shoe") else ["coup"]
+    if mapping.rows == "coups":  # a coup whose cards were not captured is kept, and says so
+        return base
     options = mapping.game.importer.REQUIRED[mapping.rows]
     option = next(o for o in options if set(o) <= set(mapping.fields))
     return base + list(option)
 
 
 def _col(fm: FieldMap) -> str:
-    c = fm.column.column
+    c = fm.column.column if fm.column.column is not None else fm.column.columns[0]
     return f"column {c}" if isinstance(c, int) else f"column {c!r}"
 
 
@@ -243,7 +280,8 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
             raise _Bad(f"{_q(text)} is not a whole number")
         return _bounded(fm, int(text), text)
     if kind == "money":
-        return _bounded(fm, _money(text, column.decimal), text)
+        value = _money(text, column.decimal)
+        return _bounded(fm, value * column.scale if column.scale is not None else value, text)
     if kind == "word":
         folded = {k.strip().casefold(): v for k, v in column.values.items()}
         word = folded.get(text.casefold())
@@ -255,9 +293,11 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
         return word
     if kind == "time":
         stamp = read_time(text, column.time, column.timezone)
-        if stamp is None:
-            out.notes.append(Rejected(where, f"`{fm.name}` ({_col(fm)}): {_q(text)} is not a time in the format "
-                                             f"{column.time!r}: written as recorded (the check reports it)"))
+        if stamp is None or stamp.startswith("!"):
+            why = (f"is not a time in the format {column.time!r}" if stamp is None else
+                   f"is not one time in {column.timezone} ({stamp[1:]})")
+            out.notes.append(Rejected(where, f"`{fm.name}` ({_col(fm)}): {_q(text)} {why}: written as recorded (the "
+                                             "check reports it)"))
             return text
         return stamp
     raise AssertionError(kind)
@@ -277,6 +317,25 @@ def _bounded(fm: FieldMap, value, text: str):
     return value
 
 
+RANK = r"10|[2-9AJQKT1]"
+SUIT = "[SHDC\u2660-\u2667]"
+
+
+def _pattern(column) -> re.Pattern:
+    """A card pattern (``{rank}-{suit}``) as a regular expression: its other text literal, spaces optional."""
+    parts = re.split(r"(\{rank\}|\{suit\})", column.pattern)
+    body = "".join(f"(?P<rank>{RANK})" if p == "{rank}" else f"(?P<suit>{SUIT})" if p == "{suit}" else
+                   r"\s*".join(re.escape(w) for w in p.split(" ")) for p in parts)
+    return re.compile(body, re.IGNORECASE)
+
+
+def _by_pattern(fm: FieldMap, text: str) -> str | None:
+    m = _pattern(fm.column).fullmatch(text)
+    if m is None:
+        raise _Bad(f"{_q(text)} is not a card written {fm.column.pattern!r}")
+    return read_logged(m["rank"] + m["suit"])
+
+
 def _card(fm: FieldMap, text: str) -> str | None:
     column = fm.column
     folded = {k.strip().casefold(): v for k, v in column.values.items()}
@@ -290,6 +349,8 @@ def _card(fm: FieldMap, text: str) -> str | None:
         return "??"
     if not text:
         return None
+    if column.pattern is not None:
+        return _by_pattern(fm, text)
     code = read_logged(text)
     if code is None:
         raise _Bad(f"{_q(text)} is not a card: expected rank then suit (7H), a rank (7, K) or a value (0 to 9)"
@@ -300,6 +361,12 @@ def _card(fm: FieldMap, text: str) -> str | None:
 def _cards(fm: FieldMap, text: str) -> tuple[str, ...] | None:
     if not text:
         return None
+    if fm.column.pattern is not None and not fm.column.split:  # each card where the pattern finds one
+        found = list(_pattern(fm.column).finditer(text))
+        rest = _pattern(fm.column).sub("", text)
+        if rest.strip(" ,;/|"):
+            raise _Bad(f"{_q(text)} holds {_q(rest.strip())}, which is not a card written {fm.column.pattern!r}")
+        return tuple(read_logged(m["rank"] + m["suit"]) for m in found)
     parts = text.split(fm.column.split) if fm.column.split else _SPLIT.split(text)
     out = []
     for part in parts:
@@ -312,25 +379,56 @@ def _cards(fm: FieldMap, text: str) -> tuple[str, ...] | None:
     return tuple(out)
 
 
+_CODE = re.compile(r"^[A-Z]{3}(?=[\d+\-.,])|(?<=[\d.,])[A-Z]{3}$")
+
+
 def _money(text: str, decimal: str) -> Decimal:
+    """An amount as a log writes it: a currency sign or code (``$``, ``€``, ``AUD``) dropped, a sign, the digits
+    grouped in threes by the other mark (or spaces), ``decimal`` before the fraction.  A mark that does not fit
+    (``1.250,00`` read with ``.``, ``1,25`` read with ``.``) is an error, never another amount."""
     group = "," if decimal == "." else "."
-    plain = text.replace(" ", "").replace("\u00a0", "").replace(group, "")
-    if decimal == ",":
-        plain = plain.replace(",", ".")
-    if not re.fullmatch(r"[+-]?(\d{1,30}(\.\d{0,30})?|\.\d{1,30})", plain):
+    plain = "".join(ch for ch in text if unicodedata.category(ch) != "Sc" and not ch.isspace())
+    plain = _CODE.sub("", plain)
+    sign = ""
+    if plain[:1] in ("+", "-"):
+        sign, plain = plain[0], plain[1:]
+    whole, mark, fraction = plain.partition(decimal)
+    if group in fraction or decimal in fraction:
+        raise _Bad(f"{_q(text)} is not an amount written with {decimal!r} as its decimal mark (the mapping's "
+                   f"`decimal`): a {group!r} after the {decimal!r}")
+    if group in whole:
+        groups = whole.split(group)
+        if not (1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])):
+            raise _Bad(f"{_q(text)} is not an amount written with {decimal!r} as its decimal mark (the mapping's "
+                       f"`decimal`): {group!r} groups the digits in threes")
+        whole = "".join(groups)
+    if not re.fullmatch(r"\d{0,30}", whole) or not re.fullmatch(r"\d{0,30}", fraction) or not (whole or fraction):
         raise _Bad(f"{_q(text)} is not an amount")
     try:
-        return Decimal(plain)
+        return Decimal(sign + (whole or "0") + ("." + fraction if fraction else ""))
     except InvalidOperation:
         raise _Bad(f"{_q(text)} is not an amount") from None
 
 
+_zone = functools.lru_cache(maxsize=16)(zone)
+
+
 def read_time(text: str, fmt: str, zone: str | None) -> str | None:
-    """The time in ISO 8601 (the offset given where the log writes none), or None if ``text`` is not one."""
+    """The time in ISO 8601 (the offset given where the log writes none: a UTC offset, or a named zone's at that
+    time), None if ``text`` is not one, or ``!`` and why for a time a named zone gives twice or never."""
     try:
         when = dt.datetime.fromisoformat(text) if fmt == "iso" else dt.datetime.strptime(text, fmt)
     except ValueError:
         return None
     if when.tzinfo is None and zone is not None:
-        when = when.replace(tzinfo=offset(zone))
+        fixed = offset(zone)
+        if fixed is not None:
+            return when.replace(tzinfo=fixed).isoformat()
+        named = _zone(zone)
+        early, late = when.replace(tzinfo=named, fold=0), when.replace(tzinfo=named, fold=1)
+        if early.utcoffset() != late.utcoffset():  # the hour repeated when daylight saving ended, or skipped
+            back = early.astimezone(dt.timezone.utc).astimezone(named).replace(tzinfo=None) == when
+            return "!" + ("the hour repeated when daylight saving ended" if back else
+                          "an hour skipped when daylight saving began")
+        return early.isoformat()
     return when.isoformat()

@@ -31,6 +31,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from importlib import resources
+from decimal import Decimal
 from pathlib import Path
 from typing import Literal
 
@@ -52,7 +53,12 @@ class _Strict(BaseModel):
 class Column(_Strict):
     """Where a field is in the log, and how its cells are spelled."""
 
-    column: str | int = Field(description="the column's name in the header row, or its number (1 is the first)")
+    column: str | int | None = Field(default=None, description="the column's name in the header row, or its number "
+                                     "(1 is the first)")
+    columns: list[str | int] | None = Field(default=None, min_length=1, max_length=16, description="fields of several "
+                                            "cards: one column a card, in order (P1, P2, P3), in place of `column`")
+    suit: str | int | None = Field(default=None, description="card fields: the column of the suit, when the rank is "
+                                   "in this one")
     optional: bool = Field(default=False, description="the log may lack the column; its rows then hold no value")
     values: dict[str, str] = Field(default_factory=dict, description="spellings in the log -> the transcript's "
                                    "word (or, for cards, card code); upper or lower case alike")
@@ -65,7 +71,13 @@ class Column(_Strict):
     timezone: str | None = Field(default=None, description="time fields: the UTC offset of a time written "
                                  "without one (+10:00, Z)")
     decimal: Literal[".", ","] = Field(default=".", description="money fields: the decimal mark (the other one, "
-                                       "and spaces, group the digits)")
+                                       "and spaces, group the digits in threes); a currency sign or code is dropped")
+    scale: Decimal | None = Field(default=None, gt=0, description="money fields: what one unit of the column is "
+                                  "worth (0.01: amounts written in cents)")
+    pattern: str | None = Field(default=None, description="card fields: how a card is written, with {rank} and "
+                                "{suit} for its parts (`{rank}-{suit}` reads Q-S and 10-H; `{suit}{rank}` H7)")
+    date: str | int | None = Field(default=None, description="time fields: the column of the date, when the "
+                                   "time of day is in this one (the format reads the date, a space, the time)")
 
 
 class Csv(_Strict):
@@ -217,8 +229,9 @@ def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
 
 
 def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: tuple) -> None:
-    if isinstance(column.column, int) and column.column < 1:
-        raise UserError(f"fields.{name}: a column number counts from 1", doc.where(at + ("column",)))
+    for key in ("column", "date", "suit"):
+        if isinstance(getattr(column, key), int) and getattr(column, key) < 1:
+            raise UserError(f"fields.{name}.{key}: a column number counts from 1", doc.where(at + (key,)))
     if field.kind == "word":
         for spelling, word in column.values.items():
             if word not in field.words:
@@ -229,6 +242,16 @@ def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: 
                         doc.where(at + ("values",)))
     if column.unread and field.kind not in ("card", "cards"):
         raise UserError(f"fields.{name}: `unread` is for card fields", doc.where(at + ("unread",)))
+    if (column.column is None) == (column.columns is None):
+        raise UserError(f"fields.{name}: give `column` (or, for several cards, `columns`)", doc.where(at))
+    for key, kinds in (("scale", ("money",)), ("pattern", ("card", "cards")), ("date", ("time",)),
+                       ("suit", ("card",)), ("columns", ("cards",))):
+        if getattr(column, key) is not None and field.kind not in kinds:
+            raise UserError(f"fields.{name}: `{key}` is for {kinds[0]} fields", doc.where(at + (key,)))
+    if column.pattern is not None:
+        if "{rank}" not in column.pattern or "{suit}" not in column.pattern:
+            raise UserError(f"fields.{name}.pattern: {column.pattern!r} names {{rank}} and {{suit}} (e.g. "
+                            "'{rank}-{suit}')", doc.where(at + ("pattern",)))
     if field.kind == "time":
         if column.time != "iso":
             try:
@@ -237,8 +260,9 @@ def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: 
                 why = "a directive given twice" if isinstance(e, re.error) else str(e)
                 raise UserError(f"fields.{name}.time: {column.time!r} is not a time format that reads back "
                                 f"({why}); use directives such as %Y-%m-%d %H:%M:%S", doc.where(at + ("time",))) from None
-        if column.timezone is not None and offset(column.timezone) is None:
-            raise UserError(f"fields.{name}.timezone: {column.timezone!r} is not a UTC offset (+10:00, -05:00, Z)",
+        if column.timezone is not None and offset(column.timezone) is None and zone(column.timezone) is None:
+            raise UserError(f"fields.{name}.timezone: {column.timezone!r} is neither a UTC offset (+10:00, -05:00, Z) "
+                            "nor a time zone this machine knows (Australia/Sydney, America/New_York)",
                             doc.where(at + ("timezone",)))
     elif column.time != "iso" or column.timezone is not None:
         raise UserError(f"fields.{name}: `time` and `timezone` are for time fields", doc.where(at))
@@ -247,6 +271,18 @@ def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: 
 #: text encodings Python knows that no recorder writes a CSV log in (they decode by rules of their own, slowly or
 #: not at all line by line)
 _NOT_FOR_LOGS = {"punycode", "idna", "raw_unicode_escape", "unicode_escape", "undefined", "mbcs", "oem", "utf-7"}
+
+
+def zone(name: str):
+    """A named time zone (``Australia/Sydney``: its offset follows daylight saving), or None if unknown."""
+    import zoneinfo
+
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}", name):
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        return None
 
 
 def offset(text: str) -> dt.timezone | None:

@@ -53,6 +53,10 @@ ROWS: dict[str, dict[str, Field]] = {
         "player": Field("cards", "the Player's Hand, in the order its cards were dealt"),
         "banker": Field("cards", "the Banker's Hand, in the order its cards were dealt"),
         "cards": Field("cards", "every card of the coup in dealing order, without their hands"),
+        "hands": Field("cards", "the Player's cards, then the Banker's, in one cell: split by the card counts "
+                                "(`player_count`, `banker_count`) or by the totals"),
+        "player_count": Field("int", "how many cards the Player's Hand holds (to split `hands`)", low=0, high=3),
+        "banker_count": Field("int", "how many cards the Banker's Hand holds (to split `hands`)", low=0, high=3),
         "winner": Field("word", "the winner announced, or void", ("player", "banker", "tie", "void")),
         "player_total": Field("int", "the Player's points announced", low=0, high=9),
         "banker_total": Field("int", "the Banker's points announced", low=0, high=9),
@@ -65,6 +69,8 @@ ROWS: dict[str, dict[str, Field]] = {
         "outcome": Field("word", "how it was settled", ("win", "lose", "push")),
         "payout": Field("money", "won: the winnings paid on top of the stake; lost: the stake collected (0 or "
                                  "empty: the whole stake); push: 0"),
+        "net": Field("money", "the patron's net result in place of `outcome` and `payout`: above 0 a win paid that "
+                              "much, below 0 the stake lost, 0 a push"),
         "commission": Field("money", "commission collected apart from the payout (0 or empty: none, or paid net "
                                      "of it)", low=0),
     },
@@ -73,7 +79,7 @@ ROWS: dict[str, dict[str, Field]] = {
 #: what a log of each kind of row must map: one of these sets of fields
 REQUIRED: dict[str, tuple[tuple[str, ...], ...]] = {
     "cards": (("card",),),
-    "coups": (("player", "banker"), ("cards",)),
+    "coups": (("player", "banker"), ("hands",), ("cards",)),
     "wagers": (("spot", "amount"),),
 }
 
@@ -104,7 +110,7 @@ def evidence_of(kind: str, mapped: set[str]) -> frozenset[str]:
         if "face" in mapped:
             out.add("faces")
     elif kind == "coups":
-        if {"player", "banker"} <= mapped:
+        if {"player", "banker"} <= mapped or "hands" in mapped:
             out |= {"cards", "hands"}
         elif "cards" in mapped:
             out.add("cards")
@@ -112,7 +118,7 @@ def evidence_of(kind: str, mapped: set[str]) -> frozenset[str]:
             out.add("results")
     elif kind == "wagers":
         out.add("stakes")
-        if "outcome" in mapped:
+        if "outcome" in mapped or "net" in mapped:
             out.add("settlements")
     return frozenset(out)
 
@@ -208,9 +214,19 @@ def build(parts: CoupParts, tableau) -> Built:
     card_rows = parts.rows.get("cards") or []
     hand_rows = parts.rows.get("coups") or []
     hand_row = hand_rows[0] if hand_rows else None
-    given_hands = None
-    if hand_row is not None and hand_row.get("player") is not None and hand_row.get("banker") is not None:
-        given_hands = (tuple(hand_row.get("player")), tuple(hand_row.get("banker")))
+    given_hands, split = _given(hand_row)
+    if split is not None and split.startswith("!"):  # a cell of both hands that cannot be split: not guessed
+        if card_rows:
+            notes.append(f"the hand log's {split[1:]}: the shoe log's cards are read without it")
+        else:
+            notes.append(f"the hand log's {split[1:]}: the cards are not judged")
+            return _without_cards(parts, have, notes, list(hand_row.get("hands")))
+    elif split is not None:
+        settled.append(split)
+    if hand_row is not None and not card_rows and given_hands is None and hand_row.get("cards") is None:
+        notes.append("the hand log holds no cards for this coup (not captured): its cards are not judged"
+                     + _placeholder(hand_row))
+        return _without_cards(parts, have, notes, [])
 
     if card_rows:
         aside = [r for r in card_rows if r.get("to") in ("burn", "discard")]  # burnt or discarded: not in a hand
@@ -291,6 +307,43 @@ def build(parts: CoupParts, tableau) -> Built:
     return Built(_coup(parts, events_cards, hand_row), have, notes, settled, faults)
 
 
+def _given(row: Row | None) -> tuple[tuple | None, str | None]:
+    """The hands a hand log's row gives, and how a cell of both hands was split (``!`` and why: it cannot be)."""
+    if row is None:
+        return None, None
+    if row.get("player") is not None and row.get("banker") is not None:
+        return (tuple(row.get("player")), tuple(row.get("banker"))), None
+    both = row.get("hands")
+    if both is None:
+        return None, None
+    n, counts = len(both), (row.get("player_count"), row.get("banker_count"))
+    totals = (row.get("player_total"), row.get("banker_total"))
+    splits = [k for k in (2, 3) if 2 <= n - k <= 3]
+    if counts != (None, None):
+        splits = [k for k in splits if counts[0] in (None, k) and counts[1] in (None, n - k)]
+        how = "by the card counts"
+    elif len(splits) > 1 and None not in totals:
+        splits = [k for k in splits if (_total(both[:k]), _total(both[k:])) == totals]
+        how = "by the totals"
+    else:
+        how = "by the number of cards"
+    if len(splits) == 1:
+        k = splits[0]
+        return (tuple(both[:k]), tuple(both[k:])), (None if how == "by the number of cards" else
+                                                     f"the cell of both hands split {how}: Player "
+                                                     f"{' '.join(both[:k])}; Banker {' '.join(both[k:])}")
+    said = f"cell of both hands ({' '.join(both)})"
+    if not splits:
+        return None, f"!{said} cannot be split into two hands of two or three cards {how}"
+    return None, f"!{said} splits more than one way {how} (Player {' or '.join(str(k) for k in splits)} cards)"
+
+
+def _placeholder(row: Row) -> str:
+    if (row.get("player_total"), row.get("banker_total")) == (0, 0):
+        return "; totals 0-0 without cards are a placeholder, not a result"
+    return ""
+
+
 def _disagree(card_rows: list[Row], hand_row: Row, said: str) -> dict:
     return fault("logs-disagree", [r.where for r in card_rows] + [hand_row.where], said)
 
@@ -355,7 +408,8 @@ def _without_cards(parts: CoupParts, have: set, notes: list, codes, faults: list
     """The coup without its cards (kept under ``x-cards`` for the reader): nothing that needs them is judged."""
     have -= {"cards", "hands", "order", "faces"}
     coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0])
-    coup["x-cards"] = list(codes)
+    if codes:
+        coup["x-cards"] = list(codes)
     return Built(coup, have, notes, [], faults or [])
 
 
@@ -377,6 +431,8 @@ def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None) -> dict:
 
 def _result(row: Row) -> dict | None:
     winner, p, b = row.get("winner"), row.get("player_total"), row.get("banker_total")
+    if _placeholder(row) and all(row.get(f) is None for f in ("player", "banker", "hands", "cards")):
+        return None  # totals 0-0 of a coup whose cards were not captured: nothing was read
     at = {"at": row.get("at")} if row.get("at") is not None else {}
     if winner == "void":
         return {"type": "void", "reason": "other", "note": "recorded as void by the hand log"} | at
@@ -396,10 +452,12 @@ def _bettor(ev: dict, w: Row) -> dict:
 
 
 def _settlement(w: Row) -> list[dict]:
-    outcome = w.get("outcome")
+    outcome, payout, net = w.get("outcome"), w.get("payout"), w.get("net")
+    if outcome is None and net is not None:  # a signed net result: a win paid net, the stake lost, or a push
+        outcome = "win" if net > 0 else "lose" if net < 0 else "push"
+        payout = abs(net) if payout is None else payout
     if outcome is None or not w.get("amount"):
         return []
-    payout = w.get("payout")
     if outcome == "lose":
         amount = abs(payout) if payout else w.get("amount")  # a loss logged as 0 paid: the stake collected
     elif outcome == "push":
