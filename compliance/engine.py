@@ -194,7 +194,7 @@ class Checker:
         if whole and game.integrity is not None:
             collector = game.integrity.Collector(header, table, whole)
         staffed = self._staffing.stretches or None
-        result.rejected_rows = len(getattr(header, "rejected_rows", None) or ())
+        result.rejected_rows = sum(r.count or 1 for r in getattr(header, "rejected_rows", None) or ())
         if getattr(source, "judges_header", True):  # (a chunk of a file other than its first: judged there)
             findings.extend(self._of_header([r for r, _ in rules if REGISTRY[r.check].scope == "transcript"],
                                             header, table, source))

@@ -543,3 +543,34 @@ def test_a_signed_net_result_stands_for_the_outcome_and_the_payout(tmp_path):
     assert settled == [(3, "win", 4750), (2, "lose", 100), (6, "win", 100)]
     found = check(out).findings
     assert [(f.coup, f.rule) for f in found] == [(2, "BAC-SETTLE-AMOUNT")]  # seat 6 paid 100 with no commission
+
+
+# ------------------------------------------------------------------ large hostile logs (bench/import_bounds.py measures)
+
+
+@pytest.mark.slow
+def test_a_large_log_repeating_one_row_after_a_quote_never_closed_is_read_to_its_end_and_counted(tmp_path):
+    log = tmp_path / "quote.csv"
+    with log.open("w") as f:
+        f.write('Table,Shoe,Coup,Seq,Card,Hand\nBAC-07,S1,1,1,"4H,P\n')
+        f.write("BAC-07,S1,1,2,KS,B\n" * 400_000)
+    result, out = imported(tmp_path, f"shoe-log={log}", extra=("--jurisdiction", "us-nj", "--decks", "1"))
+    assert result.exit_code == 1
+    header = json.loads(out.read_text().splitlines()[0])
+    counted = [r for r in header["rejected_rows"] if "count" in r]
+    rejected = header["x-import"]["logs"][0]["rejected"]
+    assert rejected > 390_000  # the quote swallows what the CSV reader allows a cell (128 KB), then rows read again
+    # every row accounted for: 1,000 kept one by one, the rest counted in one entry
+    assert len(header["rejected_rows"]) == 1001 and counted[0]["count"] == rejected - 1000
+    summary = run("check", out).stdout.splitlines()[-1]
+    assert f"{rejected:,} rows of the recorders' logs not imported" in summary
+
+
+@pytest.mark.slow
+def test_a_header_of_two_million_columns_is_one_message(tmp_path):
+    log = tmp_path / "wide.csv"
+    log.write_text("Shoe,Coup,Card," + ",".join(f"C{i}" for i in range(2_000_000)) + "\nS1,1,4H\n")
+    result = run("import", f"shoe-log={log}", "--table", "T", "-o", tmp_path / "x.jsonl")
+    assert result.exit_code == 2 and not (tmp_path / "x.jsonl").exists()
+    assert result.stderr == (f"baccarat-audit: {log}:1:1: the header row names more than 10,000 columns (or is longer "
+                             "than 1 MB): not a log's header\n")

@@ -127,6 +127,9 @@ def import_(
     for log in imported.logs:  # what the logs hold is quoted: made printable, never obeyed by the terminal
         for r in log.rejected:
             typer.echo(f"baccarat-audit: {printable(str(r))}", err=True)
+        if log.more_rejected:
+            typer.echo(f"baccarat-audit: {printable(log.first_more['rejected'])}: and {log.more_rejected:,} more rows "
+                       "rejected from this line on (counted in the transcript's rejected_rows)", err=True)
         for r in log.notes:
             typer.echo(f"baccarat-audit: note: {printable(str(r))}", err=True)
     for note in imported.notes:
@@ -143,8 +146,8 @@ def import_(
         write_output(output, text, "cannot write the transcript")
     for log in imported.logs:
         other = f", {log.other_tables:,} of other tables" if log.other_tables else ""
-        typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - len(log.rejected) - log.other_tables:,} "
-                   f"imported, {len(log.rejected):,} rejected{other}", err=True)
+        typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - log.rejected_count - log.other_tables:,} "
+                   f"imported, {log.rejected_count:,} rejected{other}", err=True)
     where = printable(str(output)) if output is not None else "standard output"
     extra = []
     if imported.partial:

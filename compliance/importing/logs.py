@@ -12,8 +12,8 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import functools
-import io
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -53,6 +53,13 @@ class LogRead:
     notes: list[Rejected] = field(default_factory=list)  # rows imported with a remark (a time written as recorded)
     tables: set[str] = field(default_factory=set)
     present: set[str] = field(default_factory=set)  # the mapped fields whose column the log has
+    # beyond MAX_KEPT rows rejected (or of other tables), a log's rows are counted, not kept one by one
+    more_rejected: int = 0
+    more_others: int = 0
+    first_more: dict[str, str] = field(default_factory=dict)  # "rejected", "others" -> the first row not kept
+    lost: dict[tuple, str] = field(default_factory=dict)  # (shoe, coup) of a rejected row -> the first such row
+    lost_after: dict[int, str] = field(default_factory=dict)  # rows read before a rejected row whose coup is unknown
+    run: tuple = (None, {})  # the coup being read, and its rows by the fields that tell them apart
 
     @property
     def evidence(self) -> frozenset[str]:
@@ -64,10 +71,40 @@ class LogRead:
 
     @property
     def other_tables(self) -> int:
-        return len(self.others)
+        return len(self.others) + self.more_others
 
-    def reject(self, row_where: str, why: str, key: tuple | None = None, cells: list[str] | None = None) -> None:
-        self.rejected.append(Rejected(row_where, why, key, len(self.rows), cells))
+    @property
+    def rejected_count(self) -> int:
+        return len(self.rejected) + self.more_rejected
+
+    def reject(self, row_where: str, why: str, key: tuple | None = None, cells: list[str] | None = None,
+               whole: bool = False) -> None:
+        """A row refused; ``whole``: a row read whole (captured twice...), whose coup lost nothing by it."""
+        if whole:
+            pass
+        elif key is not None:
+            self.lost.setdefault(key, row_where)
+        else:
+            self.lost_after.setdefault(len(self.rows), row_where)
+        if len(self.rejected) < MAX_KEPT:
+            self.rejected.append(Rejected(row_where, why, key, len(self.rows), cells))
+        else:
+            self.more_rejected += 1
+            self.first_more.setdefault("rejected", row_where)
+
+    def reject_read(self, row_where: str, why: str) -> None:
+        """A row read whole, then refused (by the merge): its coup lost nothing by it."""
+        self.reject(row_where, why, whole=True)
+
+    def other(self, row_where: str, why: str, cells: list[str]) -> None:
+        if len(self.others) < MAX_KEPT:
+            self.others.append(Rejected(row_where, why, None, len(self.rows), _kept(cells)))
+        else:
+            self.more_others += 1
+            self.first_more.setdefault("others", row_where)
+
+
+MAX_KEPT = 1000  # rows rejected (and rows of other tables) a log keeps one by one; the rest are counted
 
 
 class _Bad(Exception):
@@ -81,19 +118,39 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
         raise UserError("no such log file" if not p.exists() else "is not a file", path)
     if p.stat().st_size > MAX_LOG:
         raise UserError(f"the log is larger than {MAX_LOG >> 20} MB: split it (by shift or by shoe)", path)
-    try:
-        text = p.read_bytes().decode(mapping.csv.encoding)
-    except (UnicodeError, LookupError, ValueError) as e:
-        raise UserError(f"cannot read the log as {mapping.csv.encoding} (the mapping's csv.encoding): {e}",
-                        path) from None
-    text = text.removeprefix("\ufeff")
+    with open(p, encoding=mapping.csv.encoding, newline="") as f:  # streamed: a log is never held whole
+        try:
+            return _read(f, path, mapping, table)
+        except (UnicodeError, ValueError) as e:
+            raise UserError(f"cannot read the log as {mapping.csv.encoding} (the mapping's csv.encoding): {e}",
+                            path) from None
+
+
+MAX_LINE = 1 << 20  # characters: a longer line is not read (a row, not a runaway file)
+MAX_COLUMNS = 10_000  # columns a header row may name
+_OVERLONG = "\x00overlong\x00"
+
+
+def _lines(f, overlong: list[int]):
+    """The file's lines, a line longer than :data:`MAX_LINE` replaced by a marker row (its line number noted)."""
+    for n, line in enumerate(f, 1):
+        if len(line) > MAX_LINE:
+            overlong.append(n)
+            yield _OVERLONG + "\n"
+        else:
+            yield line
+
+
+def _read(f, path: str, mapping: Mapping, table: str | None) -> LogRead:
+    if f.read(1) != "\ufeff":  # a byte order mark before the first line is not a part of it
+        f.seek(0)
     out = LogRead(path, mapping)
-    lines = io.StringIO(text, newline="")
     for n in range(mapping.csv.skip):
-        if not lines.readline():
+        if not f.readline():
             raise UserError(f"the log has {n:,} lines, and the mapping skips {mapping.csv.skip:,} (csv.skip)", path)
     first = mapping.csv.skip + 1  # the line the reader starts on
-    reader = csv.reader(lines, delimiter=mapping.csv.delimiter, quotechar=mapping.csv.quote)
+    overlong: list[int] = []
+    reader = csv.reader(_lines(f, overlong), delimiter=mapping.csv.delimiter, quotechar=mapping.csv.quote)
     ended = 0  # csv's line count where the last record ended
     columns = None
     try:
@@ -102,6 +159,9 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
             ended = reader.line_num
             if header is None:
                 raise UserError("the log is empty: the mapping expects a header row", path)
+            if header == [_OVERLONG] or len(header) > MAX_COLUMNS:
+                raise UserError(f"the header row names more than {MAX_COLUMNS:,} columns (or is longer than "
+                                f"{MAX_LINE >> 20} MB): not a log's header", Where(path, first))
             columns = _columns(header, mapping, path, first)
         else:
             columns = {k: v for name, fm in mapping.fields.items() for k, v in _numbers(name, fm).items()}
@@ -120,6 +180,10 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
             out.reject(f"{path}:{line}", f"not a CSV row: {e}")
             continue
         ended = reader.line_num
+        if cells == [_OVERLONG]:
+            out.read += 1
+            out.reject(f"{path}:{line}", f"the line is longer than {MAX_LINE >> 20} MB: not read")
+            continue
         if not any(c.strip() for c in cells):
             continue
         out.read += 1
@@ -185,8 +249,7 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
     if index is not None and index < len(cells) and cells[index].strip():
         named = cells[index].strip()
         if table is not None and named != table:  # another table's row: not imported, kept and reported
-            out.others.append(Rejected(where, f"a row of table {_q(named)}, not of {_q(table)}, the table imported",
-                                       None, len(out.rows), _kept(cells)))
+            out.other(where, f"a row of table {_q(named)}, not of {_q(table)}, the table imported", cells)
             return
     for name, index in columns.items():
         if index is None or "@" in name:
@@ -217,9 +280,31 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
     if problem is not None:  # a row the check could not read: refused here, at its line
         out.reject(where, problem, _key_of(cells, columns), _kept(cells))
         return
+    if _captured_twice(out, where, values):
+        return
     if named is not None:  # (the table is never taken from a row that was not imported)
         out.tables.add(named)
     out.rows.append(Row(where, values))
+
+
+def _captured_twice(out: LogRead, where: str, values: dict) -> bool:
+    """A row the same as one of the coup read just before it (its fields alike) is the row captured twice:
+    rejected as it is read, so that a recorder that repeats a row a million times does not fill the memory."""
+    unique = out.mapping.game.importer.UNIQUE[out.mapping.rows]
+    key = (values.get("shoe"), values.get("coup"))
+    if out.run[0] != key:
+        out.run = (key, {})
+    if not unique or all(values.get(f) is None for f in unique):
+        return False
+    tell = tuple(values.get(f) for f in unique)
+    same = out.run[1].get(tell)
+    if same is None:
+        out.run[1][tell] = (where, values)
+        return False
+    if same[1] != values:
+        return False  # a clash: both kept, for the merge to set aside (record.duplicate-row)
+    out.reject(where, f"the same row captured twice (it repeats {same[0]}): not imported", whole=True)
+    return True
 
 
 def _joined(fm: FieldMap, name: str, cell: str, cells: list[str], columns: dict) -> str:
@@ -274,7 +359,7 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
     if not text:
         return None
     if kind == "text":
-        return text
+        return sys.intern(text) if len(text) <= 64 else text  # ids repeated on every row: kept once
     if kind == "int":
         if not re.fullmatch(r"[+-]?\d{1,20}", text):
             raise _Bad(f"{_q(text)} is not a whole number")
@@ -283,8 +368,7 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
         value = _money(text, column.decimal)
         return _bounded(fm, value * column.scale if column.scale is not None else value, text)
     if kind == "word":
-        folded = {k.strip().casefold(): v for k, v in column.values.items()}
-        word = folded.get(text.casefold())
+        word = _folded(column).get(text.casefold())
         if word is None and text.lower() in fm.field.words:
             word = text.lower()
         if word is None:
@@ -336,16 +420,33 @@ def _by_pattern(fm: FieldMap, text: str) -> str | None:
     return read_logged(m["rank"] + m["suit"])
 
 
+_FOLDED: dict[int, tuple] = {}
+
+
+def _folded(column) -> dict[str, str]:
+    """A field's spellings, case folded (worked out once a mapping, not once a cell)."""
+    kept = _FOLDED.get(id(column))
+    if kept is None or kept[0] is not column:
+        kept = _FOLDED[id(column)] = (column, {k.strip().casefold(): v for k, v in column.values.items()},
+                                      frozenset(u.strip() for u in column.unread))
+    return kept[1]
+
+
+def _unread(column) -> frozenset:
+    _folded(column)
+    return _FOLDED[id(column)][2]
+
+
 def _card(fm: FieldMap, text: str) -> str | None:
     column = fm.column
-    folded = {k.strip().casefold(): v for k, v in column.values.items()}
+    folded = _folded(column)
     if text.casefold() in folded:
         mapped = folded[text.casefold()]
         code = read_logged(mapped)
         if code is None:
             raise _Bad(f"{_q(text)} is spelled {mapped!r} by the mapping, which is not a card")
         return code
-    if text in [u.strip() for u in column.unread]:
+    if text in _unread(column):
         return "??"
     if not text:
         return None

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from compliance import evidence
 from compliance.errors import UserError
-from compliance.importing.logs import LogRead, Rejected, read_log
+from compliance.importing.logs import MAX_KEPT, LogRead, Rejected, read_log
 from compliance.importing.mapping import Mapping, load_mapping
 from compliance.transcript.logs import CoupParts, Row, fault, ranges
 
@@ -44,7 +44,7 @@ class Imported:
 
     @property
     def rejected(self) -> int:
-        return sum(len(log.rejected) for log in self.logs)
+        return sum(log.rejected_count for log in self.logs)
 
 
 @dataclass
@@ -108,13 +108,21 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
         "shoes": [{"id": s, "decks": decks_of.get(s, decks)} for s in order] or [{"id": "S1", "decks": decks}],
         "recorded": [n for n in evidence.DECLARABLE if n in claimed],
     } | {k: v for k, v in header.items() if k not in ("format", "version", "table", "shoes", "recorded")}
-    kept = [(log, r) for log in logs for r in sorted(log.rejected + log.others, key=lambda r: _line_of(r.where))]
+    kept = [{"log": log.path, "line": _line_of(r.where), "reason": r.why} | ({"cells": r.cells} if r.cells is not None
+                                                                            else {})
+            for log in logs for r in sorted(log.rejected + log.others, key=lambda r: _line_of(r.where))]
+    for log in logs:
+        for what, n, words in (("rejected", log.more_rejected, "rejected"),
+                               ("others", log.more_others, "of other tables")):
+            if n:
+                kept.append({"log": log.path, "line": _line_of(log.first_more[what]), "count": n,
+                             "reason": f"{n:,} more rows {words} from this line on, counted, not kept one by one "
+                                       f"(the first {MAX_KEPT:,} are)"})
     if kept:
-        out.header["rejected_rows"] = [{"log": log.path, "line": _line_of(r.where), "reason": r.why}
-                                       | ({"cells": r.cells} if r.cells is not None else {}) for log, r in kept]
+        out.header["rejected_rows"] = kept
     out.header["x-import"] = {"logs": [{"file": log.path, "mapping": log.mapping.name, "rows": log.read,
-                                        "imported": log.read - len(log.rejected) - log.other_tables,
-                                        "rejected": len(log.rejected), "other_tables": log.other_tables}
+                                        "imported": log.read - log.rejected_count - log.other_tables,
+                                        "rejected": log.rejected_count, "other_tables": log.other_tables}
                                        for log in logs]}
     return out
 
@@ -131,7 +139,7 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
     of a coup that are the same row (the game's ``UNIQUE`` fields alike) are one captured twice (the second
     rejected) or, if they differ, a clash that sets the coup's rows aside."""
     unique = log.mapping.game.importer.UNIQUE[log.mapping.rows]
-    unreadable = list(log.rejected)  # the rows rejected as they were read (those rejected below are whole)
+    unreadable = (dict(log.lost), dict(log.lost_after))  # the rows rejected as read (those rejected below are whole)
     groups: OrderedDict[tuple, _Group] = OrderedDict()
     current = None
     for row in log.rows:
@@ -139,14 +147,14 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
         group = groups.get(key)
         if group is not None and key != current:
             first = group.rows[0].where if group.rows else "?"
-            log.reject(row.where, f"{_coup_words(key, group.shoe)} appears again, after other coups (its rows "
+            log.reject_read(row.where, f"{_coup_words(key, group.shoe)} appears again, after other coups (its rows "
                                   f"began at {first}): not imported")
             continue
         if group is None:
             group = groups[key] = _Group(key, row.get("shoe"))
         current = key
         if group.shoe is not None and row.get("shoe") is not None and row.get("shoe") != group.shoe:
-            log.reject(row.where, f"coup {key[1]} is in shoe {group.shoe!r} ({group.rows[0].where}), this row says "
+            log.reject_read(row.where, f"coup {key[1]} is in shoe {group.shoe!r} ({group.rows[0].where}), this row says "
                                   f"shoe {row.get('shoe')!r}: not imported")
             continue
         if group.shoe is None:
@@ -154,7 +162,7 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
         same = _same_row(group, row, unique)
         if same is not None:
             if same.values == row.values:
-                log.reject(row.where, f"the same row captured twice (it repeats {same.where}): not imported")
+                log.reject_read(row.where, f"the same row captured twice (it repeats {same.where}): not imported")
                 continue
             what = f"{_coup_words(key, group.shoe)}" + (f", {_unique_words(row, unique)}," if unique else "")
             differ = ", ".join(f"{f} {_shown(same.get(f))} and {_shown(row.get(f))}" for f in
@@ -232,22 +240,22 @@ def _coup_words(key: tuple, shoe) -> str:
     return f"coup {key[1]}" + (f" of shoe {shoe!r}" if shoe is not None else "")
 
 
-def _rejected_rows(log: LogRead, groups: OrderedDict, per_shoe: bool, unreadable: list[Rejected]) -> None:
+def _rejected_rows(log: LogRead, groups: OrderedDict, per_shoe: bool, unreadable: tuple[dict, dict]) -> None:
     """A coup that lost a row to rejection cannot be used as it stands: set it aside.  A rejected row whose
     coup its cells do not tell sets aside the coups read just before and just after it."""
-    for r in unreadable:
-        if r.key is not None:
-            key = r.key if per_shoe else (None, r.key[1])
-            group = groups.get(key)
-            if group is None:  # e.g. the coup's only wager: without it the log would say the coup had none
-                group = groups[key] = _Group(key, r.key[0])
-            group.set_aside = group.set_aside or f"its row {r.where} was rejected"  # (the row is reported)
-            group.lost = True
-            continue
-        for row in log.rows[max(r.after - 1, 0):r.after + 1]:
+    lost, lost_after = unreadable
+    for found, where in lost.items():
+        key = found if per_shoe else (None, found[1])
+        group = groups.get(key)
+        if group is None:  # e.g. the coup's only wager: without it the log would say the coup had none
+            group = groups[key] = _Group(key, found[0])
+        group.set_aside = group.set_aside or f"its row {where} was rejected"  # (the row is reported)
+        group.lost = True
+    for after, where in lost_after.items():
+        for row in log.rows[max(after - 1, 0):after + 1]:
             group = groups.get(_key(row, per_shoe))
             if group is not None and row in group.rows:
-                group.set_aside = group.set_aside or (f"a rejected row next to it ({r.where}) may be one of its "
+                group.set_aside = group.set_aside or (f"a rejected row next to it ({where}) may be one of its "
                                                       "rows")
 
 
@@ -264,14 +272,14 @@ def _keys(logs: list[LogRead], groups: list[OrderedDict], per_shoe: bool) -> tup
             if key[1] < 0 or (per_shoe and key[1] >= SHOE_BASE):
                 limit = f"0 to {SHOE_BASE - 1} (a coup numbered in its shoe)" if per_shoe else "0 or more"
                 for row in g.rows:
-                    log.reject(row.where, f"coup {key[1]}: a coup is numbered {limit}: not imported")
+                    log.reject_read(row.where, f"coup {key[1]}: a coup is numbered {limit}: not imported")
                 del gs[key]
                 continue
             if g.shoe is None:
                 continue
             if key in shoes and shoes[key] != g.shoe:
                 for row in g.rows:
-                    log.reject(row.where, f"coup {key[1]} is in shoe {shoes[key]!r} ({where[key]}), this log says "
+                    log.reject_read(row.where, f"coup {key[1]} is in shoe {shoes[key]!r} ({where[key]}), this log says "
                                           f"shoe {g.shoe!r}: not imported")
                 del gs[key]
                 continue
@@ -281,7 +289,7 @@ def _keys(logs: list[LogRead], groups: list[OrderedDict], per_shoe: bool) -> tup
         for key, g in list(gs.items()):
             if key not in shoes:
                 for row in g.rows:
-                    log.reject(row.where, f"coup {key[1]}: no other log holds it, and this log does not name its "
+                    log.reject_read(row.where, f"coup {key[1]}: no other log holds it, and this log does not name its "
                                           "shoe: not imported")
                 del gs[key]
     if per_shoe:

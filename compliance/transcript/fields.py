@@ -91,6 +91,9 @@ class RejectedRow(SpecModel):
     reason: str = Field(description="why the import could not use it (unreadable, of another table, ...)")
     cells: list[str] | None = Field(default=None, description="the row's cells as read (absent: the row could "
                                                               "not be split into cells)")
+    count: Annotated[int, Field(ge=1)] | None = Field(default=None, description="how many rows this entry stands "
+                                                      "for (absent: one): beyond the first 1,000 of a log, rows are "
+                                                      "counted from `line` on, not kept one by one")
 
 
 class RecordFault(SpecModel):

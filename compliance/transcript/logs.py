@@ -58,7 +58,7 @@ COMMON: dict[str, Field] = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     """A row of a log, read: its place (``file:line``) and its values by field (absent: the cell was empty)."""
 

@@ -82,7 +82,8 @@ def rejected_row(header, p, t):
     """Every row of the recorders' logs is accounted for: a row the import could not use (a cell it could not
     read, a row of another table, a row repeated after other coups) is kept in the header's ``rejected_rows``,
     and each is reported, with its log, line and the reason: what it held is not judged anywhere else."""
-    return [Breach(None, f"{r.log}:{r.line}: the import could not use this row: {r.reason}")
+    return [Breach(None, f"{r.log}:{r.line}: the import could not use this row: {r.reason}" if not r.count else
+                   f"{r.log}:{r.line}: the import could not use {r.count:,} rows: {r.reason}")
             for r in getattr(header, "rejected_rows", None) or ()]
 
 
