@@ -38,6 +38,12 @@ CATEGORIES: dict[str, str] = {
     "record.timestamp": "a timestamp that is not ISO 8601, or earlier than the one recorded before it",
     "record.declaration": "a recording's `recorded` leaves out evidence its coups hold (it is judged all the same)",
     "record.evidence-missing": "coups lack evidence the ruleset or the run requires (`--require-evidence`)",
+    "record.rejected-row": "a row of a recorder's log that the import could not use (unreadable, or of another table): "
+                           "what it held is not judged",
+    "record.card-sequence": "a smart shoe's card sequence has a gap: a card row missing, or a sequence number skipped",
+    "record.logs-disagree": "two logs of one coup disagree on what happened (the cards, the hands)",
+    "record.duplicate-row": "one row of a log recorded twice with different values: neither can be believed",
+    "record.contradiction": "what a log says of a coup (its totals, winner or flags) contradicts its own cards",
     "integrity.unshuffled": "a shoe's cards repeat themselves, run in the manufacturer's order, or repeat an earlier shoe: "
                             "they were not shuffled",
     "integrity.outcomes": "the Banker, Player and Tie counts, naturals or streaks of a shoe, table, dealer or run are "

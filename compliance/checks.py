@@ -30,6 +30,11 @@ A kind of ``scope="run"`` judges whole shoes and runs of shoes, not one coup
 (shoe and table integrity): the engine does not call it coup by coup; the
 game's integrity stage reads the rules of these kinds, after the replay, and
 reports their findings.  Its function only documents it.
+
+A kind of ``scope="transcript"`` judges what a transcript's header records of
+the recording itself (the rows an import could not use): the engine calls it
+once a transcript, as ``fn(header, params, table)``, and its findings name no
+coup.
 """
 
 from __future__ import annotations
@@ -118,7 +123,8 @@ class CheckKind:
     fn: Callable[..., Iterable[Breach]]
     game: str | None  # the ruleset game_kind whose coup state it reads; None: every game
     needs: tuple[str, ...] = ()  # the evidence its judgement rests on (compliance.evidence)
-    scope: str = "coup"  # "coup": called on every coup; "run": judged after the replay, over shoes and runs
+    scope: str = "coup"  # "coup": called on every coup; "run": judged after the replay, over shoes and runs;
+    # "transcript": called once a transcript on its header
     when: tuple[str, ...] = ()  # coup-state fields of which one must be set for it to find anything (): always
     # what it judges with less than ``needs``: (the evidence, in words what it judges from it); where a coup holds
     # one of them, the engine calls it on the coup's evidence view and it judges what that evidence proves
@@ -149,7 +155,7 @@ def check(name: str, category: str, params: type[BaseModel] = NoParams, *, game:
     unknown = [n for n in needs if n not in EVIDENCE]
     if unknown:
         raise ValueError(f"{name}: unknown evidence {unknown!r} (known: {', '.join(EVIDENCE)})")
-    if scope not in ("coup", "run"):
+    if scope not in ("coup", "run", "transcript"):
         raise ValueError(f"{name}: unknown scope {scope!r}")
     for have in partly or {}:
         if [n for n in have if n not in EVIDENCE] or set(needs) <= set(have):

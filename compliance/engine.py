@@ -63,6 +63,7 @@ class TranscriptResult:
     # the record's findings to come (record.declaration, record.evidence-missing): key -> [finding at the first
     # coup, its counts left open; coups]; made into findings once every coup is read (finish_record)
     record_tally: dict[str, list] = field(default_factory=dict)
+    rejected_rows: int = 0  # rows of the recorders' logs the import could not use (format 1.1 `rejected_rows`)
 
 
 class Staffing:
@@ -291,10 +292,15 @@ class Checker:
         unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
         record_rules = _RecordRules(ruleset, self.require_evidence)
         collector = None
+        findings = result.findings
         whole = [r for r, _ in rules if REGISTRY[r.check].scope == "run"]  # judged over shoes, after the replay
         if whole and game.integrity is not None:
             collector = game.integrity.Collector(header, table, whole)
         staffed = self._staffing.stretches or None
+        result.rejected_rows = sum(r.count or 1 for r in getattr(header, "rejected_rows", None) or ())
+        if getattr(source, "judges_header", True):  # (a chunk of a file other than its first: judged there)
+            findings.extend(self._of_header([r for r, _ in rules if REGISTRY[r.check].scope == "transcript"],
+                                            header, table, source))
         replayer = self.replayer(game, table)
         passed_over = getattr(replayer, "passed_over", None)  # a replay that follows the numbering of the record
         header_have = evidence.held(declared)
@@ -305,7 +311,6 @@ class Checker:
         # (rule id, evidence missing) of those that apply but are not judged
         by_key: dict[tuple, tuple[list, list]] = {}
         not_judged = result.not_judged
-        findings = result.findings
         nbytes = 0
         dealt = result.dealt
         for record in source.records():
@@ -464,6 +469,17 @@ class Checker:
                                          b.money))
         if out:
             self._locate(out, record)
+        return out
+
+    def _of_header(self, rules, header, table, source) -> list[Finding]:
+        """The findings of the rules judged on the header (``scope="transcript"``): they name no coup."""
+        out = []
+        line = getattr(source, "_header_line", 1)
+        for rule in rules:
+            for b in REGISTRY[rule.check].fn(header, rule.params, table):
+                out.append(Finding(rule=rule.id, category=rule.category, severity=b.severity or rule.severity,
+                                   transcript=source.display, coup=None, event=None, message=b.message,
+                                   citation=rule.citation_text, line=line, column=1, table=header.table.id))
         return out
 
     def _finding(self, rule: BoundRule, severity: str, source, record: CoupRecord, event, message,

@@ -125,8 +125,9 @@ def check_input(inp, context: RunContext, on_coup=None) -> TranscriptResult | Us
 class _Chunk:
     """The lines ``start`` to ``end`` of a ``.jsonl`` transcript, seen by the engine as a transcript."""
 
-    def __init__(self, source, start: int, end: int | None, line: int):
+    def __init__(self, source, start: int, end: int | None, line: int, judges_header: bool = True):
         self.source, self.start, self.end, self.line = source, start, end, line
+        self.judges_header = judges_header  # the engine judges the header's rules (rejected rows) in one chunk
         self.header, self.display = source.header, source.display
         self.shoes: set[str] = set()
         self.digest = hashlib.sha256()  # of the bytes of the region, as they were read
@@ -188,10 +189,10 @@ def check_chunk(inp, context: RunContext, lookback: tuple[int, int, int] | None,
         source = inp.open(context.limits)
         start_key = start_shoe = None
         if lookback is not None:
-            checker.check_source(_Chunk(source, *lookback))
+            checker.check_source(_Chunk(source, *lookback, judges_header=False))
             checker.carry = checker.current
             start_key, start_shoe = carry_key(checker.carry), getattr(checker.carry, "current_shoe", None)
-        chunk = _Chunk(source, *region)
+        chunk = _Chunk(source, *region, judges_header=lookback is None)  # the header judged once, in the first
         tally = _tally()
         result = checker.check_source(chunk, tally)
         if tally is not None:  # the bytes of the file this chunk covers (the first, the header too)

@@ -157,7 +157,13 @@ def test_bad_and_duplicated_rows_of_a_shoe_log_are_reported_at_their_line_and_lo
     found = {(f.coup, f.rule) for f in check(out).findings}
     assert found == {(22, "BAC-RECORD-DUPLICATE"), (22, "BAC-SHOE-INTEGRITY"), (24, "BAC-SHOE-INTEGRITY"),
                      (25, "BAC-SHOE-INTEGRITY"), (27, "BAC-SHOE-INTEGRITY"), (31, "BAC-RECORD-COUP-NUMBER"),
-                     (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP")}
+                     (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP"), (None, "BAC-RECORD-REJECTED-ROW")}
+    # every row the import could not use is in the transcript, and the check reports each (coup 8's gap is its
+    # rejected row, not a second finding)
+    rejected = [f.message for f in check(out).findings if f.rule == "BAC-RECORD-REJECTED-ROW"]
+    assert sorted(m.partition(": the import could not use this row: ")[::2] for m in rejected) == [
+        (f"{log}:177", "a row of table 'BAC-09', not of 'BAC-07', the table imported"),
+        (f"{log}:50", said[0].partition(": ")[2]), (f"{log}:83", said[1].partition(": ")[2])]
     values = {nj.rule.id: nj for nj in not_judged(check(out))}["BAC-DRAW-PLAYER-MISSING"]
     assert values.missing == {"hands": 1, "values": 2}  # coup 8 set aside; coup 12's card not read
 
@@ -171,15 +177,19 @@ def test_bad_and_duplicated_rows_of_a_hand_log(tmp_path):
         f"{log}:10: `winner` (column 'Winner'): 'Q' is neither a spelling of the mapping (P, B, T, PLAYER, BANKER, "
         "TIE, VOID, V) nor one of the words player, banker, tie, void",
         f"{log}:18: the same row captured twice (it repeats {log}:17): not imported",
-        f"{log}:41: coup 38 of shoe 'S0003' is also recorded at {log}:40, with other values: neither is judged"]
-    assert f"{log}: 52 rows read, 49 imported, 3 rejected" in said
+        f"note: coup 9: hand-log ({log}): its row {log}:10 was rejected; the row is kept in the header's "
+        "rejected_rows, and nothing of this log is judged in the coup"]
+    assert f"{log}: 52 rows read, 50 imported, 2 rejected" in said
     read = coups(out)
     assert read[9]["events"] == [] and read[9]["recorded"] == ["coups"]  # known to exist, nothing of it judged
     assert len(read[38]["x-rows"]) == 2
     shoe3 = [e["card"] for c in read.values() if c["shoe"] == "S0003" for e in c["events"] if e["type"] == "card"]
     assert shoe3 and all(code.endswith("?") for code in shoe3)  # values only: the suits not recorded
     checked = check(out)
-    assert checked.findings == []
+    assert [(f.coup, f.rule) for f in checked.findings] == [(None, "BAC-RECORD-REJECTED-ROW")] * 2 + [
+        (38, "BAC-RECORD-DUPLICATE-ROW")]
+    assert checked.findings[2].message == (
+        f"hand-log: coup 38 of shoe 'S0003' is recorded twice, with different values (winner banker and tie): neither is judged ({log}:40-41)")
     missing = {nj.rule.id: nj.missing for nj in not_judged(checked)}
     assert missing["BAC-RESULT"] == {"hands": 2, "values": 3, "results": 2}  # coups 9 and 38; coup 27 has a card unread
     assert missing["BAC-DEAL-ORDER"] == {"hands": 2, "order": 50}  # a hand log does not give the dealing order
@@ -208,14 +218,16 @@ def test_the_faulty_logs_merged_are_judged_on_what_they_show(tmp_path):
     result, out = imported(tmp_path, *logs)
     assert result.exit_code == 1
     log = fixture("wager-log/faults.csv")
-    assert (f"baccarat-audit: {log}:114: coup 26 of shoe 'S0002', seat 2 spot player, is also recorded at {log}:113, "
-            "with other values: neither is judged") in result.stderr
+    assert (f"note: coup 26: wager-log ({log}): recorded twice with different values ({log}:113, {log}:114); this "
+            "log's rows of the coup are kept under x-rows and not judged") in result.stderr
     assert ("note: coup 22: the shoe log (Player QD 6H; Banker AS 9H 3S) and the hand log (Player 5D AC; Banker 3H JS "
             "4C) disagree on the cards: they are not judged") in result.stderr
     read = coups(out)
     assert "events" in read[30] and "order" not in read[30]["recorded"]  # lost by the shoe log, held by the hand log
     assert {(f.coup, f.rule) for f in check(out).findings} == {
-        (34, "BAC-SETTLE-MISSING"), (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP")}
+        (34, "BAC-SETTLE-MISSING"), (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP"),
+        (None, "BAC-RECORD-REJECTED-ROW"), (22, "BAC-RECORD-LOGS-DISAGREE"), (26, "BAC-RECORD-DUPLICATE-ROW"),
+        (38, "BAC-RECORD-DUPLICATE-ROW")}
 
 
 def test_logs_of_several_tables_import_one_named_table(tmp_path):
@@ -317,3 +329,248 @@ def test_what_a_log_holds_is_quoted_in_messages_never_obeyed_by_the_terminal(tmp
     result = run("import", f"shoe-log={log}", "--table", "T", "-o", tmp_path / "t.jsonl")
     assert result.exit_code == 1
     assert "\x1b" not in result.stderr and "'\\x1b[2J4H' is not a card" in result.stderr
+
+
+# ------------------------------------------------------------------ every row accounted for, in the check's report
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    (tmp_path / name).write_text(text)
+    return str(tmp_path / name)
+
+
+WAGERS = "Table,Shoe,Coup,Seat,Patron,Spot,Amount,Outcome,Payout,Commission,Time\n"
+
+
+def test_rows_of_a_near_identical_table_id_are_kept_and_reported_by_the_check(tmp_path):
+    # BAC-O7 (letter O): a mistyped table id; its overpayment must not vanish from the check
+    wagers = _write(tmp_path, "w.csv", WAGERS + "BAC-07,S0001,2,2,,P,100,L,100,,\nBAC-O7,S0001,2,3,,B,5000,W,9000,,\n")
+    result, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/clean.csv')}", f"wager-log={wagers}")
+    assert result.exit_code == 0 and f"{wagers}: 2 rows read, 1 imported, 0 rejected, 1 of other tables" in result.stderr
+    header = json.loads(out.read_text().splitlines()[0])
+    assert header["rejected_rows"] == [{"log": wagers, "line": 3, "reason": "a row of table 'BAC-O7', not of 'BAC-07', "
+                                        "the table imported", "cells": ["BAC-O7", "S0001", "2", "3", "", "B", "5000",
+                                                                        "W", "9000", "", ""]}]
+    checked = check(out)
+    assert [(f.rule, f.severity, f.coup) for f in checked.findings] == [("BAC-RECORD-REJECTED-ROW", "warning", None)]
+    assert checked.findings[0].message.startswith(f"{wagers}:3: the import could not use this row: a row of table")
+    summary = run("check", out).stdout.splitlines()[-1]
+    assert "1 row of the recorders' logs not imported (record.rejected-row)" in summary
+
+
+def test_a_wager_naming_no_bettor_is_rejected_at_its_line_not_left_to_make_its_coup_unreadable(tmp_path):
+    wagers = _write(tmp_path, "w.csv", WAGERS + "BAC-07,S0001,2,,,P,100,L,100,,\nBAC-07,S0001,2,3,,B,100,W,95,,\n")
+    result, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/clean.csv')}", f"wager-log={wagers}")
+    assert result.exit_code == 1
+    assert (f"baccarat-audit: {wagers}:2: the wager names neither a seat nor a patron: whose it is is not known"
+            in result.stderr.splitlines())
+    checked = check(out)
+    assert checked.unreadable == 0  # coup 2 is read: its wager log's rows set aside, its cards judged
+    assert [f.rule for f in checked.findings] == ["BAC-RECORD-REJECTED-ROW"]
+    assert "stakes" not in coups(out)[2]["recorded"]
+
+
+def test_the_table_is_never_taken_from_a_rejected_row(tmp_path):
+    log = _write(tmp_path, "s.csv", "Table,Shoe,Coup,Card\nBAC-09,S1,1,ZZ\nBAC-07,S1,1,4H\nBAC-07,S1,1,KS\n")
+    result, out = imported(tmp_path, f"shoe-log={log}", extra=("--decks", "1"))
+    assert result.exit_code == 1 and "wrote" in result.stderr  # one table, BAC-07: not "several tables"
+    assert json.loads(out.read_text().splitlines()[0])["table"]["id"] == "BAC-07"
+
+
+# ------------------------------------------------------------------ the recorder's own faults are findings
+
+
+SHOE = "Table,Shoe,Coup,Seq,Card,Hand\n"
+
+
+def test_a_missing_first_card_is_a_gap_in_the_sequence_never_an_initial_order_error_against_the_dealer(tmp_path):
+    log = _write(tmp_path, "s.csv", SHOE + "T,S1,1,1,4H,P\nT,S1,1,2,KS,B\nT,S1,1,3,2D,P\nT,S1,1,4,3C,B\nT,S1,1,5,TD,B\n"
+                 "T,S1,2,2,KD,B\nT,S1,2,3,9H,P\nT,S1,2,4,QC,B\n")  # coup 2's first card (seq 1) not logged
+    result, out = imported(tmp_path, f"shoe-log={log}", extra=("--decks", "1", "--jurisdiction", "us-nj"))
+    assert result.exit_code == 0
+    found = check(out).findings
+    assert [(f.coup, f.rule, f.severity) for f in found] == [(2, "BAC-RECORD-CARD-SEQUENCE", "error")]
+    assert found[0].message == (f"shoe-log: the card sequence of coup 2 of shoe 'S1' starts at 2: no row for sequence 1 "
+                                f"(a card row missing, or a number the shoe skipped): its cards are not judged ({log}:7)")
+
+
+def test_a_sequence_number_skipped_without_a_row_missing_is_a_gap_too(tmp_path):
+    log = _write(tmp_path, "s.csv", SHOE + "T,S1,1,1,4H,P\nT,S1,1,2,KS,B\nT,S1,1,4,2D,P\nT,S1,1,5,3C,B\nT,S1,1,6,TD,P\n")
+    _, out = imported(tmp_path, f"shoe-log={log}", extra=("--decks", "1", "--jurisdiction", "us-nj"))
+    found = check(out).findings
+    assert [(f.coup, f.rule) for f in found] == [(1, "BAC-RECORD-CARD-SEQUENCE")]
+    assert "goes from 2 to 4: no row for sequence 3" in found[0].message and f"({log}:3-4)" in found[0].message
+
+
+def test_a_hand_log_that_contradicts_every_coup_of_the_shoe_log_is_an_error_naming_both_rows(tmp_path):
+    shoe = fixture("shoe-log/clean.csv")
+    rows = (LOGS / "hand-log" / "clean.csv").read_text().splitlines()
+    swapped = [rows[0]] + [",".join(c[:3] + [c[4], c[3]] + c[5:]) for c in (r.split(",") for r in rows[1:])]
+    hands = _write(tmp_path, "h.csv", "\n".join(swapped) + "\n")  # the Player's and the Banker's cards swapped
+    _, out = imported(tmp_path, f"shoe-log={shoe}", f"hand-log={hands}")
+    found = check(out).findings
+    disagree = [f for f in found if f.rule == "BAC-RECORD-LOGS-DISAGREE"]
+    assert len(disagree) == 50 and all(f.severity == "error" for f in disagree)
+    assert f"({shoe}:" in disagree[1].message and f", {hands}:3)" in disagree[1].message
+    assert not [f for f in found if f.category.startswith("third-card")]  # not judged on either log's cards
+
+
+def test_a_winner_the_hand_logs_own_cards_contradict_is_a_finding(tmp_path):
+    mapping = _write(tmp_path, "m.yaml", "format: baccarat-audit-mapping\nversion: 1\nname: m\ntitle: t\nrows: coups\n"
+                     "fields: {shoe: Shoe, coup: Coup, player: P, banker: B, winner: {column: W, values: {P: player, "
+                     "B: banker, T: tie}}}\n")
+    log = _write(tmp_path, "h.csv", "Shoe,Coup,P,B,W\nS1,1,4H TD 3S,KS 6C,P\nS1,2,9H 9C,2D 3D,B\n")
+    _, out = imported(tmp_path, f"{mapping}={log}", extra=("--table", "T", "--jurisdiction", "us-nj"))
+    found = check(out).findings
+    assert [(f.coup, f.rule) for f in found] == [(2, "BAC-RECORD-CONTRADICTION")]
+    assert found[0].message == (f"the hand log's row gives its winner banker, and its cards (Player 9H 9C; Banker 2D "
+                                f"3D) give Player 8, Banker 5: Player wins ({log}:3)")
+
+
+# ------------------------------------------------------------------ hostile logs, and the installation's own files
+
+
+def test_a_skip_past_the_end_of_the_log_stops_at_its_end_with_one_message(tmp_path):
+    mapping = _write(tmp_path, "m.yaml", "format: baccarat-audit-mapping\nversion: 1\nname: m\ntitle: t\nrows: cards\n"
+                     "csv: {skip: 1000000000000}\nfields: {shoe: Shoe, coup: Coup, card: Card}\n")
+    log = fixture("shoe-log/clean.csv")
+    result = run("import", f"{mapping}={log}", "-o", tmp_path / "x.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr == f"baccarat-audit: {log}: the log has 268 lines, and the mapping skips 1,000,000,000,000 (csv.skip)\n"
+
+
+def test_import_never_writes_over_a_file_of_the_installation(tmp_path):
+    from compliance.importing.mapping import bundled_dir
+
+    bundled = bundled_dir() / "shoe-log.yaml"
+    before = bundled.read_bytes()
+    result = run("import", f"hand-log={fixture('hand-log/clean.csv')}", "-o", bundled)
+    assert result.exit_code == 2 and bundled.read_bytes() == before
+    assert result.stderr == (f"baccarat-audit: {bundled}: is a file of the installation (under compliance/): write the "
+                             "transcript elsewhere\n")
+
+
+# ------------------------------------------------------------------ the mapping language, on real exports' shapes
+
+
+def test_a_studio_archive_of_both_hands_in_one_cell_is_split_by_the_counts_or_the_totals_never_guessed(tmp_path):
+    mapping, log = fixture("studio-archive/mapping.yaml"), fixture("studio-archive/hands.csv")
+    result, out = imported(tmp_path, f"{mapping}={log}", extra=("--jurisdiction", "au-nsw"))
+    assert result.exit_code == 0
+    read = coups(out)
+    assert read[1001]["x-import"]["settled"] == ["the cell of both hands split by the totals: Player 4H TD 3S; Banker "
+                                                 "KS 6C"]
+    assert read[1006]["x-import"]["settled"] == ["the cell of both hands split by the card counts: Player 2S 3H 8D; "
+                                                 "Banker 7C QH"]
+    # 4H 3S KD 2C 5D: Player 7 and Banker 7 whether the Player holds two cards or three: reported, not judged
+    assert read[1003]["recorded"] == ["results", "coups"] and read[1003]["x-cards"] == ["4H", "3S", "KD", "2C", "5D"]
+    assert "splits more than one way by the totals" in read[1003]["x-import"]["notes"][0]
+    # cards the camera missed: the coup kept, with its result; totals 0-0 without cards are a placeholder
+    assert read[1005]["recorded"] == ["results", "coups"] and [e["type"] for e in read[1005]["events"]] == ["result"]
+    assert read[1004]["events"] == [] and "placeholder" in read[1004]["x-import"]["notes"][0]
+    # the date and the time of day in two columns, in Sydney's summer time
+    assert read[1001]["events"][-1]["at"] == "2026-11-29T20:01:12+11:00"
+    assert [(f.coup, f.rule) for f in check(out).findings] == [(1007, "BAC-RESULT")]  # Player 9 beats 7, said Banker
+
+
+def test_a_table_systems_amounts_with_currency_signs_separators_and_cents_are_read_exactly(tmp_path):
+    mapping, log = fixture("table-system/mapping.yaml"), fixture("table-system/wagers.csv")
+    result, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/clean.csv')}", f"{mapping}={log}")
+    assert result.exit_code == 0
+    settled = [e for e in coups(out)[2]["events"] if e["type"] in ("settle", "commission")]
+    assert [(e["type"], e.get("seat"), e["amount"]) for e in settled] == [
+        ("settle", 3, 4750), ("settle", 6, 50), ("commission", 6, 2.5), ("settle", 2, 100)]
+    found = check(out).findings
+    assert [(f.coup, f.rule) for f in found] == [(3, "BAC-SETTLE-AMOUNT")]  # 5000 cents is 50 of the 100 due
+    assert "commission collected from seat 4 is 50; 100 is due" in found[0].message
+
+
+@pytest.mark.parametrize("text,decimal,amount", [
+    ("1,250.50", ".", "1250.50"), ("$1,250.50", ".", "1250.50"), ("€1.250,50", ",", "1250.50"),
+    ("1 250,50", ",", "1250.50"), ("AUD 1,250", ".", "1250"), ("1250.5 USD", ".", "1250.5"), ("-25", ".", "-25")])
+def test_an_amount_is_read_with_its_currency_and_grouping(text, decimal, amount):
+    from decimal import Decimal
+
+    from compliance.importing.logs import _money
+
+    assert _money(text, decimal) == Decimal(amount)
+
+
+@pytest.mark.parametrize("text,decimal", [("1.250,00", "."), ("1,25", "."), ("1,250.00", ","), ("12x", "."),
+                                          ("1.2.3", ".")])
+def test_a_decimal_mark_that_does_not_fit_the_amount_is_an_error_never_another_amount(text, decimal):
+    from compliance.importing.logs import _Bad, _money
+
+    with pytest.raises(_Bad):
+        _money(text, decimal)
+
+
+def test_a_named_time_zone_follows_daylight_saving_and_a_time_it_gives_twice_is_not_guessed():
+    import zoneinfo
+
+    from compliance.importing.logs import read_time
+
+    try:
+        zoneinfo.ZoneInfo("Australia/Sydney")
+    except zoneinfo.ZoneInfoNotFoundError:
+        pytest.skip("this machine has no time zone database")
+    fmt = "%d/%m/%Y %H:%M"
+    assert read_time("05/04/2026 01:30", fmt, "Australia/Sydney") == "2026-04-05T01:30:00+11:00"
+    assert read_time("05/04/2026 03:30", fmt, "Australia/Sydney") == "2026-04-05T03:30:00+10:00"
+    assert read_time("05/04/2026 02:30", fmt, "Australia/Sydney") == "!the hour repeated when daylight saving ended"
+    assert read_time("04/10/2026 02:30", fmt, "Australia/Sydney") == "!an hour skipped when daylight saving began"
+
+
+def test_rank_and_suit_in_two_columns_and_one_column_a_card_written_q_s_read_the_same_cards(tmp_path):
+    shoe = f"{fixture('rank-suit-shoe/mapping.yaml')}={fixture('rank-suit-shoe/shoe.csv')}"
+    hands = f"{fixture('card-positions/mapping.yaml')}={fixture('card-positions/hands.csv')}"
+    result, out = imported(tmp_path, shoe, hands, extra=("--table", "BAC-07", "--jurisdiction", "us-nj", "--decks", "2"))
+    assert result.exit_code == 0
+    read = coups(out)
+    assert [e["card"] for e in read[3]["events"]] == ["AS", "6D", "TD", "9H", "QS"]
+    assert all("x-cards" not in c for c in read.values())  # the two logs agree, card for card
+    assert check(out).findings == []
+
+
+def test_a_signed_net_result_stands_for_the_outcome_and_the_payout(tmp_path):
+    mapping = _write(tmp_path, "net.yaml", "format: baccarat-audit-mapping\nversion: 1\nname: net\ntitle: t\n"
+                     "rows: wagers\nfields: {table: Table, shoe: Shoe, coup: Coup, seat: Seat, spot: {column: Bet, "
+                     "values: {P: player, B: banker}}, amount: Stake, net: Net}\n")
+    log = _write(tmp_path, "net.csv", "Table,Shoe,Coup,Seat,Bet,Stake,Net\nBAC-07,S0001,2,3,B,5000,+4750\n"
+                 "BAC-07,S0001,2,2,P,100,-100\nBAC-07,S0001,2,6,B,100,100\n")
+    _, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/clean.csv')}", f"{mapping}={log}")
+    settled = [(e["seat"], e["outcome"], e["amount"]) for e in coups(out)[2]["events"] if e["type"] == "settle"]
+    assert settled == [(3, "win", 4750), (2, "lose", 100), (6, "win", 100)]
+    found = check(out).findings
+    assert [(f.coup, f.rule) for f in found] == [(2, "BAC-SETTLE-AMOUNT")]  # seat 6 paid 100 with no commission
+
+
+# ------------------------------------------------------------------ large hostile logs (bench/import_bounds.py measures)
+
+
+@pytest.mark.slow
+def test_a_large_log_repeating_one_row_after_a_quote_never_closed_is_read_to_its_end_and_counted(tmp_path):
+    log = tmp_path / "quote.csv"
+    with log.open("w") as f:
+        f.write('Table,Shoe,Coup,Seq,Card,Hand\nBAC-07,S1,1,1,"4H,P\n')
+        f.write("BAC-07,S1,1,2,KS,B\n" * 400_000)
+    result, out = imported(tmp_path, f"shoe-log={log}", extra=("--jurisdiction", "us-nj", "--decks", "1"))
+    assert result.exit_code == 1
+    header = json.loads(out.read_text().splitlines()[0])
+    counted = [r for r in header["rejected_rows"] if "count" in r]
+    rejected = header["x-import"]["logs"][0]["rejected"]
+    assert rejected > 390_000  # the quote swallows what the CSV reader allows a cell (128 KB), then rows read again
+    # every row accounted for: 1,000 kept one by one, the rest counted in one entry
+    assert len(header["rejected_rows"]) == 1001 and counted[0]["count"] == rejected - 1000
+    summary = run("check", out).stdout.splitlines()[-1]
+    assert f"{rejected:,} rows of the recorders' logs not imported" in summary
+
+
+@pytest.mark.slow
+def test_a_header_of_two_million_columns_is_one_message(tmp_path):
+    log = tmp_path / "wide.csv"
+    log.write_text("Shoe,Coup,Card," + ",".join(f"C{i}" for i in range(2_000_000)) + "\nS1,1,4H\n")
+    result = run("import", f"shoe-log={log}", "--table", "T", "-o", tmp_path / "x.jsonl")
+    assert result.exit_code == 2 and not (tmp_path / "x.jsonl").exists()
+    assert result.stderr == (f"baccarat-audit: {log}:1:1: the header row names more than 10,000 columns (or is longer "
+                             "than 1 MB): not a log's header\n")

@@ -81,7 +81,9 @@ def test_a_cards_only_recording_of_compliant_play_gives_no_finding_and_lists_the
     judged = {"BAC-DEAL-ORDER", "BAC-DEAL-EXTRA", "BAC-DRAW-PLAYER-ILLEGAL", "BAC-DRAW-PLAYER-MISSING",
               "BAC-DRAW-BANKER-ILLEGAL", "BAC-DRAW-BANKER-MISSING", "BAC-SHOE-INTEGRITY", "BAC-TRANSCRIPT",
               "BAC-RECORD-TIMESTAMP", "BAC-SHUFFLE", "BAC-OUTCOMES",  # the shoe's order and outcomes: from its cards
-              "BAC-RECORD-DECLARATION", "BAC-RECORD-EVIDENCE"}  # what the record holds, judged on every record
+              "BAC-RECORD-DECLARATION", "BAC-RECORD-EVIDENCE",  # what the record holds, judged on every record
+              "BAC-RECORD-REJECTED-ROW", "BAC-RECORD-CARD-SEQUENCE", "BAC-RECORD-LOGS-DISAGREE",  # what an import
+              "BAC-RECORD-DUPLICATE-ROW", "BAC-RECORD-CONTRADICTION"}  # found: wherever it says so
     rules = {r.id for r in result.ruleset.rules}
     assert set(why) == rules - judged
     assert why["BAC-RECORD-DUPLICATE"] == "every coup of the shoe not recorded"  # a recording that does not claim it

@@ -121,11 +121,15 @@ def import_(
         reads |= {str(header_file): "the header file"} if header_file is not None else {}
         reads |= {f: "a ruleset file" for f in (rules.files if rules is not None else ())}
         refuse_overwriting([target], reads)
+        _refuse_the_installation(target)
     imported = import_logs(specs, table=table, ruleset=rules, header=header, decks=decks)
     _validate(imported)
     for log in imported.logs:  # what the logs hold is quoted: made printable, never obeyed by the terminal
         for r in log.rejected:
             typer.echo(f"baccarat-audit: {printable(str(r))}", err=True)
+        if log.more_rejected:
+            typer.echo(f"baccarat-audit: {printable(log.first_more['rejected'])}: and {log.more_rejected:,} more rows "
+                       "rejected from this line on (counted in the transcript's rejected_rows)", err=True)
         for r in log.notes:
             typer.echo(f"baccarat-audit: note: {printable(str(r))}", err=True)
     for note in imported.notes:
@@ -142,8 +146,8 @@ def import_(
         write_output(output, text, "cannot write the transcript")
     for log in imported.logs:
         other = f", {log.other_tables:,} of other tables" if log.other_tables else ""
-        typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - len(log.rejected) - log.other_tables:,} "
-                   f"imported, {len(log.rejected):,} rejected{other}", err=True)
+        typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - log.rejected_count - log.other_tables:,} "
+                   f"imported, {log.rejected_count:,} rejected{other}", err=True)
     where = printable(str(output)) if output is not None else "standard output"
     extra = []
     if imported.partial:
@@ -155,6 +159,19 @@ def import_(
                f"recorded: {', '.join(imported.header['recorded'])}" + (f"; {'; '.join(extra)}" if extra else ""),
                err=True)
     raise typer.Exit(1 if imported.rejected else 0)
+
+
+def _refuse_the_installation(target) -> None:
+    """An output never overwrites a file of the installation (a bundled mapping, a ruleset): the next run would
+    read what this one wrote."""
+    import compliance
+
+    if target.kind != "file":
+        return
+    home = Path(compliance.__file__).resolve().parent
+    if home == Path(target.path).resolve() or home in Path(target.path).resolve().parents:
+        raise UserError("is a file of the installation (under compliance/): write the transcript elsewhere",
+                        str(target.path))
 
 
 def _plural(n: int, word: str) -> str:

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import io
+import functools
 import re
+import sys
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from compliance.cards import read_logged
 from compliance.errors import UserError, Where
-from compliance.importing.mapping import FieldMap, Mapping, offset
+from compliance.importing.mapping import FieldMap, Mapping, offset, zone
 from compliance.transcript.logs import Row
 
 MAX_LOG = 512 << 20  # bytes: a log is read row by row, but kept whole per coup while coups are merged
@@ -32,6 +34,7 @@ class Rejected:
     why: str
     key: tuple | None = None  # (shoe, coup) of the row, as far as its cells tell (None: they do not)
     after: int = 0  # how many rows of the log were read before it (where it stands among them)
+    cells: list[str] | None = None  # the row's cells as read (None: the row could not be split into cells)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.why}"
@@ -46,10 +49,17 @@ class LogRead:
     rows: list[Row] = field(default_factory=list)  # the rows read (of the table imported)
     read: int = 0  # data rows in the file
     rejected: list[Rejected] = field(default_factory=list)
-    other_tables: int = 0  # rows of another table, left out
+    others: list[Rejected] = field(default_factory=list)  # rows of another table: not imported, kept
     notes: list[Rejected] = field(default_factory=list)  # rows imported with a remark (a time written as recorded)
     tables: set[str] = field(default_factory=set)
     present: set[str] = field(default_factory=set)  # the mapped fields whose column the log has
+    # beyond MAX_KEPT rows rejected (or of other tables), a log's rows are counted, not kept one by one
+    more_rejected: int = 0
+    more_others: int = 0
+    first_more: dict[str, str] = field(default_factory=dict)  # "rejected", "others" -> the first row not kept
+    lost: dict[tuple, str] = field(default_factory=dict)  # (shoe, coup) of a rejected row -> the first such row
+    lost_after: dict[int, str] = field(default_factory=dict)  # rows read before a rejected row whose coup is unknown
+    run: tuple = (None, {})  # the coup being read, and its rows by the fields that tell them apart
 
     @property
     def evidence(self) -> frozenset[str]:
@@ -59,8 +69,42 @@ class LogRead:
             have.add("coups")
         return frozenset(have)
 
-    def reject(self, row_where: str, why: str, key: tuple | None = None) -> None:
-        self.rejected.append(Rejected(row_where, why, key, len(self.rows)))
+    @property
+    def other_tables(self) -> int:
+        return len(self.others) + self.more_others
+
+    @property
+    def rejected_count(self) -> int:
+        return len(self.rejected) + self.more_rejected
+
+    def reject(self, row_where: str, why: str, key: tuple | None = None, cells: list[str] | None = None,
+               whole: bool = False) -> None:
+        """A row refused; ``whole``: a row read whole (captured twice...), whose coup lost nothing by it."""
+        if whole:
+            pass
+        elif key is not None:
+            self.lost.setdefault(key, row_where)
+        else:
+            self.lost_after.setdefault(len(self.rows), row_where)
+        if len(self.rejected) < MAX_KEPT:
+            self.rejected.append(Rejected(row_where, why, key, len(self.rows), cells))
+        else:
+            self.more_rejected += 1
+            self.first_more.setdefault("rejected", row_where)
+
+    def reject_read(self, row_where: str, why: str) -> None:
+        """A row read whole, then refused (by the merge): its coup lost nothing by it."""
+        self.reject(row_where, why, whole=True)
+
+    def other(self, row_where: str, why: str, cells: list[str]) -> None:
+        if len(self.others) < MAX_KEPT:
+            self.others.append(Rejected(row_where, why, None, len(self.rows), _kept(cells)))
+        else:
+            self.more_others += 1
+            self.first_more.setdefault("others", row_where)
+
+
+MAX_KEPT = 1000  # rows rejected (and rows of other tables) a log keeps one by one; the rest are counted
 
 
 class _Bad(Exception):
@@ -74,18 +118,39 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
         raise UserError("no such log file" if not p.exists() else "is not a file", path)
     if p.stat().st_size > MAX_LOG:
         raise UserError(f"the log is larger than {MAX_LOG >> 20} MB: split it (by shift or by shoe)", path)
-    try:
-        text = p.read_bytes().decode(mapping.csv.encoding)
-    except (UnicodeDecodeError, LookupError) as e:
-        raise UserError(f"cannot read the log as {mapping.csv.encoding} (the mapping's csv.encoding): {e}",
-                        path) from None
-    text = text.removeprefix("\ufeff")
+    with open(p, encoding=mapping.csv.encoding, newline="") as f:  # streamed: a log is never held whole
+        try:
+            return _read(f, path, mapping, table)
+        except (UnicodeError, ValueError) as e:
+            raise UserError(f"cannot read the log as {mapping.csv.encoding} (the mapping's csv.encoding): {e}",
+                            path) from None
+
+
+MAX_LINE = 1 << 20  # characters: a longer line is not read (a row, not a runaway file)
+MAX_COLUMNS = 10_000  # columns a header row may name
+_OVERLONG = "\x00overlong\x00"
+
+
+def _lines(f, overlong: list[int]):
+    """The file's lines, a line longer than :data:`MAX_LINE` replaced by a marker row (its line number noted)."""
+    for n, line in enumerate(f, 1):
+        if len(line) > MAX_LINE:
+            overlong.append(n)
+            yield _OVERLONG + "\n"
+        else:
+            yield line
+
+
+def _read(f, path: str, mapping: Mapping, table: str | None) -> LogRead:
+    if f.read(1) != "\ufeff":  # a byte order mark before the first line is not a part of it
+        f.seek(0)
     out = LogRead(path, mapping)
-    lines = io.StringIO(text, newline="")
-    for _ in range(mapping.csv.skip):
-        lines.readline()
+    for n in range(mapping.csv.skip):
+        if not f.readline():
+            raise UserError(f"the log has {n:,} lines, and the mapping skips {mapping.csv.skip:,} (csv.skip)", path)
     first = mapping.csv.skip + 1  # the line the reader starts on
-    reader = csv.reader(lines, delimiter=mapping.csv.delimiter, quotechar=mapping.csv.quote)
+    overlong: list[int] = []
+    reader = csv.reader(_lines(f, overlong), delimiter=mapping.csv.delimiter, quotechar=mapping.csv.quote)
     ended = 0  # csv's line count where the last record ended
     columns = None
     try:
@@ -94,10 +159,13 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
             ended = reader.line_num
             if header is None:
                 raise UserError("the log is empty: the mapping expects a header row", path)
+            if header == [_OVERLONG] or len(header) > MAX_COLUMNS:
+                raise UserError(f"the header row names more than {MAX_COLUMNS:,} columns (or is longer than "
+                                f"{MAX_LINE >> 20} MB): not a log's header", Where(path, first))
             columns = _columns(header, mapping, path, first)
         else:
-            columns = {name: _number(fm) for name, fm in mapping.fields.items()}
-        out.present = {name for name, index in columns.items() if index is not None}
+            columns = {k: v for name, fm in mapping.fields.items() for k, v in _numbers(name, fm).items()}
+        out.present = {name for name, index in columns.items() if index is not None and "@" not in name}
     except csv.Error as e:
         raise UserError(f"not a readable CSV log: {e}", Where(path, first + ended)) from None
     while True:
@@ -112,6 +180,10 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
             out.reject(f"{path}:{line}", f"not a CSV row: {e}")
             continue
         ended = reader.line_num
+        if cells == [_OVERLONG]:
+            out.read += 1
+            out.reject(f"{path}:{line}", f"the line is longer than {MAX_LINE >> 20} MB: not read")
+            continue
         if not any(c.strip() for c in cells):
             continue
         out.read += 1
@@ -119,11 +191,14 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
     return out
 
 
-def _number(fm: FieldMap) -> int | None:
-    if isinstance(fm.column.column, int):
-        return fm.column.column - 1
-    raise UserError(f"fields.{fm.name}: the log has no header row (csv.header: false), so its columns are numbers, "
-                    f"not names ({fm.column.column!r})", fm.where)
+def _numbers(name: str, fm: FieldMap) -> dict[str, int]:
+    out = {}
+    for key, col in _sources(name, fm):
+        if not isinstance(col, int):
+            raise UserError(f"fields.{fm.name}: the log has no header row (csv.header: false), so its columns are "
+                            f"numbers, not names ({col!r})", fm.where)
+        out[key] = col - 1
+    return out
 
 
 def _columns(header: list[str], mapping: Mapping, path: str, line: int) -> dict[str, int | None]:
@@ -131,17 +206,28 @@ def _columns(header: list[str], mapping: Mapping, path: str, line: int) -> dict[
     names = [h.strip() for h in header]
     folded = {n.casefold(): i for i, n in reversed(list(enumerate(names)))}
     out: dict[str, int | None] = {}
-    for name, fm in mapping.fields.items():
-        col = fm.column.column
+    def index(col, name, fm, what):
         if isinstance(col, int):
-            out[name] = col - 1
-            continue
+            return col - 1
         i = folded.get(str(col).strip().casefold())
         if i is None and not fm.column.optional:
-            raise UserError(f"no column {col!r} in the header row (the mapping {mapping.path} maps `{name}` to it, at "
+            raise UserError(f"no column {col!r} in the header row (the mapping {mapping.path} {what} it, at "
                             f"{fm.where}); the columns are: {', '.join(names)}", Where(path, line))
-        out[name] = i
+        return i
+
+    for name, fm in mapping.fields.items():
+        for key, col in _sources(name, fm):
+            what = f"maps `{name}` to" if key == name else f"reads `{name}`'s {key.partition('@')[2]} from"
+            out[key] = index(col, name, fm, what)
     return out
+
+
+def _sources(name: str, fm: FieldMap) -> list[tuple[str, str | int]]:
+    """The columns a field is read from: its own (``name``), and its date, suit or further cards (``name@...``)."""
+    c = fm.column
+    out = [(name, c.column)] if c.column is not None else [(name, c.columns[0])] + [
+        (f"{name}@card{i}", col) for i, col in enumerate(c.columns[1:], 2)]
+    return out + [(f"{name}@{key}", getattr(c, key)) for key in ("date", "suit") if getattr(c, key) is not None]
 
 
 def _key_of(cells: list[str], columns: dict[str, int | None]) -> tuple | None:
@@ -159,47 +245,108 @@ def _key_of(cells: list[str], columns: dict[str, int | None]) -> tuple | None:
 def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: str, table: str | None) -> None:
     values = {}
     index = columns.get("table")
+    named = None
     if index is not None and index < len(cells) and cells[index].strip():
         named = cells[index].strip()
-        out.tables.add(named)
-        if table is not None and named != table:
-            out.other_tables += 1  # another table's row: left out before anything else of it is read
+        if table is not None and named != table:  # another table's row: not imported, kept and reported
+            out.other(where, f"a row of table {_q(named)}, not of {_q(table)}, the table imported", cells)
             return
     for name, index in columns.items():
-        fm = out.mapping.fields[name]
-        if index is None:
+        if index is None or "@" in name:
             continue
+        fm = out.mapping.fields[name]
         if index >= len(cells):
             if fm.column.optional:
                 continue
             out.reject(where, f"the row has {len(cells)} cells; `{name}` is in column {index + 1}",
-                       _key_of(cells, columns))
+                       _key_of(cells, columns), _kept(cells))
             return
+        cell = cells[index]
+        if len(fm.column.columns or ()) > 1 or fm.column.date is not None or fm.column.suit is not None:
+            cell = _joined(fm, name, cell, cells, columns)
         try:
-            value = _value(fm, cells[index], where, out)
+            value = _value(fm, cell, where, out)
         except _Bad as e:
-            out.reject(where, f"`{name}` ({_col(fm)}): {e}", _key_of(cells, columns))
+            out.reject(where, f"`{name}` ({_col(fm)}): {e}", _key_of(cells, columns), _kept(cells))
             return
         if value is not None:
             values[name] = value
     for name in _required(out.mapping):
         if values.get(name) is None:
             fm = out.mapping.fields[name]
-            out.reject(where, f"`{name}` ({_col(fm)}) is empty", _key_of(cells, columns))
+            out.reject(where, f"`{name}` ({_col(fm)}) is empty", _key_of(cells, columns), _kept(cells))
             return
+    problem = out.mapping.game.importer.row_problem(out.mapping.rows, values)
+    if problem is not None:  # a row the check could not read: refused here, at its line
+        out.reject(where, problem, _key_of(cells, columns), _kept(cells))
+        return
+    if _captured_twice(out, where, values):
+        return
+    if named is not None:  # (the table is never taken from a row that was not imported)
+        out.tables.add(named)
     out.rows.append(Row(where, values))
+
+
+def _captured_twice(out: LogRead, where: str, values: dict) -> bool:
+    """A row the same as one of the coup read just before it (its fields alike) is the row captured twice:
+    rejected as it is read, so that a recorder that repeats a row a million times does not fill the memory."""
+    unique = out.mapping.game.importer.UNIQUE[out.mapping.rows]
+    key = (values.get("shoe"), values.get("coup"))
+    if out.run[0] != key:
+        out.run = (key, {})
+    if not unique or all(values.get(f) is None for f in unique):
+        return False
+    tell = tuple(values.get(f) for f in unique)
+    same = out.run[1].get(tell)
+    if same is None:
+        out.run[1][tell] = (where, values)
+        return False
+    if same[1] != values:
+        return False  # a clash: both kept, for the merge to set aside (record.duplicate-row)
+    out.reject(where, f"the same row captured twice (it repeats {same[0]}): not imported", whole=True)
+    return True
+
+
+def _joined(fm: FieldMap, name: str, cell: str, cells: list[str], columns: dict) -> str:
+    """A field read from several columns, as one cell: a card's rank and suit, a date and a time of day (``date
+    time``), one card a column (the cards, spaced)."""
+    def at(key):
+        j = columns.get(f"{name}@{key}")
+        return cells[j].strip() if j is not None and j < len(cells) else ""
+
+    cell = cell.strip()
+    if fm.column.date is not None:
+        return f"{at('date')} {cell}" if at("date") and cell else ""
+    if fm.column.suit is not None:
+        return cell + at("suit") if cell else ""
+    more = [at(f"card{i}") for i in range(2, len(fm.column.columns) + 1)]
+    return " ".join(c for c in [cell] + more if c)
+
+
+MAX_KEPT_CELLS = 200  # a rejected row keeps at most this many cells, each cut to MAX_KEPT_CELL characters
+MAX_KEPT_CELL = 200
+
+
+def _kept(cells: list[str]) -> list[str]:
+    """A row's cells as kept in the transcript: bounded, so that a runaway row does not fill it."""
+    out = [c if len(c) <= MAX_KEPT_CELL else c[:MAX_KEPT_CELL] + "…" for c in cells[:MAX_KEPT_CELLS]]
+    if len(cells) > MAX_KEPT_CELLS:
+        out.append(f"… {len(cells) - MAX_KEPT_CELLS:,} more cells")
+    return out
 
 
 def _required(mapping: Mapping) -> list[str]:
     base = ["shoe", "coup"] if "shoe" in mapping.fields and (mapping.rows != "wagers" or
                                                             mapping.coup_numbers == "shoe") else ["coup"]
+    if mapping.rows == "coups":  # a coup whose cards were not captured is kept, and says so
+        return base
     options = mapping.game.importer.REQUIRED[mapping.rows]
     option = next(o for o in options if set(o) <= set(mapping.fields))
     return base + list(option)
 
 
 def _col(fm: FieldMap) -> str:
-    c = fm.column.column
+    c = fm.column.column if fm.column.column is not None else fm.column.columns[0]
     return f"column {c}" if isinstance(c, int) else f"column {c!r}"
 
 
@@ -212,16 +359,16 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
     if not text:
         return None
     if kind == "text":
-        return text
+        return sys.intern(text) if len(text) <= 64 else text  # ids repeated on every row: kept once
     if kind == "int":
         if not re.fullmatch(r"[+-]?\d{1,20}", text):
             raise _Bad(f"{_q(text)} is not a whole number")
         return _bounded(fm, int(text), text)
     if kind == "money":
-        return _bounded(fm, _money(text, column.decimal), text)
+        value = _money(text, column.decimal)
+        return _bounded(fm, value * column.scale if column.scale is not None else value, text)
     if kind == "word":
-        folded = {k.strip().casefold(): v for k, v in column.values.items()}
-        word = folded.get(text.casefold())
+        word = _folded(column).get(text.casefold())
         if word is None and text.lower() in fm.field.words:
             word = text.lower()
         if word is None:
@@ -230,9 +377,11 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
         return word
     if kind == "time":
         stamp = read_time(text, column.time, column.timezone)
-        if stamp is None:
-            out.notes.append(Rejected(where, f"`{fm.name}` ({_col(fm)}): {_q(text)} is not a time in the format "
-                                             f"{column.time!r}: written as recorded (the check reports it)"))
+        if stamp is None or stamp.startswith("!"):
+            why = (f"is not a time in the format {column.time!r}" if stamp is None else
+                   f"is not one time in {column.timezone} ({stamp[1:]})")
+            out.notes.append(Rejected(where, f"`{fm.name}` ({_col(fm)}): {_q(text)} {why}: written as recorded (the "
+                                             "check reports it)"))
             return text
         return stamp
     raise AssertionError(kind)
@@ -252,19 +401,57 @@ def _bounded(fm: FieldMap, value, text: str):
     return value
 
 
+RANK = r"10|[2-9AJQKT1]"
+SUIT = "[SHDC\u2660-\u2667]"
+
+
+def _pattern(column) -> re.Pattern:
+    """A card pattern (``{rank}-{suit}``) as a regular expression: its other text literal, spaces optional."""
+    parts = re.split(r"(\{rank\}|\{suit\})", column.pattern)
+    body = "".join(f"(?P<rank>{RANK})" if p == "{rank}" else f"(?P<suit>{SUIT})" if p == "{suit}" else
+                   r"\s*".join(re.escape(w) for w in p.split(" ")) for p in parts)
+    return re.compile(body, re.IGNORECASE)
+
+
+def _by_pattern(fm: FieldMap, text: str) -> str | None:
+    m = _pattern(fm.column).fullmatch(text)
+    if m is None:
+        raise _Bad(f"{_q(text)} is not a card written {fm.column.pattern!r}")
+    return read_logged(m["rank"] + m["suit"])
+
+
+_FOLDED: dict[int, tuple] = {}
+
+
+def _folded(column) -> dict[str, str]:
+    """A field's spellings, case folded (worked out once a mapping, not once a cell)."""
+    kept = _FOLDED.get(id(column))
+    if kept is None or kept[0] is not column:
+        kept = _FOLDED[id(column)] = (column, {k.strip().casefold(): v for k, v in column.values.items()},
+                                      frozenset(u.strip() for u in column.unread))
+    return kept[1]
+
+
+def _unread(column) -> frozenset:
+    _folded(column)
+    return _FOLDED[id(column)][2]
+
+
 def _card(fm: FieldMap, text: str) -> str | None:
     column = fm.column
-    folded = {k.strip().casefold(): v for k, v in column.values.items()}
+    folded = _folded(column)
     if text.casefold() in folded:
         mapped = folded[text.casefold()]
         code = read_logged(mapped)
         if code is None:
             raise _Bad(f"{_q(text)} is spelled {mapped!r} by the mapping, which is not a card")
         return code
-    if text in [u.strip() for u in column.unread]:
+    if text in _unread(column):
         return "??"
     if not text:
         return None
+    if column.pattern is not None:
+        return _by_pattern(fm, text)
     code = read_logged(text)
     if code is None:
         raise _Bad(f"{_q(text)} is not a card: expected rank then suit (7H), a rank (7, K) or a value (0 to 9)"
@@ -275,6 +462,12 @@ def _card(fm: FieldMap, text: str) -> str | None:
 def _cards(fm: FieldMap, text: str) -> tuple[str, ...] | None:
     if not text:
         return None
+    if fm.column.pattern is not None and not fm.column.split:  # each card where the pattern finds one
+        found = list(_pattern(fm.column).finditer(text))
+        rest = _pattern(fm.column).sub("", text)
+        if rest.strip(" ,;/|"):
+            raise _Bad(f"{_q(text)} holds {_q(rest.strip())}, which is not a card written {fm.column.pattern!r}")
+        return tuple(read_logged(m["rank"] + m["suit"]) for m in found)
     parts = text.split(fm.column.split) if fm.column.split else _SPLIT.split(text)
     out = []
     for part in parts:
@@ -287,25 +480,56 @@ def _cards(fm: FieldMap, text: str) -> tuple[str, ...] | None:
     return tuple(out)
 
 
+_CODE = re.compile(r"^[A-Z]{3}(?=[\d+\-.,])|(?<=[\d.,])[A-Z]{3}$")
+
+
 def _money(text: str, decimal: str) -> Decimal:
+    """An amount as a log writes it: a currency sign or code (``$``, ``€``, ``AUD``) dropped, a sign, the digits
+    grouped in threes by the other mark (or spaces), ``decimal`` before the fraction.  A mark that does not fit
+    (``1.250,00`` read with ``.``, ``1,25`` read with ``.``) is an error, never another amount."""
     group = "," if decimal == "." else "."
-    plain = text.replace(" ", "").replace("\u00a0", "").replace(group, "")
-    if decimal == ",":
-        plain = plain.replace(",", ".")
-    if not re.fullmatch(r"[+-]?(\d{1,30}(\.\d{0,30})?|\.\d{1,30})", plain):
+    plain = "".join(ch for ch in text if unicodedata.category(ch) != "Sc" and not ch.isspace())
+    plain = _CODE.sub("", plain)
+    sign = ""
+    if plain[:1] in ("+", "-"):
+        sign, plain = plain[0], plain[1:]
+    whole, mark, fraction = plain.partition(decimal)
+    if group in fraction or decimal in fraction:
+        raise _Bad(f"{_q(text)} is not an amount written with {decimal!r} as its decimal mark (the mapping's "
+                   f"`decimal`): a {group!r} after the {decimal!r}")
+    if group in whole:
+        groups = whole.split(group)
+        if not (1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])):
+            raise _Bad(f"{_q(text)} is not an amount written with {decimal!r} as its decimal mark (the mapping's "
+                       f"`decimal`): {group!r} groups the digits in threes")
+        whole = "".join(groups)
+    if not re.fullmatch(r"\d{0,30}", whole) or not re.fullmatch(r"\d{0,30}", fraction) or not (whole or fraction):
         raise _Bad(f"{_q(text)} is not an amount")
     try:
-        return Decimal(plain)
+        return Decimal(sign + (whole or "0") + ("." + fraction if fraction else ""))
     except InvalidOperation:
         raise _Bad(f"{_q(text)} is not an amount") from None
 
 
+_zone = functools.lru_cache(maxsize=16)(zone)
+
+
 def read_time(text: str, fmt: str, zone: str | None) -> str | None:
-    """The time in ISO 8601 (the offset given where the log writes none), or None if ``text`` is not one."""
+    """The time in ISO 8601 (the offset given where the log writes none: a UTC offset, or a named zone's at that
+    time), None if ``text`` is not one, or ``!`` and why for a time a named zone gives twice or never."""
     try:
         when = dt.datetime.fromisoformat(text) if fmt == "iso" else dt.datetime.strptime(text, fmt)
     except ValueError:
         return None
     if when.tzinfo is None and zone is not None:
-        when = when.replace(tzinfo=offset(zone))
+        fixed = offset(zone)
+        if fixed is not None:
+            return when.replace(tzinfo=fixed).isoformat()
+        named = _zone(zone)
+        early, late = when.replace(tzinfo=named, fold=0), when.replace(tzinfo=named, fold=1)
+        if early.utcoffset() != late.utcoffset():  # the hour repeated when daylight saving ended, or skipped
+            back = early.astimezone(dt.timezone.utc).astimezone(named).replace(tzinfo=None) == when
+            return "!" + ("the hour repeated when daylight saving ended" if back else
+                          "an hour skipped when daylight saving began")
+        return early.isoformat()
     return when.isoformat()

@@ -26,9 +26,12 @@ by their ``name``; any other is a path.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
+import re
 from dataclasses import dataclass
 from importlib import resources
+from decimal import Decimal
 from pathlib import Path
 from typing import Literal
 
@@ -50,7 +53,12 @@ class _Strict(BaseModel):
 class Column(_Strict):
     """Where a field is in the log, and how its cells are spelled."""
 
-    column: str | int = Field(description="the column's name in the header row, or its number (1 is the first)")
+    column: str | int | None = Field(default=None, description="the column's name in the header row, or its number "
+                                     "(1 is the first)")
+    columns: list[str | int] | None = Field(default=None, min_length=1, max_length=16, description="fields of several "
+                                            "cards: one column a card, in order (P1, P2, P3), in place of `column`")
+    suit: str | int | None = Field(default=None, description="card fields: the column of the suit, when the rank is "
+                                   "in this one")
     optional: bool = Field(default=False, description="the log may lack the column; its rows then hold no value")
     values: dict[str, str] = Field(default_factory=dict, description="spellings in the log -> the transcript's "
                                    "word (or, for cards, card code); upper or lower case alike")
@@ -63,7 +71,13 @@ class Column(_Strict):
     timezone: str | None = Field(default=None, description="time fields: the UTC offset of a time written "
                                  "without one (+10:00, Z)")
     decimal: Literal[".", ","] = Field(default=".", description="money fields: the decimal mark (the other one, "
-                                       "and spaces, group the digits)")
+                                       "and spaces, group the digits in threes); a currency sign or code is dropped")
+    scale: Decimal | None = Field(default=None, gt=0, description="money fields: what one unit of the column is "
+                                  "worth (0.01: amounts written in cents)")
+    pattern: str | None = Field(default=None, description="card fields: how a card is written, with {rank} and "
+                                "{suit} for its parts (`{rank}-{suit}` reads Q-S and 10-H; `{suit}{rank}` H7)")
+    date: str | int | None = Field(default=None, description="time fields: the column of the date, when the "
+                                   "time of day is in this one (the format reads the date, a space, the time)")
 
 
 class Csv(_Strict):
@@ -91,7 +105,8 @@ class MappingFile(_Strict):
     coup_numbers: Literal["transcript", "shoe"] = Field(
         default="transcript", description="transcript: the coup column numbers the coups through the log; shoe: "
         "from 1 in each shoe (the transcript then numbers a coup 1000 x the shoe's place + its number)")
-    fields: dict[str, Column | str | int]
+    fields: dict[str, Column] = Field(description="field -> where it is: a column's name or number, or a mapping "
+                                      "of the keys of a Column")
 
 
 @dataclass
@@ -148,16 +163,46 @@ def load_mapping(ref: str) -> Mapping:
     doc = read_yaml(path, display, what="mapping", kind="mapping")  # bounded: compliance.limits
     if not isinstance(doc.data, dict):
         raise UserError("a mapping must be a YAML mapping", doc.where())
+    fields = doc.data.get("fields")
     try:
-        raw = MappingFile.model_validate(doc.data)
+        raw = MappingFile.model_validate({k: v for k, v in doc.data.items() if k != "fields"} | {"fields": {}})
+        if not isinstance(fields, dict):
+            raise UserError("fields: a mapping of field -> column (shoe: Shoe, coup: Coup, ...)" if fields is not None
+                            else "fields: missing required key 'fields'", doc.where(("fields",) if fields is not None
+                                                                                    else ()))
+        for name, spec in fields.items():
+            raw.fields[str(name)] = _column(spec, name, doc)
     except ValidationError as e:
         raise pydantic_errors(doc, (), e)[0] from None
     return _bind(raw, doc)
 
 
+def _column(spec, name, doc: YamlDoc) -> Column:
+    """A field's entry: a column's name or number, or a mapping of the keys of :class:`Column` (validated alone,
+    so that a mistake in it is named as itself, not as a failed alternative)."""
+    at = ("fields", name)
+    if isinstance(spec, bool) or not isinstance(spec, (str, int, dict)):
+        kind = "a list" if isinstance(spec, list) else "empty" if spec is None else f"a {type(spec).__name__}"
+        raise UserError(f"fields.{name}: a column's name or number, or a mapping (column, optional, values...), not "
+                        f"{kind}", doc.where(at))
+    if not isinstance(spec, dict):
+        return Column(column=spec)
+    try:
+        return Column.model_validate(spec)
+    except ValidationError as e:
+        raise pydantic_errors(doc, at, e)[0] from None
+
+
 def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
     if raw.game not in games.PACKAGES:
         raise UserError(f"game: unknown game {raw.game!r} (known: {', '.join(games.PACKAGES)})", doc.where(("game",)))
+    try:
+        text_encoding = codecs.lookup(raw.csv.encoding)._is_text_encoding
+    except LookupError:
+        text_encoding = None
+    if not text_encoding or codecs.lookup(raw.csv.encoding).name in _NOT_FOR_LOGS:
+        raise UserError(f"csv.encoding: {raw.csv.encoding!r} is not an encoding a log is written in (utf-8, "
+                        "utf-8-sig, cp1252, latin-1, utf-16...)", doc.where(("csv", "encoding")))
     game = games.get(raw.game)
     if game.importer is None:
         raise UserError(f"game: {game.title} logs cannot be imported yet", doc.where(("game",)))
@@ -168,7 +213,7 @@ def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
         if name not in known:
             raise UserError(f"fields: {raw.rows} rows of a {game.title} log have no field {name!r} (they have: "
                             f"{', '.join(known)})", doc.where(at))
-        column = spec if isinstance(spec, Column) else Column(column=spec)
+        column = spec
         field = known[name]
         _check_column(name, field, column, doc, at)
         fields[name] = FieldMap(name, field, column, str(doc.where(at)))
@@ -184,8 +229,9 @@ def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
 
 
 def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: tuple) -> None:
-    if isinstance(column.column, int) and column.column < 1:
-        raise UserError(f"fields.{name}: a column number counts from 1", doc.where(at + ("column",)))
+    for key in ("column", "date", "suit"):
+        if isinstance(getattr(column, key), int) and getattr(column, key) < 1:
+            raise UserError(f"fields.{name}.{key}: a column number counts from 1", doc.where(at + (key,)))
     if field.kind == "word":
         for spelling, word in column.values.items():
             if word not in field.words:
@@ -196,18 +242,47 @@ def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: 
                         doc.where(at + ("values",)))
     if column.unread and field.kind not in ("card", "cards"):
         raise UserError(f"fields.{name}: `unread` is for card fields", doc.where(at + ("unread",)))
+    if (column.column is None) == (column.columns is None):
+        raise UserError(f"fields.{name}: give `column` (or, for several cards, `columns`)", doc.where(at))
+    for key, kinds in (("scale", ("money",)), ("pattern", ("card", "cards")), ("date", ("time",)),
+                       ("suit", ("card",)), ("columns", ("cards",))):
+        if getattr(column, key) is not None and field.kind not in kinds:
+            raise UserError(f"fields.{name}: `{key}` is for {kinds[0]} fields", doc.where(at + (key,)))
+    if column.pattern is not None:
+        if "{rank}" not in column.pattern or "{suit}" not in column.pattern:
+            raise UserError(f"fields.{name}.pattern: {column.pattern!r} names {{rank}} and {{suit}} (e.g. "
+                            "'{rank}-{suit}')", doc.where(at + ("pattern",)))
     if field.kind == "time":
         if column.time != "iso":
             try:
                 dt.datetime.strptime(dt.datetime(2026, 11, 29, 20, 15, 30).strftime(column.time), column.time)
-            except ValueError as e:
+            except (ValueError, re.error) as e:
+                why = "a directive given twice" if isinstance(e, re.error) else str(e)
                 raise UserError(f"fields.{name}.time: {column.time!r} is not a time format that reads back "
-                                f"({e}); use directives such as %Y-%m-%d %H:%M:%S", doc.where(at + ("time",))) from None
-        if column.timezone is not None and offset(column.timezone) is None:
-            raise UserError(f"fields.{name}.timezone: {column.timezone!r} is not a UTC offset (+10:00, -05:00, Z)",
+                                f"({why}); use directives such as %Y-%m-%d %H:%M:%S", doc.where(at + ("time",))) from None
+        if column.timezone is not None and offset(column.timezone) is None and zone(column.timezone) is None:
+            raise UserError(f"fields.{name}.timezone: {column.timezone!r} is neither a UTC offset (+10:00, -05:00, Z) "
+                            "nor a time zone this machine knows (Australia/Sydney, America/New_York)",
                             doc.where(at + ("timezone",)))
     elif column.time != "iso" or column.timezone is not None:
         raise UserError(f"fields.{name}: `time` and `timezone` are for time fields", doc.where(at))
+
+
+#: text encodings Python knows that no recorder writes a CSV log in (they decode by rules of their own, slowly or
+#: not at all line by line)
+_NOT_FOR_LOGS = {"punycode", "idna", "raw_unicode_escape", "unicode_escape", "undefined", "mbcs", "oem", "utf-7"}
+
+
+def zone(name: str):
+    """A named time zone (``Australia/Sydney``: its offset follows daylight saving), or None if unknown."""
+    import zoneinfo
+
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}", name):
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        return None
 
 
 def offset(text: str) -> dt.timezone | None:

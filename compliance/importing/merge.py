@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 from compliance import evidence
 from compliance.errors import UserError
-from compliance.importing.logs import LogRead, Rejected, read_log
+from compliance.importing.logs import MAX_KEPT, LogRead, Rejected, read_log
 from compliance.importing.mapping import Mapping, load_mapping
-from compliance.transcript.logs import CoupParts, Row
+from compliance.transcript.logs import CoupParts, Row, fault, ranges
 
 ROLES = ("dealer", "inspector", "supervisor")
 SHOE_BASE = 1000  # coups numbered in each shoe: the transcript numbers them 1000 x the shoe's place + the number
@@ -44,7 +44,7 @@ class Imported:
 
     @property
     def rejected(self) -> int:
-        return sum(len(log.rejected) for log in self.logs)
+        return sum(log.rejected_count for log in self.logs)
 
 
 @dataclass
@@ -55,6 +55,8 @@ class _Group:
     shoe: str | None
     rows: list[Row] = field(default_factory=list)
     set_aside: str | None = None  # why the rows cannot be used as they stand
+    faults: list[dict] = field(default_factory=list)  # the recorder's faults its rows show (record_faults)
+    lost: bool = False  # a row of it was rejected (a gap in its card sequence is that row, reported as rejected)
 
 
 def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=None,
@@ -106,9 +108,21 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
         "shoes": [{"id": s, "decks": decks_of.get(s, decks)} for s in order] or [{"id": "S1", "decks": decks}],
         "recorded": [n for n in evidence.DECLARABLE if n in claimed],
     } | {k: v for k, v in header.items() if k not in ("format", "version", "table", "shoes", "recorded")}
+    kept = [{"log": log.path, "line": _line_of(r.where), "reason": r.why} | ({"cells": r.cells} if r.cells is not None
+                                                                            else {})
+            for log in logs for r in sorted(log.rejected + log.others, key=lambda r: _line_of(r.where))]
+    for log in logs:
+        for what, n, words in (("rejected", log.more_rejected, "rejected"),
+                               ("others", log.more_others, "of other tables")):
+            if n:
+                kept.append({"log": log.path, "line": _line_of(log.first_more[what]), "count": n,
+                             "reason": f"{n:,} more rows {words} from this line on, counted, not kept one by one "
+                                       f"(the first {MAX_KEPT:,} are)"})
+    if kept:
+        out.header["rejected_rows"] = kept
     out.header["x-import"] = {"logs": [{"file": log.path, "mapping": log.mapping.name, "rows": log.read,
-                                        "imported": log.read - len(log.rejected) - log.other_tables,
-                                        "rejected": len(log.rejected), "other_tables": log.other_tables}
+                                        "imported": log.read - log.rejected_count - log.other_tables,
+                                        "rejected": log.rejected_count, "other_tables": log.other_tables}
                                        for log in logs]}
     return out
 
@@ -125,7 +139,7 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
     of a coup that are the same row (the game's ``UNIQUE`` fields alike) are one captured twice (the second
     rejected) or, if they differ, a clash that sets the coup's rows aside."""
     unique = log.mapping.game.importer.UNIQUE[log.mapping.rows]
-    unreadable = list(log.rejected)  # the rows rejected as they were read (those rejected below are whole)
+    unreadable = (dict(log.lost), dict(log.lost_after))  # the rows rejected as read (those rejected below are whole)
     groups: OrderedDict[tuple, _Group] = OrderedDict()
     current = None
     for row in log.rows:
@@ -133,14 +147,14 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
         group = groups.get(key)
         if group is not None and key != current:
             first = group.rows[0].where if group.rows else "?"
-            log.reject(row.where, f"{_coup_words(key, group.shoe)} appears again, after other coups (its rows "
+            log.reject_read(row.where, f"{_coup_words(key, group.shoe)} appears again, after other coups (its rows "
                                   f"began at {first}): not imported")
             continue
         if group is None:
             group = groups[key] = _Group(key, row.get("shoe"))
         current = key
         if group.shoe is not None and row.get("shoe") is not None and row.get("shoe") != group.shoe:
-            log.reject(row.where, f"coup {key[1]} is in shoe {group.shoe!r} ({group.rows[0].where}), this row says "
+            log.reject_read(row.where, f"coup {key[1]} is in shoe {group.shoe!r} ({group.rows[0].where}), this row says "
                                   f"shoe {row.get('shoe')!r}: not imported")
             continue
         if group.shoe is None:
@@ -148,17 +162,42 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
         same = _same_row(group, row, unique)
         if same is not None:
             if same.values == row.values:
-                log.reject(row.where, f"the same row captured twice (it repeats {same.where}): not imported")
+                log.reject_read(row.where, f"the same row captured twice (it repeats {same.where}): not imported")
                 continue
             what = f"{_coup_words(key, group.shoe)}" + (f", {_unique_words(row, unique)}," if unique else "")
-            log.reject(row.where, f"{what} is also recorded at {same.where}, with other values: neither is judged")
+            differ = ", ".join(f"{f} {_shown(same.get(f))} and {_shown(row.get(f))}" for f in
+                               sorted(set(same.values) | set(row.values)) if same.get(f) != row.get(f))
+            group.faults.append(fault("duplicate-row", [same.where, row.where], f"{log.mapping.name}: {what} is "
+                                      f"recorded twice, with different values ({differ}): neither is judged"))
             group.set_aside = group.set_aside or f"recorded twice with different values ({same.where}, {row.where})"
+            group.rows.append(row)
+            continue
         group.rows.append(row)
     _rejected_rows(log, groups, per_shoe, unreadable)
     if "sequence" in log.mapping.fields:
+        base = _sequence_base(groups)
         for group in groups.values():
-            _in_sequence(group)
+            _in_sequence(group, base, log.mapping.name)
     return groups
+
+
+def _shown(value) -> str:
+    return "(empty)" if value is None else " ".join(value) if isinstance(value, tuple) else str(value)
+
+
+def _sequence_base(groups) -> int | None:
+    """The number a log's card sequence starts each coup at (0 or 1, as most coups start), or None when its
+    coups do not start alike (a sequence numbered through the shoe: only gaps inside a coup are told)."""
+    firsts: dict[int, int] = {}
+    for g in groups.values():
+        numbers = [r.get("sequence") for r in g.rows if r.get("sequence") is not None]
+        if numbers:
+            first = min(numbers)
+            firsts[first] = firsts.get(first, 0) + 1
+    if not firsts:
+        return None
+    first, n = max(firsts.items(), key=lambda kv: (kv[1], -kv[0]))
+    return first if first in (0, 1) and 2 * n >= sum(firsts.values()) else None
 
 
 def _same_row(group: _Group, row: Row, unique: tuple[str, ...]) -> Row | None:
@@ -172,37 +211,51 @@ def _unique_words(row: Row, unique: tuple[str, ...]) -> str:
     return " ".join(f"{f} {row.get(f)}" for f in unique if row.get(f) is not None)
 
 
-def _in_sequence(group: _Group) -> None:
-    """Card rows in the order of their sequence numbers; a gap sets the coup's rows aside."""
+def _in_sequence(group: _Group, base: int | None, log: str) -> None:
+    """Card rows in the order of their sequence numbers; a gap (a row missing, a number skipped, the first card
+    missing) is a fault of the recorder and sets the coup's rows aside."""
     rows = sorted(group.rows, key=lambda r: (r.get("sequence") is None, r.get("sequence") or 0))
-    numbers = [r.get("sequence") for r in rows if r.get("sequence") is not None]
-    for a, b in zip(numbers, numbers[1:]):
-        if b > a + 1:
-            group.set_aside = group.set_aside or (f"no row for sequence {a + 1}" + (f" to {b - 1}" if b > a + 2 else "")
-                                                  + " (a row missing from the log, or rejected)")
-            break
+    numbered = [r for r in rows if r.get("sequence") is not None]
     group.rows = rows
+    if not numbered:
+        return
+    gap = None
+    if base is not None and numbered[0].get("sequence") > base:
+        gap = (base, numbered[0].get("sequence") - 1, [numbered[0].where], f"starts at {numbered[0].get('sequence')}")
+    for a, b in zip(numbered, numbered[1:]):
+        if gap is None and b.get("sequence") > a.get("sequence") + 1:
+            gap = (a.get("sequence") + 1, b.get("sequence") - 1, [a.where, b.where],
+                   f"goes from {a.get('sequence')} to {b.get('sequence')}")
+    if gap is None or group.lost:
+        return
+    low, high, wheres, how = gap
+    which = f"sequence {low}" + (f" to {high}" if high > low else "")
+    group.faults.append(fault("card-sequence", wheres, f"{log}: the card sequence of {_coup_words(group.key, group.shoe)} "
+                              f"{how}: no row for {which} (a card row missing, or a number the shoe skipped): its "
+                              "cards are not judged"))
+    group.set_aside = group.set_aside or f"no row for {which} (a row missing from the log, or rejected)"
 
 
 def _coup_words(key: tuple, shoe) -> str:
     return f"coup {key[1]}" + (f" of shoe {shoe!r}" if shoe is not None else "")
 
 
-def _rejected_rows(log: LogRead, groups: OrderedDict, per_shoe: bool, unreadable: list[Rejected]) -> None:
+def _rejected_rows(log: LogRead, groups: OrderedDict, per_shoe: bool, unreadable: tuple[dict, dict]) -> None:
     """A coup that lost a row to rejection cannot be used as it stands: set it aside.  A rejected row whose
     coup its cells do not tell sets aside the coups read just before and just after it."""
-    for r in unreadable:
-        if r.key is not None:
-            key = r.key if per_shoe else (None, r.key[1])
-            group = groups.get(key)
-            if group is None:  # e.g. the coup's only wager: without it the log would say the coup had none
-                group = groups[key] = _Group(key, r.key[0])
-            group.set_aside = group.set_aside or f"its row {r.where} was rejected"  # (the row is reported)
-            continue
-        for row in log.rows[max(r.after - 1, 0):r.after + 1]:
+    lost, lost_after = unreadable
+    for found, where in lost.items():
+        key = found if per_shoe else (None, found[1])
+        group = groups.get(key)
+        if group is None:  # e.g. the coup's only wager: without it the log would say the coup had none
+            group = groups[key] = _Group(key, found[0])
+        group.set_aside = group.set_aside or f"its row {where} was rejected"  # (the row is reported)
+        group.lost = True
+    for after, where in lost_after.items():
+        for row in log.rows[max(after - 1, 0):after + 1]:
             group = groups.get(_key(row, per_shoe))
             if group is not None and row in group.rows:
-                group.set_aside = group.set_aside or (f"a rejected row next to it ({r.where}) may be one of its "
+                group.set_aside = group.set_aside or (f"a rejected row next to it ({where}) may be one of its "
                                                       "rows")
 
 
@@ -219,14 +272,14 @@ def _keys(logs: list[LogRead], groups: list[OrderedDict], per_shoe: bool) -> tup
             if key[1] < 0 or (per_shoe and key[1] >= SHOE_BASE):
                 limit = f"0 to {SHOE_BASE - 1} (a coup numbered in its shoe)" if per_shoe else "0 or more"
                 for row in g.rows:
-                    log.reject(row.where, f"coup {key[1]}: a coup is numbered {limit}: not imported")
+                    log.reject_read(row.where, f"coup {key[1]}: a coup is numbered {limit}: not imported")
                 del gs[key]
                 continue
             if g.shoe is None:
                 continue
             if key in shoes and shoes[key] != g.shoe:
                 for row in g.rows:
-                    log.reject(row.where, f"coup {key[1]} is in shoe {shoes[key]!r} ({where[key]}), this log says "
+                    log.reject_read(row.where, f"coup {key[1]} is in shoe {shoes[key]!r} ({where[key]}), this log says "
                                           f"shoe {g.shoe!r}: not imported")
                 del gs[key]
                 continue
@@ -236,7 +289,7 @@ def _keys(logs: list[LogRead], groups: list[OrderedDict], per_shoe: bool) -> tup
         for key, g in list(gs.items()):
             if key not in shoes:
                 for row in g.rows:
-                    log.reject(row.where, f"coup {key[1]}: no other log holds it, and this log does not name its "
+                    log.reject_read(row.where, f"coup {key[1]}: no other log holds it, and this log does not name its "
                                           "shoe: not imported")
                 del gs[key]
     if per_shoe:
@@ -251,6 +304,7 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
           claimed: frozenset, every: bool, out: Imported) -> dict:
     parts = CoupParts(shoe, number)
     set_aside: list[dict] = []
+    faults: list[dict] = []
     sources: list[str] = []
     have: set[str] = {"coups"} if every else set()
     for log, gs in zip(logs, groups):
@@ -261,10 +315,12 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
             if not m.every_coup:
                 have |= ev  # a log that holds a row for a coup only when there is something (a wager) to say
             continue
-        sources += _ranges(r.where for r in g.rows)
+        sources += ranges(r.where for r in g.rows)
+        faults += g.faults
         if g.set_aside is not None:
-            parts.notes.append(f"{log.mapping.name} ({log.path}): {g.set_aside}; this log's rows of the coup are "
-                               "kept under x-rows and not judged")
+            kept = ("this log's rows of the coup are kept under x-rows and not judged" if g.rows else
+                    "the row is kept in the header's rejected_rows, and nothing of this log is judged in the coup")
+            parts.notes.append(f"{log.mapping.name} ({log.path}): {g.set_aside}; {kept}")
             set_aside += [{"row": r.where} | {k: _plain(v) for k, v in r.values.items()} for r in g.rows]
             parts.aside.extend(g.rows)
             continue
@@ -289,6 +345,9 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
         out.notes += [f"coup {number}: settled {s}" for s in built.settled] + [f"coup {number}: {n}" for n in notes]
     if built.settled:
         out.settled += 1
+    faults += built.faults
+    if faults:
+        coup["record_faults"] = faults
     if set_aside:
         coup["x-rows"] = set_aside
     return coup
@@ -313,21 +372,12 @@ def _staff(parts: CoupParts, out: Imported, number: int) -> dict:
     return staff
 
 
-def _ranges(wheres) -> list[str]:
-    """``file:line`` places as ``file:first-last`` runs."""
-    out: list[list] = []
-    for w in wheres:
-        path, _, line = w.rpartition(":")
-        n = int(line)
-        if out and out[-1][0] == path and out[-1][2] == n - 1:
-            out[-1][2] = n
-        else:
-            out.append([path, n, n])
-    return [f"{p}:{a}" if a == b else f"{p}:{a}-{b}" for p, a, b in out]
-
-
 def _plain(v):
     return list(v) if isinstance(v, tuple) else v
+
+
+def _line_of(where: str) -> int:
+    return int(where.rpartition(":")[2])
 
 
 def rejected_lines(imported: Imported) -> list[Rejected]:

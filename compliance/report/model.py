@@ -284,6 +284,9 @@ class Report:
             extra.append(f"{_plural(len(self.rejected_waivers), 'waiver')} not applied")
         if self.stale:
             extra.append(_plural(len(self.stale), "stale baseline entry", "stale baseline entries"))
+        rejected = sum(getattr(r, "rejected_rows", 0) for r in self.results)
+        if rejected:
+            extra.append(f"{_plural(rejected, 'row')} of the recorders' logs not imported (record.rejected-row)")
         if self.not_judged:
             extra.append(f"{_plural(self.rules_not_judged, 'rule')} not judged for want of evidence")
         if self.errors:

@@ -75,3 +75,33 @@ class StaffStretch(Staff):
 
     from_coup: Annotated[int, Field(ge=0)]
     to_coup: Annotated[int, Field(ge=0)] | None = None
+
+
+# ---------------------------------------------------------------- format 1.1: what an import could not use
+
+#: the recorder's faults an import finds in a coup's rows (each reported by the check as ``record.<fault>``)
+FAULTS = ("card-sequence", "logs-disagree", "duplicate-row", "contradiction")
+
+
+class RejectedRow(SpecModel):
+    """A row of a recorder's log that the import could not use (format 1.1, header ``rejected_rows``): kept
+    with its place and the reason, so that every row read is accounted for (``record.rejected-row``)."""
+
+    log: str = Field(description="the log file, as the import was given it")
+    line: Annotated[int, Field(ge=1)] = Field(description="the row's line in the log (its first, for a row of "
+                                                          "several lines)")
+    reason: str = Field(description="why the import could not use it (unreadable, of another table, ...)")
+    cells: list[str] | None = Field(default=None, description="the row's cells as read (absent: the row could "
+                                                              "not be split into cells)")
+    count: Annotated[int, Field(ge=1)] | None = Field(default=None, description="how many rows this entry stands "
+                                                      "for (absent: one): beyond the first 1,000 of a log, rows are "
+                                                      "counted from `line` on, not kept one by one")
+
+
+class RecordFault(SpecModel):
+    """A fault of the recorder the import found in a coup's rows (format 1.1, coup ``record_faults``): reported
+    by the check as ``record.<fault>``; what it makes doubtful is not judged (the coup's ``recorded``)."""
+
+    fault: Literal[FAULTS]  # type: ignore[valid-type]
+    rows: list[str] = Field(description="the rows involved, as log:line")
+    message: str = Field(description="what is wrong, in words")

@@ -58,7 +58,7 @@ COMMON: dict[str, Field] = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     """A row of a log, read: its place (``file:line``) and its values by field (absent: the cell was empty)."""
 
@@ -90,3 +90,22 @@ class Built:
     have: set[str]  # what the record of this coup holds
     notes: list[str] = field(default_factory=list)
     settled: list[str] = field(default_factory=list)  # what was left open and settled, and how
+    faults: list[dict] = field(default_factory=list)  # the recorder's faults found (format 1.1 `record_faults`)
+
+
+def fault(kind: str, rows, message: str) -> dict:
+    """A recorder's fault found in a coup's rows, as the transcript keeps it (``record_faults``)."""
+    return {"fault": kind, "rows": ranges(rows), "message": message}
+
+
+def ranges(wheres) -> list[str]:
+    """``file:line`` places as ``file:first-last`` runs, in the order given."""
+    out: list[list] = []
+    for w in wheres:
+        path, _, line = w.rpartition(":")
+        n = int(line)
+        if out and out[-1][0] == path and out[-1][2] == n - 1:
+            out[-1][2] = n
+        else:
+            out.append([path, n, n])
+    return [f"{p}:{a}" if a == b else f"{p}:{a}-{b}" for p, a, b in out]

@@ -35,7 +35,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from compliance.cards import PARTIAL_POINTS, POINTS
-from compliance.transcript.logs import Built, CoupParts, Field, Row
+from compliance.transcript.logs import Built, CoupParts, Field, Row, fault
 
 PLAYER, BANKER = "player", "banker"
 HANDS = (PLAYER, BANKER)
@@ -53,6 +53,10 @@ ROWS: dict[str, dict[str, Field]] = {
         "player": Field("cards", "the Player's Hand, in the order its cards were dealt"),
         "banker": Field("cards", "the Banker's Hand, in the order its cards were dealt"),
         "cards": Field("cards", "every card of the coup in dealing order, without their hands"),
+        "hands": Field("cards", "the Player's cards, then the Banker's, in one cell: split by the card counts "
+                                "(`player_count`, `banker_count`) or by the totals"),
+        "player_count": Field("int", "how many cards the Player's Hand holds (to split `hands`)", low=0, high=3),
+        "banker_count": Field("int", "how many cards the Banker's Hand holds (to split `hands`)", low=0, high=3),
         "winner": Field("word", "the winner announced, or void", ("player", "banker", "tie", "void")),
         "player_total": Field("int", "the Player's points announced", low=0, high=9),
         "banker_total": Field("int", "the Banker's points announced", low=0, high=9),
@@ -65,6 +69,8 @@ ROWS: dict[str, dict[str, Field]] = {
         "outcome": Field("word", "how it was settled", ("win", "lose", "push")),
         "payout": Field("money", "won: the winnings paid on top of the stake; lost: the stake collected (0 or "
                                  "empty: the whole stake); push: 0"),
+        "net": Field("money", "the patron's net result in place of `outcome` and `payout`: above 0 a win paid that "
+                              "much, below 0 the stake lost, 0 a push"),
         "commission": Field("money", "commission collected apart from the payout (0 or empty: none, or paid net "
                                      "of it)", low=0),
     },
@@ -73,13 +79,25 @@ ROWS: dict[str, dict[str, Field]] = {
 #: what a log of each kind of row must map: one of these sets of fields
 REQUIRED: dict[str, tuple[tuple[str, ...], ...]] = {
     "cards": (("card",),),
-    "coups": (("player", "banker"), ("cards",)),
+    "coups": (("player", "banker"), ("hands",), ("cards",)),
     "wagers": (("spot", "amount"),),
 }
 
 #: the fields that tell one row of a coup from another, per kind of row: two rows of a coup alike in these are
 #: the same row (captured twice if alike in everything, else rows that clash); () : one row a coup
 UNIQUE: dict[str, tuple[str, ...]] = {"cards": ("sequence",), "coups": (), "wagers": ("seat", "patron", "spot")}
+
+
+def row_problem(kind: str, values: dict) -> str | None:
+    """Why a row read from a log could not be a part of a coup the check reads (None: it can): such a row is
+    rejected at its line, never passed on to make its whole coup unreadable."""
+    if kind == "wagers":
+        if values.get("seat") is None and values.get("patron") is None and values.get("amount"):
+            return "the wager names neither a seat nor a patron: whose it is is not known"
+        payout = values.get("payout")
+        if payout is not None and payout < 0 and values.get("outcome") in ("win", "push"):
+            return f"a {values.get('outcome')} paid {payout}: a payout is not negative (a loss is `outcome` lose)"
+    return None
 
 
 def evidence_of(kind: str, mapped: set[str]) -> frozenset[str]:
@@ -92,7 +110,7 @@ def evidence_of(kind: str, mapped: set[str]) -> frozenset[str]:
         if "face" in mapped:
             out.add("faces")
     elif kind == "coups":
-        if {"player", "banker"} <= mapped:
+        if {"player", "banker"} <= mapped or "hands" in mapped:
             out |= {"cards", "hands"}
         elif "cards" in mapped:
             out.add("cards")
@@ -100,7 +118,7 @@ def evidence_of(kind: str, mapped: set[str]) -> frozenset[str]:
             out.add("results")
     elif kind == "wagers":
         out.add("stakes")
-        if "outcome" in mapped:
+        if "outcome" in mapped or "net" in mapped:
             out.add("settlements")
     return frozenset(out)
 
@@ -196,9 +214,19 @@ def build(parts: CoupParts, tableau) -> Built:
     card_rows = parts.rows.get("cards") or []
     hand_rows = parts.rows.get("coups") or []
     hand_row = hand_rows[0] if hand_rows else None
-    given_hands = None
-    if hand_row is not None and hand_row.get("player") is not None and hand_row.get("banker") is not None:
-        given_hands = (tuple(hand_row.get("player")), tuple(hand_row.get("banker")))
+    given_hands, split = _given(hand_row)
+    if split is not None and split.startswith("!"):  # a cell of both hands that cannot be split: not guessed
+        if card_rows:
+            notes.append(f"the hand log's {split[1:]}: the shoe log's cards are read without it")
+        else:
+            notes.append(f"the hand log's {split[1:]}: the cards are not judged")
+            return _without_cards(parts, have, notes, list(hand_row.get("hands")))
+    elif split is not None:
+        settled.append(split)
+    if hand_row is not None and not card_rows and given_hands is None and hand_row.get("cards") is None:
+        notes.append("the hand log holds no cards for this coup (not captured): its cards are not judged"
+                     + _placeholder(hand_row))
+        return _without_cards(parts, have, notes, [])
 
     if card_rows:
         aside = [r for r in card_rows if r.get("to") in ("burn", "discard")]  # burnt or discarded: not in a hand
@@ -211,9 +239,10 @@ def build(parts: CoupParts, tableau) -> Built:
             return _without_cards(parts, have, notes, [r.get("card") for r in aside] + codes)
         if recorded_to:
             if given_hands is not None and not _agrees(codes, to, given_hands):
-                notes.append(f"the shoe log ({_hands_words(codes, to)}) and the hand log ({_given_words(given_hands)}) "
-                             "disagree on the cards: they are not judged")
-                return _without_cards(parts, have, notes, codes)
+                said = (f"the shoe log ({_hands_words(codes, to)}) and the hand log ({_given_words(given_hands)}) "
+                        "disagree on the cards")
+                notes.append(f"{said}: they are not judged")
+                return _without_cards(parts, have, notes, codes, [_disagree(card_rows, hand_row, said)])
             if given_hands is not None:
                 have |= {"hands"}
         else:
@@ -223,9 +252,10 @@ def build(parts: CoupParts, tableau) -> Built:
                 have |= {"hands", "order"}
                 settled.append(f"where each card went, by the hand log: {_describe(codes, hands)}")
             elif given_hands is not None:
-                notes.append(f"the shoe log's cards ({' '.join(codes)}) do not fit the hand log's hands "
-                             f"({_given_words(given_hands)}): the cards are not judged")
-                return _without_cards(parts, have, notes, codes)
+                said = (f"the shoe log's cards ({' '.join(codes)}) do not fit the hand log's hands "
+                        f"({_given_words(given_hands)})")
+                notes.append(f"{said}: the cards are not judged")
+                return _without_cards(parts, have, notes, codes, [_disagree(card_rows, hand_row, said)])
             else:
                 readings = legal_readings(codes, tableau)
                 if readings is not None and len(readings) == 1:
@@ -269,7 +299,76 @@ def build(parts: CoupParts, tableau) -> Built:
                          "told apart into hands: the cards are not judged")
             return _without_cards(parts, have, notes, codes)
 
-    return Built(_coup(parts, events_cards, hand_row), have, notes, settled)
+    faults = []
+    if hand_row is not None and given_hands is not None:
+        said = _contradiction(hand_row, *given_hands)
+        if said is not None:
+            faults.append(fault("contradiction", [hand_row.where], said))
+    return Built(_coup(parts, events_cards, hand_row), have, notes, settled, faults)
+
+
+def _given(row: Row | None) -> tuple[tuple | None, str | None]:
+    """The hands a hand log's row gives, and how a cell of both hands was split (``!`` and why: it cannot be)."""
+    if row is None:
+        return None, None
+    if row.get("player") is not None and row.get("banker") is not None:
+        return (tuple(row.get("player")), tuple(row.get("banker"))), None
+    both = row.get("hands")
+    if both is None:
+        return None, None
+    n, counts = len(both), (row.get("player_count"), row.get("banker_count"))
+    totals = (row.get("player_total"), row.get("banker_total"))
+    splits = [k for k in (2, 3) if 2 <= n - k <= 3]
+    if counts != (None, None):
+        splits = [k for k in splits if counts[0] in (None, k) and counts[1] in (None, n - k)]
+        how = "by the card counts"
+    elif len(splits) > 1 and None not in totals:
+        splits = [k for k in splits if (_total(both[:k]), _total(both[k:])) == totals]
+        how = "by the totals"
+    else:
+        how = "by the number of cards"
+    if len(splits) == 1:
+        k = splits[0]
+        return (tuple(both[:k]), tuple(both[k:])), (None if how == "by the number of cards" else
+                                                     f"the cell of both hands split {how}: Player "
+                                                     f"{' '.join(both[:k])}; Banker {' '.join(both[k:])}")
+    said = f"cell of both hands ({' '.join(both)})"
+    if not splits:
+        return None, f"!{said} cannot be split into two hands of two or three cards {how}"
+    return None, f"!{said} splits more than one way {how} (Player {' or '.join(str(k) for k in splits)} cards)"
+
+
+def _placeholder(row: Row) -> str:
+    if (row.get("player_total"), row.get("banker_total")) == (0, 0):
+        return "; totals 0-0 without cards are a placeholder, not a result"
+    return ""
+
+
+def _disagree(card_rows: list[Row], hand_row: Row, said: str) -> dict:
+    return fault("logs-disagree", [r.where for r in card_rows] + [hand_row.where], said)
+
+
+def _contradiction(row: Row, player: tuple, banker: tuple) -> str | None:
+    """What a hand log's row says beside its cards that the cards contradict: a winner given without both totals
+    (with both, the result is judged by ``result.wrong``), or one total alone."""
+    p, b = _total(player), _total(banker)
+    if p is None or b is None or not player or not banker:
+        return None
+    winner = row.get("winner")
+    totals = (row.get("player_total"), row.get("banker_total"))
+    if None not in totals or winner == "void":
+        return None
+    truth = PLAYER if p > b else BANKER if b > p else "tie"
+    out = []
+    if winner is not None and winner != truth:
+        out.append(f"its winner {winner}")
+    for hand, said, real in ((PLAYER, totals[0], p), (BANKER, totals[1], b)):
+        if said is not None and said != real:
+            out.append(f"its {hand.capitalize()} total {said}")
+    if not out:
+        return None
+    return (f"the hand log's row gives {' and '.join(out)}, and its cards (Player {' '.join(player)}; Banker "
+            f"{' '.join(banker)}) give Player {p}, Banker {b}: {'a tie' if truth == 'tie' else truth.capitalize() + ' wins'}")
 
 
 def _place(row: Row) -> tuple:
@@ -305,12 +404,13 @@ def _dealing_order(player: tuple, banker: tuple) -> list[tuple[str, str]]:
     return out
 
 
-def _without_cards(parts: CoupParts, have: set, notes: list, codes) -> Built:
+def _without_cards(parts: CoupParts, have: set, notes: list, codes, faults: list | None = None) -> Built:
     """The coup without its cards (kept under ``x-cards`` for the reader): nothing that needs them is judged."""
     have -= {"cards", "hands", "order", "faces"}
     coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0])
-    coup["x-cards"] = list(codes)
-    return Built(coup, have, notes, [])
+    if codes:
+        coup["x-cards"] = list(codes)
+    return Built(coup, have, notes, [], faults or [])
 
 
 def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None) -> dict:
@@ -331,6 +431,8 @@ def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None) -> dict:
 
 def _result(row: Row) -> dict | None:
     winner, p, b = row.get("winner"), row.get("player_total"), row.get("banker_total")
+    if _placeholder(row) and all(row.get(f) is None for f in ("player", "banker", "hands", "cards")):
+        return None  # totals 0-0 of a coup whose cards were not captured: nothing was read
     at = {"at": row.get("at")} if row.get("at") is not None else {}
     if winner == "void":
         return {"type": "void", "reason": "other", "note": "recorded as void by the hand log"} | at
@@ -350,10 +452,12 @@ def _bettor(ev: dict, w: Row) -> dict:
 
 
 def _settlement(w: Row) -> list[dict]:
-    outcome = w.get("outcome")
+    outcome, payout, net = w.get("outcome"), w.get("payout"), w.get("net")
+    if outcome is None and net is not None:  # a signed net result: a win paid net, the stake lost, or a push
+        outcome = "win" if net > 0 else "lose" if net < 0 else "push"
+        payout = abs(net) if payout is None else payout
     if outcome is None or not w.get("amount"):
         return []
-    payout = w.get("payout")
     if outcome == "lose":
         amount = abs(payout) if payout else w.get("amount")  # a loss logged as 0 paid: the stake collected
     elif outcome == "push":

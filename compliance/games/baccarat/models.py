@@ -34,6 +34,8 @@ from compliance.transcript.fields import (  # noqa: F401
     SEATED_SCHEMA,
     Evidence,
     Money,
+    RecordFault,
+    RejectedRow,
     SeatKey,
     SpecModel,
     Staff,
@@ -112,6 +114,9 @@ class Header(SpecModel):
     staff: list[StaffStretch] | None = Field(
         default=None,
         description="who ran the table, by stretches of coups (format 1.1); a coup's `staff` overrides it")
+    rejected_rows: list[RejectedRow] | None = Field(
+        default=None, description="rows of the recorders' logs the import could not use (format 1.1): each is "
+        "reported as a finding (record.rejected-row)")
 
     @field_validator("version", mode="before")
     @classmethod
@@ -250,6 +255,9 @@ class Coup(SpecModel):
         default=None, description="what the recording holds of this coup, in place of the header's `recorded` "
         "(format 1.1): e.g. a coup whose cards were not captured")
     staff: Staff | None = Field(default=None, description="who ran the table in this coup (format 1.1)")
+    record_faults: list[RecordFault] | None = Field(
+        default=None, description="faults of the recorder the import found in this coup's rows (format 1.1): each "
+        "is reported as a finding (record.<fault>)")
 
 
 # ---------------------------------------------------------------- version 1, as frozen

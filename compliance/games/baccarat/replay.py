@@ -176,7 +176,7 @@ class CoupState:
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
-        "player_extra", "banker_extra", "won", "to_hands",
+        "player_extra", "banker_extra", "won", "to_hands", "faults",
     )
 
     #: the evidence each fact of the coup comes from (compliance.evidence): on a coup whose record lacks it, a
@@ -247,6 +247,7 @@ class CoupState:
         self.times: list[Stamp] = _NONE  # the events' timestamps, where recorded
         self.time_before: Stamp | None = None  # the last valid timestamp of the coups before (its event: -1)
         self.number_before: int | None = None  # the number of the coup recorded just before, in the same shoe
+        self.faults = _NONE  # the recorder's faults an import found in the coup's rows (format 1.1 record_faults)
 
     # ------------------------------------------------------------ what the record shows
     def shows(self) -> frozenset[str]:
@@ -442,6 +443,8 @@ class Replayer:
         decks = t.decks[coup.shoe]
         s.method = coup.dealing_method or t.dealing_method
         s.no_bet = coup.no_bet
+        if coup.record_faults:
+            s.faults = coup.record_faults
         seated: dict[int, str] = coup.seated or {}  # the decoder gives seat numbers as int keys
         s.seated = seated
 

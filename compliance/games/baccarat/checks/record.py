@@ -72,3 +72,49 @@ def timestamp(c: CoupState, p, t):
 
 def _comparable(a, b) -> bool:
     return (a.when.tzinfo is None) == (b.when.tzinfo is None)
+
+
+# ---------------------------------------------------------------- what an import of recorders' logs found
+
+
+@check("record.rejected-row", "record.rejected-row", scope="transcript")
+def rejected_row(header, p, t):
+    """Every row of the recorders' logs is accounted for: a row the import could not use (a cell it could not
+    read, a row of another table, a row repeated after other coups) is kept in the header's ``rejected_rows``,
+    and each is reported, with its log, line and the reason: what it held is not judged anywhere else."""
+    return [Breach(None, f"{r.log}:{r.line}: the import could not use this row: {r.reason}" if not r.count else
+                   f"{r.log}:{r.line}: the import could not use {r.count:,} rows: {r.reason}")
+            for r in getattr(header, "rejected_rows", None) or ()]
+
+
+def _faults(c: CoupState, fault: str):
+    return [Breach(None, f"{f.message} ({', '.join(f.rows)})") for f in c.faults if f.fault == fault]
+
+
+@check("record.card-sequence", "record.card-sequence", when=("faults",))
+def card_sequence(c: CoupState, p, t):
+    """A smart shoe numbers the cards of a coup one after the other: a number skipped (a row missing, or the shoe
+    skipping a number) means the coup's cards as logged cannot be trusted; they are not judged, and this is."""
+    return _faults(c, "card-sequence")
+
+
+@check("record.logs-disagree", "record.logs-disagree", when=("faults",))
+def logs_disagree(c: CoupState, p, t):
+    """Two logs of one coup (a shoe log and a hand log) give the same cards and hands: where they disagree at
+    least one recorder is wrong, and neither is judged on the point."""
+    return _faults(c, "logs-disagree")
+
+
+@check("record.duplicate-row", "record.duplicate-row", when=("faults",))
+def duplicate_row(c: CoupState, p, t):
+    """One row of a log (a card's sequence number, a wager's bettor and spot, a coup's row) is recorded once:
+    recorded twice with different values, neither can be believed; the coup is judged on the rest."""
+    return _faults(c, "duplicate-row")
+
+
+@check("record.contradiction", "record.contradiction", when=("faults",))
+def contradiction(c: CoupState, p, t):
+    """What a log says of a coup beside its cards (the totals, the winner, a pair or natural flag) follows from
+    the cards it gives: a log that contradicts itself is a recorder's fault (a wrong result announced with the
+    cards is ``result.wrong``)."""
+    return _faults(c, "contradiction")
