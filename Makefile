@@ -10,7 +10,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # $(call generate,ARGS,FILE): FILE is the output of `baccarat-audit ARGS`, written whole or left as it was.
 generate = $(BIN)/baccarat-audit $(1) > $(2).tmp && mv $(2).tmp $(2) || { rm -f $(2).tmp; exit 1; }
 
-.PHONY: run test test-all fuzz browser conformance bench bench-integrity integrity-false-alarms docs clean
+.PHONY: run test test-all test-slow lint fuzz browser conformance bench bench-integrity integrity-false-alarms docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,14 @@ test: $(TESTS)
 # Every test, the slow and install ones too (.ci/run runs this).
 test-all: $(TESTS)
 	$(BIN)/python -m pytest
+
+# Only the tests make test leaves out (slow, install): .ci/run runs make test, then this.
+test-slow: $(TESTS)
+	$(BIN)/python -m pytest -m "slow or install"
+
+# Ruff, with the rule set of pyproject.toml [tool.ruff] (installed with the test dependencies).
+lint: $(TESTS)
+	$(BIN)/ruff check .
 
 # The fuzzers of every kind of file the tool reads (make test runs them briefly), FUZZ_SCALE times as long.
 FUZZ_SCALE ?= 40

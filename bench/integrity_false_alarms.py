@@ -38,12 +38,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from compliance.cards import POINTS, hand_total  # noqa: E402
 from compliance.engine import TranscriptResult  # noqa: E402
-from compliance.games.baccarat.integrity.collect import CARD_BYTE, IntegrityData, ShoeRecord  # noqa: E402
 from compliance.games.baccarat.integrity import drift, outcomes  # noqa: E402
+from compliance.games.baccarat.integrity.collect import CARD_BYTE, IntegrityData, ShoeRecord  # noqa: E402
 from compliance.games.baccarat.integrity.judge import judge, rules_by_kind  # noqa: E402
-from compliance.stats import sign_test  # noqa: E402
 from compliance.games.baccarat.simulate.shoe import Shoe  # noqa: E402
 from compliance.ruleset.loader import load_ruleset  # noqa: E402
+from compliance.stats import sign_test  # noqa: E402
 
 CUT = 16  # cards behind the cut card, as the simulator places it
 
@@ -121,7 +121,7 @@ def fair_day(seed: int, shoes: int = 1000, tables: int = 20, decks: int = 8, dea
             turn += 1
             hour = (s * 24) // max(count, 1)  # the coups' times: the hour the shoe was dealt in
             data.timeline.add(record.numbers[0], (("dealer", dealer),))
-            record.times = array("q", [int(dt.datetime(2026, 11, 29, hour, tzinfo=dt.timezone.utc).timestamp())]
+            record.times = array("q", [int(dt.datetime(2026, 11, 29, hour, tzinfo=dt.UTC).timestamp())]
                                  * len(record))
             record.zones = array("h", [0] * len(record))
             if slips:

@@ -16,9 +16,9 @@ import tempfile
 import time
 
 from compliance.games.baccarat.analyze import _enumerate, analyze
-from compliance.ruleset.loader import bundled_ids, load_ruleset
 from compliance.games.baccarat.simulate import Simulator, injectable, write_transcript
 from compliance.games.baccarat.simulate.procedure import Procedure
+from compliance.ruleset.loader import bundled_ids, load_ruleset
 
 
 def simulate_once(ruleset, coups: int, method: str | None, inject: bool) -> tuple[float, float, int]:

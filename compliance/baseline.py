@@ -6,8 +6,8 @@ event and the facts the message states, not its line, so editing a
 transcript elsewhere does not make old findings new, while a changed amount
 or card does).  ``--baseline FILE`` then reports only findings whose
 fingerprint is in it; entries that no finding matches any more are listed as
-stale (the breach was fixed or the transcript moved), never fatal.  An entry of a renamed rule's old id (:mod:`compliance.redirects`) stands for the rule's
-findings under its id now.
+stale (the breach was fixed or the transcript moved), never fatal.  An entry of a renamed rule's old id
+(:mod:`compliance.redirects`) stands for the rule's findings under its id now.
 
 The fingerprint of every entry is worked out again from the entry's fields
 when the file is read: a version 1 file (whose fingerprints left the facts
@@ -19,8 +19,8 @@ match its fields (edited by hand) stops the run.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from compliance import limits

@@ -53,10 +53,10 @@ from decimal import Decimal
 import msgspec
 
 from compliance.context import RunContext
-from compliance.limits import DEFAULTS, Limits
 from compliance.engine import Checker, TranscriptResult, finish_record, judge_run
 from compliance.errors import UserError
 from compliance.findings import Finding
+from compliance.limits import DEFAULTS, Limits
 from compliance.progress import Tally, shared_counts
 
 #: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size

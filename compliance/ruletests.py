@@ -262,7 +262,7 @@ class Runner:
         if side is not None and side.ruleset:
             ref = side.ruleset
             if ref.endswith((".yaml", ".yml")):
-                return str((side.path.parent / ref))
+                return str(side.path.parent / ref)
             return ref
         source = open_transcript(transcript, str(transcript))
         source.close()

@@ -38,11 +38,11 @@ and of its category (and coup) only, never at every waiver.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import difflib
 import io
 import re
-import dataclasses
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase

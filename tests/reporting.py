@@ -125,7 +125,7 @@ def with_unreadable_coup(doc: dict, number: int = 2) -> dict:
     return doc
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sarif_validator():
     import jsonschema
 
@@ -133,7 +133,7 @@ def sarif_validator():
     return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def junit_schema():
     from lxml import etree
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reporting import run, sample_doc, write
 
 from compliance import baseline
 from compliance.categories import CATEGORIES
@@ -21,7 +22,6 @@ from compliance.engine import TranscriptResult
 from compliance.findings import Finding
 from compliance.report.model import Report
 from compliance.ruleset.loader import load_ruleset
-from reporting import run, sample_doc, write
 
 NJ = load_ruleset("us-nj")
 

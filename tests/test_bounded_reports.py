@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from builders import coup, dumps, transcript
+
 from compliance.reading.reader import MAX_NAME, bounded_name
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,6 +23,7 @@ from compliance.ruleset.loader import load_ruleset
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from startup import regular_install  # noqa: E402
+
 SAMPLE = ROOT / "fixtures" / "samples" / "night-shift.json"
 CLEAN = transcript([coup(1, ["4H", "TD", "3S"], ["KS", "6C"], [(1, "player", 100), (2, "banker", 200)])])
 BREACH = transcript([coup(1, ["KD", "4D", "3S"], ["KS", "6C", "8D"], [(1, "player", 100)])])

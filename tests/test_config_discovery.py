@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 
-from compliance import config
 from reporting import run, sample_into
+
+from compliance import config
 
 HOUSE = "id: house\ntitle: house rules\nversion: '1'\nextends: us-nj\noverrides:\n  BAC-WAGER-LATE: {enabled: false}\n"
 

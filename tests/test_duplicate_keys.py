@@ -14,9 +14,9 @@ import json
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from reporting import run, sample_doc
 
 from compliance.reading import duplicates
-from reporting import run, sample_doc
 
 UNREADABLE = "transcript.unreadable"
 

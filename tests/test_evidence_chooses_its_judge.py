@@ -15,9 +15,9 @@ import subprocess
 import sys
 
 import pytest
+from reporting import STAMP, run, sample_doc, write
 
 from compliance.ruleset.loader import bundled_dir, load_ruleset
-from reporting import STAMP, run, sample_doc, write
 
 # a ruleset planted next to the evidence: us-nj with the five rules the sample breaks switched off
 PLANTED = """id: notes

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from compliance.engine import Checker
 from tests import builders
-from tests.test_recorded import SHOE, compliant_play
+from tests.test_recorded import SHOE
 
 CARDLESS = ("wager", "wager_adjust", "announce", "result", "settle", "commission")
 

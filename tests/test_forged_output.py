@@ -26,10 +26,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from reporting import STAMP, run, sample_doc, write
 
 from compliance.context import RunContext
 from compliance.printable import UNSAFE, json_safe, printable
-from reporting import STAMP, run, sample_doc, write
 
 WORST = ("\x1b[2J\x1b[H\r\n::error file=x.json,line=1::forged\r\nchecked 1 transcript, 0 coups, 0 findings"
          "\u202egnp.exe\u2066 <!-- |`*_[x](javascript:y) @team # <script>alert(1)</script>\u200b\x85\u2028\x07\x9b")
@@ -64,13 +64,13 @@ def reports(tmp_path_factory) -> dict[str, str]:
         assert r.exit_code == 2, r.stderr  # the broken file
         out = {f: (d / f"report.{f}").read_text(encoding="utf-8") for f in formats}
         out["stderr"] = r.stderr
+        import datetime as dt
+
         from compliance.cli.check import Progress, check_inputs
         from compliance.inputs import collect
         from compliance.report import text
         from compliance.report.model import Report
         from compliance.waivers import load
-
-        import datetime as dt
 
         inputs = collect([NAME], print)
         results = check_inputs(inputs, RunContext(ruleset="house.yaml", keep_states=True, keep_coups=True), print,

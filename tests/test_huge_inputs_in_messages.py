@@ -17,9 +17,9 @@ import re
 import time
 
 import pytest
+from reporting import run, sample_doc
 
 from compliance.reading.reader import MAX_QUOTED, open_transcript
-from reporting import run, sample_doc
 
 HUGE = "k" * (1 << 20)
 

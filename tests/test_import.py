@@ -19,11 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.engine import Checker
+from compliance.games.baccarat.analyze import standard_tableau
 from compliance.games.baccarat.importing import legal_readings
 from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.report.model import not_judged
 from compliance.ruleset.loader import load_ruleset
-from compliance.games.baccarat.analyze import standard_tableau
 from tests import builders, recorder_logs
 from tests.reporting import run
 
@@ -189,7 +189,8 @@ def test_bad_and_duplicated_rows_of_a_hand_log(tmp_path):
     assert [(f.coup, f.rule) for f in checked.findings] == [(None, "BAC-RECORD-REJECTED-ROW")] * 2 + [
         (38, "BAC-RECORD-DUPLICATE-ROW")]
     assert checked.findings[2].message == (
-        f"hand-log: coup 38 of shoe 'S0003' is recorded twice, with different values (winner banker and tie): neither is judged ({log}:40-41)")
+        f"hand-log: coup 38 of shoe 'S0003' is recorded twice, with different values (winner banker and tie): "
+        f"neither is judged ({log}:40-41)")
     missing = {nj.rule.id: nj.missing for nj in not_judged(checked)}
     assert missing["BAC-RESULT"] == {"hands": 2, "values": 3, "results": 2}  # coups 9 and 38; coup 27 has a card unread
     assert missing["BAC-DEAL-ORDER"] == {"hands": 2, "order": 50}  # a hand log does not give the dealing order

@@ -16,7 +16,6 @@ import random
 import re
 import sys
 import time
-from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -25,8 +24,8 @@ import pytest
 from reporting import run
 
 from compliance import parallel, stats
-from compliance.context import RunContext
 from compliance.cards import DECK, POINTS
+from compliance.context import RunContext
 from compliance.engine import Checker, check_paths, judge_run
 from compliance.games.baccarat.analyze import coup_odds, standard_tableau
 from compliance.games.baccarat.integrity import order

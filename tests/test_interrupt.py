@@ -40,7 +40,7 @@ def long_recording(tmp_path_factory) -> Path:
         f.write(json.dumps(head) + "\n")
         for k in range(32):
             for line in coups:
-                line = number.sub(lambda m: f'{{"coup":{int(m.group(1)) + k * 5000},', line, count=1)
+                line = number.sub(lambda m, k=k: f'{{"coup":{int(m.group(1)) + k * 5000},', line, count=1)
                 f.write(line.replace('"shoe":"S-', f'"shoe":"K{k}-S-', 1) + "\n")
     return path
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import random
 
+from builders import check, dealt_by_the_rules, jsonl, transcript
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builders import check, dealt_by_the_rules, jsonl, transcript
 from compliance.cards import DECK
 
 UNREADABLE = "transcript.unreadable"

@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 
 import pytest
+from reporting import ROOT, STAMP, sample_into
 
 from compliance import outputs
 from compliance.errors import UserError
-from reporting import ROOT, STAMP, sample_into
 
 CLI = [sys.executable, "-m", "compliance"]
 

@@ -89,7 +89,7 @@ def test_parameter_override_merges_over_the_inherited_parameters(tmp_path):
 
 
 def test_a_rule_parameter_left_to_the_house_keeps_its_note_when_a_house_ruleset_sets_it(tmp_path):
-    base = write(tmp_path, "base.yaml", header("jurisdiction", "us-nj") + """rules:
+    write(tmp_path, "base.yaml", header("jurisdiction", "us-nj") + """rules:
   - id: J-CALLS
     title: Calls
     check: procedure.calls

@@ -19,9 +19,9 @@ import pytest
 from rich.console import Console
 
 from compliance import parallel
-from compliance.context import RunContext
 from compliance import progress as progress_module
 from compliance.cli.check import Progress, check_inputs
+from compliance.context import RunContext
 from compliance.inputs import Input
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

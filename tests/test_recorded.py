@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compliance import evidence, games
-from compliance.context import RunContext
 from compliance.checks import REGISTRY
+from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.report.model import Report, not_judged
 from tests import builders

@@ -20,13 +20,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from reporting import sample_doc
 
 from compliance import parallel
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
 from compliance.reading.reader import open_transcript
-from reporting import sample_doc, write
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import generate  # noqa: E402

@@ -72,7 +72,7 @@ def test_dealers_relieve_each_other_every_forty_coups_and_each_injection_names_i
 def test_coup_times_run_from_the_start_at_a_table_pace(night):
     transcript, _, _ = night
     times = [dt.datetime.fromisoformat(c["events"][0]["at"]) for c in transcript["coups"]]
-    assert times[0] == dt.datetime(2026, 11, 1, 20, tzinfo=dt.timezone.utc)
+    assert times[0] == dt.datetime(2026, 11, 1, 20, tzinfo=dt.UTC)
     gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:])]
     assert min(gaps) >= 45 and max(gaps) <= 75 + 60 + 420  # a coup, a dealer's change, a shuffle
     per_hour = len(times) / ((times[-1] - times[0]).total_seconds() / 3600)

@@ -80,15 +80,15 @@ def run_date(timestamp: str | None) -> dt.datetime:
     """
     value = timestamp or os.environ.get("SOURCE_DATE_EPOCH")
     if not value:
-        return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+        return dt.datetime.now(dt.UTC).replace(microsecond=0)
     try:
         if value.strip().lstrip("-").isdigit():
-            return dt.datetime.fromtimestamp(int(value), dt.timezone.utc)
+            return dt.datetime.fromtimestamp(int(value), dt.UTC)
         when = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except (ValueError, OverflowError):
         raise UserError(f"bad timestamp {value!r}: give ISO 8601 (2026-11-29T18:00:00Z) or seconds since 1970",
                         "--timestamp" if timestamp else "SOURCE_DATE_EPOCH") from None
-    return (when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)).astimezone(dt.timezone.utc)
+    return (when if when.tzinfo else when.replace(tzinfo=dt.UTC)).astimezone(dt.UTC)
 
 
 class Progress(progress_bar.Progress):

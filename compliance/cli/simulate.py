@@ -45,7 +45,8 @@ def simulate(
                                      help="Break about RATE (default 0.01) of the coups with one breach of CATEGORY; "
                                           "repeatable; a prefix, as --select takes it (third-card), names each "
                                           "category under it the table can break, each at RATE. Whole shoes: "
-                                          "integrity.unshuffled[:decks-alike|factory-order|repeated-shoe] and integrity.outcomes[:banker|player] spoil about RATE of "
+                                          "integrity.unshuffled[:decks-alike|factory-order|repeated-shoe] and "
+                                          "integrity.outcomes[:banker|player] spoil about RATE of "
                                           "the shoes; integrity.settlement-drift pays RATE of the coups wrong, all to "
                                           "the patrons' good. The list of what was made is written beside the "
                                           "transcript (<output>.injected.json)."),

@@ -528,7 +528,7 @@ def read_time(text: str, fmt: str, zone: str | None) -> str | None:
         named = _zone(zone)
         early, late = when.replace(tzinfo=named, fold=0), when.replace(tzinfo=named, fold=1)
         if early.utcoffset() != late.utcoffset():  # the hour repeated when daylight saving ended, or skipped
-            back = early.astimezone(dt.timezone.utc).astimezone(named).replace(tzinfo=None) == when
+            back = early.astimezone(dt.UTC).astimezone(named).replace(tzinfo=None) == when
             return "!" + ("the hour repeated when daylight saving ended" if back else
                           "an hour skipped when daylight saving began")
         return early.isoformat()

@@ -30,8 +30,8 @@ import codecs
 import datetime as dt
 import re
 from dataclasses import dataclass
-from importlib import resources
 from decimal import Decimal
+from importlib import resources
 from pathlib import Path
 from typing import Literal
 
@@ -43,7 +43,6 @@ from compliance.ruleset.loader import pydantic_errors
 from compliance.transcript.logs import COMMON, ROW_KINDS
 from compliance.transcript.logs import Field as LogField
 from compliance.yamlread import YamlDoc, read_yaml
-
 
 
 class _Strict(BaseModel):
@@ -288,7 +287,7 @@ def zone(name: str):
 def offset(text: str) -> dt.timezone | None:
     """A UTC offset as ISO 8601 writes it (``+10:00``, ``-0500``, ``Z``)."""
     if text in ("Z", "z", "UTC"):
-        return dt.timezone.utc
+        return dt.UTC
     try:
         return dt.datetime.strptime(text, "%z").tzinfo
     except ValueError:

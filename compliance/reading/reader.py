@@ -98,7 +98,7 @@ def _coup_number(raw: bytes) -> int | None:
 
 #: the longest quoted part of a message about the input (an unknown key can be megabytes long)
 MAX_QUOTED = 100
-_QUOTED_SPAN = re.compile(r"`[^`]{%d,}`|'[^']{%d,}'" % (MAX_QUOTED + 1, MAX_QUOTED + 1))
+_QUOTED_SPAN = re.compile(f"`[^`]{{{MAX_QUOTED + 1},}}`|'[^']{{{MAX_QUOTED + 1},}}'")
 
 
 def _short(m: re.Match) -> str:

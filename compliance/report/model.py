@@ -192,7 +192,7 @@ class Report:
     fail_on: str = "error"
     errors: list[str] = field(default_factory=list)  # files that could not be checked (exit 2)
     tool_version: str = __version__
-    generated: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0))
+    generated: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC).replace(microsecond=0))
     waivers: Waivers | None = None
     baseline: Baseline | None = None
     selection: Selection = field(default_factory=Selection)  # --select / --ignore: the rules the run applied
@@ -264,7 +264,7 @@ class Report:
 
     @property
     def generated_iso(self) -> str:
-        return self.generated.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return self.generated.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     # ------------------------------------------------------------------ counts
     def summary_line(self) -> str:

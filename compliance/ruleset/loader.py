@@ -408,7 +408,7 @@ def _redirects(layers: list[_Layer], ids: set[str]) -> dict[str, str]:
     return out
 
 
-def _citations_by_game(raw: dict, rid: str, sources: dict, game: Game | None, where: str) -> dict[str, tuple]:
+def _citations_by_game(raw: dict, rid: str, sources: dict, game: Any, where: str) -> dict[str, tuple]:
     """A rule's ``citation_by_game``, validated: each game one the ruleset plays, each source one it declares."""
     out = {}
     for name, value in raw.items():

@@ -61,7 +61,8 @@ def _convert(tp, metadata=()):
         return _struct(tp)
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(tp)
-        return typing.Union[tuple(_convert(a, metadata if a is not type(None) else ()) for a in args)]
+        return typing.Union[tuple(  # noqa: UP007 (a union of types known only at run time)
+            _convert(a, metadata if a is not type(None) else ()) for a in args)]
     if origin is list:
         (item,) = typing.get_args(tp)
         inner = list[_convert(item)]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import typing
 from decimal import Decimal
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
@@ -236,10 +236,8 @@ class Void(_Event):
 
 
 Event = Annotated[
-    Union[
-        Offer, ShoeReturn, Wager, WagerAdjust, Announce, CardDealt, CardMove, Reconstruct,
-        HandPass, HandReturn, Result, Settle, Commission, Void,
-    ],
+    Offer | ShoeReturn | Wager | WagerAdjust | Announce | CardDealt | CardMove
+    | Reconstruct | HandPass | HandReturn | Result | Settle | Commission | Void,
     Field(discriminator="type"),
 ]
 
@@ -276,10 +274,8 @@ class SettleV1(Settle):
 
 
 EventV1 = Annotated[
-    Union[
-        Offer, ShoeReturn, WagerV1, WagerAdjustV1, Announce, CardDealt, CardMove, Reconstruct,
-        HandPass, HandReturn, Result, SettleV1, Commission, Void,
-    ],
+    Offer | ShoeReturn | WagerV1 | WagerAdjustV1 | Announce | CardDealt | CardMove
+    | Reconstruct | HandPass | HandReturn | Result | SettleV1 | Commission | Void,
     Field(discriminator="type"),
 ]
 

@@ -27,7 +27,8 @@ POINTS_PER_DECK: tuple[int, ...] = tuple(sum(1 for c in DECK if POINTS[c] == v) 
 
 def tableau_key(t: Tableau) -> tuple:
     """What of a tableau the enumeration reads, hashable (naturals, the draws, the Banker's rows by the Player's third card)."""
-    rows = tuple((total, tuple(row[v] == "D" for v in range(10))) for total, row in sorted(t.banker_draws_on_player_third_card.items()))
+    rows = tuple((total, tuple(row[v] == "D" for v in range(10)))
+                 for total, row in sorted(t.banker_draws_on_player_third_card.items()))
     return frozenset(t.naturals), frozenset(t.player_draws), frozenset(t.banker_draws_when_player_stood), rows
 
 

@@ -12,7 +12,7 @@ the hot path are derived from these models by
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -23,7 +23,7 @@ FORMAT = "pai-gow-transcript"
 
 Card = Literal[tuple(sorted(CARDS))]  # type: ignore[valid-type]
 Box = Annotated[int, Field(ge=1, description="a betting box; boxes are numbered like the seats in front of them, 1 up")]
-Position = Union[Box, Literal["dealer"]]
+Position = Box | Literal["dealer"]
 
 
 # ---------------------------------------------------------------- header
@@ -115,7 +115,7 @@ class Void(_Event):
 
 
 Event = Annotated[
-    Union[Wager, WagerAdjust, Surrender, Deal, SetHands, Settle, Commission, Void],
+    Wager | WagerAdjust | Surrender | Deal | SetHands | Settle | Commission | Void,
     Field(discriminator="type"),
 ]
 

@@ -6,11 +6,10 @@ package has, and one line in the registry of games.  Nothing outside it names it
 
 from __future__ import annotations
 
+from compliance.transcript.codec import Codec
 from high_card import models
 from high_card.replay import HighCardReplayer
 from high_card.table import HighCardTable
-
-from compliance.transcript.codec import Codec
 
 
 class HighCard:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -43,7 +43,7 @@ class Settle(SpecModel):
     amount: Money
 
 
-Event = Annotated[Union[Wager, Deal, Settle], Field(discriminator="type")]
+Event = Annotated[Wager | Deal | Settle, Field(discriminator="type")]
 
 
 class Coup(SpecModel):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from high_card.models import RANKS
-
 from compliance.games.common import ZERO, ReplayError, check_coup_number
+from high_card.models import RANKS
 
 
 class HighCardState:

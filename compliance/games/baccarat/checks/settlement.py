@@ -19,10 +19,10 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from compliance.checks import Breach
+from compliance.evidence import Unknown
 from compliance.findings import Money
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
-from compliance.evidence import Unknown
 from compliance.games.baccarat.spots import announced_facts, coup_facts, result_key
 from compliance.games.common import Due, settlement_basis, value_to_patron
 

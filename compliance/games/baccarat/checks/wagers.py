@@ -26,7 +26,7 @@ def late(c: CoupState, p: LateParams, t):
     out = []
     unknown = None  # a wager that is late only if it came after the first card, where the cards were not recorded
     try:
-        c.first_card_at  # where the cards were recorded, each wager's place against the first card is known
+        _ = c.first_card_at  # where the cards were recorded, each wager's place against the first card is known
         cards = True
     except Unknown as e:  # (a wager after "no more bets" is late whatever the cards)
         cards, unknown_cards = False, e

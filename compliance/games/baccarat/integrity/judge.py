@@ -23,10 +23,10 @@ from fractions import Fraction
 
 from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
-from compliance.games.baccarat.odds import coup_odds
 from compliance.games.baccarat.integrity import drift as drift_tests
 from compliance.games.baccarat.integrity import order, outcomes
 from compliance.games.baccarat.integrity.collect import CODES, counted_outcomes
+from compliance.games.baccarat.odds import coup_odds
 from compliance.games.common import money
 from compliance.games.integrity import ShoeView
 from compliance.stats import benjamini_hochberg, longest_run_tail, probability_text
@@ -184,7 +184,7 @@ def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
             continue
         found.sort(key=lambda d: d.decisive_card)
 
-        def coup_of(card: int) -> int:  # the index of the coup that drew card ``card`` of the cards compared
+        def coup_of(card: int, shoe=shoe, places=places) -> int:  # the index of the coup that drew card ``card`` of the cards compared
             return shoe.record.coup_of_card(card if places is None else places[card])
 
         decisive = coup_of(found[0].decisive_card)

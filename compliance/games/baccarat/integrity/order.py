@@ -30,9 +30,10 @@ at most the rule's ``false_alarm`` (and ``min_cards``); the bound is for the
 whole shoe, all places at once, so stopping at the first such stretch keeps
 it.  A repeat found within a shoe may run on over its own twin (decks in the
 same order repeat 52 cards apart for hundreds of cards); its chance is bounded
-by the longest repeat of cards apart from their twins it holds (:func:`apart`).  Stretches are found with a dictionary of the ``k``-card windows seen so
-far, ``k`` that length: one pass over the shoe, after a check (a set of the
-windows, in C) that finds nothing in almost every shuffled shoe.
+by the longest repeat of cards apart from their twins it holds (:func:`apart`).
+Stretches are found with a dictionary of the ``k``-card windows seen so far,
+``k`` that length: one pass over the shoe, after a check (a set of the windows,
+in C) that finds nothing in almost every shuffled shoe.
 """
 
 from __future__ import annotations

@@ -287,7 +287,10 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         entries = []
         spot_order = self.g.order
         facts = hand_facts(self.player, self.banker, self.g.naturals)
-        for (bettor, spot), stake in sorted(self.stakes.items(), key=lambda kv: (order.get(kv[0][0], len(order)), str(kv[0][0]), spot_order[kv[0][1]])):
+        def placed(kv):  # by seat as seated, then by the ruleset's order of spots
+            return order.get(kv[0][0], len(order)), str(kv[0][0]), spot_order[kv[0][1]]
+
+        for (bettor, spot), stake in sorted(self.stakes.items(), key=placed):
             outcome, gross, commission = self.due(spot, stake, facts)
             apart = outcome == "win" and commission and self.rng.random() < 0.5
             if outcome == "win":
