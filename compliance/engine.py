@@ -64,6 +64,9 @@ class TranscriptResult:
     # coup, its counts left open; coups]; made into findings once every coup is read (finish_record)
     record_tally: dict[str, list] = field(default_factory=dict)
     rejected_rows: int = 0  # rows of the recorders' logs the import could not use (format 1.1 `rejected_rows`)
+    # where other transcripts of the run name the same table: "joined" (the integrity stage judged them as one
+    # table's record: their shoes follow each other) or "apart" (each as a table of its own); None otherwise
+    shared_table: str | None = None
 
 
 class Staffing:

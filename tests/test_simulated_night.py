@@ -82,3 +82,34 @@ def test_coup_times_run_from_the_start_at_a_table_pace(night):
 def test_a_start_that_is_no_time_is_refused(tmp_path):
     r = run("simulate", "-r", "us-nj", "-n", "5", "--start", "tonight", "-o", tmp_path / "x.json")
     assert r.exit_code == 2 and "--start 'tonight' is not an ISO 8601 date and time" in r.stderr
+
+
+def _split(path, tmp_path, shoes_in_first: int):
+    """The night cut in two files between its shoes: first.jsonl the first shoes, second.jsonl the rest."""
+    head, *coups = path.read_text().splitlines()
+    header = json.loads(head)
+    shoe_of = [json.loads(line)["shoe"] for line in coups]
+    first_shoes = [s["id"] for s in header["shoes"][:shoes_in_first]]
+    parts = []
+    for name, keep in (("first.jsonl", True), ("second.jsonl", False)):
+        lines = [line for line, shoe in zip(coups, shoe_of) if (shoe in first_shoes) == keep]
+        own = header | {"shoes": [s for s in header["shoes"] if (s["id"] in first_shoes) == keep]}
+        (tmp_path / name).write_text("\n".join([json.dumps(own), *lines]) + "\n")
+        parts.append(tmp_path / name)
+    return parts
+
+
+def test_files_of_one_table_are_one_record_only_when_their_shoes_follow_each_other(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    at = ("--table-id", "T-9", "--start", "2026-11-01T20:00:00Z")
+    run("simulate", "-r", "us-nj", "-n", "300", "--seed", "5", *at, "-o", "night.jsonl")
+    first, second = _split(tmp_path / "night.jsonl", tmp_path, 2)
+    joined = run("check", first.name, second.name)
+    assert ("table T-9 is named by 2 transcripts (first.jsonl, second.jsonl): their shoes follow each other, so "
+            "the tests of whole shoes and runs judge them as one table's record, in the order given") in joined.stdout
+    run("simulate", "-r", "us-nj", "-n", "100", "--seed", "6", *at, "-o", "other.jsonl")  # another table, same id
+    apart = run("check", first.name, "other.jsonl")
+    assert ("table T-9 is named by 2 transcripts (first.jsonl, other.jsonl), whose shoes do not follow each other"
+            in apart.stdout)
+    backwards = run("check", second.name, first.name)  # the later file first: its times run back
+    assert "whose shoes do not follow each other" in backwards.stdout

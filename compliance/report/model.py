@@ -323,6 +323,7 @@ class Report:
         """What may make the run mean less than it seems: a transcript without a coup checked nothing; a
         configuration file turned off every rule of a ruleset."""
         out = [f"{r.transcript}: holds no coup: nothing was checked" for r in self.results if r.coups == 0]
+        out += _shared_tables(self.results)
         if not self.results and not self.errors:
             out.append("nothing was checked: no transcript among the paths given")
         if self.config is not None and self.config_off:
@@ -510,6 +511,31 @@ class Report:
         return [TableCount(table, len(views), sum(v.result.coups for v in views),
                            sum((v.by_severity for v in views), Counter()), sum(len(v.waived) for v in views))
                 for table, views in sorted(by_table.items())]
+
+
+def _shared_tables(results: list) -> list[str]:
+    """One warning for each table id that several transcripts share: how they were joined."""
+    by_table: dict[str, list] = {}
+    for r in results:
+        by_table.setdefault(r.table, []).append(r)
+    out = []
+    for table, mine in by_table.items():
+        if len(mine) < 2:
+            continue
+        files = ", ".join(r.transcript for r in mine)
+        head = f"table {table} is named by {len(mine)} transcripts ({files})"
+        how = {getattr(r, "shared_table", None) for r in mine}
+        if how == {"joined"}:
+            out.append(f"{head}: their shoes follow each other, so the tests of whole shoes and runs judge them as "
+                       "one table's record, in the order given")
+        elif "apart" in how:
+            out.append(f"{head}, whose shoes do not follow each other (a shoe in two of them, or times that "
+                       "overlap): they would be one table's record only if they did, so the tests of whole shoes "
+                       "and runs judge each as a table of its own (named 'table [transcript]')")
+        else:
+            out.append(f"{head}: the report counts them as one table (one table's record only when their shoes "
+                       "follow each other); no test of whole shoes or runs joined them")
+    return out
 
 
 # ------------------------------------------------------------------ who and when

@@ -25,7 +25,7 @@ from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
 from compliance.games.baccarat.integrity import drift as drift_tests
 from compliance.games.baccarat.integrity import order, outcomes
-from compliance.games.baccarat.integrity.collect import CODES, counted_outcomes
+from compliance.games.baccarat.integrity.collect import CODES, NO_TIME, counted_outcomes
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.common import money
 from compliance.games.integrity import ShoeView
@@ -46,10 +46,11 @@ class ShoeRun:
     view: ShoeView = None
     counted: bytes = b""  # the outcome letters the counts take (collect.counted_outcomes)
     cache: bool = True  # the run context's: the exact odds may come from (and go to) the user's cache
+    judged_as: str | None = None  # the table its shoes are judged with, where not its own id (see _tables)
 
     @property
     def table(self) -> str:
-        return self.result.table
+        return self.judged_as or self.result.table
 
     @property
     def name(self) -> str:
@@ -76,6 +77,7 @@ def judge(results: list, context: RunContext | None = None) -> None:
     ``context``: the run's (:class:`compliance.context.RunContext`; whether the user's cache keeps the odds)."""
     cache = context.cache if context is not None else True
     shoes: list[ShoeRun] = []
+    apart = _tables(results)
     for r in results:
         data = getattr(r, "integrity", None)
         if data is None:
@@ -83,7 +85,7 @@ def judge(results: list, context: RunContext | None = None) -> None:
         rules = data.rules
         for record in data.shoes.values():
             if len(record):
-                run = ShoeRun(r, record, len(shoes), rules, cache=cache)
+                run = ShoeRun(r, record, len(shoes), rules, cache=cache, judged_as=apart.get(id(r)))
                 run.view = ShoeView(record.shoe, r.table, record.decks, record.numbers[0], record.numbers[-1],
                                     record.outcomes.decode("ascii"))
                 shoes.append(run)
@@ -100,6 +102,44 @@ def judge(results: list, context: RunContext | None = None) -> None:
             r.findings.extend(new)
             r.findings.sort(key=Finding.sort_key)
         r.integrity.view = [s.view for s in shoes if s.result is r]
+
+
+def _tables(results: list) -> dict[int, str]:
+    """The files of one table id joined as one table's record only when their shoes follow each other.
+
+    Several transcripts of a run may name the same table.  They are one table's
+    record, judged together by the tests of runs of shoes (the earlier-shoe
+    comparison, the table's drift), only when their shoes follow each other in
+    the order given: no shoe in two of them, and, where times are recorded, each
+    starting after the one before it ends.  Otherwise they are different tables
+    (or the same one recorded twice): each file's shoes are judged as a table of
+    its own, named ``<table> [<file>]``.  Each result's ``shared_table`` says
+    which ("joined" or "apart") for the report's warning.  Returns id(result) ->
+    the table its shoes are judged with, for those judged apart."""
+    by_table: dict[str, list] = defaultdict(list)
+    for r in results:
+        if getattr(r, "integrity", None) is not None:
+            by_table[r.table].append(r)
+    out: dict[int, str] = {}
+    for table, mine in by_table.items():
+        if len(mine) < 2:
+            continue
+        seen: set[str] = set()
+        follow, last = True, None
+        for r in mine:
+            shoes = set(r.integrity.shoes)
+            times = [t for rec in r.integrity.shoes.values() if rec.times is not None
+                     for t in rec.times if t != NO_TIME]
+            if shoes & seen or (times and last is not None and min(times) < last):
+                follow = False
+            seen |= shoes
+            if times:
+                last = max(times)
+        for r in mine:
+            r.shared_table = "joined" if follow else "apart"
+            if not follow:
+                out[id(r)] = f"{table} [{r.transcript}]"
+    return out
 
 
 @dataclass
