@@ -517,7 +517,8 @@ def _shared_tables(results: list) -> list[str]:
     """One warning for each table id that several transcripts share: how they were joined."""
     by_table: dict[str, list] = {}
     for r in results:
-        by_table.setdefault(r.table, []).append(r)
+        if r.coups and "#L" not in r.transcript:  # a table's record: not an example in a Markdown document
+            by_table.setdefault(r.table, []).append(r)
     out = []
     for table, mine in by_table.items():
         if len(mine) < 2:

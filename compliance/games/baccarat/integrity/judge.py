@@ -117,8 +117,8 @@ def _tables(results: list) -> dict[int, str]:
     which ("joined" or "apart") for the report's warning.  Returns id(result) ->
     the table its shoes are judged with, for those judged apart."""
     by_table: dict[str, list] = defaultdict(list)
-    for r in results:
-        if getattr(r, "integrity", None) is not None:
+    for r in results:  # a table's record: not an example in a Markdown document, nor a file without a coup
+        if getattr(r, "integrity", None) is not None and r.coups and "#L" not in r.transcript:
             by_table[r.table].append(r)
     out: dict[int, str] = {}
     for table, mine in by_table.items():
