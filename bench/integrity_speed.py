@@ -42,7 +42,8 @@ def without_integrity(jurisdiction: str) -> Path:
     path = Path(tempfile.gettempdir()) / f"baccarat-bench-{jurisdiction}-no-integrity.yaml"
     path.write_text(f"id: {jurisdiction}-no-integrity\ntitle: {jurisdiction} without integrity\nversion: bench\n"
                     f"extends: {jurisdiction}\noverrides:\n  BAC-SHUFFLE: {{enabled: false}}\n"
-                    "  BAC-OUTCOMES: {enabled: false}\n  BAC-SETTLE-DRIFT: {enabled: false}\n", encoding="utf-8")
+                    "  BAC-OUTCOMES: {enabled: false}\n  BAC-SETTLE-DRIFT: {enabled: false}\n"
+                    "  BAC-COLLUSION: {enabled: false}\n", encoding="utf-8")
     return path
 
 

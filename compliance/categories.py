@@ -49,6 +49,7 @@ CATEGORIES: dict[str, str] = {
     "integrity.outcomes": "the Banker, Player and Tie counts, naturals or streaks of a shoe, table, dealer or run are "
                           "ones a fair shoe gives too rarely to be chance",
     "integrity.settlement-drift": "a dealer's or table's settlement errors run one way over the run",
+    "integrity.collusion": "a dealer's overpayments or late wagers go to one patron far beyond that patron's share",
 }
 
 

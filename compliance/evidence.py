@@ -43,10 +43,16 @@ EVIDENCE: dict[str, str] = {
     "offers": "offers of the shoe and of the Banker marker, and the shoe's return",
     "passes": "the hands passed to patrons to turn, and their return",
     "coups": "every coup of each shoe, each once, numbered in order",
+    "dealers": "who dealt each coup",
+    "patrons": "which patron placed each wager",
 }
 
+#: names worked out from what a coup records, never written in ``recorded``: ``values`` (above); the dealer and
+#: the patrons, named in the record or not (format 1.1 ``staff``; a wager's patron, or the patron at its seat)
+DERIVED: frozenset[str] = frozenset({"values", "dealers", "patrons"})
+
 #: the names a recording may state in ``recorded`` (``values`` is worked out coup by coup)
-DECLARABLE: tuple[str, ...] = tuple(name for name in EVIDENCE if name != "values")
+DECLARABLE: tuple[str, ...] = tuple(name for name in EVIDENCE if name not in DERIVED)
 
 #: what a transcript without ``recorded`` holds: everything a v1 transcript records.  A v1 transcript
 #: never claimed to hold every coup of a shoe (its coup numbers may leave gaps), so ``coups`` is not in it.
@@ -67,6 +73,8 @@ NOUN: dict[str, str] = {
     "offers": "offers",
     "passes": "hand passes",
     "coups": "every coup of the shoe",
+    "dealers": "the dealer",
+    "patrons": "patrons",
 }
 
 

@@ -103,3 +103,23 @@ def settlement_drift(c, p, t):
     in the patrons' favour or the house's, about alike; a sign test flags errors that run one way, with their
     net amount over the run."""
     return ()
+
+
+class CollusionParams(Stepped):
+    false_discovery_rate: Probability = 0.001
+    """Benjamini-Hochberg level over the p-values of every (dealer, patron) pair of the run (two a pair): under
+    fair play, the chance of any finding at all in a run is about this."""
+    min_events: Annotated[int, Field(ge=1)] = 3
+    """Fewer overpayments (late wagers) to one patron at one dealer than this are not a pattern."""
+
+
+@check("integrity.collusion", "integrity.collusion", CollusionParams,
+       needs=("hands", "values", "stakes", "settlements"), scope="run")
+def collusion(c, p, t):
+    """No dealer favours one patron: the overpayments (wrong settlements in a patron's favour, those
+    ``settlement.amount`` reports) and the late wagers (``wager.late``) at each dealer's coups fall on the
+    patrons about in proportion to the wagers each had settled there.  Each (dealer, patron) pair's count is put
+    to an exact binomial tail against the patron's share, Benjamini-Hochberg over every pair of the run.  It needs
+    who dealt each coup (format 1.1 ``staff``) and who placed each wager (a patron's id, or the patron seated at
+    the seat): a coup without its dealer, or with a wager whose patron is not recorded, is not judged."""
+    return ()

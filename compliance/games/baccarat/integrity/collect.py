@@ -32,6 +32,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from array import array
+from collections import Counter
 from decimal import Decimal
 
 from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
@@ -58,6 +59,9 @@ NOT_DEALT_BY_THE_TABLEAU = frozenset({
     "deal.initial-order", "deal.extra-card", "third-card.player.illegal", "third-card.player.missing",
     "third-card.banker.illegal", "third-card.banker.missing", "shoe.integrity", "irregularity.mishandled",
 })
+
+#: the check kind of the collusion test: the collector keeps what it needs only where its rule is on
+COLLUSION = "integrity.collusion"
 
 NO_TIME = -(2 ** 63)  # a coup without a timestamp, in a shoe whose record has some
 NAIVE = -(2 ** 15)  # a timestamp recorded without an offset
@@ -223,10 +227,37 @@ def counted_outcomes(record: ShoeRecord, tableau) -> bytes:
     return bytes(letters)
 
 
+class Patrons:
+    """What the collusion test keeps of a transcript: the wagers settled by each (dealer, patron) pair, the
+    overpayments and late wagers (each with its shoe, coup index, dealer, patron and amount), and the coups it
+    could not judge (no dealer recorded; a wager whose patron is not)."""
+
+    __slots__ = ("wagers", "events", "no_dealer", "no_patron")
+
+    def __init__(self):
+        self.wagers: Counter = Counter()  # (dealer, patron) -> wagers settled
+        self.events: list[tuple] = []  # (kind, shoe id, coup index, dealer, patron, amount)
+        self.no_dealer = 0
+        self.no_patron = 0
+
+    def extend(self, other: Patrons, base: dict[str, int]) -> None:
+        """``other``'s, its coup indices moved on by ``base`` (shoe id -> the coups of it before ``other``)."""
+        self.wagers.update(other.wagers)
+        self.events.extend((k, shoe, base.get(shoe, 0) + i, d, p, a) for k, shoe, i, d, p, a in other.events)
+        self.no_dealer += other.no_dealer
+        self.no_patron += other.no_patron
+
+    def __getstate__(self):
+        return self.wagers, self.events, self.no_dealer, self.no_patron
+
+    def __setstate__(self, state):
+        self.wagers, self.events, self.no_dealer, self.no_patron = state
+
+
 class IntegrityData:
     """One transcript's shoes, in the order they first appear, and who dealt when."""
 
-    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency")
+    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency", "patrons")
 
     def __init__(self, table: str, currency: str | None = None):
         self.table = table
@@ -235,23 +266,29 @@ class IntegrityData:
         self.timeline = Timeline()
         self.view = None  # filled by the integrity stage: list of ShoeView, for the reports
         self.rules: dict = {}  # check kind -> the rule of the transcript's ruleset that judges it (as selected)
+        self.patrons: Patrons | None = None  # where the collusion rule is on
 
     def extend(self, other: IntegrityData | None) -> None:
         """Append the next chunk of the same transcript."""
         if other is None:
             return
+        base = {shoe: len(record) for shoe, record in self.shoes.items()}
         for shoe, record in other.shoes.items():
             if shoe in self.shoes:
                 self.shoes[shoe].extend(record)
             else:
                 self.shoes[shoe] = record
         self.timeline.extend(other.timeline)
+        if other.patrons is not None:
+            if self.patrons is None:
+                self.patrons = Patrons()
+            self.patrons.extend(other.patrons, base)
 
     def __getstate__(self):
-        return self.table, self.shoes, self.timeline, self.view, self.rules, self.currency
+        return self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons
 
     def __setstate__(self, state):
-        self.table, self.shoes, self.timeline, self.view, self.rules, self.currency = state
+        self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons = state
 
 
 class Collector:
@@ -261,6 +298,11 @@ class Collector:
         self.table = table  # the TableContext: decks per shoe, tableau, payouts
         self.data = IntegrityData(header.table.id, table.currency)
         self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
+        if COLLUSION in self.data.rules:
+            self.data.patrons = Patrons()
+        # format 1 has no way to name the dealer (staff is 1.1's): its coups are not counted as lacking one, as a
+        # version 1 transcript's coups are not counted as lacking every coup of the shoe (compliance.evidence)
+        self.dealers_recordable = getattr(header, "version", 1) != 1
         self.naturals = frozenset(table.tableau.naturals)
         self.current: ShoeRecord | None = None
         self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
@@ -322,16 +364,51 @@ class Collector:
         else:
             letter = 45  # "-"
         shoe.outcomes.append(letter)
-        if "settlement.wrong-amount" in categories:
+        wrong = wrong_settlements(s, self.table) if "settlement.wrong-amount" in categories else ()
+        if wrong:
             index = len(shoe.numbers) - 1
-            for w in wrong_settlements(s, self.table):
+            for w in wrong:
                 shoe.errors.append((index, w.gain, w.kind, w.expected))
+        if self.data.patrons is not None and (s.settlements or categories):
+            self._patrons(s, shoe, found, wrong, staff)
         times = s.times
         if times or shoe.times is not None:
             shoe.add_time(next((t.when for t in times if t.when is not None), None))
         if staff is not self.last_staff:  # most coups: the staff of the one before (the same tuple, or both empty)
             self.last_staff = staff
             self.data.timeline.add(s.number, staff)
+
+    def _patrons(self, s, shoe: ShoeRecord, found, wrong, staff) -> None:
+        """Keep, for the collusion test, who was settled at whose coup, and the overpayments and late wagers."""
+        patrons = self.data.patrons
+        dealer = next((name for role, name in staff if role == "dealer"), None)
+        if dealer is None:
+            patrons.no_dealer += self.dealers_recordable
+            return
+        seated = s.seated
+
+        def patron(bettor) -> str | None:
+            return bettor.removeprefix("patron:") if isinstance(bettor, str) else seated.get(bettor)
+
+        index = len(shoe.numbers) - 1
+        unnamed = False
+        for bettor, _ in {(st.bettor, st.spot) for st in s.settlements}:
+            who = patron(bettor)
+            if who is None:
+                unnamed = True
+            else:
+                patrons.wagers[(dealer, who)] += 1
+        patrons.no_patron += unnamed
+        for w in wrong:
+            who = patron(w.bettor)
+            if who is not None and w.gain:
+                patrons.events.append(("over", shoe.shoe, index, dealer, who, w.gain))
+        for f in found or ():
+            if f.category == "wager.late":
+                ch = next((ch for ch in s.changes if ch.at == f.event), None)
+                who = None if ch is None else patron(ch.bettor)
+                if who is not None:
+                    patrons.events.append(("late", shoe.shoe, index, dealer, who, ch.after))
 
     def _implied(self, s) -> list | None:
         """A coup recorded with each hand's cards but not the order they were dealt in (a hand log), put in the

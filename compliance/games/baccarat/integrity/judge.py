@@ -17,14 +17,15 @@ order they first appear.  "The same table" is the same ``table.id``.
 from __future__ import annotations
 
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
 from compliance.games.baccarat.integrity import drift as drift_tests
-from compliance.games.baccarat.integrity import order, outcomes
+from compliance.games.baccarat.integrity import order, outcomes, patrons
 from compliance.games.baccarat.integrity.collect import CODES, NO_TIME, counted_outcomes
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.common import money
@@ -32,7 +33,8 @@ from compliance.games.integrity import ShoeView
 from compliance.stats import benjamini_hochberg, longest_run_tail, probability_text
 
 SHUFFLE, OUTCOMES, DRIFT = "integrity.unshuffled", "integrity.outcomes", "integrity.settlement-drift"
-KINDS = (SHUFFLE, OUTCOMES, DRIFT)
+COLLUSION = "integrity.collusion"
+KINDS = (SHUFFLE, OUTCOMES, DRIFT, COLLUSION)
 
 
 @dataclass(eq=False, slots=True)
@@ -92,7 +94,7 @@ def judge(results: list, context: RunContext | None = None) -> None:
     if not shoes:
         return
     added: dict[int, list[Finding]] = defaultdict(list)
-    for f in _shuffle(shoes) + _outcomes(shoes) + _drift(shoes):
+    for f in _shuffle(shoes) + _outcomes(shoes) + _drift(shoes) + _collusion(results, shoes):
         added[id(f.result)].append(f.finding)
     for r in results:
         if getattr(r, "integrity", None) is None:
@@ -475,4 +477,75 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
         worth = Money(g.expected, g.expected + net, currencies.pop() if len(currencies) == 1 else None,
                       sums=len(g.errors))
         made.append(_finding(g.rule, shoe, index, message, tests, pvalue, money=worth))
+    return made
+
+
+# ------------------------------------------------------------------ 4. collusion: a dealer who favours a patron
+
+
+def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
+    """Every (dealer, patron) pair of the run: its share of the dealer's overpayments and late wagers against its
+    share of the dealer's wagers (an exact binomial tail), Benjamini-Hochberg over every pair's p-values."""
+    judged = [r for r in results if r.integrity.patrons is not None and COLLUSION in r.integrity.rules]
+    if not judged:
+        return []
+    runs = {(id(s.result), s.record.shoe): s for s in shoes}
+    wagers = Counter()
+    events = []
+    rule = judged[0].integrity.rules[COLLUSION]
+    for r in judged:
+        data = r.integrity.patrons
+        wagers.update(data.wagers)
+        for kind, shoe, index, dealer, patron, amount in data.events:
+            run = runs.get((id(r), shoe))
+            if run is not None:
+                events.append(patrons.Event(kind, (run, index), dealer, patron, amount))
+        counts = r.not_judged
+        for lacking, n in ((("dealers",), data.no_dealer), (("patrons",), data.no_patron)):
+            if n:
+                key = (r.integrity.rules[COLLUSION].id, lacking)
+                counts[key] = counts.get(key, 0) + n
+    pairs, by_dealer = patrons.pairs_of(wagers, events)
+    tests = patrons.tests_of(pairs, by_dealer)
+    p = rule.params
+    cut = benjamini_hochberg([t.p_value for t in tests], p.false_discovery_rate)
+    if cut <= 0:
+        return []
+    made = []
+    rejected: dict[tuple, list] = defaultdict(list)
+    for t in tests:
+        if t.p_value <= cut and t.x >= p.min_events:
+            rejected[(t.pair.dealer, t.pair.patron)].append(t)
+    for key in sorted(rejected):
+        found = rejected[key]
+        pair = found[0].pair
+        at = min((patrons.decisive(t, by_dealer, cut) for t in found),
+                 key=lambda e: (e.place[0].label, e.place[1]))
+        shoe, index = at.place
+        label = f"dealer {pair.dealer}, patron {pair.patron}"
+        parts, stats = [], []
+        for t in found:
+            words, what = patrons.TESTS[t.kind]
+            parts.append(f"{t.x} of the dealer's {t.n} {words} went to this patron, who placed {float(t.share):.1%} "
+                         f"of the wagers settled at the dealer's coups (binomial tail: p = "
+                         f"{probability_text(t.p_value)})")
+            first = patrons.decisive(t, by_dealer, cut)
+            stats.append(Statistic(label, f"share of the dealer's {words} (binomial tail)", what,
+                                   f"{t.x} of {t.n} (fair share {float(t.share):.1%}: {t.n * float(t.share):.1f})",
+                                   probability_text(t.p_value),
+                                   f"{probability_text(cut)} (Benjamini-Hochberg, {len(tests)} tests at "
+                                   f"{probability_text(p.false_discovery_rate)})",
+                                   first.place[0].coup(first.place[1])))
+        net = sum((e.gain for e in pair.events["over"]), Decimal(0))
+        coups = sorted({(e.place[0].label, e.place[0].coup(e.place[1])) for k in ("over", "late")
+                        for e in pair.events[k]})
+        numbers = [n for _, n in coups]
+        listed = ", ".join(map(str, numbers[:12])) + (f" and {len(numbers) - 12} more" if len(numbers) > 12 else "")
+        net_words = (f"net {money(net)} paid to this patron over what was due" if net > 0 else
+                     f"net {money(-net)} kept from this patron" if net < 0 else "no net amount")
+        message = (f"{label}: the dealer favours this patron: " + "; ".join(parts)
+                   + f" (Benjamini-Hochberg over {len(tests)} tests at {probability_text(p.false_discovery_rate)}: "
+                   + f"decisive at p <= {probability_text(cut)}); {net_words}; in coups {listed}; decisive at coup "
+                   + f"{shoe.coup(index)}")
+        made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found)))
     return made

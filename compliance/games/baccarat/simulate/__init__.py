@@ -73,6 +73,7 @@ RUN_WAYS: dict[str, tuple[str, ...]] = {
     "integrity.unshuffled": ("decks-alike", "factory-order", "repeated-shoe"),
     "integrity.outcomes": ("banker", "player"),
     "integrity.settlement-drift": ("patrons",),
+    "integrity.collusion": ("patron",),
 }
 WAY_WORDS = {
     "decks-alike": "every deck put in the shoe in the same order, unshuffled (as at the Golden Nugget)",
@@ -81,7 +82,10 @@ WAY_WORDS = {
     "banker": "a preset shoe: every coup stacked for the Banker",
     "player": "a preset shoe: every coup stacked for the Player",
     "patrons": "wrong settlements all in the patrons' favour (commission not deducted, or paid a unit over)",
+    "patron": "one dealer overpays one patron (commission not deducted, or a unit over) on that share of the "
+              "patron's winning wagers at the dealer's coups",
 }
+
 
 
 @dataclass(frozen=True)
@@ -93,10 +97,16 @@ class RunInjection:
     shoe: str | None  # None: the run
     first: int
     last: int
+    dealer: str | None = None  # collusion: the dealer, the patron favoured, and the coups overpaid
+    patron: str | None = None
+    overpaid: tuple[int, ...] = ()
 
     def as_dict(self) -> dict:
-        return {"category": self.category, "way": self.way, "shoe": self.shoe, "coups": [self.first, self.last],
-                "what": WAY_WORDS[self.way]}
+        out = {"category": self.category, "way": self.way, "shoe": self.shoe, "coups": [self.first, self.last],
+               "what": WAY_WORDS[self.way]}
+        if self.dealer is not None:
+            out |= {"dealer": self.dealer, "patron": self.patron, "overpaid": list(self.overpaid)}
+        return out
 
 
 def injectable(procedure: Procedure, method: str | None, irregularities: bool = False, game: Game | None = None) -> list[str]:
@@ -197,7 +207,7 @@ def _under(prefix: str) -> list[str]:
 def _reported_by(category: str, way: str | None = None) -> tuple[str, ...]:
     """The categories whose rules must report a shoe or run spoilt so (``way``: the category's first)."""
     way = way or RUN_WAYS[category][0]
-    return (category, "settlement.wrong-amount") if way == "patrons" else (category,)
+    return (category, "settlement.wrong-amount") if way in ("patrons", "patron") else (category,)
 
 
 class Simulator:
@@ -249,6 +259,10 @@ class Simulator:
                 if not self.procedure.reports(needed, dealing_method):
                     raise UserError(f"ruleset {ruleset.id!r} has no enabled rule of category {needed!r}: nothing "
                                     f"would report {category}")
+        # collusion is between a dealer and a patron: the dealers are named (four, unless --dealers says)
+        self.colluding = ("integrity.collusion", "patron") in self.run_inject
+        if self.colluding and not dealers:
+            dealers = self.dealers = 4
         self.rng = random.Random(seed)
         self.schedule = random.Random(f"inject:{seed}")
         self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
@@ -296,6 +310,15 @@ class Simulator:
         self.integrity: list[RunInjection] = []  # shoes and runs spoilt on purpose
         self.drifting = ("integrity.settlement-drift", "patrons") in self.run_inject
         self.drift_first: int | None = None
+        # collusion: the dealer who favours the patron seated at the first seat all night, and the coups overpaid
+        if self.colluding and self.dealers < 2:
+            raise UserError("integrity.collusion needs at least two dealers: one to favour a patron, one not to")
+        self.colluder = dealer_name(self.schedule.randrange(self.dealers)) if self.colluding else None
+        self.accomplice_seat = self.table.seat_order[0] if self.colluding else None
+        self.overpaid: list[int] = []
+        if self.colluding and self.accomplice_seat not in self.patrons.seated:
+            self.patrons.seated[self.accomplice_seat] = self.patrons._new()
+        self.accomplice = self.patrons.seated.get(self.accomplice_seat)
 
     def dealer_of(self, coup: int) -> str | None:
         """Who deals coup ``coup`` (None: the run names no dealers)."""
@@ -330,16 +353,23 @@ class Simulator:
             if opening:
                 self.holders.offered = set()
                 carry = None
-            seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker})
+            seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker,
+                                                            self.accomplice_seat})
             irregular = self.irregular_pending[0] if self.irregular_pending and carry is None else None
             breaches = self.pending if irregular is None else []
             if shoe.preset is not None and carry is None and irregular is None:
                 shoe.stack(shoe.burn_length() if opening else 0, self.game.tableau, self.rng)
             play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, breaches, opening, self.holders,
                             irregular=irregular, carry_in=carry)
+            if self.colluder is not None and self.dealer_of(number) == self.colluder and not breaches:
+                play.favoured = (self.accomplice_seat, self.run_inject[("integrity.collusion", "patron")],
+                                 self.schedule)
             coup = play.play()
             if clock is not None and coup["events"]:
                 coup["events"][0]["at"] = clock.next(number, opening)
+            if play.colluded is not None:
+                self.overpaid.append(number)
+                self.injected.append(Injection(number, "settlement.wrong-amount", play.colluded))
             carry = play.carry_out
             if play.applied is not None:
                 self.pending.remove(play.applied.category)
@@ -359,11 +389,14 @@ class Simulator:
         if self.drift_first is not None:
             self.integrity.append(RunInjection("integrity.settlement-drift", "patrons", None, self.drift_first,
                                                self.coup_count))
+        if self.overpaid:
+            self.integrity.append(RunInjection("integrity.collusion", "patron", None, self.overpaid[0],
+                                               self.coup_count, self.colluder, self.accomplice, tuple(self.overpaid)))
 
     def _spoil(self, previous: Shoe | None, number: int) -> tuple[list[str] | None, tuple[str, str, int] | None]:
         """How the next shoe goes into the table (its cards' order, None: shuffled), and how it was spoilt."""
         for (category, way), rate in self.run_inject.items():
-            if category == "integrity.settlement-drift" or self.schedule.random() >= rate:
+            if category in ("integrity.settlement-drift", "integrity.collusion") or self.schedule.random() >= rate:
                 continue
             if way == "decks-alike":
                 deck = list(DECK)

@@ -94,6 +94,10 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.applied: Injection | None = None
         self.garbling = False  # the coup is to be made unreadable (settled as it starts: see play)
         self.unreadable = False
+        # collusion: (the favoured patron's seat, the share of their winning wagers overpaid, the random source),
+        # set where the dealer of this coup favours them; what was overpaid, once it was
+        self.favoured: tuple | None = None
+        self.colluded: str | None = None
 
     # ------------------------------------------------------------ breaches
     def can(self, category: str) -> bool:
@@ -299,6 +303,8 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 amount = stake if outcome == "lose" else ZERO
             entries.append([bettor, spot, outcome, amount, commission if apart else None, stake])
         plain_entries = [e for e in entries if e[4] is None]
+        if self.favoured is not None:
+            self.favour([e for e in plain_entries if e[0] == self.favoured[0] and e[2] == "win"], t.unit, facts)
         if plain_entries and self.can("settlement.missing"):
             e = plain_entries[-1]
             self.take("settlement.missing", f"{describe_bettor(e[0])} {e[1]} wager never settled")
@@ -374,6 +380,19 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             what = "a unit to the patron's good"
         self.take("integrity.settlement-drift", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, "
                                                 f"not {plain(was)}: {what}")
+
+    def favour(self, wins: list, unit: Decimal, facts) -> None:
+        """Collusion: the dealer overpays the favoured patron's winning wager, at the injection's share of them
+        (commission not deducted, or a unit over)."""
+        seat, rate, schedule = self.favoured
+        if not wins or schedule.random() >= rate:
+            return
+        e = wins[0]
+        was = e[3]
+        _, gross, commission = self.due(e[1], e[5], facts)
+        e[3], what = (gross, "commission not deducted") if commission and was != gross else (was + unit, "a unit over")
+        self.colluded = (f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, not {plain(was)}: "
+                         f"{what} (the dealer favours patron {self.seated.get(seat)})")
 
     def due(self, spot: str, stake: Decimal, facts) -> tuple[str, Decimal, Decimal]:
         """(outcome, winnings before commission, the commission as the house rounds it) of a wager, by the

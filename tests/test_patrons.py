@@ -1,0 +1,121 @@
+"""Collusion: a dealer who favours one patron (integrity.collusion, BAC-COLLUSION; docs/integrity.md).
+
+A dealer overpays an accomplice a little, many times: each payout is a wrong
+settlement on its own (settlement.amount), and the pattern is the pair's share
+of the dealer's overpayments far past the patron's share of the wagers settled
+at the dealer's coups.  The simulator plays such a night (one dealer, one
+patron, ``integrity.collusion@RATE``) and lists the dealer, the patron and the
+coups; a fair night of the same size, honest slips and all, raises nothing;
+without the dealers or the patrons recorded, the rule is not judged.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+from reporting import run
+
+from compliance.engine import check_paths
+from compliance.games.baccarat.integrity import patrons
+from compliance.games.baccarat.simulate import Simulator, write_transcript
+from compliance.games.common import money
+from compliance.ruleset.loader import load_ruleset
+
+RULE = "BAC-COLLUSION"
+
+
+def night(tmp_path: Path, name: str, **kw) -> tuple[Path, Simulator]:
+    sim = Simulator(load_ruleset(kw.pop("ruleset", "us-pa")), **kw)
+    path = tmp_path / f"{name}.jsonl"
+    with open(path, "wb") as f:
+        write_transcript(sim, f, "jsonl")
+    return path, sim
+
+
+def checked(path: Path):
+    (result,) = check_paths([(str(path), path.name)])
+    return result
+
+
+def test_a_dealer_who_overpays_one_patron_is_found_with_the_pair_the_coups_and_the_net(tmp_path):
+    path, sim = night(tmp_path, "collusion", coups=4000, seed=5, game="ez_baccarat",
+                      inject={"integrity.collusion:patron": 0.2})
+    (made,) = [i for i in sim.integrity if i.category == "integrity.collusion"]
+    assert made.dealer in sim.dealers and made.patron and len(made.overpaid) >= 10
+    result = checked(path)
+    (finding,) = [f for f in result.findings if f.rule == RULE]
+    assert finding.category == "integrity.collusion"
+    assert finding.message.startswith(f"dealer {made.dealer}, patron {made.patron}: the dealer favours this patron")
+    assert f"{len(made.overpaid)} of the dealer's {len(made.overpaid)} overpayments went to this patron" \
+        in finding.message
+    assert finding.coup in made.overpaid and finding.dealer == made.dealer
+    overpaid = [f for f in result.findings if f.rule == "BAC-SETTLE-AMOUNT"]
+    assert {f.coup for f in overpaid} == set(made.overpaid)
+    net = Decimal(0)
+    for i in sim.injected:  # "seat 1 banker wager settled win 195, not 190: ...": what each gave the patron
+        paid, due = re.search(r"settled win ([\d.]+), not ([\d.]+)", i.what).groups()
+        net += Decimal(paid) - Decimal(due)
+    assert f"net {money(net)} paid to this patron over what was due" in finding.message
+    (stat,) = finding.statistics
+    assert stat.group == f"dealer {made.dealer}, patron {made.patron}" and "binomial tail" in stat.test
+    r = run("simulate", "-r", "us-pa", "-n", "400", "--seed", "5", "-o", str(tmp_path / "s.jsonl"),
+            "--inject", "integrity.collusion@0.5")
+    assert r.exit_code == 0, r.stderr
+    listed = json.loads((tmp_path / "s.jsonl.injected.json").read_text())
+    (entry,) = [i for i in listed["integrity"] if i["category"] == "integrity.collusion"]
+    assert entry["dealer"].startswith("D-") and entry["patron"].startswith("P-") and entry["overpaid"]
+
+
+def test_a_fair_night_of_the_same_size_with_honest_slips_raises_no_collusion(tmp_path):
+    path, sim = night(tmp_path, "fair", coups=4000, seed=5, game="ez_baccarat", dealers=4,
+                      inject={"settlement.wrong-amount": 0.02})
+    result = checked(path)
+    assert len([f for f in result.findings if f.rule == "BAC-SETTLE-AMOUNT"]) > 40
+    assert [f for f in result.findings if f.rule == RULE] == []
+    assert not [key for key in result.not_judged if key[0] == RULE]
+
+
+def test_without_the_dealers_or_the_patrons_recorded_the_rule_is_not_judged(tmp_path):
+    path, _ = night(tmp_path, "no-dealers", coups=300, seed=2, game="ez_baccarat",
+                    inject={"settlement.wrong-amount": 0.05})
+    assert json.loads(path.read_text().splitlines()[0])["version"] == "1.1"  # a format that can name the dealer
+    result = checked(path)
+    with_wagers = sum(1 for line in path.read_text().splitlines()[1:] if '"settle"' in line)
+    assert result.not_judged[(RULE, ("dealers",))] == with_wagers > 250
+    assert [f for f in result.findings if f.rule == RULE] == []
+    # format 1 cannot name a dealer: as for every coup of a shoe, a version 1 transcript is not said to lack one
+    path, _ = night(tmp_path, "version-1", coups=50, seed=2)
+    assert not [key for key in checked(path).not_judged if key[0] == RULE]
+    path, _ = night(tmp_path, "no-patrons", coups=300, seed=2, dealers=2, inject={"settlement.wrong-amount": 0.05})
+    lines = path.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    for c in coups:
+        c.pop("seated", None)  # the seats' wagers, with no patron named at them
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    result = checked(path)
+    assert result.not_judged[(RULE, ("patrons",))] > 250
+    words = run("check", str(path)).stdout
+    assert "not judged BAC-COLLUSION" in words and "patrons not recorded" in words
+
+
+def test_the_binomial_tail_is_exact_and_its_false_alarm_rate_is_at_most_its_level():
+    """Under fair play each overpayment falls on the patron with their share of the wagers: the tail is at most
+    the level that often (it is discrete, so less), and the exact sum agrees with the double-precision one."""
+    assert patrons.upper_tail(3, 3, Fraction(1, 2)) == 0.125
+    assert patrons.upper_tail(0, 5, Fraction(1, 3)) == 1.0
+    exact = patrons.upper_tail(40, 300, Fraction(1, 10))
+    assert abs(exact - patrons.binomial_tails(40, 300, 0.1)[1]) < 1e-12
+    rng = random.Random(30)
+    for level in (0.05, 0.01):
+        trials = 4000
+        flagged = 0
+        for _ in range(trials):
+            n, share = rng.randrange(5, 60), Fraction(1, rng.randrange(2, 8))
+            x = sum(rng.random() < share for _ in range(n))
+            flagged += patrons.upper_tail(x, n, share) <= level
+        assert flagged / trials <= level + 3 * (level * (1 - level) / trials) ** 0.5, level
