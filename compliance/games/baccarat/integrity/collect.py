@@ -236,14 +236,16 @@ class Patrons:
 
     def __init__(self):
         self.wagers: Counter = Counter()  # (dealer, patron) -> wagers settled
-        self.events: list[tuple] = []  # (kind, shoe id, coup index, dealer, patron, amount)
+        # (kind, shoe id, coup index, dealer, patron, amount, what was due): an overpayment's amount is the patron's
+        # gain, and what was due its value to the patron (findings.Money); a late wager's amount is the wager's
+        self.events: list[tuple] = []
         self.no_dealer = 0
         self.no_patron = 0
 
     def extend(self, other: Patrons, base: dict[str, int]) -> None:
         """``other``'s, its coup indices moved on by ``base`` (shoe id -> the coups of it before ``other``)."""
         self.wagers.update(other.wagers)
-        self.events.extend((k, shoe, base.get(shoe, 0) + i, d, p, a) for k, shoe, i, d, p, a in other.events)
+        self.events.extend((k, shoe, base.get(shoe, 0) + i, *rest) for k, shoe, i, *rest in other.events)
         self.no_dealer += other.no_dealer
         self.no_patron += other.no_patron
 
@@ -402,13 +404,13 @@ class Collector:
         for w in wrong:
             who = patron(w.bettor)
             if who is not None and w.gain:
-                patrons.events.append(("over", shoe.shoe, index, dealer, who, w.gain))
+                patrons.events.append(("over", shoe.shoe, index, dealer, who, w.gain, w.expected))
         for f in found or ():
             if f.category == "wager.late":
                 ch = next((ch for ch in s.changes if ch.at == f.event), None)
                 who = None if ch is None else patron(ch.bettor)
                 if who is not None:
-                    patrons.events.append(("late", shoe.shoe, index, dealer, who, ch.after))
+                    patrons.events.append(("late", shoe.shoe, index, dealer, who, ch.after, None))
 
     def _implied(self, s) -> list | None:
         """A coup recorded with each hand's cards but not the order they were dealt in (a hand log), put in the

@@ -496,10 +496,10 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
     for r in judged:
         data = r.integrity.patrons
         wagers.update(data.wagers)
-        for kind, shoe, index, dealer, patron, amount in data.events:
+        for kind, shoe, index, dealer, patron, amount, expected in data.events:
             run = runs.get((id(r), shoe))
             if run is not None:
-                events.append(patrons.Event(kind, (run, index), dealer, patron, amount))
+                events.append(patrons.Event(kind, (run, index), dealer, patron, amount, expected))
         counts = r.not_judged
         for lacking, n in ((("dealers",), data.no_dealer), (("patrons",), data.no_patron)):
             if n:
@@ -547,5 +547,9 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                    + f" (Benjamini-Hochberg over {len(tests)} tests at {probability_text(p.false_discovery_rate)}: "
                    + f"decisive at p <= {probability_text(cut)}); {net_words}; in coups {listed}; decisive at coup "
                    + f"{shoe.coup(index)}")
-        made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found)))
+        due = sum((e.expected for e in pair.events["over"] if e.expected is not None), Decimal(0))
+        currencies = {e.place[0].result.integrity.currency for e in pair.events["over"]}
+        worth = Money(due, due + net, currencies.pop() if len(currencies) == 1 else None, pair.patron,
+                      sums=len(pair.events["over"])) if pair.events["over"] else None
+        made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth))
     return made

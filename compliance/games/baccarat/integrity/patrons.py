@@ -58,6 +58,7 @@ class Event:
     dealer: str
     patron: str
     gain: Decimal  # an overpayment's amount over what was due; a late wager's amount
+    expected: Decimal | None = None  # an overpayment's due settlement, as its value to the patron
 
 
 @dataclass
