@@ -259,7 +259,7 @@ def test_inject_takes_a_category_prefix_as_select_does(rulesets, tmp_path):
         parse_inject("third@0.1")
     whole = Simulator(rulesets["us-nj"], coups=10, inject=dict([parse_inject("integrity@0.5")]))
     assert whole.run_inject == {("integrity.unshuffled", "decks-alike"): 0.5, ("integrity.outcomes", "banker"): 0.5,
-                                ("integrity.settlement-drift", "patrons"): 0.5}
+                                ("integrity.settlement-drift", "patrons"): 0.5, ("integrity.collusion", "patron"): 0.5}
 
 
 def test_the_simulator_does_not_ask_the_checker_what_is_compliant():
