@@ -87,7 +87,6 @@ WAY_WORDS = {
 }
 
 
-
 @dataclass(frozen=True)
 class RunInjection:
     """A shoe (or the run) spoilt on purpose: the integrity finding must fall in coups ``first`` to ``last``."""
