@@ -46,7 +46,7 @@ def test_a_dealer_who_overpays_one_patron_is_found_with_the_pair_the_coups_and_t
     path, sim = night(tmp_path, "collusion", coups=4000, seed=5, game="ez_baccarat",
                       inject={"integrity.collusion:patron": 0.2})
     (made,) = [i for i in sim.integrity if i.category == "integrity.collusion"]
-    assert made.dealer in sim.dealers and made.patron and len(made.overpaid) >= 10
+    assert made.dealer.startswith("D-") and made.patron and len(made.overpaid) >= 10
     result = checked(path)
     (finding,) = [f for f in result.findings if f.rule == RULE]
     assert finding.category == "integrity.collusion"
