@@ -102,7 +102,8 @@ def test_a_declaration_the_coups_agree_with_is_no_finding_and_judges_as_version_
     every = ["cards", "hands", "order", "faces", "results", "calls", "wagers", "settlements", "offers", "passes"]
     result = check(declared_header(every), tmp_path)
     assert builders.pairs(result.findings) == SIX
-    assert result.not_judged == {("BAC-RECORD-DUPLICATE", ("coups",)): 6, ("BAC-RECORD-COUP-NUMBER", ("coups",)): 6}
+    assert result.not_judged == {("BAC-RECORD-DUPLICATE", ("coups",)): 6, ("BAC-RECORD-COUP-NUMBER", ("coups",)): 6,
+                                 ("BAC-COLLUSION", ("dealers",)): 6}  # no dealer declared or recorded
 
 
 def test_what_a_record_without_the_wagers_in_place_writes_does_not_claim_them(tmp_path):

@@ -158,3 +158,12 @@ def test_a_house_payout_is_a_breach_of_the_jurisdiction_and_compliant_under_the_
     under_nsw = Checker().check_file(path).findings
     assert [(f.rule, f.coup) for f in under_nsw] == [("BAC-SETTLE-AMOUNT", 1), ("BAC-SETTLE-AMOUNT", 2)]
     assert Checker(ruleset=str(HOUSE)).check_file(path).findings == []
+
+
+@pytest.mark.parametrize("extends", ["a" * 5000, "a" * 5000 + ".yaml"])
+def test_an_extends_name_the_system_refuses_is_one_clear_error(tmp_path, extends):
+    """A name too long for the file system (a mangled file) is no ruleset: an error at its line, never a traceback."""
+    house = write(tmp_path, "house.yaml", header("house", extends) + "rules: []\n")
+    with pytest.raises(UserError) as e:
+        load_ruleset(house)
+    assert "aaaa" in str(e.value) and ("no ruleset" in str(e.value) or "cannot be read" in str(e.value))

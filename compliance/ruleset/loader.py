@@ -179,7 +179,11 @@ def _resolve_ref(ref: str, relative_to: Path | None) -> tuple[Path, str]:
             p = relative_to.parent / p
         return p, ref if relative_to is None else str(p)  # as the user wrote it, or where the file found it
     p = bundled_dir() / f"{ref}.yaml"
-    if not p.exists():
+    try:
+        bundled = p.is_file()
+    except OSError:  # a name the system refuses (too long, ...): no bundled ruleset's id
+        bundled = False
+    if not bundled:
         ids = bundled_ids()
         close = difflib.get_close_matches(ref, ids, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
@@ -224,8 +228,11 @@ def _chain(path: Path, display: str, parsed: Parsed | None = None, bounds: Limit
             path, display = _resolve_ref(layer.model.extends, path)
         except UserError as e:
             raise UserError(e.message, layer.doc.where(("extends",))) from None
-        if not path.is_file():
-            what = "is a directory" if path.is_dir() else "does not exist"
+        try:
+            what = None if path.is_file() else "is a directory" if path.is_dir() else "does not exist"
+        except OSError as e:  # a name the system refuses (too long, ...): no file of a ruleset
+            what = f"cannot be read ({e.strerror})"
+        if what:
             raise UserError(f"`extends` names {layer.model.extends!r}, which {what}", layer.doc.where(("extends",)))
 
 
