@@ -120,26 +120,30 @@ def main(argv=None) -> int:
     ap.add_argument("--columns", type=int, default=2_000_000)
     a = ap.parse_args(argv)
     which = a.only or ["valid", "quote", "header"]
+    def valid(log: Path) -> str:
+        return f"{shoe_log(log, a.mb):>9,} rows"
+
+    def quote(log: Path) -> str:
+        unclosed_quote(log, a.quote_mb)
+        return ""
+
+    def header(log: Path) -> str:
+        wide_header(log, a.columns)
+        return f"{a.columns:>9,} columns"
+
+    # each case: how its log is written (giving what the line says of its size), its label, its goal
+    cases = {"valid": (valid, "valid shoe log", "< 10 s, < 500 MB"), "quote": (quote, "unclosed quote", "< 500 MB"),
+             "header": (header, "wide header", "< 500 MB")}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        if "valid" in which:
-            log = tmp / "shoe.csv"
-            rows = shoe_log(log, a.mb)
-            cpu, rss, wall, status, last = run(log, tmp / "shoe.jsonl")
-            print(f"valid shoe log  {log.stat().st_size / 1e6:6.1f} MB {rows:>9,} rows  CPU {cpu:5.1f} s  peak RSS "
-                  f"{rss:6.1f} MB  ({wall:.1f} s wall, exit {status})  goal: < 10 s, < 500 MB")
-        if "quote" in which:
-            log = tmp / "quote.csv"
-            unclosed_quote(log, a.quote_mb)
-            cpu, rss, wall, status, last = run(log, tmp / "quote.jsonl")
-            print(f"unclosed quote  {log.stat().st_size / 1e6:6.1f} MB  CPU {cpu:5.1f} s  peak RSS {rss:6.1f} MB  "
-                  f"({wall:.1f} s wall, exit {status}: {last})  goal: < 500 MB")
-        if "header" in which:
-            log = tmp / "wide.csv"
-            wide_header(log, a.columns)
-            cpu, rss, wall, status, last = run(log, tmp / "wide.jsonl")
-            print(f"wide header     {log.stat().st_size / 1e6:6.1f} MB {a.columns:>9,} columns  CPU {cpu:5.1f} s  "
-                  f"peak RSS {rss:6.1f} MB  ({wall:.1f} s wall, exit {status}: {last})  goal: < 500 MB")
+        for name in which:
+            write, label, goal = cases[name]
+            log = tmp / f"{name}.csv"
+            size = write(log)
+            cpu, rss, wall, status, last = run(log, tmp / f"{name}.jsonl")
+            said = f"exit {status}" if name == "valid" else f"exit {status}: {last}"
+            print(f"{label:<15} {log.stat().st_size / 1e6:6.1f} MB {size}  CPU {cpu:5.1f} s  peak RSS {rss:6.1f} MB  "
+                  f"({wall:.1f} s wall, {said})  goal: {goal}")
     return 0
 
 
