@@ -29,17 +29,19 @@ run: $(TOOL)
 	@$(BIN)/baccarat-audit check $(SAMPLE) || [ $$? -eq 1 ]
 
 # The suite in a few minutes on two cores: everything but the tests marked slow (scale, long fuzzing, real
-# processes, the browser, Dask) or install (a wheel built and installed into a fresh venv).
+# processes, the browser, Dask) or install (a wheel built and installed into a fresh venv), spread over
+# JOBS worker processes (pytest-xdist; `make test JOBS=0` runs it in this one process).
+JOBS ?= auto
 test: $(TESTS)
-	$(BIN)/python -m pytest -m "not slow and not install"
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal -m "not slow and not install"
 
-# Every test, the slow and install ones too (.ci/run runs this).
+# Every test, the slow and install ones too.
 test-all: $(TESTS)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
 
 # Only the tests make test leaves out (slow, install): .ci/run runs make test, then this.
 test-slow: $(TESTS)
-	$(BIN)/python -m pytest -m "slow or install"
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal -m "slow or install"
 
 # Ruff, with the rule set of pyproject.toml [tool.ruff] (installed with the test dependencies).
 lint: $(TESTS)
