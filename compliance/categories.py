@@ -17,6 +17,8 @@ CATEGORIES: dict[str, str] = {
     "third-card.player.missing": "the Player's Hand stood when it had to draw",
     "third-card.banker.illegal": "the Banker's Hand drew when it had to stand",
     "third-card.banker.missing": "the Banker's Hand stood when it had to draw",
+    "third-card.no-legal-reading": "cards recorded in dealing order, without their hands, break the drawing rules "
+                                   "whichever hand each additional card went to",
     "curator.offer-order": "the shoe or Banker marker was offered out of the required order",
     "curator.not-eligible": "a patron not allowed to hold the shoe or handle cards did so",
     "curator.wrong-recipient": "a hand was passed to someone other than the patron entitled to it",

@@ -15,6 +15,7 @@ from builders import (
     check,
     coup,
     dealt_by_the_rules,
+    dumps,
     pairs,
     play,
     result_event,
@@ -25,6 +26,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from compliance.cards import DECK, POINTS
+from compliance.engine import Checker
+from compliance.report.model import not_judged
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -209,3 +212,60 @@ def test_a_coup_dealt_by_play_is_compliant():
     assert total(player) == 7 and POINTS["3S"] == 3
     assert result_event(player, banker)["winner"] == "player"
     assert len(card_events(player, banker)) == 5
+
+
+# ------------------------------------------------------------------ cards recorded in dealing order only
+# A shoe log of the order only gives the cards without the hand each went to (format 1.1 `cards_in_order`,
+# where the import could not place the additional cards).  The hands are not known, but where every reading of
+# where the additional cards went breaks the tableau, a drawing rule was broken whichever it was.
+
+
+def in_order_only(*orders: list[str]) -> dict:
+    return transcript([{"coup": n, "shoe": "S1", "recorded": ["cards", "coups"], "events": [],
+                        "cards_in_order": order} for n, order in enumerate(orders, 1)]) | {
+        "version": "1.1", "recorded": ["cards", "coups"]}
+
+
+@SETTINGS
+@given(cards=two_decks, jurisdiction=st.sampled_from(JURISDICTIONS))
+def test_cards_of_a_coup_dealt_by_the_rules_read_in_order_only_comply_in_some_reading(cards, jurisdiction):
+    orders = [[e["card"] for e in c["events"] if e["type"] == "card"] for c in dealt_by_the_rules(cards)[:20]]
+    doc = in_order_only(*orders)
+    doc["table"]["jurisdiction"] = jurisdiction
+    assert not [f for f in check(doc) if f.category.startswith("third-card")]
+
+
+@pytest.mark.parametrize("order, readings", [
+    # Player 2 2 = 4 draws; Banker 4 K = 4: as the Player's third card a 5 makes the Banker draw (it stood), as the
+    # Banker's the Player stood on 4
+    (["2H", "4S", "2D", "KC", "5D"], "5D to the Player: the Banker stood on 4 against a 5; 5D to the Banker: the "
+                                     "Player stood on 4"),
+    # a natural 8 for the Player: no hand draws, whichever drew
+    (["5S", "3C", "3S", "9D", "QH"], "QH to the Player: the Player drew although the Player's Hand has a natural 8; "
+                                     "QH to the Banker: the Banker drew although the Player's Hand has a natural 8"),
+    # Player 6 stands, Banker 7 stands: nobody draws
+    (["KS", "7S", "6H", "KH", "9C"], "9C to the Player: the Player drew on 6; 9C to the Banker: the Banker drew on 7 "
+                                     "after the Player stood"),
+])
+def test_cards_in_order_that_break_the_tableau_in_every_reading_are_a_finding(readings, order):
+    found = check(in_order_only(order))
+    assert [(f.coup, f.rule, f.category) for f in found] == [(1, "BAC-DRAW-NO-READING", "third-card.no-legal-reading")]
+    assert found[0].message == (f"the cards dealt, in this order ({' '.join(order)}), break the tableau whichever "
+                                f"hand each additional card went to: {readings}")
+    assert found[0].citation.endswith("3.9")
+
+
+def test_seven_cards_in_order_are_a_hand_drawing_twice_whatever_the_reading():
+    found = check(in_order_only(["2H", "4S", "2D", "KC", "5D", "6D", "7D"]))
+    assert [f.rule for f in found] == ["BAC-DRAW-NO-READING"]
+    assert "hold 3 additional cards: whichever hand each went to, a hand drew more than one" in found[0].message
+
+
+def test_cards_in_order_with_a_card_not_read_are_not_judged_where_its_value_decides(tmp_path):
+    doc = in_order_only(["2H", "4S", "2D", "??", "5D"], ["2H", "4S", "2D", "KC", "TD"])
+    assert check(doc) == []  # coup 2 reads one legal way (the Player drew a 0, the Banker stood on 4)
+    path = tmp_path / "order.json"
+    path.write_text(dumps(doc))
+    why = {nj.rule.id: nj for nj in not_judged(Checker(judge=False).check_file(path, path.name))}
+    assert why["BAC-DRAW-NO-READING"].missing == {"values": 1}
+    assert why["BAC-DRAW-PLAYER-MISSING"].reason == "the hand each card went to not recorded"

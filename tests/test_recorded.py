@@ -79,8 +79,8 @@ def test_a_cards_only_recording_of_compliant_play_gives_no_finding_and_lists_the
     assert why["BAC-SETTLE-MISSING"] == "wagers and settlements not recorded"
     assert why["NJ-RECIPIENT"] == "wagers and hand passes not recorded"
     judged = {"BAC-DEAL-ORDER", "BAC-DEAL-EXTRA", "BAC-DRAW-PLAYER-ILLEGAL", "BAC-DRAW-PLAYER-MISSING",
-              "BAC-DRAW-BANKER-ILLEGAL", "BAC-DRAW-BANKER-MISSING", "BAC-SHOE-INTEGRITY", "BAC-TRANSCRIPT",
-              "BAC-RECORD-TIMESTAMP", "BAC-SHUFFLE", "BAC-OUTCOMES",  # the shoe's order and outcomes: from its cards
+              "BAC-DRAW-BANKER-ILLEGAL", "BAC-DRAW-BANKER-MISSING", "BAC-DRAW-NO-READING", "BAC-SHOE-INTEGRITY",
+              "BAC-TRANSCRIPT", "BAC-RECORD-TIMESTAMP", "BAC-SHUFFLE", "BAC-OUTCOMES",  # the shoe's order and outcomes: from its cards
               "BAC-RECORD-DECLARATION", "BAC-RECORD-EVIDENCE",  # what the record holds, judged on every record
               "BAC-RECORD-REJECTED-ROW", "BAC-RECORD-CARD-SEQUENCE", "BAC-RECORD-LOGS-DISAGREE",  # what an import
               "BAC-RECORD-DUPLICATE-ROW", "BAC-RECORD-CONTRADICTION"}  # found: wherever it says so

@@ -269,8 +269,9 @@ def build(parts: CoupParts, tableau) -> Built:
                            else "no reading of the additional cards complies with the tableau" if not readings
                            else "more than one reading complies with the tableau")
                     notes.append(f"the log gives only the order of the cards ({' '.join(codes)}) and {why}: "
-                                 "where each card went is not known, so the cards are not judged")
-                    return _without_cards(parts, have, notes, codes)
+                                 "where each card went is not known, so the cards are judged only by whether some "
+                                 "reading complies")
+                    return _in_order_only(parts, have, notes, codes)
         placed = sorted([(r, r.get("card"), r.get("to")) for r in aside] + list(zip(card_rows, codes, to)),
                         key=lambda x: _place(x[0]))
         for row, code, dest in placed:
@@ -296,8 +297,8 @@ def build(parts: CoupParts, tableau) -> Built:
                                f"{_describe(codes[4:], readings[0][4:])}")
         else:
             notes.append(f"the hand log gives the cards in order only ({' '.join(codes)}), and they cannot be "
-                         "told apart into hands: the cards are not judged")
-            return _without_cards(parts, have, notes, codes)
+                         "told apart into hands: the cards are judged only by whether some reading complies")
+            return _in_order_only(parts, have, notes, codes)
 
     faults = []
     if hand_row is not None and given_hands is not None:
@@ -411,6 +412,16 @@ def _without_cards(parts: CoupParts, have: set, notes: list, codes, faults: list
     if codes:
         coup["x-cards"] = list(codes)
     return Built(coup, have, notes, [], faults or [])
+
+
+def _in_order_only(parts: CoupParts, have: set, notes: list, codes) -> Built:
+    """The coup with its cards in dealing order and not their hands (format 1.1 ``cards_in_order``): the check
+    judges whether some reading of where the additional cards went complies with the tableau, and nothing that
+    needs the hands."""
+    have -= {"hands", "order", "faces"}
+    coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0])
+    coup["cards_in_order"] = list(codes)
+    return Built(coup, have, notes, [], [])
 
 
 def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None) -> dict:

@@ -176,7 +176,7 @@ class CoupState:
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
-        "player_extra", "banker_extra", "won", "to_hands", "faults",
+        "player_extra", "banker_extra", "won", "to_hands", "faults", "unplaced",
     )
 
     #: the evidence each fact of the coup comes from (compliance.evidence): on a coup whose record lacks it, a
@@ -184,7 +184,7 @@ class CoupState:
     #: facts not named (its number, shoe, seats, timestamps, the last event) are known wherever the coup is.
     FACTS: dict[str, tuple[str, ...]] = {
         **dict.fromkeys(("first_card_at", "drawn", "integrity", "expected_carry", "carry_out", "moves",
-                         "reconstruct_at", "reconstructed"), ("cards",)),
+                         "reconstruct_at", "reconstructed", "unplaced"), ("cards",)),
         **dict.fromkeys(("initial", "player", "banker", "player_initial", "banker_initial", "dealt_player",
                          "dealt_banker", "to_hands", "hands_complete", "player_extra", "banker_extra", "points"),
                         ("cards", "hands")),
@@ -248,11 +248,15 @@ class CoupState:
         self.time_before: Stamp | None = None  # the last valid timestamp of the coups before (its event: -1)
         self.number_before: int | None = None  # the number of the coup recorded just before, in the same shoe
         self.faults = _NONE  # the recorder's faults an import found in the coup's rows (format 1.1 record_faults)
+        # the cards dealt in order where the record does not say which hand each went to (format 1.1
+        # cards_in_order): (code, points) each
+        self.unplaced: tuple[tuple[str, int | None], ...] = ()
 
     # ------------------------------------------------------------ what the record shows
     def shows(self) -> frozenset[str]:
         """The evidence this coup's events show the record holds (:mod:`compliance.evidence`), whatever its
-        ``recorded`` says: a card dealt shows ``cards`` and ``hands`` (every card names where it went), a face
+        ``recorded`` says: a card dealt shows ``cards`` and ``hands`` (every card names where it went), cards
+        in order without their hands (``cards_in_order``) show ``cards``, a face
         shows ``faces``, a call ``calls``, a wager ``stakes``, a settlement or commission ``settlements``, a
         result or void ``results``, an offer or shoe return ``offers``, a hand passed or returned ``passes``.
         Two show only where they carry what a record without them could not have written:
@@ -261,7 +265,7 @@ class CoupState:
         cards to the hands are not in the order the rules deal them (Player, Banker, Player, Banker, then the
         Player's third card, then the Banker's: the order a record without it writes them in)."""
         out = []
-        if self.drawn:
+        if self.drawn or self.unplaced:
             out.append("cards")
             if self.to_hands:
                 out.append("hands")
@@ -445,6 +449,8 @@ class Replayer:
         s.no_bet = coup.no_bet
         if coup.record_faults:
             s.faults = coup.record_faults
+        if coup.cards_in_order:
+            s.unplaced = tuple(_CARDS[c] for c in coup.cards_in_order)
         seated: dict[int, str] = coup.seated or {}  # the decoder gives seat numbers as int keys
         s.seated = seated
 

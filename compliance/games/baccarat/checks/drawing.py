@@ -6,6 +6,8 @@ for a Player's Hand that stood (spec: one mistake, one finding).
 
 from __future__ import annotations
 
+import itertools
+
 from compliance.checks import Breach
 from compliance.evidence import Unknown
 from compliance.games.baccarat.checks.register import check
@@ -166,3 +168,62 @@ def banker_stood(c: CoupState, p, t):
     player_extra = c.extra_cards(PLAYER)
     at = player_extra[0].at if player_extra else _deal_end(c)
     return (Breach(at, f"Banker stood on {c.initial_total(BANKER)} although {_banker_why(c, t, True)}"),)
+
+
+#: additional cards the readings are enumerated for (two readings a card); with more, a hand drew more than one
+_MOST_EXTRA = 2
+
+
+def reading_breach(points: list[int], hands: tuple[str, ...], t) -> str | None:
+    """The first drawing rule a reading of cards dealt in order breaks (each card's hand, the first four the
+    Player's, the Banker's, the Player's, the Banker's), in words; None where the reading complies."""
+    tableau = t.tableau
+    p, b = (points[0] + points[2]) % 10, (points[1] + points[3]) % 10
+    extra = {h: [(i, points[i]) for i in range(4, len(points)) if hands[i] == h] for h in (PLAYER, BANKER)}
+    for hand, whose in ((PLAYER, "Player"), (BANKER, "Banker")):
+        if len(extra[hand]) > 1:
+            return f"the {whose}'s Hand drew {len(extra[hand])} additional cards"
+    natural = next((f"the {whose}'s Hand has a natural {total}" for total, whose in ((p, "Player"), (b, "Banker"))
+                    if total in tableau.naturals), None)
+    if natural is not None:
+        return f"the {'Player' if extra[PLAYER] else 'Banker'} drew although {natural}"
+    if extra[PLAYER] and p not in tableau.player_draws:
+        return f"the Player drew on {p}"
+    if not extra[PLAYER] and p in tableau.player_draws:
+        return f"the Player stood on {p}"
+    if extra[PLAYER] and extra[BANKER] and extra[BANKER][0][0] < extra[PLAYER][0][0]:
+        return "the Banker drew before the Player's Hand was complete"
+    third = extra[PLAYER][0][1] if extra[PLAYER] else None
+    against = f"against {_a(third)}" if third is not None else "after the Player stood"
+    draws = tableau.banker_draws(b, third)
+    if extra[BANKER] and not draws:
+        return f"the Banker drew on {b} {against}"
+    if not extra[BANKER] and draws:
+        return f"the Banker stood on {b} {against}"
+    return None
+
+
+@check("third-card.no-legal-reading", "third-card.no-legal-reading", needs=("cards",), when=("unplaced",))
+def no_legal_reading(c: CoupState, p, t):
+    """Cards recorded in the order they were dealt, without the hand each went to (a shoe log of the order
+    only), comply with the tableau in some reading of where the additional cards went: where no reading
+    complies, a drawing rule was broken whichever it was."""
+    cards = c.unplaced
+    if len(cards) <= 4:
+        return ()
+    codes = " ".join(code for code, _ in cards)
+    if len(cards) - 4 > _MOST_EXTRA:
+        return (Breach(None, f"the cards dealt, in this order ({codes}), hold {len(cards) - 4} additional cards: "
+                             "whichever hand each went to, a hand drew more than one"),)
+    points = [v for _, v in cards]
+    if None in points:
+        raise Unknown("values")  # a card not read (??): which readings comply depends on its value
+    said = []
+    for extra in itertools.product((PLAYER, BANKER), repeat=len(cards) - 4):
+        broken = reading_breach(points, (PLAYER, BANKER, PLAYER, BANKER) + extra, t)
+        if broken is None:
+            return ()
+        said.append(f"{', '.join(f'{code} to the {h.capitalize()}' for (code, _), h in zip(cards[4:], extra))}: "
+                    f"{broken}")
+    return (Breach(None, f"the cards dealt, in this order ({codes}), break the tableau whichever hand each additional "
+                         f"card went to: {'; '.join(said)}"),)
