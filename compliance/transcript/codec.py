@@ -23,6 +23,7 @@ from pydantic.fields import FieldInfo
 from compliance.transcript import fields
 
 _structs: dict[type, type] = {}
+_SHARED = fields.__name__  # the models every game's format shares
 
 
 def _meta(metadata) -> msgspec.Meta | None:
@@ -45,8 +46,8 @@ def _meta(metadata) -> msgspec.Meta | None:
     return msgspec.Meta(**kw) if kw else None
 
 
-def _convert(tp, metadata=()):
-    """msgspec type for a pydantic annotation (only the forms the models use)."""
+def _convert(tp, metadata=(), prefix: str = ""):
+    """msgspec type for a pydantic annotation (only the forms the models use); ``prefix``: see :func:`_struct`."""
     origin = typing.get_origin(tp)
     if origin is typing.Annotated:
         base, *extra = typing.get_args(tp)
@@ -55,24 +56,24 @@ def _convert(tp, metadata=()):
             flat.extend(e.metadata if isinstance(e, FieldInfo) else [e])
         discriminator = next((e.discriminator for e in extra if isinstance(e, FieldInfo) and e.discriminator), None)
         if discriminator:
-            return _convert(base)
-        return _convert(base, tuple(metadata) + tuple(flat))
+            return _convert(base, prefix=prefix)
+        return _convert(base, tuple(metadata) + tuple(flat), prefix)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
-        return _struct(tp)
+        return _struct(tp, prefix)
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(tp)
         return typing.Union[tuple(  # noqa: UP007 (a union of types known only at run time)
-            _convert(a, metadata if a is not type(None) else ()) for a in args)]
+            _convert(a, metadata if a is not type(None) else (), prefix) for a in args)]
     if origin is list:
         (item,) = typing.get_args(tp)
-        inner = list[_convert(item)]
+        inner = list[_convert(item, prefix=prefix)]
         meta = _meta(metadata)
         return typing.Annotated[inner, meta] if meta else inner
     if origin is dict:
         k, v = typing.get_args(tp)
         if k == fields.SeatKey:  # msgspec reads a key of digits into int itself (no regex, no int() later)
-            return dict[typing.Annotated[int, msgspec.Meta(ge=0)], _convert(v)]
-        return dict[_convert(k), _convert(v)]
+            return dict[typing.Annotated[int, msgspec.Meta(ge=0)], _convert(v, prefix=prefix)]
+        return dict[_convert(k, prefix=prefix), _convert(v, prefix=prefix)]
     if tp is Decimal:
         # msgspec has no numeric constraints on Decimal: _struct checks them in __post_init__
         return Decimal
@@ -137,27 +138,21 @@ def _flat_types(tp) -> set:
     return {tp}
 
 
-def _struct_name(model: type[BaseModel]) -> str:
-    """The model's name; another game's models (same names: Wager, Settle) get their game's name in front.
-
-    Baccarat's keep the bare names they have always had (the first format, v1), and so do the shared pieces
-    of :mod:`compliance.transcript.fields` (one struct for every game)."""
-    if model.__module__ == fields.__name__:
-        return model.__name__
-    game = model.__module__.removeprefix("compliance.games.").removesuffix(".models").replace(".", "_")
-    return model.__name__ if game == "baccarat" else f"{game}_{model.__name__}"
-
-
-def _struct(model: type[BaseModel]) -> type:
+def _struct(model: type[BaseModel], prefix: str = "") -> type:
+    """The struct of ``model``, named ``prefix`` + the model's name: games whose models share names (Wager,
+    Settle) give their codecs different prefixes.  The shared pieces of :mod:`compliance.transcript.fields`
+    (one struct for every game) keep their bare names."""
     if model in _structs:
         return _structs[model]
+    if model.__module__ == _SHARED:
+        prefix = ""
     fields = []
     bounded = []
     for name, info in model.model_fields.items():
         if Decimal in _flat_types(info.annotation):
             bounds = _decimal_bounds(info.annotation, info.metadata)
             bounded.append((name, bounds))
-        tp = _convert(info.annotation, info.metadata)
+        tp = _convert(info.annotation, info.metadata, prefix)
         if info.is_required():
             fields.append((name, tp))
         else:
@@ -168,7 +163,7 @@ def _struct(model: type[BaseModel]) -> type:
         (tag,) = typing.get_args(type_field.annotation)
         fields = [f for f in fields if f[0] != "type"]
     struct = msgspec.defstruct(
-        _struct_name(model),
+        prefix + model.__name__,
         fields,
         kw_only=True,
         forbid_unknown_fields=True,
@@ -200,7 +195,8 @@ class Codec:
     """The msgspec structs and decoders of one transcript format, derived from its pydantic models.
 
     ``header`` and ``coup`` are the models of a header and of one coup (with
-    its events).  Every game's format is
+    its events).  ``prefix`` goes in front of the name of each struct (a game's models may share names with
+    another's: its codec gives them its own prefix; baccarat's keep the bare names of the first format).  Every game's format is
     derived by this one walk, so each stays identical to its models.
 
     ``frozen`` gives the models of an earlier version of the format that a
@@ -214,13 +210,13 @@ class Codec:
     """
 
     def __init__(self, header: type[BaseModel], coup: type[BaseModel], card_words: str = CARD_WORDS,
-                 frozen: tuple[type[BaseModel], type[BaseModel]] | None = None):
+                 frozen: tuple[type[BaseModel], type[BaseModel]] | None = None, prefix: str = ""):
         self.card_words = card_words  # what a card code is, for the reader's "bad card code" message
-        self.Header = _struct(header)
-        self.Coup = _struct(coup)  # its events' structs too, through the tagged union of its `events` field
+        self.Header = _struct(header, prefix)
+        self.Coup = _struct(coup, prefix)  # its events' structs too, through the tagged union of its `events` field
         self.header_decoder = msgspec.json.Decoder(self.Header)
         self.coup_decoder = msgspec.json.Decoder(self.Coup)
-        self.earlier = Codec(*frozen, card_words=card_words) if frozen else None
+        self.earlier = Codec(*frozen, card_words=card_words, prefix=prefix) if frozen else None
 
     def for_document(self, header: bytes) -> Codec:
         """The codec of the version a header names (read before the header is validated)."""

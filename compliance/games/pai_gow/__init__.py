@@ -22,7 +22,8 @@ class PaiGow:
     title = "pai gow poker"
     table_games = ("pai_gow_poker",)
     codec = Codec(models.Header, models.Round,
-                  card_words="rank (A 2-9 T J Q K) then suit (S H D C), or JK for the joker")
+                  card_words="rank (A 2-9 T J Q K) then suit (S H D C), or JK for the joker",
+                  prefix="pai_gow_")
     transcript_model = models.Transcript
     section = None  # no `game` section: its payouts are its rules' parameters
     lint = None

@@ -18,7 +18,7 @@ class HighCard:
     kind = "high_card"
     title = "high card"
     table_games = ("high_card",)
-    codec = Codec(models.Header, models.Coup, card_words="a rank: 2-9, T, J, Q, K or A")
+    codec = Codec(models.Header, models.Coup, card_words="a rank: 2-9, T, J, Q, K or A", prefix="high_card_")
     transcript_model = models.Transcript
     section = None  # its rulesets have no `game` section: what a win pays is its settlement rule's parameter
     lint = None
