@@ -438,3 +438,7 @@ def test_shell_completion_can_be_installed_and_completes_commands_options_and_ru
     assert complete("baccarat-audit check --ruleset au") == ["au-nsw"]
     assert {"github", "gitlab", "sarif"} <= set(complete("baccarat-audit check --format "))
     assert "--statistics" in complete("baccarat-audit check --stat")
+    # zsh shows each option's help beside it: the bundled rulesets listed, as --help lists them
+    zsh = entry_point(cwd=tmp_path, env=os.environ | {"_BACCARAT_AUDIT_COMPLETE": "complete_zsh",
+                                                      "_TYPER_COMPLETE_ARGS": "baccarat-audit check --rul"}).stdout
+    assert "--ruleset" in zsh and "us-pa" in zsh and "bundled rulesets" not in zsh

@@ -42,13 +42,20 @@ class _Option(TyperOption):
     __slots__ = ()
     process_value = _nothing_given
 
-    def get_help_record(self, ctx):
-        record = super().get_help_record(ctx)
-        if record is None or BUNDLED not in record[1]:
-            return record
+    @property
+    def help(self) -> str | None:
+        """The option's help, read by ``--help`` and by shell completion alike: the bundled rulesets listed
+        where it names them (looked up only then, not at every start)."""
+        text = self.__dict__.get("help")
+        if text is None or BUNDLED not in text:
+            return text
         from compliance.ruleset.loader import jurisdiction_ids
 
-        return record[0], record[1].replace(BUNDLED, ", ".join(jurisdiction_ids()))
+        return text.replace(BUNDLED, ", ".join(jurisdiction_ids()))
+
+    @help.setter
+    def help(self, text: str | None) -> None:
+        self.__dict__["help"] = text
 
 
 class _Argument(TyperArgument):
