@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import stat
 import sys
 import tempfile
@@ -222,11 +223,16 @@ def write_atomic(path: str | Path, content: Content, error: str = "cannot write"
     path = Path(path)
     directory = path.parent
     remove_stale(directory, path.name)
+    # A signal that stops the run is held from the moment the temporary file is created until the block
+    # that removes it again is entered: between the two, its exception would leave the file behind.
+    held = _hold_signals()
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:96]}.{os.getpid()}.", suffix=TMP_SUFFIX, dir=directory)
     except OSError as e:
+        _release_signals(held)
         raise UserError(f"{error}: {e.strerror}", str(path)) from None
     try:
+        _release_signals(held)
         os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             _fill(f, content)
@@ -239,6 +245,20 @@ def write_atomic(path: str | Path, content: Content, error: str = "cannot write"
     except BaseException:  # interrupted (Ctrl-C, SIGTERM, SIGHUP) or a bug: leave the old file, or none
         _unlink(tmp)
         raise
+
+
+#: the signals that stop a run (compliance.cli turns each into an exit), held while a temporary file is made
+_STOPPING = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+
+
+def _hold_signals():
+    """Hold the signals that stop a run (delivered when released); the mask to restore, None where none can be."""
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING) if hasattr(signal, "pthread_sigmask") else None
+
+
+def _release_signals(held) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a signal held meanwhile is handled here
 
 
 def _unlink(path: str) -> None:

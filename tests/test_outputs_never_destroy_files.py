@@ -282,3 +282,30 @@ def test_a_signal_while_the_report_is_written_removes_the_temporary_file(tmp_pat
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == status and b"Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+class _Stopped(BaseException):
+    pass
+
+
+def test_a_signal_the_instant_the_temporary_file_is_created_still_removes_it(tmp_path, monkeypatch):
+    """A signal that lands just after the temporary file is created, before the block that removes it on the way
+    out is entered, is held until then: the run stops, and neither the file nor a report is left."""
+    made = outputs.tempfile.mkstemp
+
+    def mkstemp_then_signal(*args, **kwargs):
+        fd, name = made(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)  # delivered here, at once, were it not held
+        return fd, name
+
+    def stop(signum, frame):
+        raise _Stopped
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    monkeypatch.setattr(outputs.tempfile, "mkstemp", mkstemp_then_signal)
+    try:
+        with pytest.raises(_Stopped):
+            outputs.write(tmp_path / "report.json", b"whole\n")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert list(tmp_path.iterdir()) == []
