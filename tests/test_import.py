@@ -224,16 +224,28 @@ def test_the_faulty_logs_merged_are_judged_on_what_they_show(tmp_path):
     result, out = imported(tmp_path, *logs)
     assert result.exit_code == 1
     log = fixture("wager-log/faults.csv")
-    assert (f"note: coup 26: wager-log ({log}): recorded twice with different values ({log}:113, {log}:114); this "
-            "log's rows of the coup are kept under x-rows and not judged") in result.stderr
+    assert (f"note: coup 26: wager-log ({log}): seat 2 spot player: recorded twice with different values ({log}:113, "
+            f"{log}:114); those rows are kept under x-rows and not judged, nor what depends on every row of the coup "
+            "(its wagers' totals); the log's other rows of the coup are judged") in result.stderr
     assert ("note: coup 22: the shoe log (Player QD 6H; Banker AS 9H 3S) and the hand log (Player 5D AC; Banker 3H JS "
             "4C) disagree on the cards: they are not judged") in result.stderr
     read = coups(out)
     assert "events" in read[30] and "order" not in read[30]["recorded"]  # lost by the shoe log, held by the hand log
-    assert {(f.coup, f.rule) for f in check(out).findings} == {
+    checked = check(out)
+    assert {(f.coup, f.rule) for f in checked.findings} == {
         (34, "BAC-SETTLE-MISSING"), (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP"),
         (None, "BAC-RECORD-REJECTED-ROW"), (22, "BAC-RECORD-LOGS-DISAGREE"), (26, "BAC-RECORD-DUPLICATE-ROW"),
-        (38, "BAC-RECORD-DUPLICATE-ROW")}
+        (26, "BAC-SETTLE-AMOUNT"), (38, "BAC-RECORD-DUPLICATE-ROW")}
+    # coup 26: only the two rows of seat 2's Player wager that clash are set aside; the coup's other wagers are
+    # judged (seat 3 overpaid beside them), and what needs every wager of the coup (its totals) is not
+    assert [r["row"] for r in read[26]["x-rows"]] == [f"{log}:113", f"{log}:114"]
+    assert [(e.get("seat"), e.get("patron")) for e in read[26]["events"] if e["type"] == "wager"] == [
+        (3, None), (4, None), (5, None), (6, None), (1, None), (None, "P-0007")]
+    assert read[26]["record_faults"][0]["key"] == {"seat": 2, "spot": "player"}
+    assert [f.message for f in checked.findings if f.rule == "BAC-SETTLE-AMOUNT"] == [
+        "seat 3 player wager of 1,000 should be win 1,000 (Player pays 1 to 1); it was settled win 1,100"]
+    differential = {nj.rule.id: nj for nj in not_judged(checked)}["BAC-TABLE-DIFFERENTIAL"]
+    assert differential.missing == {"stakes": 2}  # coup 26's doubtful wager, coup 10's rejected row
 
 
 def test_logs_of_several_tables_import_one_named_table(tmp_path):

@@ -503,3 +503,28 @@ def test_a_verdict_on_partial_evidence_says_so_in_every_format(tmp_path, monkeyp
         assert "not judged" not in run("check", whole.name, "-f", fmt, *stamp).stdout
     assert run("check", whole.name, "-q", *stamp).stderr == ""
     assert "✅ compliant" in run("check", whole.name, "-f", "markdown", *stamp).stdout
+
+
+# ------------------------------------------------------------------ a wager recorded twice, differently
+
+
+def test_a_wager_recorded_twice_differently_leaves_only_what_needs_every_wager_not_judged(tmp_path):
+    """A table system's log gave seat 2's Banker wager twice with different amounts (record.duplicate-row, with
+    the wager it leaves doubtful as its key): the import writes neither.  The coup's other wagers are judged (seat
+    3's overpayment is found); the table differential, which needs every wager of the coup, is not judged there."""
+    player, banker = ["2H", "3S", "4D"], ["KC", "QH", "5S"]  # Player 9 wins: no natural, both drew
+    assert builders.winner(player, banker) == "player"
+    coup = builders.coup(1, player, banker, ((1, "player", 4500), (3, "player", 100)))
+    settle = next(e for e in coup["events"] if e["type"] == "settle" and e["seat"] == 3)
+    settle["amount"] = 110  # overpaid
+    clash = {"fault": "duplicate-row", "rows": ["wagers.csv:3-4"], "key": {"seat": 2, "spot": "banker"},
+             "message": "wager-log: seat 2 spot banker is recorded twice, with different values (amount 500 and 700)"}
+    plain = builders.transcript([coup]) | {"version": "1.1"}
+    doubtful = copy.deepcopy(plain)
+    doubtful["coups"][0]["record_faults"] = [clash]
+    # without the doubt: Player 4,600 against Banker 0 is over the differential of 4,000
+    assert {f.rule for f in result_of(plain, tmp_path).findings} == {"BAC-TABLE-DIFFERENTIAL", "BAC-SETTLE-AMOUNT"}
+    result = result_of(doubtful, tmp_path)
+    assert {f.rule for f in result.findings} == {"BAC-RECORD-DUPLICATE-ROW", "BAC-SETTLE-AMOUNT"}
+    nj = {n.rule.id: n for n in not_judged(result)}
+    assert nj["BAC-TABLE-DIFFERENTIAL"].missing == {"stakes": 1} and nj["BAC-TABLE-DIFFERENTIAL"].of == 1

@@ -265,6 +265,18 @@ def test_a_side_wager_needs_a_main_wager_beside_it_no_smaller_than_itself():
     assert check(table("ez_baccarat", [dealt(1, *PANDA_8, equal, [(2, "banker", "lose", 60), (2, "panda_8", "win", 1500)])])) == []
 
 
+def test_a_side_wager_beside_a_main_wager_the_record_leaves_doubtful_is_not_judged_for_it():
+    """A table system's log gave seat 2's Player wager twice with different amounts: the import writes neither
+    (record.duplicate-row, keyed by the wager); whether the panda_8 wager beside it is within it is not known."""
+    lone = [(2, "panda_8", 60)]
+    doc = table("ez_baccarat", [dealt(1, *PANDA_8, lone, [(2, "panda_8", "win", 1500)])])
+    assert [f.rule for f in check(doc)] == ["PA-SIDE-WAGER-REQUIREMENT"]
+    doc["version"] = "1.1"
+    doc["coups"][0]["record_faults"] = [{"fault": "duplicate-row", "rows": ["wagers.csv:2-3"], "key": {
+        "seat": 2, "spot": "player"}, "message": "seat 2 spot player is recorded twice (amount 50 and 80)"}]
+    assert [f.rule for f in check(doc)] == ["BAC-RECORD-DUPLICATE-ROW"]
+
+
 def test_a_spot_with_limits_of_its_own_is_held_to_them():
     wagers = [(1, "banker", 500), (1, "dragon_7", 200)]
     settled = [(1, "banker", "push", 0), (1, "dragon_7", "win", 8000)]

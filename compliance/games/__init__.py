@@ -90,6 +90,7 @@ class Importer(Protocol):
     ROWS: dict  # rows kind -> the fields its rows may have
     REQUIRED: dict  # rows kind -> the sets of fields of which one must be mapped
     UNIQUE: dict  # rows kind -> the fields that tell one row from another
+    ALONE: frozenset  # rows kinds whose rows each stand alone: two that clash set aside only themselves
 
     def evidence_of(self, rows: str, fields: Iterable[str]) -> Iterable[str]:
         """The evidence (:data:`compliance.evidence.EVIDENCE`) that logs of ``rows`` with ``fields`` hold."""

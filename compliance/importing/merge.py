@@ -55,6 +55,7 @@ class _Group:
     shoe: str | None
     rows: list[Row] = field(default_factory=list)
     set_aside: str | None = None  # why the rows cannot be used as they stand
+    clashes: dict[tuple, str] = field(default_factory=dict)  # rows that stand alone and clash: what tells them -> why
     faults: list[dict] = field(default_factory=list)  # the recorder's faults its rows show (record_faults)
     lost: bool = False  # a row of it was rejected (a gap in its card sequence is that row, reported as rejected)
 
@@ -167,9 +168,16 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
             what = f"{_coup_words(key, group.shoe)}" + (f", {_unique_words(row, unique)}," if unique else "")
             differ = ", ".join(f"{f} {_shown(same.get(f))} and {_shown(row.get(f))}" for f in
                                sorted(set(same.values) | set(row.values)) if same.get(f) != row.get(f))
-            group.faults.append(fault("duplicate-row", [same.where, row.where], f"{log.mapping.name}: {what} is "
-                                      f"recorded twice, with different values ({differ}): neither is judged"))
-            group.set_aside = group.set_aside or f"recorded twice with different values ({same.where}, {row.where})"
+            found = fault("duplicate-row", [same.where, row.where], f"{log.mapping.name}: {what} is recorded twice, "
+                          f"with different values ({differ}): neither is judged")
+            why = f"recorded twice with different values ({same.where}, {row.where})"
+            if unique and log.mapping.rows in log.mapping.game.importer.ALONE:
+                # the other rows of the coup are judged; what depends on every row of it is not (the fault's key)
+                found["key"] = {f: _plain(row.get(f)) for f in unique if row.get(f) is not None}
+                group.clashes.setdefault(_tell(row, unique), f"{_unique_words(row, unique)}: {why}")
+            else:
+                group.set_aside = group.set_aside or why
+            group.faults.append(found)
             group.rows.append(row)
             continue
         group.rows.append(row)
@@ -198,6 +206,10 @@ def _sequence_base(groups) -> int | None:
         return None
     first, n = max(firsts.items(), key=lambda kv: (kv[1], -kv[0]))
     return first if first in (0, 1) and 2 * n >= sum(firsts.values()) else None
+
+
+def _tell(row: Row, unique: tuple[str, ...]) -> tuple:
+    return tuple(row.get(f) for f in unique)
 
 
 def _same_row(group: _Group, row: Row, unique: tuple[str, ...]) -> Row | None:
@@ -324,7 +336,18 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
             set_aside += [{"row": r.where} | {k: _plain(v) for k, v in r.values.items()} for r in g.rows]
             parts.aside.extend(g.rows)
             continue
-        parts.rows.setdefault(m.rows, []).extend(g.rows)
+        rows = g.rows
+        if g.clashes:  # rows that stand alone and clash: those set aside, the others judged
+            unique = m.game.importer.UNIQUE[m.rows]
+            clashing = [r for r in rows if _tell(r, unique) in g.clashes]
+            rows = [r for r in rows if _tell(r, unique) not in g.clashes]
+            for why in g.clashes.values():
+                parts.notes.append(f"{log.mapping.name} ({log.path}): {why}; those rows are kept under x-rows and "
+                                   "not judged, nor what depends on every row of the coup (its wagers' totals); the "
+                                   "log's other rows of the coup are judged")
+            set_aside += [{"row": r.where} | {k: _plain(v) for k, v in r.values.items()} for r in clashing]
+            parts.aside.extend(clashing)
+        parts.rows.setdefault(m.rows, []).extend(rows)
         parts.evidence[m.rows] = parts.evidence.get(m.rows, frozenset()) | ev
         have |= ev
     parts.have = have

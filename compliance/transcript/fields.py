@@ -105,3 +105,7 @@ class RecordFault(SpecModel):
     fault: Literal[FAULTS]  # type: ignore[valid-type]
     rows: list[str] = Field(description="the rows involved, as log:line")
     message: str = Field(description="what is wrong, in words")
+    key: dict[str, str | int] | None = Field(
+        default=None, description="duplicate-row of a row that stands alone (a wager): what tells it apart, the same "
+        "in both rows (`{\"seat\": 2, \"spot\": \"player\"}`); only those rows are set aside, and what depends "
+        "on every row of the coup (its wagers' totals) is not judged")

@@ -87,6 +87,11 @@ REQUIRED: dict[str, tuple[tuple[str, ...], ...]] = {
 #: the same row (captured twice if alike in everything, else rows that clash); () : one row a coup
 UNIQUE: dict[str, tuple[str, ...]] = {"cards": ("sequence",), "coups": (), "wagers": ("seat", "patron", "spot")}
 
+#: the kinds of row that each stand alone: a wager row says all there is of one wager, so two rows of one wager
+#: that clash set aside that wager only (the coup's other wagers are judged); a card row is one of a coup's cards,
+#: which stand or fall together
+ALONE: frozenset[str] = frozenset({"wagers"})
+
 
 def row_problem(kind: str, values: dict) -> str | None:
     """Why a row read from a log could not be a part of a coup the check reads (None: it can): such a row is

@@ -176,7 +176,7 @@ class CoupState:
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
-        "player_extra", "banker_extra", "won", "to_hands", "faults", "unplaced",
+        "player_extra", "banker_extra", "won", "to_hands", "faults", "unplaced", "doubtful",
     )
 
     #: the evidence each fact of the coup comes from (compliance.evidence): on a coup whose record lacks it, a
@@ -251,6 +251,9 @@ class CoupState:
         # the cards dealt in order where the record does not say which hand each went to (format 1.1
         # cards_in_order): (code, points) each
         self.unplaced: tuple[tuple[str, int | None], ...] = ()
+        # the wagers (bettor, spot) the record leaves doubtful: recorded twice with different values, neither in
+        # the events (format 1.1 record_faults, duplicate-row with a key)
+        self.doubtful: frozenset[tuple] = frozenset()
 
     # ------------------------------------------------------------ what the record shows
     def shows(self) -> frozenset[str]:
@@ -372,6 +375,13 @@ class CoupState:
                                tuple(v.pop("changed_at")), **v)
                      for (bettor, spot), v in sorted(lines.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])))
 
+    def whole_stakes(self) -> dict[tuple, Decimal]:
+        """The wagers as they stood at the first card, every one of them: for what depends on all of a coup's
+        wagers (their totals, the highest), Unknown where the record leaves one doubtful."""
+        if self.doubtful:
+            raise Unknown("stakes")
+        return self.stakes_at_first_card
+
     def occupied(self, seat: int) -> bool:
         """The seat is occupied (or the record does not say who is seated)."""
         return not self.seated or seat in self.seated
@@ -449,6 +459,7 @@ class Replayer:
         s.no_bet = coup.no_bet
         if coup.record_faults:
             s.faults = coup.record_faults
+            s.doubtful = frozenset(_doubtful(coup.record_faults, coup.seated or {}))
         if coup.cards_in_order:
             s.unplaced = tuple(_CARDS[c] for c in coup.cards_in_order)
         seated: dict[int, str] = coup.seated or {}  # the decoder gives seat numbers as int keys
@@ -797,6 +808,19 @@ def _points(player: list[DealtCard], player_initial: int, banker: list[DealtCard
     if None in p or None in b:
         return None
     return sum(p[:player_initial]) % 10, sum(b[:banker_initial]) % 10, sum(p) % 10, sum(b) % 10
+
+
+def _doubtful(faults, seated: dict[int, str]):
+    """The wagers (bettor, spot) a recording's faults leave doubtful: a wager row recorded twice, differently."""
+    for f in faults:
+        key = f.key
+        if f.fault == "duplicate-row" and key and key.get("spot") is not None:
+            seat, patron = key.get("seat"), key.get("patron")
+            if isinstance(seat, int):
+                yield seat, key["spot"]
+            elif patron is not None:
+                seat = next((n for n, p in reversed(list(seated.items())) if p == patron), None)
+                yield (seat if seat is not None else "patron:" + str(patron)), key["spot"]
 
 
 def _bettor(ev, seated: dict[int, str], i: int) -> int | str:

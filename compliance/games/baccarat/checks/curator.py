@@ -121,7 +121,7 @@ def _expected_order(c: CoupState, p: OfferParams, t: TableContext, at: int, hold
     """The seats in the order the rules offer them, for a round starting at event ``at``."""
     wagers = seat_wagers(c.stakes_before(at), p.wager_spots)
     if not wagers and (p.candidates == "seated_with_wager" or p.order == "highest_wager"):
-        wagers = seat_wagers(c.stakes_at_first_card, p.wager_spots)  # offered before the wagers were recorded
+        wagers = seat_wagers(c.whole_stakes(), p.wager_spots)  # offered before the wagers were recorded
     # who may be offered: the seated patrons; when the record does not say who is seated, every seat of the
     # table (None: never listed, the table's seats may be many)
     cands = set(c.seated) if c.seated else None
@@ -171,7 +171,7 @@ def offer_order(c: CoupState, p: OfferParams, t: TableContext):
             out.append(Breach(c.first_card_at, f"the Banker's Hand lost in coup {prev.number} while seat {holder} held "
                                                f"the {what}, but the {what} was not offered on before this coup"))
     if p.every_coup and not rounds and c.first_card_at is not None:
-        wagers = seat_wagers(c.stakes_at_first_card, p.wager_spots)
+        wagers = seat_wagers(c.whole_stakes(), p.wager_spots)
         if any(c.occupied(s) for s in wagers):
             out.append(Breach(c.first_card_at, f"the {what} was not offered at the start of the coup"))
     for n, rnd in enumerate(rounds):
@@ -252,7 +252,7 @@ def not_eligible(c: CoupState, p: EligibleParams, t: TableContext):
         holder = c.holder_at("banker_marker", c.first_card_at)
         if p.seated_only and holder is not None and not c.occupied(holder):
             holder = None  # a holder who is not seated is reported as such (one finding): it cannot wager there
-        if holder is not None and not c.stakes_at_first_card.get((holder, p.marker_holder_wagers_on)):
+        if holder is not None and not c.whole_stakes().get((holder, p.marker_holder_wagers_on)):
             out.append(Breach(c.first_card_at, f"seat {holder} holds the Banker marker but has no wager on the "
                                                f"{HAND[p.marker_holder_wagers_on]}"))
     if p.shoe_lost_when_wager_loses and c.first_card_at is not None:
@@ -260,7 +260,7 @@ def not_eligible(c: CoupState, p: EligibleParams, t: TableContext):
         if prev is not None and prev.curator is not None and prev.hands_complete and not prev.lacking \
                 and prev.void is None:  # the previous coup's winner is known (no card of it unread)
             seat = prev.curator
-            own = {spot: a for (b, spot), a in prev.stakes_at_first_card.items() if b == seat and spot != "tie"}
+            own = {spot: a for (b, spot), a in prev.whole_stakes().items() if b == seat and spot != "tie"}
             winner = prev.winner()
             if own and winner != "tie" and winner not in own and c.holder_at("shoe", c.first_card_at) == seat:
                 out.append(Breach(c.first_card_at, f"seat {seat}'s wager lost in coup {prev.number}, "
@@ -322,7 +322,7 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
             if ps.accepted:
                 return None, ps.seat
         return None, None
-    wagers = {s: a for s, a in seat_wagers(c.stakes_at_first_card, (hand,)).items() if c.occupied(s)}
+    wagers = {s: a for s, a in seat_wagers(c.whole_stakes(), (hand,)).items() if c.occupied(s)}
     if not wagers:
         if not passes or p.no_wager == "unjudged":
             return None, next((ps.seat for ps in passes if ps.accepted), None)
@@ -331,7 +331,7 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
             return Breach(ps.at, f"no one has a wager on the {name}, so the dealer keeps it; "
                                  f"it was passed to seat {ps.seat}"), None
         other = BANKER if hand == PLAYER else PLAYER
-        if not c.stakes_at_first_card.get((ps.seat, other)):
+        if not c.whole_stakes().get((ps.seat, other)):
             # the house may let a bettor on the other hand turn it: a choice made wrongly is a warning
             return Breach(ps.at, f"no one has a wager on the {name}; the house may let only a patron with a wager "
                                  f"on the {HAND[other]} turn it, and seat {ps.seat} has none", "warning"), None

@@ -161,8 +161,11 @@ def spot_requirement(c: CoupState, p, t):
         return ()
     out = []
     stakes = c.stakes_at_first_card
+    doubtful = {bettor for bettor, _ in c.doubtful}  # a wager of theirs recorded twice, differently: not known
     for (bettor, spot), amount in stakes.items():
         if spot not in requiring:
+            continue
+        if bettor in doubtful:
             continue
         needs = t.spots[spot].requires
         beside = [stakes[(bettor, other)] for other in needs.wager_on if (bettor, other) in stakes]
@@ -177,6 +180,8 @@ def spot_requirement(c: CoupState, p, t):
             out.append(Breach(at, f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} is larger than the "
                                   f"{t.money(max(beside))} wagered on {names} beside it, its limit"))
     out.sort(key=lambda b: b.event if b.event is not None else -1)
+    if not out and any(bettor in doubtful and spot in requiring for bettor, spot in stakes):
+        raise Unknown("stakes")  # a side wager beside a main wager the record leaves doubtful
     return out
 
 
@@ -205,7 +210,7 @@ def table_differential(c: CoupState, p, t):
         return ()
     player = banker = ZERO  # the totals on each side: the spots whose declaration counts them there
     sides = t.sides
-    for (_, spot), amount in c.stakes_at_first_card.items():
+    for (_, spot), amount in c.whole_stakes().items():
         side = sides.get(spot)
         if side == PLAYER:
             player += amount
