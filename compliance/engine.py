@@ -276,6 +276,32 @@ class Checker:
         finally:
             source.close()
 
+    def cards_of(self, source: TranscriptFile, numbers: set[int]) -> list:
+        """The cards (the game's ``CoupCards``, as :attr:`TranscriptResult.states` keeps them) of the coups
+        ``numbers`` of ``source``, replayed again up to the last of them; a coup that cannot be replayed gives
+        none.  A finding of whole shoes (the integrity stage, judged once the run is read) cites the coup at
+        which it became decisive: the check kept that coup's cards only if a rule of its own had a finding
+        there, and a report that draws the coups asks for the others here."""
+        try:
+            header = source.header
+            ruleset = self.rulesets.for_header(header, source.display)
+            game = source.game
+            replayer = self.replayer(game, games.table_context(game, header, ruleset, source.display))
+            last, out = max(numbers), []
+            for record in source.records():
+                if record.error is None:
+                    try:
+                        state = replayer.replay(record.coup, record.line)
+                    except (ReplayError, ArithmeticError):
+                        state = None
+                    if state is not None and record.number in numbers and hasattr(state, "cards"):
+                        out.append(state.cards())
+                if record.number is not None and record.number >= last:
+                    break
+            return out
+        finally:
+            source.close()
+
     def _check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
         header = source.header
         ruleset = self.rulesets.for_header(header, source.display)

@@ -217,6 +217,25 @@ def test_wager_never_settled_or_settled_twice(tmp_path):
     assert fired(check(tmp_path, r)) == [("PG-SETTLE-MISSING", 1, 14)]
 
 
+def test_a_wager_never_settled_is_worth_what_the_rulesets_payout_terms_owed_it(tmp_path):
+    # box 1 wins both hands (95 owed, kept by the house); box 2 loses both (its 50 never collected)
+    (won,) = check(tmp_path, deal_round(settle={2: BY_THE_RULES[2], 3: BY_THE_RULES[3]}))
+    assert (won.money.expected, won.money.paid, won.money.favours, won.money.patron) == (95, 0, "house", "P-1")
+    (lost,) = check(tmp_path, deal_round(settle={1: BY_THE_RULES[1], 3: BY_THE_RULES[3]}))
+    assert (lost.money.expected, lost.money.paid, lost.money.favours) == (-50, 0, "patron")
+    (cheaper,) = check(tmp_path, deal_round(settle={2: BY_THE_RULES[2], 3: BY_THE_RULES[3]}), commission=0.04)
+    assert cheaper.money.expected == 96  # the table's commission, as the settlement rule takes it
+
+
+def test_a_wager_never_settled_has_no_money_where_the_ruleset_settles_by_no_payout_terms(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text(f"id: casino-pg\ntitle: No settlement amounts judged\nversion: '1'\ncasino: Harbour\n"
+                     f"extends: {ROOT / 'rulesets' / 'us-in-pai-gow.yaml'}\n"
+                     "overrides:\n  PG-SETTLE-AMOUNT: {enabled: false}\n")
+    (found,) = check(tmp_path, deal_round(settle={2: BY_THE_RULES[2], 3: BY_THE_RULES[3]}), ruleset=str(house))
+    assert found.rule == "PG-SETTLE-MISSING" and found.money is None
+
+
 # ------------------------------------------------------------------ fouls
 
 

@@ -117,6 +117,27 @@ def test_a_commission_collected_apart_is_shown_on_the_bettors_banker_wager(tmp_p
     assert [11, "commission", "seat 1", "", "50", ""] in coup["s"]
 
 
+def test_the_coup_a_shuffle_finding_cites_shows_its_cards_as_recorded(tmp_path, monkeypatch):
+    """BAC-SHUFFLE is judged over the whole shoe, after the replay: the coup it cites (the one at which the
+    evidence became decisive) had no finding of its own, yet the recording has its cards, and the page draws
+    them (with -j 2 too)."""
+    monkeypatch.chdir(tmp_path)
+    made = run("simulate", "-r", "us-nj", "-n", "200", "--seed", "3", "--inject", "integrity.unshuffled@1",
+               "-o", "night.json")
+    assert made.exit_code == 0, made.stderr
+    recorded = {c["coup"]: c for c in json.loads((tmp_path / "night.json").read_text())["coups"]}
+    for jobs in ("1", "2"):
+        data = page_data(run("check", "night.json", "-f", "html", "-j", jobs, "--timestamp", STAMP).stdout)
+        shuffle = data["rules"].index(next(r for r in data["rules"] if r[0] == "BAC-SHUFFLE"))
+        cited = [c for c in data["coups"] if any(f[0] == shuffle for f in c["f"])]
+        assert cited and all(len(c["f"]) == 1 for c in cited)  # no finding of their own
+        for c in cited:
+            assert "why" not in c
+            player = [data["faces"][i][0] for i in c["c"][2]]
+            dealt = [e["card"] for e in recorded[c["n"]]["events"] if e["type"] == "card" and e.get("to") == "player"]
+            assert player == dealt
+
+
 def test_without_chromium_the_browser_tests_name_the_step_that_installs_it(monkeypatch):
     monkeypatch.setenv("PATH", "")
     assert browser.find() is None
@@ -289,3 +310,27 @@ def test_chart_labels_are_shown_whole():
 
     chart = bar_chart("findings by category", [("settlement.wrong-amount", 12), ("integrity.settlement-drift", 1)])
     assert ">settlement.wrong-amount</text>" in chart and ">integrity.settlement-drift</text>" in chart
+
+
+def test_flagged_shoes_are_drawn_first_over_the_run_and_those_beyond_the_cap_are_listed_with_their_flags(
+        monkeypatch):
+    from types import SimpleNamespace
+
+    from compliance.report import svg
+    from compliance.report.svg import MAX_DRAWN, MAX_SHOES, shoes_drawn, shoes_html
+
+    monkeypatch.setattr(svg, "shoe_html", lambda v: f'<div class="shoe{" flagged" if v.flagged else ""}"></div>')
+
+    def shoes(flagged: int, fair: int, table: str) -> list:
+        return [SimpleNamespace(shoe=f"{table}-S{i:03d}", flagged=[f"BAC-SHUFFLE: shoe {i} not shuffled"] if i < flagged
+                                else [], first_coup=i * 70 + 1, last_coup=i * 70 + 70) for i in range(flagged + fair)]
+
+    run_of = [shoes(100, 40, "A"), None, shoes(50, 10, "B"), shoes(0, 200, "C")]
+    drawn = shoes_drawn(run_of)
+    assert drawn == [(100, 0), (0, 0), (20, 0), (0, 0)]  # every drawing goes to flagged shoes, the first table's first
+    assert sum(f + o for f, o in drawn) == MAX_DRAWN
+    assert shoes_drawn([shoes(3, 100, "A"), shoes(0, 100, "B")]) == [(3, MAX_SHOES - 3), (0, MAX_SHOES)]
+    page = shoes_html(run_of[2], drawn[2])
+    assert page.count('class="shoe flagged"') == 20 and "30 more flagged shoes, not drawn" in page
+    assert '<li data-shoe="B-S049">shoe B-S049, coups 3431\u20133500: BAC-SHUFFLE: shoe 49 not shuffled</li>' in page
+    assert "10 more shoes without a finding are not drawn" in page

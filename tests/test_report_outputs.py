@@ -194,7 +194,9 @@ def test_statistics_count_the_findings_by_rule(tmp_path, monkeypatch):
                                                          "BAC-SETTLE-AMOUNT", "BAC-WAGER-LATE"]
     assert lines[-1] == "money: net 50 USD paid to patrons beyond what was due"
     assert len(json.loads((tmp_path / "full.json").read_text())["findings"]) == 6  # the report is still written
-    stats = json.loads(run("check", "night-shift.json", "--statistics", "-f", "json").stdout)
+    doc = json.loads(run("check", "night-shift.json", "--statistics", "-f", "json").stdout)
+    stats = doc["rules"]
+    assert doc["money"]["net"] == "50" and doc["money"]["currency"] == "USD"  # the net, as the report gives it
     assert stats[0] == {"rule": "BAC-DRAW-BANKER-ILLEGAL", "category": "third-card.banker.illegal",
                         "severity": "error", "count": 2, "coups": 2,
                         "title": "Banker's Hand draws only when the tableau says draw"}

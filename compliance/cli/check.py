@@ -136,6 +136,29 @@ def check_inputs(inputs: list[Input], context: RunContext, on_error, progress: P
     return results
 
 
+def draw_cited_coups(inputs: list[Input], results: list, context: RunContext) -> None:
+    """The cards of every coup a finding cites, for the reports that draw the coups (HTML): a finding of whole
+    shoes or runs (the integrity stage) cites the coup at which it became decisive, whose cards the check kept
+    only where a rule of its own found something in it.  The transcripts that hold such coups are replayed
+    again, each up to the last of them; one that cannot be read now keeps the cards it has."""
+    from compliance.engine import Checker
+
+    by_name = {inp.name: inp for inp in inputs}
+    checker = None
+    for r in results:
+        if r.states is None or r.transcript not in by_name:
+            continue
+        kept = {c.number for c in r.states}
+        wanted = {f.coup for f in r.findings if f.coup is not None and f.coup not in kept}
+        if not wanted:
+            continue
+        checker = checker or Checker(context, judge=False)
+        try:
+            r.states.extend(checker.cards_of(by_name[r.transcript].open(context.limits), wanted))
+        except UserError:  # replaced or removed since it was checked: its report says the cards were not kept
+            continue
+
+
 def _listed(values: list[str] | None) -> list[str]:
     """Repeated options, each of which may also be a comma-separated list (``--select A,B``)."""
     return [v.strip() for value in values or [] for v in value.split(",") if v.strip()]
@@ -312,6 +335,8 @@ def check(
                 results = parallel.check_parallel(inputs, context, jobs or parallel.default_jobs(), on_error, bar,
                                                   dask)
             bar.complete(bar.finished_coups)
+            if context.keep_states:
+                draw_cited_coups(inputs, results, context)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=in_baseline, selection=selection, config=settings.source(), isolated=isolated)
     for r in results:  # the rulesets actually loaded, with every file of their extends chains
@@ -412,5 +437,10 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
 
 
 def _statistics_json(report: Report) -> str:
-    return json.dumps([{"rule": c.rule, "category": c.category, "severity": c.severity, "count": c.count,
-                        "coups": c.coups, "title": c.title} for c in report.statistics()], indent=2) + "\n"
+    """``--statistics -f json``: the counts by rule, and the money of the wrong settlements (its net first) where
+    a finding has any, as the JSON report writes it."""
+    doc: dict = {"rules": [{"rule": c.rule, "category": c.category, "severity": c.severity, "count": c.count,
+                            "coups": c.coups, "title": c.title} for c in report.statistics()]}
+    if report.money is not None:
+        doc["money"] = report.money.as_dict()
+    return json.dumps(doc, indent=2) + "\n"

@@ -481,6 +481,8 @@ def _by_table(report: Report, data: dict) -> str:
 
 def _transcripts(report: Report) -> str:
     out = []
+    shoes = [getattr(view.result.integrity, "view", None) for view in report.transcripts]
+    drawn = svg.shoes_drawn(shoes)
     for i, view in enumerate(report.transcripts):
         r = view.result
         counts = ", ".join(f"{view.by_severity[s]:,} {s}" for s in SEVERITIES if view.by_severity[s]) or "no findings"
@@ -495,7 +497,7 @@ def _transcripts(report: Report) -> str:
             + (f"; {len(view.waived):,} waived" if view.waived else "")
             + (f"; {view.baselined:,} in the baseline" if view.baselined else "") + "</td></tr></table>"
             + _not_judged(view) + _clean(view)
-            + svg.shoes_html(getattr(r.integrity, "view", None)))  # its shoes, as the integrity stage judged them
+            + svg.shoes_html(shoes[i], drawn[i]))  # its shoes, as the integrity stage judged them
     return "".join(out)
 
 

@@ -155,22 +155,22 @@ def card_strip(cards: tuple[str, ...], stretches, decisive: int | None = None, p
     twins: set[int] = set()
     for s in stretches:
         for i in range(s.start, min(s.end, len(cards))):
-            marked.setdefault(i, "#ffe082" if s.source is not None else "#b3e5fc")
+            marked.setdefault(i, "m" if s.source is not None else "o")  # a repeat, a stretch in order
         if s.source is not None and s.source_shoe is None:
             twins.update(range(s.source, s.source + s.length))
     parts = []
+    # the colours are the style's (svg.card-strip): a shoe has hundreds of cards, and a report may draw hundreds
+    # of shoes, so each card carries its classes only (m, o shaded; t a twin, d decisive outlined; r a red suit)
     for i, code in enumerate(cards):
         x, y = (i % per_row) * w, (i // per_row) * h
         rank, suit = code[:-1], code[-1]
-        colour = "#c62828" if suit in "HD" else "#111111"
-        fill = marked.get(i, "#ffffff")
-        stroke = "#c62828" if i == decisive else "#f57f17" if i in twins else "#bdbdbd"
-        width = 2.5 if i == decisive else 1
+        cls = " ".join(c for c in (marked.get(i), "d" if i == decisive else "t" if i in twins else None,
+                                   "r" if suit in "HD" else None) if c)
         note = ": the evidence is decisive here" if i == decisive else ""
-        parts.append(f'<g><title>card {i + 1}: {_e(code)}{note}</title><rect x="{x + 1}" y="{y + 1}" '
-                     f'width="{w - 2}" height="{h - 2}" rx="3" fill="{fill}" stroke="{stroke}" '
-                     f'stroke-width="{width}"/><text x="{x + w / 2:g}" y="{y + 15}" '
-                     f'font-size="10" text-anchor="middle" fill="{colour}">{_e(rank)}{SUITS.get(suit, suit)}</text></g>')
+        attr = f' class="{cls}"' if cls else ""
+        parts.append(f'<g{attr}><title>card {i + 1}: {_e(code)}{note}'
+                     f'</title><rect x="{x + 1}" y="{y + 1}" width="{w - 2}" height="{h - 2}" rx="3"/>'
+                     f'<text x="{x + w / 2:g}" y="{y + 15}">{_e(rank)}{SUITS.get(suit, suit)}</text></g>')
     rows = -(-len(cards) // per_row) or 1
     return _svg(per_row * w, rows * h, f"the shoe's {len(cards)} cards in the order drawn, flagged stretches shaded",
                 "".join(parts), "card-strip")
@@ -206,6 +206,11 @@ def bar_chart(title: str, items: list[tuple[str, int]], width: int = 320) -> str
 STYLE = """
 section.shoes { margin: 12px 0; } .shoe { background: #fff; border: 1px solid var(--line); border-radius: 8px;
   padding: 10px 14px; margin: 10px 0; break-inside: avoid; } .shoe.flagged { border-left: 5px solid var(--error); }
+.shoe { content-visibility: auto; contain-intrinsic-size: auto 420px; }
+svg.card-strip rect { fill: #fff; stroke: #bdbdbd; stroke-width: 1; } svg.card-strip .m rect { fill: #ffe082; }
+svg.card-strip .o rect { fill: #b3e5fc; } svg.card-strip .t rect { stroke: #f57f17; }
+svg.card-strip .d rect { stroke: #c62828; stroke-width: 2.5; }
+svg.card-strip text { font-size: 10px; text-anchor: middle; fill: #111; } svg.card-strip .r text { fill: #c62828; }
 .shoe h4 { margin: 0 0 6px; font-size: 15px; } .boards { display: flex; gap: 18px; flex-wrap: wrap; align-items: start; }
 .boards figure { margin: 0; } .boards figcaption { font-size: 12px; color: var(--muted); }
 .shoe svg { max-width: 100%; height: auto; } .charts { display: flex; gap: 24px; flex-wrap: wrap; }
@@ -213,8 +218,11 @@ section.shoes { margin: 12px 0; } .shoe { background: #fff; border: 1px solid va
 .charts figcaption { font-weight: 600; font-size: 13px; margin-bottom: 4px; } .flags { margin: 6px 0 0; padding-left: 18px; }
 """
 
-#: shoes drawn per transcript (flagged shoes first, every one of them); the rest are counted, not drawn
+#: shoes drawn per transcript, and in a whole report (flagged shoes first, over every transcript): each shoe is a
+#: few hundred elements, and a browser opens a page of many thousands of them slowly (docs/reports.md: a report of
+#: 20,000 findings in 560 flagged shoes).  A flagged shoe not drawn is listed with its flags; the others are counted
 MAX_SHOES = 60
+MAX_DRAWN = 120
 
 
 def _figure(caption: str, picture: str) -> str:
@@ -249,16 +257,42 @@ def shoe_html(view) -> str:
             f'</div>')
 
 
-def shoes_html(views) -> str:
-    """The shoes of a transcript: the flagged ones first, then the others, up to :data:`MAX_SHOES` drawn."""
+def shoes_drawn(runs: list) -> list[tuple[int, int]]:
+    """How many of its flagged shoes and of its other shoes each transcript draws (``runs``: each transcript's
+    shoe views, or None): the flagged shoes first, transcript by transcript, then the others, up to
+    :data:`MAX_SHOES` a transcript and :data:`MAX_DRAWN` in all."""
+    left = MAX_DRAWN
+    flagged = []
+    for views in runs:
+        n = min(sum(1 for v in views or () if v.flagged), left)
+        flagged.append(n)
+        left -= n
+    out = []
+    for views, n in zip(runs, flagged):
+        others = min(sum(1 for v in views or () if not v.flagged), max(0, MAX_SHOES - n), left)
+        left -= others
+        out.append((n, others))
+    return out
+
+
+def shoes_html(views, drawn: tuple[int, int] | None = None) -> str:
+    """The shoes of a transcript: ``drawn`` (:func:`shoes_drawn`) of the flagged ones and of the others drawn;
+    a flagged shoe beyond them listed with its flags, the others counted."""
     if not views:
         return ""
-    order = [v for v in views if v.flagged] + [v for v in views if not v.flagged]
-    drawn = order[:max(MAX_SHOES, sum(1 for v in views if v.flagged))]
-    more = len(views) - len(drawn)
+    flagged = [v for v in views if v.flagged]
+    others = [v for v in views if not v.flagged]
+    n_flagged, n_others = drawn if drawn is not None else (len(flagged), max(0, MAX_SHOES - len(flagged)))
+    listed = ""
+    if flagged[n_flagged:]:
+        listed = (f'<p class="meta">{len(flagged) - n_flagged:,} more flagged shoes, not drawn (the report draws '
+                  f'{MAX_DRAWN} shoes at most):</p><ul class="flags">'
+                  + "".join(f'<li data-shoe="{_e(v.shoe)}">shoe {_e(v.shoe)}, coups {v.first_coup}\u2013{v.last_coup}: '
+                            + "; ".join(_e(f) for f in v.flagged) + "</li>" for v in flagged[n_flagged:]) + "</ul>")
+    more = len(others) - min(n_others, len(others))
     note = f'<p class="meta">{more:,} more shoes without a finding are not drawn.</p>' if more else ""
     return (f'<section class="shoes"><h3>Shoes ({len(views):,})</h3>'
-            + "".join(shoe_html(v) for v in drawn) + note + "</section>")
+            + "".join(shoe_html(v) for v in flagged[:n_flagged] + others[:n_others]) + listed + note + "</section>")
 
 
 def charts_html(breakdown: dict[str, list[tuple[str, int]]]) -> str:

@@ -242,6 +242,23 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
     return out
 
 
+def _payout_terms(t) -> SettlementParams | None:
+    """The payout terms the table's ruleset settles by: the parameters of its rule of wrong settlements
+    (``pai-gow.settlement.amount``); None where it has no such rule."""
+    return next((r.params for r in t.ruleset.rules if r.check == "pai-gow.settlement.amount"), None)
+
+
+def _never_settled(c: RoundState, t, box: int, stake: Decimal) -> Money | None:
+    """What a wager never settled was worth: what it was owed by the payout terms of the ruleset's settlement
+    rule, paid nothing (a losing wager's stake never collected favours the patron).  None where that cannot
+    be told: the ruleset settles by no such rule, or the hands do not decide the round."""
+    terms = _payout_terms(t)
+    if terms is None or not _judgeable(c, box):
+        return None
+    d = due(c, box, stake, terms, t)
+    return _money(c, t, box, value_to_patron(d.outcome, d.net if d.outcome == "win" else d.gross), ZERO)
+
+
 @check("pai-gow.settlement.missing", "settlement.missing", game=GAME, needs=("stakes", "settlements"))
 def missing(c: RoundState, p, t):
     """Every wager standing when the round is settled is settled exactly once (a surrendered wager is ended)."""
@@ -251,7 +268,8 @@ def missing(c: RoundState, p, t):
     out = []
     for box, stake in sorted(settlement_basis(c).items()):
         if box not in counts:
-            out.append(Breach(c.last_event, f"{c.describe_box(box)} wager of {t.money(stake)} was never settled"))
+            out.append(Breach(c.last_event, f"{c.describe_box(box)} wager of {t.money(stake)} was never settled",
+                              money=_never_settled(c, t, box, stake)))
     for box, settled in counts.items():
         if len(settled) > 1:
             paid = sum((value_to_patron(s.outcome, s.amount) for s in settled[1:]), ZERO)  # the first: the amount's
