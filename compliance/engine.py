@@ -31,7 +31,8 @@ from compliance.context import RunContext
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.games.common import ReplayError
-from compliance.reading.reader import CoupRecord, TranscriptFile, bounded, bounded_name, open_transcript
+from compliance.printable import bounded_name
+from compliance.reading.reader import CoupRecord, TranscriptFile, bounded, open_transcript
 from compliance.ruleset import cache as ruleset_cache
 from compliance.ruleset.loader import load_jurisdiction
 from compliance.ruleset.models import BoundRule, Ruleset
@@ -307,7 +308,7 @@ class Checker:
         ruleset = self.rulesets.for_header(header, source.display)
         game = source.game  # the reader picked it by table.game, to decode the coups
         table = games.table_context(game, header, ruleset, source.display)
-        result = TranscriptResult(source.display, header.table.id, header.table.jurisdiction, header.table.game,
+        result = TranscriptResult(source.display, bounded_name(header.table.id), header.table.jurisdiction, header.table.game,
                                   ruleset, ruleset_chosen=self.rulesets.override is not None)
         declared = getattr(header, "recorded", None)  # format 1.1: what the recording holds (None: v1)
         result.recorded = None if declared is None else tuple(dict.fromkeys(declared))
@@ -508,7 +509,7 @@ class Checker:
             for b in REGISTRY[rule.check].fn(header, rule.params, table):
                 out.append(Finding(rule=rule.id, category=rule.category, severity=b.severity or rule.severity,
                                    transcript=source.display, coup=None, event=None, message=b.message,
-                                   citation=rule.citation_text, line=line, column=1, table=header.table.id))
+                                   citation=rule.citation_text, line=line, column=1, table=bounded_name(header.table.id)))
         return out
 
     def _finding(self, rule: BoundRule, severity: str, source, record: CoupRecord, event, message,
@@ -521,7 +522,7 @@ class Checker:
         return Finding(rule=rule.id, category=rule.category, severity=severity, transcript=source.display,
                        coup=record.number, event=event, message=message,
                        citation=rule.cite_for(getattr(source.header.table, "game", None)),
-                       line=record.line, column=record.column, table=source.header.table.id, staff=staff, at=at,
+                       line=record.line, column=record.column, table=bounded_name(source.header.table.id), staff=staff, at=at,
                        money=money)
 
     def _unreadable(self, rule, source, record: CoupRecord, why: str, event) -> Finding:

@@ -22,6 +22,8 @@ checks the list below against the running Python's Unicode database.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 
 #: every character of the categories Cc, Cf, Zl, Zp and Cs (Unicode 15), as ranges; a superset is harmless
@@ -70,3 +72,18 @@ def json_safe(document: str) -> str:
     same character: the decoded document is unchanged.
     """
     return document if _JSON_UNSAFE.search(document) is None else _JSON_UNSAFE.sub(_json_escape, document)
+
+
+#: the longest name (a dealer's, a patron's, a table's) a finding carries as it is written
+MAX_NAME = 256
+
+
+@functools.lru_cache(maxsize=256)
+def bounded_name(name: str) -> str:
+    """A name as findings carry it: as written up to :data:`MAX_NAME` characters; a longer one cut to its start,
+    its length and the start of its SHA-256 (two long names alike at the start stay two names), so a report
+    holds each field within a bound whatever the evidence writes."""
+    if len(name) <= MAX_NAME:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{name[:MAX_NAME - 50]}… ({len(name):,} characters, sha256 {digest})"

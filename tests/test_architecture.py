@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "compliance.stats": 0,  # probability tails and Benjamini-Hochberg for the integrity tests
     "compliance.selection": 0,  # --select/--ignore (the run context holds one)
     "compliance.context": 0,  # the run context: handed from the command to the engine, runners and games
+    "compliance.printable": 0,  # strings from the evidence, safe to print and bounded (names)
     "compliance.transcript": 1,  # the transcript vocabulary every game's format is built from
     "compliance.ruleset.models": 1,
     "compliance.ruleset": 3,  # loading and lint are the engine's (they need the games' check kinds)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from builders import coup, dumps, transcript
 
-from compliance.reading.reader import MAX_NAME, bounded_name
+from compliance.printable import MAX_NAME, bounded_name
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1 << 20
@@ -77,3 +77,32 @@ def test_a_findings_staff_is_bounded_in_the_json_report(tmp_path):
     assert staffed[0]["dealer"] == bounded_name("D" * MB)
     assert list(doc["groups"]["dealer"]) == [bounded_name("D" * MB)]
     assert resource  # (the slow test measures the memory)
+
+
+def test_a_huge_table_id_and_patron_id_are_bounded_in_every_finding_and_group(tmp_path):
+    """A table id and a patron's id of 1 MB each, on 40 overpaid coups: every finding, every group and the money
+    carry them cut to the bound, so a report grows with its findings, not with the ids they repeat."""
+    coups = []
+    for n in range(1, 41):
+        c = coup(n, ["KD", "4D", "3S"], ["KS", "6C"], [(1, "player", 100)])  # Player wins 7 to 6
+        c["seated"] = {"1": "P" * MB}
+        next(e for e in c["events"] if e["type"] == "settle")["amount"] = 150  # even money is 100
+        coups.append(c)
+    doc = transcript(coups)
+    doc["table"]["id"] = "T" * MB
+    night = tmp_path / "night.json"
+    night.write_text(dumps(doc), encoding="utf-8")
+    sizes = {}
+    for fmt in ("json", "sarif"):
+        r = subprocess.run([sys.executable, "-m", "compliance", "check", str(night), "-f", fmt, "-j", "1"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert r.returncode == 1, r.stderr
+        sizes[fmt] = len(r.stdout)
+        if fmt == "json":
+            report = json.loads(r.stdout)
+    overpaid = [f for f in report["findings"] if f["rule"] == "BAC-SETTLE-AMOUNT"]
+    table, patron = bounded_name("T" * MB), bounded_name("P" * MB)
+    assert len(overpaid) == 40 and {f["money"]["patron"] for f in overpaid} == {patron}
+    assert [t["table"] for t in report["transcripts"]] == [table]
+    assert list(report["money"]["table"]) == [table] and list(report["money"]["patron"]) == [patron]
+    assert max(sizes.values()) < MB, sizes  # neither id is written whole, let alone once a finding

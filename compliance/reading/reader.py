@@ -12,7 +12,6 @@ of coups.
 from __future__ import annotations
 
 import difflib
-import functools
 import hashlib
 import io
 import re
@@ -110,21 +109,6 @@ def bounded(message: str) -> str:
     """A message with each quoted part (`...` or '...') longer than ``MAX_QUOTED`` characters cut to its
     start and its length."""
     return message if len(message) <= MAX_QUOTED else _QUOTED_SPAN.sub(_short, message)
-
-
-#: the longest name (a dealer's, an inspector's) a finding carries as it is written
-MAX_NAME = 100
-
-
-@functools.lru_cache(maxsize=256)
-def bounded_name(name: str) -> str:
-    """A name as findings carry it: as written up to :data:`MAX_NAME` characters; a longer one cut to its start,
-    its length and the start of its SHA-256 (two long names alike at the start stay two names), so a report
-    holds each field within a bound whatever the evidence writes."""
-    if len(name) <= MAX_NAME:
-        return name
-    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    return f"{name[:MAX_NAME - 50]}… ({len(name):,} characters, sha256 {digest})"
 
 
 def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec | None = None) -> CoupRecord:

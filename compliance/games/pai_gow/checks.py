@@ -21,6 +21,7 @@ from compliance.findings import Money
 from compliance.games.common import ZERO, Due, settlement_basis, value_to_patron
 from compliance.games.pai_gow.hands import Wheel, describe, fouled, outcome
 from compliance.games.pai_gow.replay import DEALER, RoundState, describe_position
+from compliance.printable import bounded_name
 
 GAME = "pai_gow_poker"
 
@@ -176,7 +177,8 @@ def due(c: RoundState, box: int, stake: Decimal, p: SettlementParams, t) -> Due:
 
 def _money(c: RoundState, t, box: int, expected: Decimal, paid: Decimal) -> Money:
     """What a wrong settlement of ``box`` was worth (findings.Money): the patron named where recorded."""
-    return Money(expected, paid, t.currency, c.players.get(box) or f"box {box}")
+    player = c.players.get(box)
+    return Money(expected, paid, t.currency, bounded_name(player) if player else f"box {box}")
 
 
 @check("pai-gow.settlement.amount", "settlement.wrong-amount", SettlementParams, game=GAME,

@@ -25,6 +25,7 @@ from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
 from compliance.games.baccarat.spots import announced_facts, coup_facts, result_key
 from compliance.games.common import Due, settlement_basis, value_to_patron
+from compliance.printable import bounded_name
 
 
 def _owed(terms: tuple, stake: Decimal) -> Due:
@@ -146,8 +147,8 @@ def patron(c: CoupState, bettor: int | str) -> str:
     there), else the seat ("seat 3")."""
     if isinstance(bettor, int):
         named = c.seated.get(bettor) if c.seated else None
-        return named if named is not None else f"seat {bettor}"
-    return bettor.removeprefix("patron:")
+        return bounded_name(named) if named is not None else f"seat {bettor}"
+    return bounded_name(bettor.removeprefix("patron:"))
 
 
 def _money(c: CoupState, t, bettor, expected: Decimal, paid: Decimal) -> Money:

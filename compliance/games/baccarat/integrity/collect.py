@@ -39,6 +39,7 @@ from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
 from compliance.evidence import V1
 from compliance.games.baccarat.checks.settlement import wrong_settlements
 from compliance.games.integrity import Timeline
+from compliance.printable import bounded_name
 
 #: card code -> its byte: suits in DECK's order (S, H, D, C), ranks A..K within a suit, so that two cards are
 #: neighbours in a new deck's order when they are of one suit and their bytes differ by one; a card read in part
@@ -298,7 +299,7 @@ class Collector:
 
     def __init__(self, header, table, rules=()):
         self.table = table  # the TableContext: decks per shoe, tableau, payouts
-        self.data = IntegrityData(header.table.id, table.currency)
+        self.data = IntegrityData(bounded_name(header.table.id), table.currency)
         self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
         if COLLUSION in self.data.rules:
             self.data.patrons = Patrons()
@@ -390,7 +391,8 @@ class Collector:
         seated = s.seated
 
         def patron(bettor) -> str | None:
-            return bettor.removeprefix("patron:") if isinstance(bettor, str) else seated.get(bettor)
+            who = bettor.removeprefix("patron:") if isinstance(bettor, str) else seated.get(bettor)
+            return None if who is None else bounded_name(who)
 
         index = len(shoe.numbers) - 1
         unnamed = False
