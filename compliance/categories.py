@@ -52,6 +52,8 @@ CATEGORIES: dict[str, str] = {
                           "ones a fair shoe gives too rarely to be chance",
     "integrity.settlement-drift": "a dealer's or table's settlement errors run one way over the run",
     "integrity.collusion": "a dealer's overpayments or late wagers go to one patron far beyond that patron's share",
+    "integrity.advantage-play": "a patron's side wagers fall (or grow) where the cards left in the shoe favour the "
+                                "patron, far more than chance places them",
 }
 
 

@@ -140,6 +140,37 @@ def sign_test(k: int, n: int) -> Fraction:
     return min(Fraction(1), Fraction(2 * tail, 2 ** n))
 
 
+def _log_comb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def hypergeometric_upper(x: int, population: int, marked: int, drawn: int) -> float | Fraction:
+    """P(X >= x) for X the marked items among ``drawn`` taken without replacement from ``population`` of which
+    ``marked`` are marked (the hypergeometric law): the chance that a choice blind to the marks takes ``x`` or
+    more of them.  Summed from ``x`` up in double precision (log-space terms), stopping once the terms no longer
+    count; a tail too small for a double (below 1e-300) is summed exactly in integers (a fraction)."""
+    lo, hi = max(0, drawn - (population - marked)), min(drawn, marked)
+    if x <= lo:
+        return 1.0
+    if x > hi:
+        return 0.0
+    base = _log_comb(population, drawn)
+    total = 0.0
+    first = None
+    for j in range(x, hi + 1):
+        log_term = _log_comb(marked, j) + _log_comb(population - marked, drawn - j) - base
+        if first is None:
+            first = log_term
+        term = math.exp(log_term - first)
+        total += term
+        if term <= total * _NEGLIGIBLE:
+            break
+    if first + math.log(total) < -690:  # below 1e-300: exactly
+        return Fraction(sum(math.comb(marked, j) * math.comb(population - marked, drawn - j) for j in range(x, hi + 1)),
+                        math.comb(population, drawn))
+    return min(1.0, total * math.exp(first))
+
+
 def benjamini_hochberg(pvalues: Sequence[float], q: float) -> float:
     """The Benjamini-Hochberg threshold at false discovery rate ``q``: every p-value at or below it is a finding
     (0.0: none is).  With the p-values sorted ascending, ``R`` is the largest rank ``i`` with

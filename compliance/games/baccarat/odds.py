@@ -32,71 +32,111 @@ def tableau_key(t: Tableau) -> tuple:
     return frozenset(t.naturals), frozenset(t.player_draws), frozenset(t.banker_draws_when_player_stood), rows
 
 
-@lru_cache(maxsize=16)
-def enumerate_counts(key: tuple, decks: int) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
+#: every way a coup can end, as the result conditions read it: (Player points, Banker points, Player cards,
+#: Banker cards)
+ENDS: tuple[tuple[int, int, int, int], ...] = tuple(
+    (p, b, pc, bc) for p in range(10) for b in range(10) for pc in (2, 3) for bc in (2, 3))
+#: every end counted
+ALL: tuple[int, ...] = (1,) * len(ENDS)
+
+
+def end_index(p: int, b: int, pc: int, bc: int) -> int:
+    """The place of an end in :data:`ENDS`."""
+    return ((p * 10 + b) * 2 + pc - 2) * 2 + bc - 2
+
+
+def third_cards(back: tuple) -> dict:
+    """(Player's points, Banker's points before a third card, Player's cards) -> the Banker's third-card values that
+    end the coup where ``back`` is not nought, each with the end's place."""
+    return {(p, b, pc): [(v, end_index(p, (b + v) % 10, pc, 3)) for v in range(10)
+                         if back[end_index(p, (b + v) % 10, pc, 3)]]
+            for p in range(10) for b in range(10) for pc in (2, 3)}
+
+
+_ALL_THIRD = third_cards(ALL)
+
+
+def deal_counts(key: tuple, start: tuple[int, ...], back: tuple = ALL, third: dict | None = None) -> dict[int, int]:
+    """The six-card deals from a shoe holding ``start[v]`` cards of point value ``v`` that end each way (index into
+    :data:`ENDS` -> count), by the tableau ``key``; only the ends where ``back`` is not nought (by default every
+    end).  ``third``: :func:`third_cards` of ``back``, where the caller keeps it."""
     naturals, player_draws, banker_stood_draws, rows = key
     banker_row = dict(rows)
-    left = [n * decks for n in POINTS_PER_DECK]
+    left = list(start)
     size = sum(left)
-    tail5 = size - 5  # ways the sixth card can come out once five are dealt
-    tail4 = (size - 4) * tail5  # ways the fifth and sixth can come out once four are dealt
-    counts: dict[tuple[int, int, int, int], int] = {}
+    tail5 = size - 5
+    tail4 = (size - 4) * tail5
+
+    at = end_index
+    if third is None:
+        third = third_cards(back)
+    counts: dict[int, int] = {}
     values = range(10)
-
-    def add(key, n):
-        counts[key] = counts.get(key, 0) + n
-
+    # each hand's two initial cards taken as a pair of values, lower first (twice the ways where they differ): the
+    # ways of a deal are the product of each value's falling factorial, whatever the order the cards come in
     for p1 in values:
         w1 = left[p1]
         if not w1:
             continue
         left[p1] -= 1
-        for b1 in values:
-            w2 = w1 * left[b1]
+        for p2 in range(p1, 10):
+            w2 = w1 * left[p2] * (1 if p2 == p1 else 2)
             if not w2:
                 continue
-            left[b1] -= 1
-            for p2 in values:
-                w3 = w2 * left[p2]
+            left[p2] -= 1
+            player = (p1 + p2) % 10
+            for b1 in values:
+                w3 = w2 * left[b1]
                 if not w3:
                     continue
-                left[p2] -= 1
-                player = (p1 + p2) % 10
-                for b2 in values:
-                    w4 = w3 * left[b2]
+                left[b1] -= 1
+                for b2 in range(b1, 10):
+                    w4 = w3 * left[b2] * (1 if b2 == b1 else 2)
                     if not w4:
                         continue
-                    left[b2] -= 1
                     banker = (b1 + b2) % 10
-                    if player in naturals or banker in naturals:
-                        add((player, banker, 2, 2), w4 * tail4)
-                    elif player in player_draws:
+                    if player in naturals or banker in naturals or (
+                            player not in player_draws and banker not in banker_stood_draws):
+                        i = at(player, banker, 2, 2)
+                        if back[i]:
+                            counts[i] = counts.get(i, 0) + w4 * tail4
+                        continue
+                    left[b2] -= 1
+                    if player in player_draws:
                         draws = banker_row.get(banker)
                         for p3 in values:
                             w5 = w4 * left[p3]
                             if not w5:
                                 continue
-                            final_player = (player + p3) % 10
+                            final = (player + p3) % 10
                             if draws is not None and draws[p3]:
-                                left[p3] -= 1
-                                for b3 in values:
-                                    if left[b3]:
-                                        add((final_player, (banker + b3) % 10, 3, 3), w5 * left[b3])
-                                left[p3] += 1
+                                ways = third[(final, banker, 3)]
+                                if ways:
+                                    left[p3] -= 1
+                                    for v, i in ways:
+                                        if left[v]:
+                                            counts[i] = counts.get(i, 0) + w5 * left[v]
+                                    left[p3] += 1
                             else:
-                                add((final_player, banker, 3, 2), w5 * tail5)
-                    elif banker in banker_stood_draws:
-                        for b3 in values:
-                            w5 = w4 * left[b3]
-                            if w5:
-                                add((player, (banker + b3) % 10, 2, 3), w5 * tail5)
-                    else:
-                        add((player, banker, 2, 2), w4 * tail4)
+                                i = at(final, banker, 3, 2)
+                                if back[i]:
+                                    counts[i] = counts.get(i, 0) + w5 * tail5
+                    else:  # the Player stands, the Banker draws
+                        for v, i in third[(player, banker, 2)]:
+                            if left[v]:
+                                counts[i] = counts.get(i, 0) + w4 * left[v] * tail5
                     left[b2] += 1
-                left[p2] += 1
-            left[b1] += 1
+                left[b1] += 1
+            left[p2] += 1
         left[p1] += 1
-    return tuple(sorted(counts.items()))
+    return counts
+
+
+@lru_cache(maxsize=16)
+def enumerate_counts(key: tuple, decks: int) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
+    """Every six-card deal of a full shoe of ``decks`` decks, counted by how the coup ends."""
+    counts = deal_counts(key, tuple(n * decks for n in POINTS_PER_DECK), ALL, _ALL_THIRD)
+    return tuple(sorted((ENDS[i], n) for i, n in counts.items()))
 
 
 @dataclass(frozen=True)

@@ -123,3 +123,33 @@ def collusion(c, p, t):
     who dealt each coup (format 1.1 ``staff``) and who placed each wager (a patron's id, or the patron seated at
     the seat): a coup without its dealer, or with a wager whose patron is not recorded, is not judged."""
     return ()
+
+
+class AdvantageParams(Params):
+    spots: list[str] | None = None
+    """The side wagers judged: a list of spot names, or (by default) every spot a table offers that requires a
+    wager beside it and whose settlement reads the result of the coup (EZ Baccarat's Dragon 7 and Panda 8).  A
+    spot settled by the first cards (a pair) is not judged: its edge is not worked out here."""
+    false_discovery_rate: Probability = 0.001
+    """Benjamini-Hochberg level over the p-values of every patron of the run (two tests a patron and spot): under
+    fair play, the chance of any finding at all in a run is about this."""
+    min_wagers: Annotated[int, Field(ge=1)] = 3
+    """Fewer side wagers of a patron where the cards favour the patron than this are not a pattern."""
+    error_at: Probability | None = None
+    """Advantage play is legal: by default a finding keeps the rule's severity however strong the evidence.  A
+    house that wants a run to fail on it sets a level here (a finding whose p-value is at or below it is an
+    error), or the rule's severity."""
+
+
+@check("integrity.advantage-play", "integrity.advantage-play", AdvantageParams,
+       needs=("cards", "values", "stakes"), scope="run")
+def advantage_play(c, p, t):
+    """A patron's side wagers do not follow the cards left in the shoe: where a side wager (Dragon 7, Panda 8)
+    favours the patron (the patron's edge, given the cards out of the shoe before the coup, is above nought), a
+    patron playing blind wagers on it no more often, and no larger, than elsewhere.  For each patron and side
+    wager, the wagers placed at the coups that favoured the patron, among the coups the patron could have placed
+    one (a wager beside which it is allowed), are put to an exact hypergeometric tail, and the large wagers among
+    them likewise; Benjamini-Hochberg over every patron of the run.  It needs who placed each wager and the cards
+    of every coup of the shoe before it: a coup whose patron is not recorded, or after a coup of the shoe whose
+    cards are not all recorded, is not judged."""
+    return ()

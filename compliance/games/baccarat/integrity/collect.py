@@ -38,6 +38,7 @@ from decimal import Decimal
 from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
 from compliance.evidence import V1
 from compliance.games.baccarat.checks.settlement import wrong_settlements
+from compliance.games.baccarat.edges import returns
 from compliance.games.integrity import Timeline
 from compliance.printable import bounded_name
 
@@ -63,6 +64,8 @@ NOT_DEALT_BY_THE_TABLEAU = frozenset({
 
 #: the check kind of the collusion test: the collector keeps what it needs only where its rule is on
 COLLUSION = "integrity.collusion"
+#: the check kind of the advantage-play test: likewise
+ADVANTAGE = "integrity.advantage-play"
 
 NO_TIME = -(2 ** 63)  # a coup without a timestamp, in a shoe whose record has some
 NAIVE = -(2 ** 15)  # a timestamp recorded without an offset
@@ -191,6 +194,22 @@ class ShoeRecord:
 _POINTS = tuple(POINTS[code] if code in POINTS else PARTIAL_POINTS[code] for code in CODES)
 
 
+def side_wagers(table, names: list[str] | None) -> dict[str, tuple]:
+    """The side wagers of a table the advantage-play test judges: ``names`` (those the table offers), or every
+    spot it offers that requires a wager beside it; only those whose settlement reads the coup's result.  Spot
+    -> (what a unit staked gives back at each end of a coup, the spots it may stand beside: None for any)."""
+    out = {}
+    for name, spot in table.spots.items():
+        if (name not in names) if names is not None else spot.requires is None:
+            continue
+        back = returns(spot, table.naturals)
+        if back is not None:
+            beside = frozenset(spot.requires.wager_on) if spot.requires is not None and spot.requires.wager_on \
+                else None
+            out[name] = (back, beside)
+    return out
+
+
 def tableau_letter(four: bytes, cards: bytes, after: int, aside: set[int], tableau) -> int:
     """The outcome letter the tableau gives a coup dealt from ``four`` (Player, Banker, Player, Banker) and then
     the hand cards of ``cards`` from ``after`` on (45, "-": the shoe ran out first)."""
@@ -257,10 +276,39 @@ class Patrons:
         self.wagers, self.events, self.no_dealer, self.no_patron = state
 
 
+class Chances:
+    """What the advantage-play test keeps of a transcript: the side wagers it judges (each spot's name, what a unit
+    staked on it gives back at each end of a coup, :func:`~compliance.games.baccarat.edges.returns`, and the spots
+    beside which it may be placed), and for every coup a named patron could place one, the patron and the side
+    wagers placed (at the first card); the coups whose cards are not all recorded (the shoe left is not known
+    after them), and the coups with a wager whose patron is not named."""
+
+    __slots__ = ("spots", "chances", "gaps", "no_patron")
+
+    def __init__(self, spots: dict):
+        self.spots: dict[str, tuple] = spots  # spot -> (returns, the spots it may stand beside: None for any)
+        # (shoe id, coup index, patron, spots it could be placed on, ((spot, amount), ...) placed)
+        self.chances: list[tuple] = []
+        self.gaps: list[tuple[str, int]] = []  # (shoe id, coup index)
+        self.no_patron = 0
+
+    def extend(self, other: Chances, base: dict[str, int]) -> None:
+        self.spots = self.spots or other.spots
+        self.chances.extend((shoe, base.get(shoe, 0) + i, *rest) for shoe, i, *rest in other.chances)
+        self.gaps.extend((shoe, base.get(shoe, 0) + i) for shoe, i in other.gaps)
+        self.no_patron += other.no_patron
+
+    def __getstate__(self):
+        return self.spots, self.chances, self.gaps, self.no_patron
+
+    def __setstate__(self, state):
+        self.spots, self.chances, self.gaps, self.no_patron = state
+
+
 class IntegrityData:
     """One transcript's shoes, in the order they first appear, and who dealt when."""
 
-    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency", "patrons")
+    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency", "patrons", "chances")
 
     def __init__(self, table: str, currency: str | None = None):
         self.table = table
@@ -270,6 +318,7 @@ class IntegrityData:
         self.view = None  # filled by the integrity stage: list of ShoeView, for the reports
         self.rules: dict = {}  # check kind -> the rule of the transcript's ruleset that judges it (as selected)
         self.patrons: Patrons | None = None  # where the collusion rule is on
+        self.chances: Chances | None = None  # where the advantage-play rule is on and the table offers a side wager
 
     def extend(self, other: IntegrityData | None) -> None:
         """Append the next chunk of the same transcript."""
@@ -286,12 +335,18 @@ class IntegrityData:
             if self.patrons is None:
                 self.patrons = Patrons()
             self.patrons.extend(other.patrons, base)
+        if other.chances is not None:
+            if self.chances is None:
+                self.chances = Chances({})
+            self.chances.extend(other.chances, base)
 
     def __getstate__(self):
-        return self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons
+        return self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons, \
+            self.chances
 
     def __setstate__(self, state):
-        self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons = state
+        (self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons,
+         self.chances) = state
 
 
 class Collector:
@@ -303,6 +358,10 @@ class Collector:
         self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
         if COLLUSION in self.data.rules:
             self.data.patrons = Patrons()
+        if ADVANTAGE in self.data.rules:
+            spots = side_wagers(table, self.data.rules[ADVANTAGE].params.spots)
+            if spots:
+                self.data.chances = Chances(spots)
         # format 1 has no way to name the dealer (staff is 1.1's): its coups are not counted as lacking one, as a
         # version 1 transcript's coups are not counted as lacking every coup of the shoe (compliance.evidence)
         self.dealers_recordable = getattr(header, "version", 1) != 1
@@ -374,6 +433,8 @@ class Collector:
                 shoe.errors.append((index, w.gain, w.kind, w.expected))
         if self.data.patrons is not None and (s.settlements or categories):
             self._patrons(s, shoe, found, wrong, staff)
+        if self.data.chances is not None:
+            self._chances(s, shoe, have, duplicate)
         times = s.times
         if times or shoe.times is not None:
             shoe.add_time(next((t.when for t in times if t.when is not None), None))
@@ -413,6 +474,35 @@ class Collector:
                 who = None if ch is None else patron(ch.bettor)
                 if who is not None:
                     patrons.events.append(("late", shoe.shoe, index, dealer, who, ch.after, None))
+
+    def _chances(self, s, shoe: ShoeRecord, have, duplicate: bool) -> None:
+        """Keep, for the advantage-play test, each named patron's chance at a side wager in this coup (a wager
+        beside which one may stand) and the side wagers placed; and whether the coup's cards are all known."""
+        chances = self.data.chances
+        index = len(shoe.numbers) - 1
+        if s.drawn and (duplicate or not {"cards", "values"} <= have
+                        or any(card.points is None for _, card in s.drawn)):
+            chances.gaps.append((shoe.shoe, index))
+        stakes = s.stakes_at_first_card if s.stakes_at_first_card is not None else s.stakes
+        if not stakes:
+            return
+        seated = s.seated
+        by_patron: dict[str, dict] = {}
+        unnamed = False
+        for (bettor, spot), amount in stakes.items():
+            who = bettor.removeprefix("patron:") if isinstance(bettor, str) else seated.get(bettor)
+            if who is None:
+                unnamed = True
+            else:
+                by_patron.setdefault(who, {})[spot] = amount
+        chances.no_patron += unnamed
+        for who, wagers in by_patron.items():
+            could = tuple(name for name, (_, beside) in chances.spots.items()
+                          if (beside is None and any(sp not in chances.spots for sp in wagers))
+                          or (beside is not None and not beside.isdisjoint(wagers)))
+            if could:
+                placed = tuple((name, wagers[name]) for name in could if name in wagers)
+                chances.chances.append((shoe.shoe, index, who, could, placed))
 
     def _implied(self, s) -> list | None:
         """A coup recorded with each hand's cards but not the order they were dealt in (a hand log), put in the

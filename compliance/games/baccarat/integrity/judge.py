@@ -24,9 +24,9 @@ from fractions import Fraction
 
 from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
+from compliance.games.baccarat.integrity import advantage, order, outcomes, patrons
 from compliance.games.baccarat.integrity import drift as drift_tests
-from compliance.games.baccarat.integrity import order, outcomes, patrons
-from compliance.games.baccarat.integrity.collect import CODES, NO_TIME, counted_outcomes
+from compliance.games.baccarat.integrity.collect import _POINTS, CODES, NO_TIME, counted_outcomes
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.common import money
 from compliance.games.integrity import ShoeView
@@ -34,7 +34,8 @@ from compliance.stats import benjamini_hochberg, longest_run_tail, probability_t
 
 SHUFFLE, OUTCOMES, DRIFT = "integrity.unshuffled", "integrity.outcomes", "integrity.settlement-drift"
 COLLUSION = "integrity.collusion"
-KINDS = (SHUFFLE, OUTCOMES, DRIFT, COLLUSION)
+ADVANTAGE = "integrity.advantage-play"
+KINDS = (SHUFFLE, OUTCOMES, DRIFT, COLLUSION, ADVANTAGE)
 
 
 @dataclass(eq=False, slots=True)
@@ -94,7 +95,8 @@ def judge(results: list, context: RunContext | None = None) -> None:
     if not shoes:
         return
     added: dict[int, list[Finding]] = defaultdict(list)
-    for f in _shuffle(shoes) + _outcomes(shoes) + _drift(shoes) + _collusion(results, shoes):
+    for f in _shuffle(shoes) + _outcomes(shoes) + _drift(shoes) + _collusion(results, shoes) \
+            + _advantage(results, shoes):
         added[id(f.result)].append(f.finding)
     for r in results:
         if getattr(r, "integrity", None) is None:
@@ -154,7 +156,7 @@ def stepped(rule, p_value, bound: bool = False) -> tuple[str, str]:
     """The severity of a finding whose strongest test has ``p_value`` (or a bound on it): an error at or below
     the rule's ``error_at``, else the rule's own; and the words that say so in its message ("" if not stepped)."""
     level = rule.params.error_at
-    if p_value <= Fraction(level) and rule.severity != "error":
+    if level is not None and p_value <= Fraction(level) and rule.severity != "error":
         p = probability_text(p_value, bound=True) if bound else f"= {probability_text(p_value)}"
         return "error", f"; an error, as p {p} is at or below {probability_text(level)}"
     return rule.severity, ""
@@ -483,6 +485,11 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
 # ------------------------------------------------------------------ 4. collusion: a dealer who favours a patron
 
 
+def _bh_level(cut: float, m: int, q: float) -> str:
+    """A Benjamini-Hochberg threshold as a test's level: '1.2e-6 (Benjamini-Hochberg, 40 tests at 0.001)'."""
+    return f"{probability_text(cut)} (Benjamini-Hochberg, {m} tests at {probability_text(q)})"
+
+
 def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
     """Every (dealer, patron) pair of the run: its share of the dealer's overpayments and late wagers against its
     share of the dealer's wagers (an exact binomial tail), Benjamini-Hochberg over every pair's p-values."""
@@ -533,8 +540,7 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
             stats.append(Statistic(label, f"share of the dealer's {words} (binomial tail)", what,
                                    f"{t.x} of {t.n} (fair share {float(t.share):.1%}: {t.n * float(t.share):.1f})",
                                    probability_text(t.p_value),
-                                   f"{probability_text(cut)} (Benjamini-Hochberg, {len(tests)} tests at "
-                                   f"{probability_text(p.false_discovery_rate)})",
+                                   _bh_level(cut, len(tests), p.false_discovery_rate),
                                    first.place[0].coup(first.place[1])))
         net = sum((e.gain for e in pair.events["over"]), Decimal(0))
         coups = sorted({(e.place[0].label, e.place[0].coup(e.place[1])) for k in ("over", "late")
@@ -551,5 +557,109 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         currencies = {e.place[0].result.integrity.currency for e in pair.events["over"]}
         worth = Money(due, due + net, currencies.pop() if len(currencies) == 1 else None, pair.patron,
                       sums=len(pair.events["over"])) if pair.events["over"] else None
+        made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth))
+    return made
+
+
+# ------------------------------------------------------------------ 5. advantage play: side wagers that follow the cards
+
+
+def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
+    """Every (patron, side wager) of the run: its wagers (and its large wagers) at the coups the cards left favour
+    the patron, against its chances there (exact hypergeometric tails), Benjamini-Hochberg over every test."""
+    judged = [r for r in results if r.integrity.chances is not None and ADVANTAGE in r.integrity.rules]
+    if not judged:
+        return []
+    runs = {(id(s.result), s.record.shoe): s for s in shoes}
+    rule = judged[0].integrity.rules[ADVANTAGE]
+    counts = advantage.Counts()
+    lines: dict[tuple[str, str], advantage.Line] = {}
+    for r in judged:
+        data = r.integrity.chances
+        tableau = r.ruleset.game.tableau
+        gaps: dict[str, set[int]] = defaultdict(set)
+        for shoe, index in data.gaps:
+            gaps[shoe].add(index)
+        lefts: dict[str, list] = {}
+        unknown: set[tuple[str, int]] = set()
+        for shoe, index, patron, could, placed in data.chances:
+            run = runs.get((id(r), shoe))
+            if run is None:
+                continue
+            if shoe not in lefts:
+                lefts[shoe] = advantage.lefts(run.record, gaps[shoe], _POINTS)
+            left = lefts[shoe][index]
+            if left is None:
+                unknown.add((shoe, index))
+                continue
+            amounts = dict(placed)
+            for spot in could:
+                back = data.spots[spot][0]
+                line = lines.get((patron, spot))
+                if line is None:
+                    line = lines[(patron, spot)] = advantage.Line(patron, spot, back)
+                good = counts.favourable(tableau, spot, back, run.record.decks, (run.label, index), left)
+                line.chances.append(advantage.Chance((run, index), good, amounts.get(spot), left))
+        for lacking, n in ((("patrons",), data.no_patron), (("cards",), len(unknown))):
+            if n:
+                key = (r.integrity.rules[ADVANTAGE].id, lacking)
+                r.not_judged[key] = r.not_judged.get(key, 0) + n
+    for line in lines.values():
+        line.chances.sort(key=lambda c: (c.place[0].label, c.place[1]))
+    tests = [t for line in lines.values() for t in advantage.tests_of(line)]
+    p = rule.params
+    cut = benjamini_hochberg([t.p_value for t in tests], p.false_discovery_rate)
+    if cut <= 0:
+        return []
+    rejected: dict[str, list] = defaultdict(list)
+    for t in tests:
+        if t.p_value <= cut and t.x >= p.min_wagers:
+            rejected[t.line.patron].append(t)
+    made = []
+    for patron in sorted(rejected):
+        found = rejected[patron]
+        at = min((advantage.decisive(t, cut) for t in found), key=lambda c: (c.place[0].label, c.place[1]))
+        shoe, index = at.place
+        label = f"patron {patron}"
+        parts, stats = [], []
+        for t in found:
+            spot = t.line.spot
+            if t.kind == "placement":
+                parts.append(f"{t.x} of the patron's {t.n} {spot} wagers fell at the {t.marked} of the patron's "
+                             f"{t.population} chances at it where the cards left favoured the patron "
+                             f"({t.marked / t.population:.1%}; hypergeometric tail: p = "
+                             f"{probability_text(t.p_value)})")
+                what = f"{spot} wagers at favourable coups, of the patron's wagers"
+            else:
+                parts.append(f"{t.x} of the patron's {t.n} larger {spot} wagers fell at favourable coups, against "
+                             f"{t.marked} of all {t.population} (hypergeometric tail: p = "
+                             f"{probability_text(t.p_value)})")
+                what = f"larger {spot} wagers at favourable coups, of the patron's larger wagers"
+            first = advantage.decisive(t, cut)
+            stats.append(Statistic(label, f"{advantage.TESTS[t.kind]} (hypergeometric tail)", what,
+                                   f"{t.x} of {t.n} (favourable: {t.marked} of {t.population})",
+                                   probability_text(t.p_value),
+                                   _bh_level(cut, len(tests), p.false_discovery_rate),
+                                   first.place[0].coup(first.place[1])))
+        spots = {t.line.spot: t.line for t in found}
+        blind = counted = Decimal(0)
+        wagers = 0
+        coups = set()
+        for line in spots.values():
+            b, c = advantage.worth(line, line.wagers[0].place[0].result.ruleset.game.tableau)
+            blind, counted = blind + b, counted + c
+            wagers += len(line.wagers)
+            coups |= {(w.place[0].label, w.place[0].coup(w.place[1])) for w in line.wagers if w.favourable}
+        numbers = [n for _, n in sorted(coups)]
+        listed = ", ".join(map(str, numbers[:12])) + (f" and {len(numbers) - 12} more" if len(numbers) > 12 else "")
+        currencies = {w.place[0].result.integrity.currency for line in spots.values() for w in line.wagers}
+        gain = counted - blind
+        message = (f"{label}: side wagers that follow the cards left in the shoe: " + "; ".join(parts)
+                   + f" (Benjamini-Hochberg over {len(tests)} tests at {probability_text(p.false_discovery_rate)}: "
+                   + f"decisive at p <= {probability_text(cut)}); the patron's expected value of these {wagers} "
+                   + f"wagers, given the cards left, {money(counted)}, against {money(blind)} at a full shoe's "
+                   + f"odds: an expected gain of {money(gain)} from the cards; favourable wagers in coups {listed}; "
+                   + f"decisive at coup {shoe.coup(index)}")
+        worth = Money(blind, counted, currencies.pop() if len(currencies) == 1 else None, patron, sums=wagers)
         made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth))
     return made

@@ -45,6 +45,7 @@ from typing import BinaryIO
 from compliance.cards import DECK
 from compliance.categories import under
 from compliance.errors import UserError
+from compliance.games.baccarat.edges import removal_count, returns
 from compliance.games.baccarat.simulate.curator import Holders
 from compliance.games.baccarat.simulate.irregular import irregularities as irregular_kinds
 from compliance.games.baccarat.simulate.play import CoupPlay, Game, Injection
@@ -74,6 +75,7 @@ RUN_WAYS: dict[str, tuple[str, ...]] = {
     "integrity.outcomes": ("banker", "player"),
     "integrity.settlement-drift": ("patrons",),
     "integrity.collusion": ("patron",),
+    "integrity.advantage-play": ("counter",),
 }
 WAY_WORDS = {
     "decks-alike": "every deck put in the shoe in the same order, unshuffled (as at the Golden Nugget)",
@@ -84,6 +86,9 @@ WAY_WORDS = {
     "patrons": "wrong settlements all in the patrons' favour (commission not deducted, or paid a unit over)",
     "patron": "one dealer overpays one patron (commission not deducted, or a unit over) on that share of the "
               "patron's winning wagers at the dealer's coups",
+    "counter": "one patron, seated all night, wagers on the Player or Banker every coup and places a side wager "
+               "(Dragon 7, Panda 8) only where the count of the cards out of the shoe says it favours the patron, "
+               "at that share of such coups",
 }
 
 
@@ -99,12 +104,18 @@ class RunInjection:
     dealer: str | None = None  # collusion: the dealer, the patron favoured, and the coups overpaid
     patron: str | None = None
     overpaid: tuple[int, ...] = ()
+    # advantage play: the coups of the patron's side wagers (spot and the dealer of each, where the run names them)
+    wagered: tuple[tuple[int, str, str | None], ...] = ()
 
     def as_dict(self) -> dict:
         out = {"category": self.category, "way": self.way, "shoe": self.shoe, "coups": [self.first, self.last],
                "what": WAY_WORDS[self.way]}
         if self.dealer is not None:
             out |= {"dealer": self.dealer, "patron": self.patron, "overpaid": list(self.overpaid)}
+        if self.wagered:
+            out |= {"patron": self.patron, "wagered": [
+                {"coup": n, "spot": spot} | ({"dealer": dealer} if dealer is not None else {})
+                for n, spot, dealer in self.wagered]}
         return out
 
 
@@ -209,6 +220,17 @@ def _reported_by(category: str, way: str | None = None) -> tuple[str, ...]:
     return (category, "settlement.wrong-amount") if way in ("patrons", "patron") else (category,)
 
 
+def _counts(game: Game, decks: int) -> dict:
+    """The side wagers a counter plays (those that require a wager beside them and are settled by the result),
+    each with its effect-of-removal count: what the advantage-play rule judges them by."""
+    out = {}
+    for name, spot in game.spots.items():
+        back = returns(spot, game.naturals) if spot.requires is not None else None
+        if back is not None:
+            out[name] = removal_count(game.tableau, back, decks)
+    return out
+
+
 class Simulator:
     """Plays ``coups`` coups at one table under ``ruleset``."""
 
@@ -260,7 +282,8 @@ class Simulator:
                                     f"would report {category}")
         # collusion is between a dealer and a patron: the dealers are named (four, unless --dealers says)
         self.colluding = ("integrity.collusion", "patron") in self.run_inject
-        if self.colluding and not dealers:
+        self.counting = ("integrity.advantage-play", "counter") in self.run_inject
+        if (self.colluding or self.counting) and not dealers:
             dealers = self.dealers = 4
         self.rng = random.Random(seed)
         self.schedule = random.Random(f"inject:{seed}")
@@ -318,6 +341,25 @@ class Simulator:
         if self.colluding and self.accomplice_seat not in self.patrons.seated:
             self.patrons.seated[self.accomplice_seat] = self.patrons._new()
         self.accomplice = self.patrons.seated.get(self.accomplice_seat)
+        # advantage play: the patron seated all night (at the next seat, where a colluding patron has the first) who
+        # places side wagers by the count, and the coups of those wagers
+        self.counter_seat = None
+        self.counter_play = None
+        self.wagered: list[tuple[int, str, str | None]] = []
+        if self.counting:
+            counts = _counts(self.game, self.table.decks)
+            if not counts:
+                raise UserError(f"integrity.advantage-play: game {game!r} of ruleset {ruleset.id!r} offers no side "
+                                "wager settled by the result of the coup (Dragon 7, Panda 8) to play by the count")
+            seats = [s for s in self.table.seat_order if s != self.accomplice_seat]
+            if not seats:
+                raise UserError("integrity.advantage-play needs a seat of its own: give the table more --seats")
+            self.counter_seat = seats[0]
+            if self.counter_seat not in self.patrons.seated:
+                self.patrons.seated[self.counter_seat] = self.patrons._new()
+            self.counter_play = (self.counter_seat, self.run_inject[("integrity.advantage-play", "counter")],
+                                 self.schedule, counts)
+        self.counter = self.patrons.seated.get(self.counter_seat) if self.counter_seat is not None else None
 
     def dealer_of(self, coup: int) -> str | None:
         """Who deals coup ``coup`` (None: the run names no dealers)."""
@@ -353,7 +395,7 @@ class Simulator:
                 self.holders.offered = set()
                 carry = None
             seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker,
-                                                            self.accomplice_seat})
+                                                            self.accomplice_seat, self.counter_seat})
             irregular = self.irregular_pending[0] if self.irregular_pending and carry is None else None
             breaches = self.pending if irregular is None else []
             if shoe.preset is not None and carry is None and irregular is None:
@@ -363,7 +405,10 @@ class Simulator:
             if self.colluder is not None and self.dealer_of(number) == self.colluder and not breaches:
                 play.favoured = (self.accomplice_seat, self.run_inject[("integrity.collusion", "patron")],
                                  self.schedule)
+            play.counting = self.counter_play
             coup = play.play()
+            for spot in play.counted:
+                self.wagered.append((number, spot, self.dealer_of(number)))
             if clock is not None and coup["events"]:
                 coup["events"][0]["at"] = clock.next(number, opening)
             if play.colluded is not None:
@@ -391,11 +436,15 @@ class Simulator:
         if self.overpaid:
             self.integrity.append(RunInjection("integrity.collusion", "patron", None, self.overpaid[0],
                                                self.coup_count, self.colluder, self.accomplice, tuple(self.overpaid)))
+        if self.wagered:
+            self.integrity.append(RunInjection("integrity.advantage-play", "counter", None, self.wagered[0][0],
+                                               self.coup_count, patron=self.counter, wagered=tuple(self.wagered)))
 
     def _spoil(self, previous: Shoe | None, number: int) -> tuple[list[str] | None, tuple[str, str, int] | None]:
         """How the next shoe goes into the table (its cards' order, None: shuffled), and how it was spoilt."""
         for (category, way), rate in self.run_inject.items():
-            if category in ("integrity.settlement-drift", "integrity.collusion") or self.schedule.random() >= rate:
+            if category in ("integrity.settlement-drift", "integrity.collusion", "integrity.advantage-play") \
+                    or self.schedule.random() >= rate:
                 continue
             if way == "decks-alike":
                 deck = list(DECK)

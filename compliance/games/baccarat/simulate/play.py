@@ -98,6 +98,10 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         # set where the dealer of this coup favours them; what was overpaid, once it was
         self.favoured: tuple | None = None
         self.colluded: str | None = None
+        # advantage play: (the counter's seat, the share of favourable coups played, the random source, each side
+        # wager's count), set at every coup of a night with a counter; the side wagers the counter placed
+        self.counting: tuple | None = None
+        self.counted: list[str] = []
 
     # ------------------------------------------------------------ breaches
     def can(self, category: str) -> bool:

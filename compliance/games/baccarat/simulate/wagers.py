@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from decimal import ROUND_FLOOR, Decimal
 
+from compliance.cards import POINTS
+from compliance.games.baccarat.odds import POINTS_PER_DECK
 from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, describe_bettor, side_totals
 from compliance.games.common import plain  # noqa: F401  (the simulator writes amounts as dealers do)
 
@@ -80,8 +82,9 @@ class WagerSteps:
             else:
                 self.add_wager(self.holders.marker, holder_spot, t.min_wager * rng.choice((1, 2, 4)))
         reduced = False
+        counter = self.counting[0] if self.counting is not None else None
         for bettor in self.bettors():
-            if rng.random() > 0.75:
+            if rng.random() > 0.75 and bettor != counter:
                 continue
             spot = rng.choices(self.g.main_spots, self.g.main_weights)[0]
             if (bettor, spot) == barred:
@@ -112,7 +115,9 @@ class WagerSteps:
                 self.add_wager(bettor, spot, amount - t.min_wager)
             else:
                 self.add_wager(bettor, spot, amount)
-            if self.g.side_spots:
+            if bettor == counter:
+                self.play_the_count(bettor, spot)
+            elif self.g.side_spots:
                 self.side_wager(bettor, spot)
         if not reduced:
             self.breach_wagers()
@@ -132,6 +137,27 @@ class WagerSteps:
         if self.g.spots[spot].requires.at_most:
             amount = min(amount, self.stakes[(bettor, main)])
         self.add_wager(bettor, spot, amount)
+
+    def play_the_count(self, bettor: int, main: str) -> None:
+        """Advantage play: a side wager beside the main wager only where the count of the cards out of the shoe
+        (everything dealt from it so far) says it favours the patron, at the injection's share of such coups; as
+        large as the main wager allows, up to four table minimums."""
+        _, rate, schedule, counts = self.counting
+        left = [n * self.shoe.decks for n in POINTS_PER_DECK]
+        for code in self.shoe.cards[:self.shoe.next]:
+            left[POINTS[code]] -= 1
+        t = self.g.table
+        for spot, count in counts.items():
+            if main not in self.g.spots[spot].requires.wager_on or (bettor, spot) in self.stakes:
+                continue
+            edge = count.estimate(left)
+            if edge is None or edge <= 0 or schedule.random() >= rate:
+                continue
+            amount = t.min_wager * 4
+            if self.g.spots[spot].requires.at_most:
+                amount = min(amount, self.stakes[(bettor, main)])
+            self.add_wager(bettor, spot, amount)
+            self.counted.append(spot)
 
     def reduction_unit(self) -> Decimal | None:
         p = self.g.procedure.params("wager.improper-reduction", self.method)

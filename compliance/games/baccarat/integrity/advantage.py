@@ -1,0 +1,179 @@
+"""Advantage play: a patron whose side wagers follow the cards left in the shoe.
+
+Late in some shoes a side wager favours the patron: the Dragon 7 wager (a
+three-card Banker 7 that wins, 40 to 1) once the 8s and 9s are short, the
+Panda 8 likewise.  A patron who keeps the count wagers on it only then, or
+wagers more then.  Such play is legal; the house and the regulator want it
+known.
+
+For every coup a named patron could place a side wager (a wager on a spot
+beside which it may stand), the patron's edge on it is worked out from the
+cards out of the shoe before the coup (:class:`~compliance.games.baccarat.edges.RemovalCount`,
+the effect-of-removal count; its error against the exact enumeration is in
+docs/integrity.md), and the coup is *favourable* where it is above nought.  A
+patron playing blind places side wagers, and large ones, without regard to it.
+So for each (patron, spot):
+
+* **placement**: of the patron's ``T`` chances, ``F`` were favourable; of the
+  ``n`` side wagers placed, ``x`` fell on them.  Under blind play ``x`` is
+  hypergeometric (``n`` drawn from ``T`` of which ``F`` are marked); the
+  p-value is its upper tail.
+* **size**: of the ``n`` wagers, ``L`` were larger than the patron's median
+  wager on the spot; of them ``y`` fell on favourable coups, against the
+  ``x`` of ``n`` wagers that did: hypergeometric again.
+
+Every test of the run goes through Benjamini-Hochberg.  The count's error
+only weakens the tests: under blind play which coups it calls favourable is
+no matter, so their false-alarm rate holds whatever its error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
+
+from compliance.games.baccarat.edges import exact_edge, full_shoe, removal_count
+from compliance.stats import hypergeometric_upper
+
+#: the tests of a patron and spot, in words
+TESTS = {"placement": "side wagers placed where the cards favour the patron",
+         "size": "large side wagers placed where the cards favour the patron"}
+CENT = Decimal("0.01")
+
+
+def lefts(record, gaps: set[int], points) -> list[tuple[int, ...] | None]:
+    """The shoe left before each coup of ``record`` (cards of each point value 0..9), from the cards recorded out
+    of it before (burns included where recorded: a card the patrons did not see is, to them, still in the shoe);
+    None from the first coup after one whose cards are not all known (``gaps``), or past the shoe's cards."""
+    limit = 52 * record.decks
+    left = list(full_shoe(record.decks))
+    out: list[tuple[int, ...] | None] = []
+    start, known = 0, True
+    cards = record.cards
+    for i, end in enumerate(record.ends):
+        out.append(tuple(left) if known else None)
+        if i in gaps or end > limit:
+            known = False
+        if known:
+            for b in cards[start:end]:
+                v = points[b]
+                left[v] -= 1
+                if left[v] < 0:  # more of a value than the shoe holds (shoe.integrity's finding): not known
+                    known = False
+        start = end
+    return out
+
+
+@dataclass(slots=True)
+class Chance:
+    place: tuple  # (ShoeRun, coup index)
+    favourable: bool
+    amount: Decimal | None  # the side wager placed, None if none
+    left: tuple[int, ...]
+
+
+@dataclass
+class Line:
+    """One patron's chances at one side wager over the run, in the run's order."""
+
+    patron: str
+    spot: str
+    back: tuple
+    chances: list[Chance] = field(default_factory=list)
+
+    @property
+    def wagers(self) -> list[Chance]:
+        return [c for c in self.chances if c.amount is not None]
+
+    def large(self) -> Decimal | None:
+        """Wagers above this are the patron's large ones (the median of the patron's wagers on the spot)."""
+        amounts = sorted(c.amount for c in self.wagers)
+        return amounts[(len(amounts) - 1) // 2] if amounts else None
+
+
+@dataclass
+class Test:
+    line: Line
+    kind: str  # "placement" or "size"
+    x: int  # wagers (large wagers) at favourable coups
+    n: int  # wagers (large wagers)
+    marked: int  # favourable chances (wagers at favourable coups)
+    population: int  # chances (wagers)
+    p_value: float
+
+
+def tests_of(line: Line) -> list[Test]:
+    wagers = line.wagers
+    n = len(wagers)
+    if not n:
+        return []
+    t, f = len(line.chances), sum(c.favourable for c in line.chances)
+    x = sum(c.favourable for c in wagers)
+    out = [Test(line, "placement", x, n, f, t, hypergeometric_upper(x, t, f, n) if x else 1.0)]
+    cut = line.large()
+    big = [c for c in wagers if c.amount > cut]
+    y = sum(c.favourable for c in big)
+    out.append(Test(line, "size", y, len(big), x, n, hypergeometric_upper(y, n, x, len(big)) if y else 1.0))
+    return out
+
+
+def decisive(test: Test, threshold: float) -> Chance:
+    """The chance at which the running test (on the chances so far) first fell to ``threshold``; the line's last
+    favourable wager if never before the end."""
+    line = test.line
+    t = f = n = x = 0
+    last = None
+    # placement: every chance is in the population, its wagers drawn; size: every wager is, its large ones drawn
+    cut = line.large() if test.kind == "size" else None
+    for c in line.chances:
+        if cut is not None and c.amount is None:
+            continue
+        t += 1
+        f += c.favourable
+        if c.amount is None or (cut is not None and c.amount <= cut):
+            continue
+        n += 1
+        x += c.favourable
+        if c.favourable:
+            last = c
+            if hypergeometric_upper(x, t, f, n) <= threshold:
+                return c
+    return last
+
+
+def worth(line: Line, tableau) -> tuple[Decimal, Decimal]:
+    """(the patron's expected value of the line's side wagers at the full shoe's odds, at the cards left): exact
+    fractions summed, each total rounded half-even to the cent at the end."""
+    blind = Fraction(0)
+    counted = Fraction(0)
+    for c in line.wagers:
+        shoe = c.place[0]
+        stake = Fraction(c.amount)
+        blind += stake * exact_edge(tableau, line.back, full_shoe(shoe.record.decks))
+        edge = exact_edge(tableau, line.back, c.left)
+        counted += stake * (edge if edge is not None else 0)
+
+    def cents(x: Fraction) -> Decimal:
+        return (Decimal(x.numerator) / Decimal(x.denominator)).quantize(CENT, ROUND_HALF_EVEN)
+
+    return cents(blind), cents(counted)
+
+
+class Counts:
+    """The effect-of-removal count of each (tableau, spot, decks), and each coup's estimate, worked out once."""
+
+    def __init__(self):
+        self.counts: dict[tuple, object] = {}
+        self.estimates: dict[tuple, bool] = {}
+
+    def favourable(self, tableau, spot: str, back: tuple, decks: int, where: tuple, left: tuple[int, ...]) -> bool:
+        key = (where, spot)
+        good = self.estimates.get(key)
+        if good is None:
+            count = self.counts.get((id(tableau), spot, decks))
+            if count is None:
+                count = self.counts[(id(tableau), spot, decks)] = removal_count(tableau, back, decks)
+            edge = count.estimate(left)
+            good = self.estimates[key] = edge is not None and edge > 0
+        return good

@@ -1,0 +1,233 @@
+"""Advantage play: a patron whose side wagers follow the cards left in the shoe (integrity.advantage-play,
+PA-ADVANTAGE-PLAY; docs/integrity.md).
+
+Late in some shoes the Dragon 7 and Panda 8 wagers favour the patron.  The
+patron's edge is worked out exactly from the cards left (checked here against
+a plain enumeration of every deal), and coup by coup by the effect-of-removal
+count.  A simulated counter (``integrity.advantage-play@RATE``) is found, with
+the coups and the expected gain; blind play is not; a wager whose patron is
+not named, or a coup after one whose cards are not all known, is not judged.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from reporting import run
+from test_patrons import checked
+from test_patrons import night as patrons_night
+
+from compliance.cards import POINTS
+from compliance.games.baccarat import edges
+from compliance.games.baccarat.simulate import Simulator
+from compliance.games.baccarat.spots import table_spots
+from compliance.games.common import money
+from compliance.ruleset.loader import load_ruleset
+from compliance.stats import hypergeometric_upper
+
+RULE = "PA-ADVANTAGE-PLAY"
+PA = load_ruleset("us-pa")
+EZ = table_spots(PA.spots_for("ez_baccarat"))
+TABLEAU = PA.game.tableau
+NATURALS = frozenset(TABLEAU.naturals)
+
+
+def back(spot: str):
+    return edges.returns(EZ[spot], NATURALS)
+
+
+def plain_dragon_7(left: list[int]) -> Fraction:
+    """The Dragon 7 wager's edge (40 to 1 on a three-card Banker 7 that wins), by dealing every sequence of six
+    point values the shoe ``left`` allows, each weighed by its ways, and playing it by the tableau as written."""
+    rows = TABLEAU.banker_draws_on_player_third_card
+    win = total = 0
+
+    def deal(cards: list[int], ways: int) -> None:
+        nonlocal win, total
+        if len(cards) == 6:
+            total += ways
+            p, b = (cards[0] + cards[2]) % 10, (cards[1] + cards[3]) % 10
+            if p in NATURALS or b in NATURALS:
+                return
+            rest = cards[4:]
+            if p in TABLEAU.player_draws:
+                third = rest.pop(0)
+                p = (p + third) % 10
+                if rows[b][third] == "D":
+                    b = (b + rest[0]) % 10
+                    win += ways * (b == 7 and b > p)
+            elif b in TABLEAU.banker_draws_when_player_stood:
+                b = (b + rest[0]) % 10
+                win += ways * (b == 7 and b > p)
+            return
+        for v in range(10):
+            if left[v]:
+                left[v] -= 1
+                deal(cards + [v], ways * (left[v] + 1))
+                left[v] += 1
+
+    deal([], 1)
+    return Fraction(41 * win, total) - 1
+
+
+@pytest.mark.parametrize("left", [
+    [3, 1, 1, 1, 1, 1, 1, 1, 0, 0],  # no 8 or 9 left: the Dragon 7 favours the patron
+    [4, 1, 0, 0, 2, 1, 1, 1, 0, 1],
+    [2, 0, 2, 1, 0, 0, 1, 3, 1, 0],
+    [3, 1, 1, 1, 0, 1, 0, 1, 1, 1],
+])
+def test_the_exact_edge_of_dragon_7_equals_the_plain_enumeration_of_the_cards_left(left):
+    assert edges.exact_edge(TABLEAU, back("dragon_7"), left) == plain_dragon_7(list(left))
+
+
+def test_the_exact_edges_of_a_full_shoe_are_the_published_ones_and_the_count_is_exact_one_card_away():
+    """8 decks: Dragon 7 7.6113% and Panda 8 10.1876% to the house; the count is exact for the full shoe and for
+    the full shoe less any one card, and short of 8s and 9s it says the Dragon 7 favours the patron."""
+    full = edges.full_shoe(8)
+    d7 = edges.exact_edge(TABLEAU, back("dragon_7"), full)
+    assert round(float(d7) * 100, 4) == -7.6113
+    assert round(float(edges.exact_edge(TABLEAU, back("panda_8"), full)) * 100, 4) == -10.1876
+    count = edges.removal_count(TABLEAU, back("dragon_7"), 8)
+    assert abs(count.estimate(full) - float(d7)) < 1e-12
+    for v in (0, 4, 9):
+        less = list(full)
+        less[v] -= 1
+        assert abs(count.estimate(less) - float(edges.exact_edge(TABLEAU, back("dragon_7"), less))) < 1e-12
+    short = [96, 24, 24, 24, 20, 20, 20, 20, 4, 4]  # late in a shoe that dealt its 8s and 9s
+    assert count.estimate(short) > 0 and edges.exact_edge(TABLEAU, back("dragon_7"), short) > 0
+    assert edges.exact_edge(TABLEAU, back("dragon_7"), [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]) is None  # five cards: no coup
+
+
+def test_the_hypergeometric_tail_is_exact_and_its_false_alarm_rate_is_at_most_its_level():
+    """Placement blind to the cards: of T chances F favourable, n wagers taken at random; the tail is the exact
+    sum, and it is at most the level that often (discrete, so less)."""
+    from math import comb
+    assert hypergeometric_upper(3, 10, 4, 5) == pytest.approx(
+        sum(comb(4, j) * comb(6, 5 - j) for j in range(3, 5)) / comb(10, 5), rel=1e-12)
+    assert hypergeometric_upper(0, 10, 4, 5) == 1.0 and hypergeometric_upper(5, 10, 4, 5) == 0.0
+    tiny = hypergeometric_upper(400, 3000, 400, 400)  # every wager on the favourable coups: too small for a double
+    assert isinstance(tiny, Fraction) and tiny == Fraction(1, comb(3000, 400))
+    rng = random.Random(30)
+    for level in (0.05, 0.01):
+        trials, flagged = 3000, 0
+        for _ in range(trials):
+            t = rng.randrange(20, 200)
+            f = rng.randrange(1, t // 3)
+            n = rng.randrange(1, t // 2)
+            marked = set(rng.sample(range(t), f))
+            x = sum(i in marked for i in rng.sample(range(t), n))
+            flagged += hypergeometric_upper(x, t, f, n) <= level
+        assert flagged / trials <= level + 3 * (level * (1 - level) / trials) ** 0.5, level
+
+
+def night(tmp_path: Path, name: str, **kw) -> tuple[Path, Simulator]:
+    return patrons_night(tmp_path, name, game="ez_baccarat", **kw)
+
+
+def test_a_patron_who_plays_the_count_is_found_with_the_coups_and_the_expected_gain(tmp_path):
+    path, sim = night(tmp_path, "counter", coups=200, seed=3, seats=3, inject={"integrity.advantage-play": 1.0})
+    (made,) = [i for i in sim.integrity if i.category == "integrity.advantage-play"]
+    result = checked(path)
+    (finding,) = [f for f in result.findings if f.rule == RULE]
+    assert finding.category == "integrity.advantage-play" and finding.severity == "warning"
+    assert finding.message.startswith(f"patron {made.patron}: side wagers that follow the cards left in the shoe")
+    wagered = {n for n, _, _ in made.wagered}
+    assert finding.coup in wagered and finding.dealer is not None
+    assert f"favourable wagers in coups {min(wagered)}," in finding.message
+    m = finding.money
+    found = {spot for spot in ("dragon_7", "panda_8") if any(spot in st.statistic for st in finding.statistics)}
+    assert found and m.patron == made.patron and m.paid > 0 > m.expected
+    assert m.sums == len([w for w in made.wagered if w[1] in found])  # the patron's wagers on the spots found
+    assert f"an expected gain of {money(m.paid - m.expected)} from the cards" in finding.message
+    assert {s.group for s in finding.statistics} == {f"patron {made.patron}"}
+    assert all("hypergeometric" in s.test for s in finding.statistics)
+    # its expected value: each wager times the exact edge at the cards out of its shoe before its coup, summed
+    coups = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    seat = next(int(s) for s, who in coups[0]["seated"].items() if who == made.patron)
+    out: dict[str, list[int]] = {}
+    value = blind = Fraction(0)
+    for c in coups:
+        left = [n - k for n, k in zip(edges.full_shoe(8), out.get(c["shoe"], [0] * 10))]
+        for e in c["events"]:
+            if e["type"] == "wager" and e.get("seat") == seat and e["spot"] in found:
+                value += Fraction(Decimal(str(e["amount"]))) * edges.exact_edge(TABLEAU, back(e["spot"]), left)
+                blind += Fraction(Decimal(str(e["amount"]))) * edges.exact_edge(TABLEAU, back(e["spot"]),
+                                                                                 edges.full_shoe(8))
+        for e in c["events"]:
+            if e["type"] == "card":
+                out.setdefault(c["shoe"], [0] * 10)[POINTS[e["card"]]] += 1
+    assert m.paid == round(Decimal(value.numerator) / value.denominator, 2)
+    assert m.expected == round(Decimal(blind.numerator) / blind.denominator, 2)
+    r = run("simulate", "-r", "us-pa", "--game", "ez_baccarat", "-n", "100", "--seats", "3", "--seed", "3",
+            "-o", str(tmp_path / "s.json"), "--inject", "integrity.advantage-play@1")
+    assert r.exit_code == 0, r.stderr
+    listed = json.loads((tmp_path / "s.json.injected.json").read_text())
+    (entry,) = [i for i in listed["integrity"] if i["category"] == "integrity.advantage-play"]
+    assert entry["patron"].startswith("P-") and entry["wagered"][0]["dealer"].startswith("D-")
+    assert {w["spot"] for w in entry["wagered"]} <= {"dragon_7", "panda_8"}
+
+
+def test_a_fair_night_raises_no_advantage_play_and_judges_every_coup(tmp_path):
+    path, _ = night(tmp_path, "fair", coups=600, seed=5, dealers=4)
+    result = checked(path)
+    assert [f for f in result.findings if f.rule == RULE] == []
+    assert not [key for key in result.not_judged if key[0] == RULE]
+
+
+def test_without_the_patrons_or_a_coup_s_cards_recorded_the_rule_is_not_judged_there(tmp_path):
+    path, _ = night(tmp_path, "no-patrons", coups=120, seed=2, seats=3)
+    lines = path.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    with_wagers = sum(1 for c in coups if any(e["type"] == "wager" for e in c["events"]))
+    for c in coups:
+        c.pop("seated", None)  # the seats' wagers, with no patron named at them
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    result = checked(path)
+    assert result.not_judged[(RULE, ("patrons",))] == with_wagers > 60
+    words = run("check", str(path)).stdout
+    assert f"not judged {RULE}" in words and "patrons not recorded" in words
+    # a card not read (??) in coup 10: the shoe left is not known from the coup after it to the shoe's end
+    path, _ = night(tmp_path, "unread", coups=120, seed=2, seats=3)
+    lines = path.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    card = next(e for e in coups[9]["events"] if e["type"] == "card" and e["to"] == "player")
+    card["card"] = "??"
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    result = checked(path)
+    shoe = coups[9]["shoe"]
+    later = [c for c in coups[10:] if c["shoe"] == shoe  # coups with a wager a side wager may stand beside
+             and any(e["type"] == "wager" and e["spot"] in ("player", "banker") for e in c["events"])]
+    assert result.not_judged[(RULE, ("cards",))] == len(later) > 20
+    # the dealer is not needed: the patron's play is judged whoever dealt (the collusion rule is not judged there)
+    path, _ = night(tmp_path, "no-dealers", coups=200, seed=3, seats=3, inject={"integrity.advantage-play": 1.0})
+    header = json.loads(path.read_text().splitlines()[0])
+    header.pop("staff")
+    rest = path.read_text().splitlines()[1:]
+    path.write_text("\n".join([json.dumps(header)] + rest) + "\n")
+    result = checked(path)
+    (finding,) = [f for f in result.findings if f.rule == RULE]
+    assert finding.dealer is None and ("BAC-COLLUSION", ("dealers",)) in result.not_judged
+
+
+@pytest.mark.slow
+def test_twenty_thousand_ez_baccarat_coups_with_four_dealers_each_injection_found_and_a_fair_night_clean(tmp_path):
+    """The issue's night: 20,000 EZ Baccarat coups (us-pa), four dealers.  Collusion found under its injection,
+    advantage play under its own, and a fair night of the same size raises neither."""
+    path, sim = night(tmp_path, "collusion", coups=20000, seed=11, dealers=4,
+                      inject={"integrity.collusion:patron": 0.05, "settlement.wrong-amount": 0.01})
+    found = {f.rule for f in checked(path).findings}
+    assert "BAC-COLLUSION" in found and RULE not in found
+    path, sim = night(tmp_path, "counter", coups=20000, seed=11, dealers=4,
+                      inject={"integrity.advantage-play": 0.1})
+    found = [f for f in checked(path).findings if f.rule in (RULE, "BAC-COLLUSION")]
+    (made,) = [i for i in sim.integrity if i.category == "integrity.advantage-play"]
+    assert [f.rule for f in found] == [RULE] and found[0].money.patron == made.patron
+    path, _ = night(tmp_path, "fair", coups=20000, seed=11, dealers=4, inject={"settlement.wrong-amount": 0.01})
+    result = checked(path)
+    assert not [f for f in result.findings if f.rule in (RULE, "BAC-COLLUSION")]
+    assert not [key for key in result.not_judged if key[0] in (RULE, "BAC-COLLUSION")]
