@@ -138,7 +138,8 @@ def night(tmp_path_factory):
 
     rules = load_ruleset("au-nsw")  # the ruleset whose rules the simulator can break in the most ways
     probe = Simulator(rules, coups=1, seed=4, irregularities=0.02)
-    inject = dict.fromkeys(injectable(probe.procedure, None, True, probe.game), 0.02) | dict.fromkeys(RUN_WAYS, 0.2)
+    inject = dict.fromkeys(injectable(probe.procedure, None, True, probe.game), 0.02) | dict.fromkeys(
+        (c for c in RUN_WAYS if probe.procedure.reports(c, None)), 0.2)  # the run's spoils its rules report
     sim = Simulator(rules, coups=400, seed=4, inject=inject, irregularities=0.02)
     path = tmp_path_factory.mktemp("night") / "night.jsonl"
     with open(path, "wb") as f:
