@@ -503,6 +503,77 @@ def test_a_table_systems_amounts_with_currency_signs_separators_and_cents_are_re
     assert "commission collected from seat 4 is 50; 100 is due" in found[0].message
 
 
+def test_a_round_historys_pair_and_natural_flags_are_checked_against_its_cards(tmp_path):
+    mapping, log = fixture("hand-flags/mapping.yaml"), fixture("hand-flags/hands.csv")
+    result, out = imported(tmp_path, f"{mapping}={log}")
+    assert result.exit_code == 0
+    found = check(out).findings
+    assert [(f.coup, f.rule) for f in found] == [(7, "BAC-RECORD-CONTRADICTION"), (8, "BAC-RECORD-CONTRADICTION")]
+    assert found[0].message == (f"the hand log's row flags a Player pair, and its cards (Player 6D 4C 3H; Banker JS 3D "
+                                f"8D) show no Player pair ({log}:8)")
+    assert found[1].message == (f"the hand log's row flags no natural, and its cards (Player 5C 2H; Banker 9H KC) show "
+                                f"a natural ({log}:9)")
+
+
+def test_a_flag_the_record_cannot_settle_is_not_contradicted():
+    from compliance.games.baccarat.importing import _flags_contradicted
+    from compliance.transcript.logs import Row
+
+    tableau = standard_tableau()
+    row = Row("h.csv:2", {"player_pair": True, "banker_pair": False, "player_suited": True})
+    # values only: two cards worth 0 may be a pair (two kings) or not (a ten and a queen); the suits not read
+    assert _flags_contradicted(row, ("0?", "0?"), ("5?", "0?"), tableau) is None
+    assert _flags_contradicted(row, ("5?", "0?"), ("5?", "0?"), tableau) == (
+        "the hand log's row flags a Player pair, and its cards (Player 5? 0?; Banker 5? 0?) show no Player pair")
+    assert "initial cards of one suit" in _flags_contradicted(row, ("5H", "5S"), ("5H", "6H"), tableau)
+
+
+def test_two_systems_logs_merge_with_their_own_ids_and_numbering_and_a_late_wager_is_seen(tmp_path):
+    """A second table system names the table "Baccarat 7", its shoes 1, 2, 3 and numbers hands from 1 in each
+    shoe, while the shoe log numbers coups through the night: its mapping renames the ids (`values`, `template`)
+    and the coups are matched shoe by shoe.  It logs when each wager was placed: put among the cards by time, the
+    wager placed after coup 12's first card is late."""
+    mapping, log = fixture("bet-system/mapping.yaml"), fixture("bet-system/bets.csv")
+    logs = [f"shoe-log={fixture('shoe-log/clean.csv')}", f"hand-log={fixture('hand-log/clean.csv')}"]
+    result, out = imported(tmp_path, *logs, f"{mapping}={log}")
+    assert result.exit_code == 0 and f"{log}: 223 rows read, 223 imported, 0 rejected" in result.stderr
+    assert "recorded: cards, hands, order, results, wagers, stakes, settlements, coups" in result.stderr
+    _, same = imported(tmp_path, *logs, f"wager-log={fixture('wager-log/clean.csv')}", name="same.jsonl")
+
+    def played(c):  # the coup's events but the wagers' times and their place among the cards
+        events = [{k: v for k, v in e.items() if not (k == "at" and e["type"] in ("wager", "settle"))}
+                  for e in c["events"]]
+        return c["shoe"], sorted(map(json.dumps, events))
+
+    two, one = coups(out), coups(same)
+    assert two.keys() == one.keys() and all(played(two[n]) == played(one[n]) for n in one)
+    twelve = [(e["type"], e.get("seat")) for e in two[12]["events"]]
+    assert twelve[:5] == [("wager", 5), ("wager", 4), ("card", None), ("card", None), ("wager", 2)]
+    assert [(f.coup, f.rule, f.message) for f in check(out).findings] == [
+        (12, "BAC-WAGER-LATE", "seat 2 banker wager placed 1,000 after the first card")]
+    assert "BAC-WAGER-LATE" not in {nj.rule.id for nj in not_judged(check(out))}
+
+
+def test_coups_numbered_in_each_shoe_merge_only_with_a_log_that_numbers_every_coup_of_that_shoe(tmp_path):
+    mapping = fixture("bet-system/mapping.yaml")
+    shoe = tmp_path / "shoe.csv"
+    shoe.write_text("".join(line for line in (LOGS / "shoe-log" / "clean.csv").open()
+                            if not line.startswith("BAC-07,S0003,")))
+    result, out = imported(tmp_path, f"shoe-log={shoe}", f"{mapping}={fixture('bet-system/bets.csv')}")
+    assert result.exit_code == 1  # shoe S0003's wagers: no log numbered through the night holds the shoe
+    assert ("coup 1 of shoe 'S0003': no log numbered through the night holds that shoe, so the coup's number there "
+            "is not known: not imported") in result.stderr
+    assert {c["shoe"] for c in coups(out).values()} == {"S0001", "S0002"}
+    hands = tmp_path / "hands.csv"
+    hands.write_text("Coup,Player,Banker\n1,QD KH 4H,3D JS 7C\n")
+    nameless = tmp_path / "nameless.yaml"
+    nameless.write_text("format: baccarat-audit-mapping\nversion: 1\nname: n\ntitle: t\nrows: coups\nfields:\n"
+                        "  shoe: {column: Shoe, optional: true}\n  coup: Coup\n  player: Player\n  banker: Banker\n")
+    result = run("import", f"{nameless}={hands}", f"{mapping}={fixture('bet-system/bets.csv')}", "-o",
+                 tmp_path / "x.jsonl")
+    assert result.exit_code == 2 and "a log numbered through the night must hold every coup" in result.stderr
+
+
 @pytest.mark.parametrize("text,decimal,amount", [
     ("1,250.50", ".", "1250.50"), ("$1,250.50", ".", "1250.50"), ("€1.250,50", ",", "1250.50"),
     ("1 250,50", ",", "1250.50"), ("AUD 1,250", ".", "1250"), ("1250.5 USD", ".", "1250.5"), ("-25", ".", "-25")])

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from compliance.cards import read_logged
 from compliance.errors import UserError, Where
-from compliance.importing.mapping import FieldMap, Mapping, offset, zone
+from compliance.importing.mapping import TEMPLATE, FieldMap, Mapping, offset, zone
 from compliance.transcript.logs import Row
 
 MAX_LOG = 512 << 20  # bytes: a log is read row by row, but kept whole per coup while coups are merged
@@ -230,7 +230,7 @@ def _sources(name: str, fm: FieldMap) -> list[tuple[str, str | int]]:
     return out + [(f"{name}@{key}", getattr(c, key)) for key in ("date", "suit") if getattr(c, key) is not None]
 
 
-def _key_of(cells: list[str], columns: dict[str, int | None]) -> tuple | None:
+def _key_of(cells: list[str], columns: dict[str, int | None], mapping: Mapping) -> tuple | None:
     """The (shoe, coup) of a row that is rejected, as far as its cells tell (to set its coup aside)."""
     def cell(name):
         i = columns.get(name)
@@ -239,7 +239,8 @@ def _key_of(cells: list[str], columns: dict[str, int | None]) -> tuple | None:
     coup = cell("coup")
     if coup is None or not re.fullmatch(r"[+-]?\d{1,20}", coup):
         return None
-    return (cell("shoe"), int(coup))
+    shoe = cell("shoe")
+    return (shoe if shoe is None else _id(mapping.fields["shoe"].column, shoe), int(coup))
 
 
 def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: str, table: str | None) -> None:
@@ -247,7 +248,7 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
     index = columns.get("table")
     named = None
     if index is not None and index < len(cells) and cells[index].strip():
-        named = cells[index].strip()
+        named = _id(out.mapping.fields["table"].column, cells[index].strip())
         if table is not None and named != table:  # another table's row: not imported, kept and reported
             out.other(where, f"a row of table {_q(named)}, not of {_q(table)}, the table imported", cells)
             return
@@ -259,7 +260,7 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
             if fm.column.optional:
                 continue
             out.reject(where, f"the row has {len(cells)} cells; `{name}` is in column {index + 1}",
-                       _key_of(cells, columns), _kept(cells))
+                       _key_of(cells, columns, out.mapping), _kept(cells))
             return
         cell = cells[index]
         if len(fm.column.columns or ()) > 1 or fm.column.date is not None or fm.column.suit is not None:
@@ -267,18 +268,18 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
         try:
             value = _value(fm, cell, where, out)
         except _Bad as e:
-            out.reject(where, f"`{name}` ({_col(fm)}): {e}", _key_of(cells, columns), _kept(cells))
+            out.reject(where, f"`{name}` ({_col(fm)}): {e}", _key_of(cells, columns, out.mapping), _kept(cells))
             return
         if value is not None:
             values[name] = value
     for name in _required(out.mapping):
         if values.get(name) is None:
             fm = out.mapping.fields[name]
-            out.reject(where, f"`{name}` ({_col(fm)}) is empty", _key_of(cells, columns), _kept(cells))
+            out.reject(where, f"`{name}` ({_col(fm)}) is empty", _key_of(cells, columns, out.mapping), _kept(cells))
             return
     problem = out.mapping.game.importer.row_problem(out.mapping.rows, values)
     if problem is not None:  # a row the check could not read: refused here, at its line
-        out.reject(where, problem, _key_of(cells, columns), _kept(cells))
+        out.reject(where, problem, _key_of(cells, columns, out.mapping), _kept(cells))
         return
     if _captured_twice(out, where, values):
         return
@@ -359,6 +360,8 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
     if not text:
         return None
     if kind == "text":
+        if column.values or column.template is not None:
+            text = _id(column, text)
         return sys.intern(text) if len(text) <= 64 else text  # ids repeated on every row: kept once
     if kind == "int":
         if not re.fullmatch(r"[+-]?\d{1,20}", text):
@@ -367,6 +370,12 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
     if kind == "money":
         value = _money(text, column.decimal)
         return _bounded(fm, value * column.scale if column.scale is not None else value, text)
+    if kind == "flag":
+        word = _folded(column).get(text.casefold()) or _FLAGS.get(text.casefold())
+        if word is None:
+            spellings = f"a spelling of the mapping ({', '.join(column.values)}) nor " if column.values else ""
+            raise _Bad(f"{_q(text)} is neither {spellings}one of 1, 0, true, false, yes, no, y, n, x")
+        return word == "yes"
     if kind == "word":
         word = _folded(column).get(text.casefold())
         if word is None and text.lower() in fm.field.words:
@@ -385,6 +394,24 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
             return text
         return stamp
     raise AssertionError(kind)
+
+
+#: how logs write a flag (an empty cell: no value, read as not flagged only where the mapping spells it)
+_FLAGS = {"1": "yes", "0": "no", "true": "yes", "false": "no", "yes": "yes", "no": "no", "y": "yes", "n": "no",
+          "t": "yes", "f": "no", "x": "yes"}
+
+
+def _id(column, text: str) -> str:
+    """An id as the transcript writes it: renamed by the mapping's `values`, else written by its `template` (so
+    that two systems' logs of one table and shoe name them alike)."""
+    renamed = _folded(column).get(text.casefold())
+    if renamed is not None:
+        return renamed
+    if column.template is None:
+        return text
+    m = TEMPLATE.fullmatch(column.template)
+    cell = text.zfill(int(m[1])) if m[1] is not None and text.isdigit() else text
+    return re.sub(r"\{(?::0[1-9])?\}", lambda _: cell, column.template, count=1)
 
 
 def _q(text: str) -> str:

@@ -77,6 +77,10 @@ class Column(_Strict):
                                 "{suit} for its parts (`{rank}-{suit}` reads Q-S and 10-H; `{suit}{rank}` H7)")
     date: str | int | None = Field(default=None, description="time fields: the column of the date, when the "
                                    "time of day is in this one (the format reads the date, a space, the time)")
+    template: str | None = Field(default=None, max_length=200, description="id fields (table, shoe): how the "
+                                 "transcript writes the id, `{}` the cell (`S{}`), `{:04}` the cell's digits "
+                                 "padded with zeros to 4 (`S{:04}` writes 7 as S0007); `values` renames ids one by "
+                                 "one")
 
 
 class Csv(_Strict):
@@ -231,12 +235,12 @@ def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: 
     for key in ("column", "date", "suit"):
         if isinstance(getattr(column, key), int) and getattr(column, key) < 1:
             raise UserError(f"fields.{name}.{key}: a column number counts from 1", doc.where(at + (key,)))
-    if field.kind == "word":
+    if field.kind in ("word", "flag"):
         for spelling, word in column.values.items():
             if word not in field.words:
                 raise UserError(f"fields.{name}.values: {spelling!r} -> {word!r}: {name} is one of "
                                 f"{', '.join(field.words)}", doc.where(at + ("values", spelling)))
-    elif column.values and field.kind not in ("card", "cards"):
+    elif column.values and field.kind not in ("card", "cards", "text"):
         raise UserError(f"fields.{name}: `values` spells words, and {name} holds {field.kind}",
                         doc.where(at + ("values",)))
     if column.unread and field.kind not in ("card", "cards"):
@@ -244,9 +248,13 @@ def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: 
     if (column.column is None) == (column.columns is None):
         raise UserError(f"fields.{name}: give `column` (or, for several cards, `columns`)", doc.where(at))
     for key, kinds in (("scale", ("money",)), ("pattern", ("card", "cards")), ("date", ("time",)),
-                       ("suit", ("card",)), ("columns", ("cards",))):
+                       ("suit", ("card",)), ("columns", ("cards",)), ("template", ("text",))):
         if getattr(column, key) is not None and field.kind not in kinds:
             raise UserError(f"fields.{name}: `{key}` is for {kinds[0]} fields", doc.where(at + (key,)))
+    if column.template is not None and not TEMPLATE.fullmatch(column.template):
+        raise UserError(f"fields.{name}.template: {column.template!r} holds the cell once, as {{}} or {{:0N}} (N "
+                        "from 1 to 9: its digits padded with zeros), and no other brace (e.g. 'S{:04}')",
+                        doc.where(at + ("template",)))
     if column.pattern is not None:
         if "{rank}" not in column.pattern or "{suit}" not in column.pattern:
             raise UserError(f"fields.{name}.pattern: {column.pattern!r} names {{rank}} and {{suit}} (e.g. "
@@ -265,6 +273,10 @@ def _check_column(name: str, field: LogField, column: Column, doc: YamlDoc, at: 
                             doc.where(at + ("timezone",)))
     elif column.time != "iso" or column.timezone is not None:
         raise UserError(f"fields.{name}: `time` and `timezone` are for time fields", doc.where(at))
+
+
+#: an id template: the cell once, as {} or {:0N}, in literal text without braces
+TEMPLATE = re.compile(r"[^{}]*\{(?::0([1-9]))?\}[^{}]*")
 
 
 #: text encodings Python knows that no recorder writes a CSV log in (they decode by rules of their own, slowly or

@@ -72,14 +72,13 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
             raise UserError(f"the logs record different games ({game.title}, {m.game.title}): "
                             "import one game at a time")
     numbering = {m.coup_numbers for m in mappings}
-    if len(numbering) > 1:
-        raise UserError("the mappings number coups differently (coup_numbers: transcript and shoe): merge logs "
-                        "that number them the same way")
     per_shoe = numbering == {"shoe"}
     header = dict(header or {})
     table_head = dict(header.get("table") or {})
     table = table or table_head.get("id")
     logs = [read_log(path, m, table) for (_, path), m in zip(specs, mappings)]
+    if len(numbering) > 1:  # coups numbered through the night in one log, in each shoe in another
+        _renumber(logs)
     if table is None:
         tables = sorted(set().union(*(log.tables for log in logs)))
         if len(tables) > 1:
@@ -129,6 +128,38 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
 
 
 # ------------------------------------------------------------------ a log's coups
+
+
+def _renumber(logs: list[LogRead]) -> None:
+    """Number the coups of the logs that number them from 1 in each shoe as the logs numbered through the night
+    do: coup k of a shoe is the k-th from the first coup of that shoe in a log numbered through the night that
+    holds every coup and names its shoes.  A row of a shoe no such log holds is rejected (its number through the
+    night is not known)."""
+    firsts: dict[str, int] = {}
+    for log in logs:
+        if log.mapping.coup_numbers == "transcript" and log.mapping.every_coup and "shoe" in log.present:
+            for r in log.rows:
+                shoe, n = r.get("shoe"), r.get("coup")
+                if shoe is not None and n is not None and n < firsts.get(shoe, n + 1):
+                    firsts[shoe] = n
+    if not firsts:
+        raise UserError("the mappings number coups differently (coup_numbers: transcript and shoe): to merge them, a "
+                        "log numbered through the night must hold every coup (every_coup) and name its shoes")
+    for log in logs:
+        if log.mapping.coup_numbers != "shoe":
+            continue
+        kept = []
+        for r in log.rows:
+            first = firsts.get(r.get("shoe"))
+            if first is None:
+                log.reject_read(r.where, f"coup {r.get('coup')} of shoe {r.get('shoe')!r}: no log numbered through the "
+                                         "night holds that shoe, so the coup's number there is not known: not imported")
+                continue
+            r.values["coup"] = first + r.get("coup") - 1
+            kept.append(r)
+        log.rows = kept
+        # a rejected row's coup, where its cells tell it, renumbered alike (else its coup is not known)
+        log.lost = {(shoe, firsts[shoe] + n - 1): w for (shoe, n), w in log.lost.items() if shoe in firsts}
 
 
 def _key(row: Row, per_shoe: bool) -> tuple:

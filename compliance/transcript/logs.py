@@ -29,6 +29,8 @@ KINDS = {
             "(0 to 9), or a spelling the mapping names unread",
     "cards": "several cards in one cell, split by `split` (default: spaces, commas or dashes)",
     "time": "a date and time, read with the mapping's `time` format",
+    "flag": "yes or no: 1 or 0, true or false, yes or no, y or n, x or empty, or a spelling the mapping's "
+            "`values` turns into yes or no",
 }
 
 

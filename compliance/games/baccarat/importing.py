@@ -32,6 +32,7 @@ the coup says how (``settled``); otherwise the coup holds less (its
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 from compliance.cards import PARTIAL_POINTS, POINTS
@@ -60,6 +61,12 @@ ROWS: dict[str, dict[str, Field]] = {
         "winner": Field("word", "the winner announced, or void", ("player", "banker", "tie", "void")),
         "player_total": Field("int", "the Player's points announced", low=0, high=9),
         "banker_total": Field("int", "the Banker's points announced", low=0, high=9),
+        **{f"{hand}_{flag}": Field("flag", f"the log's flag: {about.format(hand=hand.capitalize())}", ("yes", "no"))
+           for flag, about in (("pair", "the {hand}'s two initial cards are a pair (of one rank)"),
+                               ("suited", "the {hand}'s two initial cards are of one suit"),
+                               ("natural", "the {hand}'s Hand is a natural (its two initial cards)"))
+           for hand in HANDS},
+        "natural": Field("flag", "the log's flag: either hand is a natural", ("yes", "no")),
     },
     "wagers": {
         "seat": Field("int", "the bettor's seat (empty for a standing patron)", low=0, high=2**31),
@@ -73,6 +80,9 @@ ROWS: dict[str, dict[str, Field]] = {
                               "much, below 0 the stake lost, 0 a push"),
         "commission": Field("money", "commission collected apart from the payout (0 or empty: none, or paid net "
                                      "of it)", low=0),
+        "placed_at": Field("time", "when the wager was placed (`at` is when it was settled): with the cards' times, "
+                                   "each wager is put in its place among the cards, so a wager placed after the first "
+                                   "card is seen"),
     },
 }
 
@@ -125,6 +135,8 @@ def evidence_of(kind: str, mapped: set[str]) -> frozenset[str]:
         out.add("stakes")
         if "outcome" in mapped or "net" in mapped:
             out.add("settlements")
+        if "placed_at" in mapped:
+            out.add("wagers")  # each wager in its place among the coup's events, where the cards' times are known
     return frozenset(out)
 
 
@@ -307,10 +319,10 @@ def build(parts: CoupParts, tableau) -> Built:
 
     faults = []
     if hand_row is not None and given_hands is not None:
-        said = _contradiction(hand_row, *given_hands)
-        if said is not None:
-            faults.append(fault("contradiction", [hand_row.where], said))
-    return Built(_coup(parts, events_cards, hand_row), have, notes, settled, faults)
+        for said in (_contradiction(hand_row, *given_hands), _flags_contradicted(hand_row, *given_hands, tableau)):
+            if said is not None:
+                faults.append(fault("contradiction", [hand_row.where], said))
+    return Built(_coup(parts, events_cards, hand_row, have), have, notes, settled, faults)
 
 
 def _given(row: Row | None) -> tuple[tuple | None, str | None]:
@@ -377,6 +389,64 @@ def _contradiction(row: Row, player: tuple, banker: tuple) -> str | None:
             f"{' '.join(banker)}) give Player {p}, Banker {b}: {'a tie' if truth == 'tie' else truth.capitalize() + ' wins'}")
 
 
+#: the flags a hand log may give beside a coup's cards, in the order a finding names them
+FLAGS = tuple(f"{hand}_{flag}" for flag in ("pair", "suited", "natural") for hand in HANDS) + ("natural",)
+
+
+def _rank(code: str) -> str | None:
+    return code[0] if code[0] not in "0?" else None
+
+
+def _flag_truth(name: str, player: tuple, banker: tuple, tableau) -> bool | None:
+    """Whether the cards make the flag ``name`` true (None: the record does not say: a rank, a suit or a value
+    not read)."""
+    if name == "natural":
+        truths = [_flag_truth(f"{h}_natural", player, banker, tableau) for h in HANDS]
+        return True if True in truths else None if None in truths else False
+    hand, _, flag = name.partition("_")
+    cards = (player if hand == PLAYER else banker)[:2]
+    if len(cards) < 2:
+        return None
+    a, b = cards
+    if flag == "natural":
+        total = _total(cards)
+        return None if total is None else total in tableau.naturals
+    if flag == "suited":
+        return None if "?" in (a[1], b[1]) else a[1] == b[1]
+    ra, rb = _rank(a), _rank(b)
+    if ra is not None and rb is not None:
+        return ra == rb
+    pa, pb = _points(a), _points(b)
+    return False if None not in (pa, pb) and pa != pb else None  # a 0? beside a 5: no pair; two 0?: not known
+
+
+def _flag_words(name: str, on: bool) -> str:
+    if name == "natural":
+        return "a natural" if on else "no natural"
+    hand, _, flag = name.partition("_")
+    thing = {"pair": "pair", "suited": "suited pair of initial cards", "natural": "natural"}[flag]
+    if flag == "suited":
+        return f"the {hand.capitalize()}'s initial cards {'of one suit' if on else 'not of one suit'}"
+    return f"{'a' if on else 'no'} {hand.capitalize()} {thing}"
+
+
+def _flags_contradicted(row: Row, player: tuple, banker: tuple, tableau) -> str | None:
+    """The flags of a hand log's row (pair, suited, natural) that its own cards contradict, in words."""
+    said, shown = [], []
+    for name in FLAGS:
+        flagged = row.get(name)
+        if flagged is None:
+            continue
+        truth = _flag_truth(name, player, banker, tableau)
+        if truth is not None and truth != flagged:
+            said.append(_flag_words(name, flagged))
+            shown.append(_flag_words(name, truth))
+    if not said:
+        return None
+    return (f"the hand log's row flags {' and '.join(said)}, and its cards (Player {' '.join(player)}; Banker "
+            f"{' '.join(banker)}) show {' and '.join(shown)}")
+
+
 def _place(row: Row) -> tuple:
     """Where a card row stands in its coup: its sequence number, else its place in the log."""
     path, _, line = row.where.rpartition(":")
@@ -413,7 +483,7 @@ def _dealing_order(player: tuple, banker: tuple) -> list[tuple[str, str]]:
 def _without_cards(parts: CoupParts, have: set, notes: list, codes, faults: list | None = None) -> Built:
     """The coup without its cards (kept under ``x-cards`` for the reader): nothing that needs them is judged."""
     have -= {"cards", "hands", "order", "faces"}
-    coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0])
+    coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0], have)
     if codes:
         coup["x-cards"] = list(codes)
     return Built(coup, have, notes, [], faults or [])
@@ -423,19 +493,26 @@ def _in_order_only(parts: CoupParts, have: set, notes: list, codes) -> Built:
     """The coup with its cards in dealing order and not their hands (format 1.1 ``cards_in_order``): the check
     judges whether some reading of where the additional cards went complies with the tableau, and nothing that
     needs the hands."""
-    have -= {"hands", "order", "faces"}
-    coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0])
+    have -= {"hands", "order", "faces", "wagers"}  # (nor when a wager was placed among the cards)
+    coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0], have)
     coup["cards_in_order"] = list(codes)
     return Built(coup, have, notes, [], [])
 
 
-def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None) -> dict:
-    events: list[dict] = []
+def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None, have: set) -> dict:
+    """The coup's events: the wagers (placed among the cards by their times where the log gives when each was
+    placed; else all before the cards, and the coup does not hold ``wagers``), the cards, the result, the
+    settlements."""
+    placed: list[dict] = []
     wagers = parts.rows.get("wagers") or []
     for w in wagers:
         if w.get("amount"):
-            events.append(_bettor({"type": "wager"}, w) | {"spot": w.get("spot"), "amount": w.get("amount")})
-    events += cards
+            at = {"at": w.get("placed_at")} if w.get("placed_at") is not None else {}
+            placed.append(_bettor({"type": "wager"}, w) | {"spot": w.get("spot"), "amount": w.get("amount")} | at)
+    events = _in_time(placed, cards) if "wagers" in have else None
+    if events is None:
+        have.discard("wagers")  # when a wager was placed, among the cards, is not known
+        events = placed + cards
     if hand_row is not None:
         result = _result(hand_row)
         if result is not None:
@@ -443,6 +520,31 @@ def _coup(parts: CoupParts, cards: list[dict], hand_row: Row | None) -> dict:
     for w in wagers:
         events += _settlement(w)
     return {"events": events}
+
+
+def _when(stamp) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return None
+
+
+def _in_time(wagers: list[dict], cards: list[dict]) -> list[dict] | None:
+    """The wagers put among the cards by when each was placed (one placed at a card's time: before it); None where
+    a wager's or a card's time is not known (or the times cannot be compared: some with an offset, some without)."""
+    if not wagers:
+        return cards
+    placed, dealt = [_when(w.get("at")) for w in wagers], [_when(c.get("at")) for c in cards]
+    if None in placed or None in dealt or len({t.tzinfo is None for t in placed + dealt}) > 1:
+        return None
+    order = sorted(range(len(wagers)), key=lambda k: placed[k])
+    out, k = [], 0
+    for card, when in zip(cards, dealt):
+        while k < len(order) and placed[order[k]] <= when:
+            out.append(wagers[order[k]])
+            k += 1
+        out.append(card)
+    return out + [wagers[i] for i in order[k:]]
 
 
 def _result(row: Row) -> dict | None:
