@@ -123,7 +123,7 @@ def import_(
         refuse_overwriting([target], reads)
         _refuse_the_installation(target)
     imported = import_logs(specs, table=table, ruleset=rules, header=header, decks=decks)
-    _validate(imported)
+    check_coup = _validate(imported)
     for log in imported.logs:  # what the logs hold is quoted: made printable, never obeyed by the terminal
         for r in log.rejected:
             typer.echo(f"baccarat-audit: {printable(str(r))}", err=True)
@@ -132,18 +132,25 @@ def import_(
                        "rejected from this line on (counted in the transcript's rejected_rows)", err=True)
         for r in log.notes:
             typer.echo(f"baccarat-audit: note: {printable(str(r))}", err=True)
-    for note in imported.notes:
-        typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
-    body = [encode(c) for c in imported.coups]
-    if output is not None and output.suffix.lower() == ".json":
-        text = encode(imported.header)[:-1] + b',"coups":[\n' + b",\n".join(body) + b"\n]}\n"
-    else:
-        text = encode(imported.header) + b"\n" + b"".join(line + b"\n" for line in body)
+    one_json = output is not None and output.suffix.lower() == ".json"
+
+    def transcript(f) -> None:  # each coup written as it is built: the coups are never all held
+        head = encode(imported.header)
+        f.write(head[:-1] + b',"coups":[\n' if one_json else head + b"\n")
+        for n, coup in enumerate(imported.coups):
+            line = encode(coup)
+            check_coup(coup, line)
+            f.write((b",\n" if one_json and n else b"") + line + (b"" if one_json else b"\n"))
+        if one_json:
+            f.write(b"\n]}\n")
+
     if output is None:
-        sys.stdout.buffer.write(text)
+        transcript(sys.stdout.buffer)
         sys.stdout.flush()
     else:
-        write_output(output, text, "cannot write the transcript")
+        write_output(output, transcript, "cannot write the transcript")
+    for note in imported.notes:
+        typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
     for log in imported.logs:
         other = f", {log.other_tables:,} of other tables" if log.other_tables else ""
         typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - log.rejected_count - log.other_tables:,} "
@@ -154,7 +161,7 @@ def import_(
         extra.append(f"{imported.partial:,} hold less than the header says (their own `recorded`)")
     if imported.settled:
         extra.append(f"{imported.settled:,} settled by the tableau or the hand log (x-import)")
-    typer.echo(f"wrote {where}: {_plural(len(imported.coups), 'coup')} of table "
+    typer.echo(f"wrote {where}: {_plural(imported.count, 'coup')} of table "
                f"{printable(str(imported.header['table']['id']))}; "
                f"recorded: {', '.join(imported.header['recorded'])}" + (f"; {'; '.join(extra)}" if extra else ""),
                err=True)
@@ -178,9 +185,10 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def _validate(imported) -> None:
+def _validate(imported):
     """The transcript written is read back by the transcript's own decoders: a header the options make invalid
-    is the user's to fix (exit 2)."""
+    is the user's to fix (exit 2).  Returns the check of a coup (the coup, its encoding), made as it is
+    written."""
     from compliance import games
     from compliance.games.common import encode
     from compliance.reading.reader import decode_coup
@@ -191,7 +199,10 @@ def _validate(imported) -> None:
         game.codec.header_decoder.decode(encode(strip_vendor_keys(imported.header)))
     except Exception as e:  # msgspec.ValidationError: the header options or file
         raise UserError(f"the transcript header would not be valid: {e} (see --header, --table, --seats)") from None
-    for coup in imported.coups:
-        record = decode_coup(encode(coup), 1, 1, "$", game.codec)
+
+    def check_coup(coup: dict, line: bytes) -> None:
+        record = decode_coup(line, 1, 1, "$", game.codec)
         if record.error is not None:
             raise AssertionError(f"coup {coup.get('coup')}: the import built a coup the reader refuses: {record.error}")
+
+    return check_coup

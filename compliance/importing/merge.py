@@ -19,6 +19,7 @@ is in ``x-source``.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from compliance import evidence
@@ -33,11 +34,13 @@ SHOE_BASE = 1000  # coups numbered in each shoe: the transcript numbers them 100
 
 @dataclass
 class Imported:
-    """What the logs made: the transcript (header and coups) and what became of every row."""
+    """What the logs made: the transcript (header and coups) and what became of every row.  ``settled``,
+    ``partial`` and ``notes`` are complete once every coup has been read from ``coups``."""
 
     header: dict
-    coups: list[dict]
+    coups: Iterator[dict]  # built as they are read (once): the rows of a coup are freed once it is built
     logs: list[LogRead]
+    count: int = 0  # coups built so far
     settled: int = 0  # coups where something the logs left open was settled
     partial: int = 0  # coups whose record holds less than the header says
     notes: list[str] = field(default_factory=list)  # "coup N: ..." remarks, in coup order
@@ -91,16 +94,13 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
     context = game.importer.context(ruleset)
     claimed = frozenset().union(*(log.evidence for log in logs))
     every = "coups" in claimed
-    out = Imported({}, [], logs)
-    places = {s: i + 1 for i, s in enumerate(dict.fromkeys(shoes[k] for k in keys))}
-    for key in keys:
-        shoe = shoes[key]
-        number = places[shoe] * SHOE_BASE + key[1] if per_shoe else key[1]
-        coup = _coup(game, context, logs, groups, key, shoe, number, claimed, every, out)
-        out.coups.append(coup)
+    seats = max([7] + [r.get("seat") for log in logs for r in log.rows if isinstance(r.get("seat"), int)])
+    for log in logs:
+        log.rows = []  # each row is in its coup's group now: freed as the coup is built
+    out = Imported({}, iter(()), logs)
+    out.coups = _built(game, context, logs, groups, keys, shoes, per_shoe, claimed, every, out)
     order = list(dict.fromkeys(shoes[k] for k in keys))
     decks_of = {s["id"]: s["decks"] for s in header.get("shoes") or () if isinstance(s, dict) and "id" in s}
-    seats = max([7] + [r.get("seat") for log in logs for r in log.rows if isinstance(r.get("seat"), int)])
     table_head = {"id": table, "game": table_head.get("game", "punto_banco"),
                   "seats": table_head.get("seats", seats)} | table_head | {"id": table}
     out.header = {
@@ -343,6 +343,18 @@ def _keys(logs: list[LogRead], groups: list[OrderedDict], per_shoe: bool) -> tup
     return keys, shoes
 
 
+def _built(game, context, logs: list[LogRead], groups: list[OrderedDict], keys: list[tuple], shoes: dict,
+           per_shoe: bool, claimed: frozenset, every: bool, out: Imported) -> Iterator[dict]:
+    """The coups, each built from its rows as it is asked for (its rows then freed): the merge holds the rows
+    not yet built on, never the coups already written."""
+    places = {s: i + 1 for i, s in enumerate(dict.fromkeys(shoes[k] for k in keys))}
+    for key in keys:
+        shoe = shoes[key]
+        number = places[shoe] * SHOE_BASE + key[1] if per_shoe else key[1]
+        out.count += 1
+        yield _coup(game, context, logs, groups, key, shoe, number, claimed, every, out)
+
+
 def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tuple, shoe: str, number: int,
           claimed: frozenset, every: bool, out: Imported) -> dict:
     parts = CoupParts(shoe, number)
@@ -352,7 +364,7 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
     have: set[str] = {"coups"} if every else set()
     for log, gs in zip(logs, groups):
         m: Mapping = log.mapping
-        g = gs.get(key)
+        g = gs.pop(key, None)
         ev = log.evidence - {"coups"}
         if g is None:
             if not m.every_coup:
