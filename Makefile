@@ -10,7 +10,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # $(call generate,ARGS,FILE): FILE is the output of `baccarat-audit ARGS`, written whole or left as it was.
 generate = $(BIN)/baccarat-audit $(1) > $(2).tmp && mv $(2).tmp $(2) || { rm -f $(2).tmp; exit 1; }
 
-.PHONY: run test test-all test-slow lint fuzz browser conformance bench bench-integrity integrity-false-alarms docs clean
+.PHONY: run test test-all test-slow lint fuzz browser conformance bench bench-integrity integrity-false-alarms bench-patrons docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,10 @@ bench-integrity: $(TESTS)
 # false findings of the integrity tests on days of 1,000 fair shoes (docs/integrity.md; about 12 minutes)
 integrity-false-alarms: $(TOOL)
 	$(BIN)/python bench/integrity_false_alarms.py --days 200 --seed 1000
+
+# patron-level integrity: the count's error, detection power, false alarms, cost (docs/integrity.md; a few minutes)
+bench-patrons: $(TESTS)
+	$(BIN)/python bench/advantage_play.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

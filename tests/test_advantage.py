@@ -183,7 +183,9 @@ def test_without_the_patrons_or_a_coup_s_cards_recorded_the_rule_is_not_judged_t
     path, _ = night(tmp_path, "no-patrons", coups=120, seed=2, seats=3)
     lines = path.read_text().splitlines()
     coups = [json.loads(line) for line in lines[1:]]
-    with_wagers = sum(1 for c in coups if any(e["type"] == "wager" for e in c["events"]))
+    with_wagers = sum(1 for c in coups  # coups with a seat's wager a side wager may stand beside
+                      if any(e["type"] == "wager" and e["spot"] in ("player", "banker") and "seat" in e
+                             for e in c["events"]))
     for c in coups:
         c.pop("seated", None)  # the seats' wagers, with no patron named at them
     path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
@@ -231,3 +233,15 @@ def test_twenty_thousand_ez_baccarat_coups_with_four_dealers_each_injection_foun
     result = checked(path)
     assert not [f for f in result.findings if f.rule in (RULE, "BAC-COLLUSION")]
     assert not [key for key in result.not_judged if key[0] in (RULE, "BAC-COLLUSION")]
+
+
+@pytest.mark.slow
+def test_a_night_cut_into_chunks_gives_the_finding_of_one_pass(tmp_path, monkeypatch):
+    """Under -j each chunk keeps its patrons' chances; joined, the shoes left and the tests are those of one pass."""
+    from test_parallel import _chunked, _one_pass, _same
+    path, _ = night(tmp_path, "chunked", coups=400, seed=3, seats=3, inject={"integrity.advantage-play": 1.0})
+    chunked, accepted = _chunked(path, monkeypatch, chunk_bytes=60_000)
+    assert accepted and accepted[0][0] >= 2 and accepted[0][1], "the night was cut, and every cut exact"
+    one = _one_pass(path)
+    assert [f.rule for f in one.findings if f.rule == RULE] == [RULE]
+    _same(chunked, one)

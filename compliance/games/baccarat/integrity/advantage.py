@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
-from compliance.games.baccarat.edges import exact_edge, full_shoe, removal_count
+from compliance.games.baccarat.edges import exact_edge, full_shoe
 from compliance.stats import hypergeometric_upper
 
 #: the tests of a patron and spot, in words
@@ -66,29 +66,33 @@ def lefts(record, gaps: set[int], points) -> list[tuple[int, ...] | None]:
 
 
 @dataclass(slots=True)
-class Chance:
+class Wager:
+    """A side wager of a patron: where (the shoe's place in the run, the coup's index), whether the count called the
+    coup favourable, the amount, and the shoe left before it."""
+
     place: tuple  # (ShoeRun, coup index)
     favourable: bool
-    amount: Decimal | None  # the side wager placed, None if none
+    amount: Decimal
     left: tuple[int, ...]
+
+
+FAVOURABLE, WAGERED = 1, 2
 
 
 @dataclass
 class Line:
-    """One patron's chances at one side wager over the run, in the run's order."""
+    """One patron's chances at one side wager over the run, in the run's order: a byte a chance (``FAVOURABLE``
+    where the count called the coup favourable, ``WAGERED`` where the patron placed the wager), and the wagers."""
 
     patron: str
     spot: str
     back: tuple
-    chances: list[Chance] = field(default_factory=list)
-
-    @property
-    def wagers(self) -> list[Chance]:
-        return [c for c in self.chances if c.amount is not None]
+    flags: bytearray = field(default_factory=bytearray)
+    wagers: list[Wager] = field(default_factory=list)
 
     def large(self) -> Decimal | None:
         """Wagers above this are the patron's large ones (the median of the patron's wagers on the spot)."""
-        amounts = sorted(c.amount for c in self.wagers)
+        amounts = sorted(w.amount for w in self.wagers)
         return amounts[(len(amounts) - 1) // 2] if amounts else None
 
 
@@ -104,41 +108,54 @@ class Test:
 
 
 def tests_of(line: Line) -> list[Test]:
-    wagers = line.wagers
-    n = len(wagers)
+    n = len(line.wagers)
     if not n:
         return []
-    t, f = len(line.chances), sum(c.favourable for c in line.chances)
-    x = sum(c.favourable for c in wagers)
+    flags = line.flags
+    x = flags.count(FAVOURABLE | WAGERED)
+    t, f = len(flags), flags.count(FAVOURABLE) + x
     out = [Test(line, "placement", x, n, f, t, hypergeometric_upper(x, t, f, n) if x else 1.0)]
     cut = line.large()
-    big = [c for c in wagers if c.amount > cut]
-    y = sum(c.favourable for c in big)
+    big = [w for w in line.wagers if w.amount > cut]
+    y = sum(w.favourable for w in big)
     out.append(Test(line, "size", y, len(big), x, n, hypergeometric_upper(y, n, x, len(big)) if y else 1.0))
     return out
 
 
-def decisive(test: Test, threshold: float) -> Chance:
-    """The chance at which the running test (on the chances so far) first fell to ``threshold``; the line's last
+def decisive(test: Test, threshold: float) -> Wager:
+    """The wager at which the running test (on the chances so far) first fell to ``threshold``; the line's last
     favourable wager if never before the end."""
     line = test.line
     t = f = n = x = 0
     last = None
-    # placement: every chance is in the population, its wagers drawn; size: every wager is, its large ones drawn
-    cut = line.large() if test.kind == "size" else None
-    for c in line.chances:
-        if cut is not None and c.amount is None:
-            continue
+    if test.kind == "placement":  # every chance is in the population, its wagers drawn
+        wagers = iter(line.wagers)
+        for flag in line.flags:
+            t += 1
+            good = flag & FAVOURABLE
+            f += good
+            if not flag & WAGERED:
+                continue
+            w = next(wagers)
+            n += 1
+            x += good
+            if good:
+                last = w
+                if hypergeometric_upper(x, t, f, n) <= threshold:
+                    return w
+        return last
+    cut = line.large()  # size: every wager is in the population, its large ones drawn
+    for w in line.wagers:
         t += 1
-        f += c.favourable
-        if c.amount is None or (cut is not None and c.amount <= cut):
+        f += w.favourable
+        if w.amount <= cut:
             continue
         n += 1
-        x += c.favourable
-        if c.favourable:
-            last = c
+        x += w.favourable
+        if w.favourable:
+            last = w
             if hypergeometric_upper(x, t, f, n) <= threshold:
-                return c
+                return w
     return last
 
 
@@ -160,20 +177,12 @@ def worth(line: Line, tableau) -> tuple[Decimal, Decimal]:
     return cents(blind), cents(counted)
 
 
-class Counts:
-    """The effect-of-removal count of each (tableau, spot, decks), and each coup's estimate, worked out once."""
-
-    def __init__(self):
-        self.counts: dict[tuple, object] = {}
-        self.estimates: dict[tuple, bool] = {}
-
-    def favourable(self, tableau, spot: str, back: tuple, decks: int, where: tuple, left: tuple[int, ...]) -> bool:
-        key = (where, spot)
-        good = self.estimates.get(key)
-        if good is None:
-            count = self.counts.get((id(tableau), spot, decks))
-            if count is None:
-                count = self.counts[(id(tableau), spot, decks)] = removal_count(tableau, back, decks)
+def favourable(count, lefts: list) -> bytearray:
+    """For each coup of a shoe (the shoe left before it, None: not known), whether ``count`` (a spot's
+    :class:`~compliance.games.baccarat.edges.RemovalCount`) calls it favourable to the patron there."""
+    out = bytearray(len(lefts))
+    for i, left in enumerate(lefts):
+        if left is not None:
             edge = count.estimate(left)
-            good = self.estimates[key] = edge is not None and edge > 0
-        return good
+            out[i] = edge is not None and edge > 0
+    return out

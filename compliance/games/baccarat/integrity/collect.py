@@ -194,6 +194,13 @@ class ShoeRecord:
 _POINTS = tuple(POINTS[code] if code in POINTS else PARTIAL_POINTS[code] for code in CODES)
 
 
+def patron_of(bettor, seated: dict) -> str | None:
+    """Who placed a wager: a standing patron's id (``patron:<id>``), or the patron seated at its seat (None: not
+    named), bounded as a report bounds names."""
+    who = bettor.removeprefix("patron:") if isinstance(bettor, str) else seated.get(bettor)
+    return None if who is None else bounded_name(who)
+
+
 def side_wagers(table, names: list[str] | None) -> dict[str, tuple]:
     """The side wagers of a table the advantage-play test judges: ``names`` (those the table offers), or every
     spot it offers that requires a wager beside it; only those whose settlement reads the coup's result.  Spot
@@ -362,6 +369,11 @@ class Collector:
             spots = side_wagers(table, self.data.rules[ADVANTAGE].params.spots)
             if spots:
                 self.data.chances = Chances(spots)
+                # each spot -> the side wagers a wager on it allows beside it (a spot that needs none: any other)
+                self.beside = {name: tuple(side for side, (_, allowed) in spots.items()
+                                           if side != name and (allowed is None and name not in spots
+                                                                or allowed is not None and name in allowed))
+                               for name in table.spots}
         # format 1 has no way to name the dealer (staff is 1.1's): its coups are not counted as lacking one, as a
         # version 1 transcript's coups are not counted as lacking every coup of the shoe (compliance.evidence)
         self.dealers_recordable = getattr(header, "version", 1) != 1
@@ -452,8 +464,7 @@ class Collector:
         seated = s.seated
 
         def patron(bettor) -> str | None:
-            who = bettor.removeprefix("patron:") if isinstance(bettor, str) else seated.get(bettor)
-            return None if who is None else bounded_name(who)
+            return patron_of(bettor, seated)
 
         index = len(shoe.numbers) - 1
         unnamed = False
@@ -487,22 +498,29 @@ class Collector:
         if not stakes:
             return
         seated = s.seated
-        by_patron: dict[str, dict] = {}
-        unnamed = False
+        beside, sides = self.beside, chances.spots
+        by_bettor: dict = {}
         for (bettor, spot), amount in stakes.items():
-            who = bettor.removeprefix("patron:") if isinstance(bettor, str) else seated.get(bettor)
+            got = by_bettor.get(bettor)
+            if got is None:
+                got = by_bettor[bettor] = [(), ()]
+            allows = beside.get(spot)
+            if allows:
+                got[0] += allows
+            if spot in sides:
+                got[1] += ((spot, amount),)
+        unnamed = False
+        for bettor, (could, placed) in by_bettor.items():
+            if not could:
+                continue
+            who = patron_of(bettor, seated)
             if who is None:
                 unnamed = True
-            else:
-                by_patron.setdefault(who, {})[spot] = amount
+                continue
+            if len(could) > 1:
+                could = tuple(dict.fromkeys(could))
+            chances.chances.append((shoe.shoe, index, who, could, placed))
         chances.no_patron += unnamed
-        for who, wagers in by_patron.items():
-            could = tuple(name for name, (_, beside) in chances.spots.items()
-                          if (beside is None and any(sp not in chances.spots for sp in wagers))
-                          or (beside is not None and not beside.isdisjoint(wagers)))
-            if could:
-                placed = tuple((name, wagers[name]) for name in could if name in wagers)
-                chances.chances.append((shoe.shoe, index, who, could, placed))
 
     def _implied(self, s) -> list | None:
         """A coup recorded with each hand's cards but not the order they were dealt in (a hand log), put in the

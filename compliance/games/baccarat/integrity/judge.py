@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
+from compliance.games.baccarat.edges import removal_count
 from compliance.games.baccarat.integrity import advantage, order, outcomes, patrons
 from compliance.games.baccarat.integrity import drift as drift_tests
 from compliance.games.baccarat.integrity.collect import _POINTS, CODES, NO_TIME, counted_outcomes
@@ -572,40 +573,51 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         return []
     runs = {(id(s.result), s.record.shoe): s for s in shoes}
     rule = judged[0].integrity.rules[ADVANTAGE]
-    counts = advantage.Counts()
     lines: dict[tuple[str, str], advantage.Line] = {}
     for r in judged:
         data = r.integrity.chances
         tableau = r.ruleset.game.tableau
+        counts: dict[tuple[str, int], object] = {}  # (spot, decks) -> its count, for this transcript's tableau
         gaps: dict[str, set[int]] = defaultdict(set)
         for shoe, index in data.gaps:
             gaps[shoe].add(index)
-        lefts: dict[str, list] = {}
+        # per shoe: the shoe left before each coup, and each spot's favourable coups by the count
+        known: dict[str, tuple] = {}
         unknown: set[tuple[str, int]] = set()
         for shoe, index, patron, could, placed in data.chances:
-            run = runs.get((id(r), shoe))
-            if run is None:
-                continue
-            if shoe not in lefts:
-                lefts[shoe] = advantage.lefts(run.record, gaps[shoe], _POINTS)
-            left = lefts[shoe][index]
+            got = known.get(shoe)
+            if got is None:
+                run = runs.get((id(r), shoe))
+                if run is None:
+                    continue
+                lefts = advantage.lefts(run.record, gaps[shoe], _POINTS)
+                decks = run.record.decks
+                for spot, (back, _) in data.spots.items():
+                    if (spot, decks) not in counts:
+                        counts[(spot, decks)] = removal_count(tableau, back, decks)
+                got = known[shoe] = (run, lefts, {spot: advantage.favourable(counts[(spot, decks)], lefts)
+                                                  for spot in data.spots})
+            run, lefts, good = got
+            left = lefts[index]
             if left is None:
                 unknown.add((shoe, index))
                 continue
-            amounts = dict(placed)
+            amounts = dict(placed) if placed else {}
             for spot in could:
-                back = data.spots[spot][0]
                 line = lines.get((patron, spot))
                 if line is None:
-                    line = lines[(patron, spot)] = advantage.Line(patron, spot, back)
-                good = counts.favourable(tableau, spot, back, run.record.decks, (run.label, index), left)
-                line.chances.append(advantage.Chance((run, index), good, amounts.get(spot), left))
+                    line = lines[(patron, spot)] = advantage.Line(patron, spot, data.spots[spot][0])
+                fav = good[spot][index]
+                amount = amounts.get(spot)
+                if amount is None:
+                    line.flags.append(fav)
+                else:
+                    line.flags.append(fav | advantage.WAGERED)
+                    line.wagers.append(advantage.Wager((run, index), bool(fav), amount, left))
         for lacking, n in ((("patrons",), data.no_patron), (("cards",), len(unknown))):
             if n:
                 key = (r.integrity.rules[ADVANTAGE].id, lacking)
                 r.not_judged[key] = r.not_judged.get(key, 0) + n
-    for line in lines.values():
-        line.chances.sort(key=lambda c: (c.place[0].label, c.place[1]))
     tests = [t for line in lines.values() for t in advantage.tests_of(line)]
     p = rule.params
     cut = benjamini_hochberg([t.p_value for t in tests], p.false_discovery_rate)
