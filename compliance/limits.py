@@ -300,11 +300,29 @@ def yaml(allowed: int, typ: str = "rt"):
         def construct_yaml_timestamp(self, node, values=None):
             return str(self.construct_scalar(node))
 
+        def construct_yaml_float(self, node):
+            return exact_float(str(self.construct_scalar(node)))
+
     Bounded.add_constructor("tag:yaml.org,2002:timestamp", Bounded.construct_yaml_timestamp)
+    Bounded.add_constructor("tag:yaml.org,2002:float", Bounded.construct_yaml_float)
     loader = YAML(typ=typ, pure=True)
     loader.Constructor = Bounded
     loader.allow_duplicate_keys = False
     return loader
+
+
+def exact_float(text: str):
+    """A YAML float as the exact decimal its text writes (``0.1`` is one tenth, ``8.12345678901234567890`` keeps
+    its 21 digits): never through a binary float.  ``.inf``, ``-.inf`` and ``.nan`` are Decimal's infinities and
+    NaN, which the validators refuse where a number must be finite."""
+    from decimal import Decimal, InvalidOperation
+
+    t = text.strip().replace("_", "")
+    special = {".inf": "Infinity", "+.inf": "Infinity", "-.inf": "-Infinity", ".nan": "NaN"}.get(t.lower())
+    try:
+        return Decimal(special or t)
+    except InvalidOperation:  # a float form Decimal does not read (YAML 1.1's 1:30.5): as the parser reads it
+        return Decimal(repr(float(t)))
 
 
 def value_error(e: ValueError) -> str:

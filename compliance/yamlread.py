@@ -2,7 +2,8 @@
 
 Rulesets, rule-test sidecars, the coverage map, waivers and the configuration
 file all come through :func:`read_yaml`.  What it returns is plain Python
-(``dict``, ``list``, ``str``, ``int``, exact ``Decimal`` for a YAML float,
+(``dict``, ``list``, ``str``, ``int``, exact ``Decimal`` for a YAML float, read from its text and never
+through a binary float,
 ``bool``, ``None``; a date stays the text it was written as, so an impossible
 date is a bad value in its place, not a crash), so the validators downstream
 never see ruamel's round-trip types; every node's place is kept, so each
@@ -135,6 +136,8 @@ class _Plain:
                 out.append(self.value(v, path + (i,), depth + 1))
             return out
         if isinstance(node, bool) or node is None:
+            return node
+        if isinstance(node, Decimal):  # a YAML float, read exactly from its text (limits.exact_float)
             return node
         if isinstance(node, float):
             return Decimal(repr(float(node)))

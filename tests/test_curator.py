@@ -423,3 +423,26 @@ def test_nsw_each_card_is_dealt_with_the_face_its_dealing_method_gives_it(method
     assert got == ([(1, wrong[0], "error")] if wrong else [])
     others = set(NSW_FACE_RULE.values()) - {NSW_FACE_RULE[method]}
     assert all(found(doc("au-nsw", [c], dealing_method=method), rule) == [] for rule in others)
+
+
+@pytest.mark.parametrize(("faces", "fires"), [
+    (["down", "up", "down", "down"], True),  # dealt face down, the Banker's first card face up: rule 7.3 broken
+    (["down"] * 4, False),  # the deal of rule 7.3
+    (["up"] * 4, False),  # the cards as the dealer lays them out under Method C: no deal face down shown
+])
+def test_nsw_an_initial_card_dealt_face_up_under_method_c(faces, fires):
+    c = procedure_coup(1, ["4H", "KD", "5C"], ["3S", "2D", "9C"], [(1, "player", 100)], method="C")
+    dealt = [i for i, ev in enumerate(c["events"]) if ev["type"] == "card"]
+    for k, face in enumerate(faces + ["up", "up"]):
+        c["events"][dealt[k]]["face"] = face
+    got = found(doc("au-nsw", [c], dealing_method="C"), "NSW-FACE-INITIAL")
+    assert got == ([(1, dealt[1], "error")] if fires else [])
+
+
+def test_nsw_a_card_found_face_up_in_the_shoe_is_not_dealt_face_up():
+    c = procedure_coup(1, ["4H", "KD", "5C"], ["3S", "2D", "9C"], [(1, "player", 100)], method="C")
+    dealt = [i for i, ev in enumerate(c["events"]) if ev["type"] == "card"]
+    for k in range(4):
+        c["events"][dealt[k]]["face"] = "down"
+    c["events"][dealt[1]].update(face="up", found_face_up=True)
+    assert found(doc("au-nsw", [c], dealing_method="C"), "NSW-FACE-INITIAL") == []

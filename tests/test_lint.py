@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from compliance.cli import app
 from compliance.games.baccarat.analyze import STANDARD_TABLEAU
 from compliance.games.baccarat.lint import tableau_differences, tableau_problems
+from compliance.errors import UserError
 from compliance.ruleset.lint import lint_file
 from compliance.ruleset.loader import bundled_dir, bundled_ids, load_ruleset
 
@@ -51,8 +52,12 @@ CASES = [
     ("override-of-own-rule.yaml", "unreachable-override", "which this file defines itself", 11, 3),
     ("inherits-uncited.yaml", "missing-citation", "rule 'BAC-CALLS' (from punto-banco) has no citation here", 7, 1),
     ("bundled-id.yaml", "bundled-id", "takes the id 'us-nj' of a bundled ruleset", 1, 1),
+    ("spot-never-wins.yaml", "spot-never-wins", "spot natural_nine_on_three wins in no deal", 9, 5),
+    ("odds-zero.yaml", "odds-zero", "spot tie_for_nothing pays 0 to 1 on a tie", 9, 5),
+    ("odds-beyond-any-table.yaml", "schema", "odds of 1E+100 to 1 are more than any table pays", 9, 11),
 ]
-WARNINGS_ONLY = {"citation-not-in-text.yaml", "unknown-dealing-method.yaml", "unknown-text.yaml", "bundled-id.yaml"}
+WARNINGS_ONLY = {"citation-not-in-text.yaml", "unknown-dealing-method.yaml", "unknown-text.yaml", "bundled-id.yaml",
+                 "spot-never-wins.yaml", "odds-zero.yaml"}
 
 
 @pytest.mark.parametrize("name,code,words,line,column", CASES, ids=[f"{c[0]}:{c[1]}:{c[3]}" for c in CASES])
@@ -330,3 +335,59 @@ def test_explain_all_prints_every_code():
 def test_explain_of_an_unknown_code_names_the_nearest():
     result = CliRunner().invoke(app, ["ruleset", "lint", "--explain", "tableau-edges"])
     assert result.exit_code == 2 and "did you mean 'tableau-edge'" in result.stderr
+
+
+def house_file(tmp_path, body: str, *, casino: bool = True, extends: str = "us-nj") -> Path:
+    path = tmp_path / "house.yaml"
+    path.write_text(f"id: house\ntitle: t\nversion: '1'\nextends: {bundled_dir() / (extends + '.yaml')}\n"
+                    + ("casino: A Casino\n" if casino else "") + body, encoding="utf-8")
+    return path
+
+
+def test_a_spot_that_can_never_win_is_a_warning(tmp_path):
+    """A Banker natural 9 on three cards: a natural is two cards, so the spot wins in no deal."""
+    path = house_file(tmp_path, "game:\n  spots:\n    nine:\n      wins: {kind: win, hand: banker, total: 9, "
+                                "cards: 3, natural: true}\n      odds: 50\n")
+    [never] = [d for d in lint_file(path) if d.code == "spot-never-wins"]
+    assert never.severity == "warning" and never.message.startswith("spot nine wins in no deal of punto_banco")
+
+
+def test_odds_of_nought_are_a_warning(tmp_path):
+    path = house_file(tmp_path, "game:\n  spots:\n    naught:\n      wins: {kind: tie}\n      odds: 0\n")
+    [zero] = [d for d in lint_file(path) if d.code == "odds-zero"]
+    assert zero.severity == "warning" and zero.message.startswith("spot naught pays 0 to 1 on a tie in punto_banco")
+
+
+def test_a_house_may_add_a_side_wager_the_regulation_leaves_open_and_lint_and_check_agree(tmp_path):
+    path = house_file(tmp_path, "game:\n  spots:\n    player_pair:\n      wins: {kind: pair, hand: player}\n"
+                                "      odds: 11\n")
+    assert not [d for d in lint_file(path) if d.severity == "error"]
+    assert load_ruleset(str(path)).spots_for("punto_banco")["player_pair"].odds == 11
+
+
+@pytest.mark.parametrize("body", [
+    "game:\n  spots:\n    player: {odds: 2}\n",  # the regulation's payout of a spot it fixes
+    "overrides:\n  BAC-RESULT: {severity: warning}\n",  # the regulation's severity
+    "game:\n  variants:\n    chemin_de_fer: {}\n",  # a game the regulation does not allow
+])
+def test_what_a_house_may_not_set_is_refused_by_lint_and_check_alike(tmp_path, body):
+    path = house_file(tmp_path, body)
+    [error] = [d for d in lint_file(path) if d.severity == "error"]
+    assert error.code == "house-sets-regulation"
+    with pytest.raises(UserError) as refused:
+        load_ruleset(str(path))
+    assert refused.value.message == error.message and refused.value.where.line == error.line
+
+
+@pytest.mark.parametrize(("odds", "words"), [
+    ("1e100", "odds of 1E+100 to 1 are more than any table pays"),
+    ("1e-999999999", "odds of 1E-999999999 to 1 are finer than money is kept: at most 28 decimal places"),
+    ("1.23456789012345678901234567890", "odds are exact to at most 28 significant digits; these have 30")])
+def test_extreme_odds_are_a_clear_error_never_a_traceback(tmp_path, odds, words):
+    path = house_file(tmp_path, f"game:\n  spots:\n    tie: {{odds: {odds}}}\n")
+    [error] = [d for d in lint_file(path) if d.severity == "error"]
+    assert words in error.message and error.line == 8
+    with pytest.raises(UserError, match="game.spots.tie.odds: Value error, " + words.replace("+", r"\+")):
+        load_ruleset(str(path))
+    result = CliRunner().invoke(app, ["analyze", "-r", str(path)])
+    assert result.exit_code == 2 and words in result.output and "Traceback" not in result.output

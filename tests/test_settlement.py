@@ -274,3 +274,23 @@ def one_settlement_wrong(draw):
 def test_one_settlement_altered_is_one_finding_in_that_coup(case):
     coups, number, rule = case
     assert pairs(check(transcript(coups, decks=1))) == {(number, rule)}
+
+
+
+def test_odds_of_twenty_one_digits_settle_exactly(tmp_path):
+    """Odds are read from the YAML text as decimals, never through a binary float (which keeps 17 digits)."""
+    from pathlib import Path
+
+    house = tmp_path / "house.yaml"
+    house.write_text("id: house\ntitle: t\nversion: '1'\nextends: "
+                     f"{Path(__file__).resolve().parent.parent / 'rulesets' / 'us-nj.yaml'}\ncasino: A Casino\n"
+                     "game:\n  spots:\n    tie: {odds: 8.12345678901234567890}\n", encoding="utf-8")
+    def paid(amount: str):
+        c = coup(1, *TIE, [(1, "tie", 25)], settle=False)
+        c["events"].append(settle(1, "tie", "win", amount))
+        return check(transcript([c], "us-nj"), ruleset=str(house))
+
+    assert paid("203.0864197253086419725") == []
+    [wrong] = messages(paid("203.08641972530865"), "BAC-SETTLE-AMOUNT")
+    assert wrong.startswith("seat 1 tie wager of 25 should be win 203.0864197253086419725 (Tie pays "
+                            "8.1234567890123456789 to 1)")

@@ -453,3 +453,41 @@ def test_a_game_citation_must_name_a_game_of_the_ruleset(tmp_path):
                     "      chemin_de_fer: {source: pa-631a, at: ['631a.12']}\n", encoding="utf-8")
     with pytest.raises(UserError, match="citation_by_game names 'chemin_de_fer', which is not a game of the ruleset"):
         load_ruleset(str(path))
+
+
+# ------------------------------------------------------------------ Perfect Pairs on cards recorded without their suits
+
+def in_part(coup: dict, codes: dict[str, str]) -> dict:
+    """The coup with some cards recorded in part (format 1.1: ``7?``, the rank without the suit)."""
+    for e in coup["events"]:
+        if e["type"] == "card" and e["card"] in codes:
+            e["card"] = codes[e["card"]]
+    return coup
+
+
+@pytest.mark.parametrize(("outcome", "amount", "right"), [
+    ("win", 1200, True), ("win", 2400, True), ("win", 5000, True),  # mixed, coloured or perfect: the suits decide
+    ("lose", 200, False),  # a pair whatever the suits: never a loss
+    ("win", 1000, False),  # no row pays 5 to 1
+])
+def test_perfect_pairs_on_a_pair_recorded_without_its_suits(outcome, amount, right):
+    wagers = [(1, "banker", 200), (1, "perfect_pairs_player", 200)]
+    settled = [(1, "banker", "win", 190), (1, "perfect_pairs_player", outcome, amount)]
+    coup = in_part(dealt(1, ["7H", "7S"], ["KS", "9C"], wagers, settled), {"7H": "7?", "7S": "7?"})
+    found = check(table("midi_baccarat", [coup]))
+    if right:
+        assert found == []
+        return
+    [finding] = found
+    assert finding.rule == "BAC-SETTLE-AMOUNT" and finding.citation == "58 Pa. Code § 629a.11, 629a.12, 629b.1"
+    assert finding.message.startswith("seat 1 perfect_pairs_player wager of 200 should be win 5,000 (a suited pair "
+                                      "in the Player's first two cards pays 25 to 1) or win 2,400")
+    assert finding.message.endswith(f"whichever suits the cards recorded without one have; it was settled "
+                                    f"{outcome} {amount:,}")
+
+
+def test_perfect_pairs_is_not_judged_where_a_rank_is_left_out_too():
+    wagers = [(1, "banker", 200), (1, "perfect_pairs_player", 200)]
+    settled = [(1, "banker", "win", 190), (1, "perfect_pairs_player", "lose", 200)]
+    coup = in_part(dealt(1, ["7H", "KD"], ["KS", "9C"], wagers, settled), {"7H": "7?", "KD": "0?"})
+    assert check(table("midi_baccarat", [coup])) == []

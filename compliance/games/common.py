@@ -7,6 +7,7 @@ another game.
 
 from __future__ import annotations
 
+import decimal
 import math
 from collections.abc import Callable
 from decimal import Decimal
@@ -100,6 +101,15 @@ class Due:
     @property
     def net(self) -> Decimal:
         return self.gross - self.commission if self.commission else self.gross
+
+
+def exact(*factors: Decimal):
+    """A decimal context in which products of ``factors`` (and of their product with any one of them) are exact:
+    as many digits as they have together, where the default context keeps 28."""
+    digits = sum(len(f.as_tuple().digits) for f in factors if f is not None and f.is_finite())
+    ctx = decimal.getcontext().copy()
+    ctx.prec = max(ctx.prec, 2 * digits + 2)
+    return decimal.localcontext(ctx)
 
 
 class Units:

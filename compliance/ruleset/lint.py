@@ -27,7 +27,8 @@ from compliance.lintcodes import LintCode
 from compliance.ruleset.loader import (
     Parsed,
     _resolve_ref,
-    is_house,
+    house_overreach,
+    house_rule_overreach,
     load_ruleset,
     merge_keeping_house,
     pydantic_errors,
@@ -470,16 +471,8 @@ class _Linter:
             merged = merge_keeping_house(_house_view(base), params, "")
             self._params(kind, merged, at + ("params",), oid)
         if casino:
-            for key in over:
-                if key != "params":
-                    self.add(at + (key,), "error", "house-sets-regulation",
-                             f"rule {oid!r}: a house ruleset sets house parameters only; `{key}` is the regulation's")
-            if isinstance(params, dict):
-                house_paths = {h.path for h in base.house}
-                for path, key_path in _leaves(params, "params", ()):
-                    if path not in house_paths:
-                        self.add(at + ("params",) + key_path, "error", "house-sets-regulation",
-                                 f"rule {oid!r}: {path} is fixed by the regulation, not left to the house")
+            for key_path, message in house_rule_overreach(oid, over, {h.path for h in base.house}):
+                self.add(at + key_path, "error", "house-sets-regulation", message)
         same = []
         for key, value in over.items():
             current = {"severity": base.severity, "enabled": True, "title": base.title, "summary": base.summary,
@@ -510,10 +503,8 @@ class _Linter:
         base = _game_view(parent) if parent and parent.game is not None else {}
         if casino and own:
             house_paths = {h.path for h in parent.game_house} if parent else set()
-            for path, key_path in _leaves(own, "game", ()):
-                if path not in house_paths:
-                    self.add(("game",) + key_path, "error", "house-sets-regulation",
-                             f"{path} is fixed by the regulation, not left to the house")
+            for key_path, message in house_overreach(own, house_paths, _spots_of(parent)):
+                self.add(("game",) + key_path, "error", "house-sets-regulation", message)
         merged = merge_keeping_house(base, own or {}, str(data.get("id")))
         plain, notes = unwrap_house(merged, "game")
         if not plain:
@@ -554,13 +545,18 @@ def _did_you_mean(name: str, choices: list[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _leaves(value: Any, prefix: str, key_path: tuple):
-    """(dotted path, key path) of every value set in a mapping; a house wrapper is one value."""
-    if isinstance(value, dict) and not is_house(value) and value:
-        for k, v in value.items():
-            yield from _leaves(v, f"{prefix}.{k}", key_path + (k,))
-    else:
-        yield prefix, key_path
+def _spots_of(parent: Ruleset | None):
+    """spots_of (:func:`house_overreach`) of the jurisdiction a house ruleset extends."""
+    game = parent.game if parent is not None else None
+
+    def spots_of(variant):
+        if game is None:
+            return set() if variant is None else None
+        if variant is None:
+            return set(game.spots)
+        return set(game.spots_of(variant)) if variant in game.variants else None
+
+    return spots_of
 
 
 def _with_house(values: dict, notes) -> dict:

@@ -155,6 +155,68 @@ def unwrap_house(value: Any, path: str) -> tuple[Any, list[HouseNote]]:
     return value, []
 
 
+# ------------------------------------------------------------------ what a house ruleset may set
+
+
+def leaves(value: Any, prefix: str, key_path: tuple = ()):
+    """(dotted path, key path) of every value set in a mapping; a house wrapper is one value."""
+    if isinstance(value, dict) and not is_house(value) and value:
+        for k, v in value.items():
+            yield from leaves(v, f"{prefix}.{k}", key_path + (k,))
+    else:
+        yield prefix, key_path
+
+
+def house_overreach(own_game: dict, house_paths: set[str], spots_of) -> list[tuple[tuple, str]]:
+    """Where a casino's house ruleset sets in ``game`` what the regulation fixes: (key path under ``game``,
+    message) for every value that is neither a house parameter (``house_paths``) nor part of a spot the
+    regulation does not declare, which a house may add (a side wager the regulation leaves open).
+    ``spots_of(None)``: the names of the jurisdiction's spots; ``spots_of(variant)``: those of a game variant
+    (None for a variant the jurisdiction does not have, which is the regulation's to add)."""
+    out = []
+    for path, key_path in leaves(own_game, "game"):
+        if path in house_paths or _a_new_spot(key_path, spots_of):
+            continue
+        out.append((key_path, f"{path} is fixed by the regulation, not left to the house"))
+    return out
+
+
+def _a_new_spot(key_path: tuple, spots_of) -> bool:
+    if len(key_path) > 2 and key_path[0] == "spots":
+        return key_path[1] not in spots_of(None)
+    if len(key_path) > 3 and key_path[0] == "variants":
+        names = spots_of(key_path[1])
+        return names is not None and key_path[2] not in names
+    return False
+
+
+def house_rule_overreach(oid: str, over: dict, house_paths: set[str]) -> list[tuple[tuple, str]]:
+    """Where a casino's override of rule ``oid`` sets what the regulation fixes: (key path, message)."""
+    out = [((key,), f"rule {oid!r}: a house ruleset sets house parameters only; `{key}` is the regulation's")
+           for key in over if key != "params"]
+    params = over.get("params")
+    if isinstance(params, dict):
+        out += [(("params",) + key_path, f"rule {oid!r}: {path} is fixed by the regulation, not left to the house")
+                for path, key_path in leaves(params, "params") if path not in house_paths]
+    return out
+
+
+def _raw_spots_of(game_raw: dict):
+    """spots_of (:func:`house_overreach`) of a game section as merged so far, house wrappers and all."""
+    spots = game_raw.get("spots") if isinstance(game_raw.get("spots"), dict) else {}
+    variants = game_raw.get("variants") if isinstance(game_raw.get("variants"), dict) else {}
+
+    def spots_of(variant):
+        if variant is None:
+            return set(spots)
+        if variant not in variants:
+            return None
+        changes = variants[variant] if isinstance(variants[variant], dict) else {}
+        return {k for k in spots if changes.get(k, 0) is not None} | {k for k, v in changes.items() if v is not None}
+
+    return spots_of
+
+
 # ------------------------------------------------------------------ resolution
 
 
@@ -299,6 +361,8 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
         sources.update(m.sources)
         if m.dealing_methods is not None:
             methods = m.dealing_methods
+        if m.casino:  # a house ruleset sets house parameters (and spots the regulation leaves open) only
+            _house_only(layer, game_raw, rules)
         if m.game:
             game_raw = merge_keeping_house(game_raw, m.game, m.id)
         for oid, override in m.overrides.items():
@@ -413,6 +477,25 @@ def _redirects(layers: list[_Layer], ids: set[str]) -> dict[str, str]:
                                 + (f" (did you mean {close[0]!r}?)" if close else ""), where)
             out[old] = new
     return out
+
+
+def _house_only(layer: _Layer, game_raw: dict, rules: dict) -> None:
+    """Refuse what a casino's house ruleset may not set, as ``ruleset lint`` reports it: lint and check agree."""
+    m, doc = layer.model, layer.doc
+    if m.rules:
+        raise UserError(f"rule {m.rules[0].id!r}: a casino's house ruleset sets house parameters only; it defines "
+                        "no rules", doc.where(("rules", 0, "id")))
+    house = {n.path for n in unwrap_house(game_raw, "game")[1]}
+    for key_path, message in house_overreach(m.game, house, _raw_spots_of(game_raw)) if m.game else ():
+        raise UserError(message, doc.where(("game",) + key_path))
+    for oid, override in m.overrides.items():
+        if oid not in rules:
+            continue  # an unreachable override: refused below
+        data = rules[oid][0]
+        paths = {n.path for n in unwrap_house(data.get("params", {}), "params")[1]}
+        raw = (doc.data.get("overrides") or {}).get(oid) or {}
+        for key_path, message in house_rule_overreach(oid, raw, paths):
+            raise UserError(message, doc.where(("overrides", oid) + key_path))
 
 
 def _citations_by_game(raw: dict, rid: str, sources: dict, game: Any, where: str) -> dict[str, tuple]:

@@ -18,7 +18,16 @@ import copy
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.conditions import CONDITIONS
@@ -125,11 +134,32 @@ class Condition(BaseModel):
         return CONDITIONS[self.kind].words(self._params)
 
 
+#: the largest odds a spot may pay (to 1), and the most significant digits they are exact to: beyond either, the
+#: number is not a payout (1e100) or not money (1e-999999999), and would only make every sum with it inexact
+MAX_ODDS = Decimal(10) ** 9
+ODDS_DIGITS = 28
+
+
+def _payable(odds: Decimal) -> Decimal:
+    if odds > MAX_ODDS:
+        raise ValueError(f"odds of {odds:E} to 1 are more than any table pays (at most 1,000,000,000 to 1)")
+    digits = len(odds.normalize().as_tuple().digits)
+    if odds and -odds.normalize().as_tuple().exponent > ODDS_DIGITS:
+        raise ValueError(f"odds of {odds.normalize():E} to 1 are finer than money is kept: at most {ODDS_DIGITS} "
+                         "decimal places")
+    if digits > ODDS_DIGITS:
+        raise ValueError(f"odds are exact to at most {ODDS_DIGITS} significant digits; these have {digits}")
+    return odds
+
+
+Odds = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), AfterValidator(_payable)]
+
+
 class PayRow(Strict):
     """A row of a spot's paytable: the condition, and the odds it pays."""
 
     when: Condition
-    odds: Decimal = Field(ge=0, allow_inf_nan=False, description="odds paid to 1 when the condition holds")
+    odds: Odds = Field(description="odds paid to 1 when the condition holds")
 
 
 class Requires(Strict):
@@ -151,7 +181,7 @@ class Spot(Strict):
     title: str | None = Field(default=None, description="the spot's name in findings (default: from its key)")
     offered: bool = Field(default=True, description="the table offers it (a house may offer fewer spots)")
     wins: Condition | None = Field(default=None, description="the condition the spot wins on, paid at `odds`")
-    odds: Decimal | None = Field(default=None, ge=0, allow_inf_nan=False, description="winnings per unit staked (8 means 8 to 1)")
+    odds: Odds | None = Field(default=None, description="winnings per unit staked (8 means 8 to 1)")
     pays: dict[str, PayRow] = Field(default={}, description="paytable rows, before `wins`: the first that holds pays its odds")
     pushes: dict[str, Condition] = Field(default={}, description="conditions that return the stake; judged first")
     commission: Decimal | None = Field(default=None, ge=0, lt=1, allow_inf_nan=False,

@@ -40,6 +40,12 @@ CODES = (
         The spot pays more than its chances are worth: the patron, not the house, has the edge (8 decks).
         Usually a house paytable set too high, or a row's odds mistyped; the message names the house parameters
         that set its payouts."""),
+    LintCode("spot-never-wins", ("warning",), "a spot that no deal wins, in any game that offers it", """
+        By exact enumeration of an 8-deck shoe, no deal meets what the spot wins on (a Banker natural 9 on three
+        cards, conditions that cannot hold together): every wager on it loses.  Usually a condition mistyped."""),
+    LintCode("odds-zero", ("warning",), "a spot, or a row of its paytable, that pays 0 to 1", """
+        A win at odds of 0 returns only the stake: that is a push, which is written under `pushes`, or odds left
+        out by mistake."""),
 )
 
 
@@ -80,6 +86,19 @@ def _spot_edges(game, own: dict, notes, data: dict, report: LintReport) -> None:
     for name, rows in edges.items():
         at = _spot_at(name, own, data)
         report.add(at, "info", "spot-edge", analyze.describe_spot_edges(name, rows, 8))
+        if all(e.exact and not e.counts.get("win") for _, e in rows):
+            report.add(at, "warning", "spot-never-wins",
+                       f"spot {name} wins in no deal of {', '.join(v for v, _ in rows)} (8 decks): what it wins on "
+                       "cannot happen, so every wager on it loses")
+        nothing: dict[str, list[str]] = {}  # what it pays 0 to 1 on -> the games in which it does
+        for variant, e in rows:
+            for words, odds, _count in e.rows:
+                if odds is not None and not odds:
+                    nothing.setdefault(words, []).append(variant)
+        for words, variants in nothing.items():
+            report.add(at, "warning", "odds-zero",
+                       f"spot {name} pays 0 to 1 on {words} in {', '.join(variants)}: a win that returns only "
+                       "the stake (a push is written under `pushes`)")
         generous: dict[str, list[str]] = {}  # the patron's edge -> the games that give it
         for variant, e in rows:
             if e.exact and e.per_coup < 0:

@@ -14,6 +14,7 @@ commission); otherwise it loses.
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal
 
 from compliance.cards import CANONICAL, PARTIAL, POINTS, RANKS
@@ -93,6 +94,27 @@ class TableSpot:
             return self._terms(f)
         except Unknown:
             return None
+
+    def possible_terms(self, f: Facts) -> list[tuple] | None:
+        """Where the record leaves out only the suits of first cards (``7? 7?``): the terms of the wager under
+        every suit those cards could have, each once (a pair of sevens wins Perfect Pairs whatever the suits;
+        only which row pays is unknown).  None where that is not enough (a rank left out too)."""
+        unknown = [(h, i) for h in ("player", "banker") for i, card in enumerate(f.first_two[h])
+                   if card[2] is None]
+        if not unknown or len(unknown) > 4 or any(f.first_two[h][i][0] is None for h, i in unknown):
+            return None
+        out: dict[tuple, tuple] = {}
+        for suits in itertools.product("SCHD", repeat=len(unknown)):
+            first = {h: list(cards) for h, cards in f.first_two.items()}
+            for (h, i), s in zip(unknown, suits, strict=True):
+                first[h][i] = (first[h][i][0], COLOUR[s], s)
+            try:
+                terms = self._terms(Facts(f.winner, f.points, f.cards, f.natural,
+                                          {h: tuple(cards) for h, cards in first.items()}))
+            except Unknown:
+                return None
+            out.setdefault(terms[:3], terms)
+        return list(out.values())
 
     def _terms(self, f: Facts) -> tuple:
         for r in self.rules:

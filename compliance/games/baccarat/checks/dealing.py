@@ -100,9 +100,10 @@ Face = Literal["up", "down"]  # the order of the transcript format's `face` (equ
 
 
 class FaceDownParams(Params):
-    when: Literal["hands_passed", "always"] = "hands_passed"
+    when: Literal["hands_passed", "always", "dealt_face_down"] = "hands_passed"
     """judge only the coups that record a hand passed to a patron (the procedure that deals face down is the
-    one followed), or every coup the rule applies to"""
+    one followed), every coup the rule applies to, or the coups whose record shows an initial card dealt face
+    down (the deal was face down: a record of the cards as the dealer lays them out, every one face up, is not)"""
     initial: Face | None = "down"
     """the face the four initial cards are dealt with (null: not judged)"""
     player_third: Face | None = None
@@ -130,6 +131,8 @@ def face_down(c: CoupState, p: FaceDownParams, t):
     rules)."""
     if p.when == "hands_passed" and not c.passes:
         return ()
+    if p.when == "dealt_face_down" and not any(card.face == "down" for _, card in c.to_hands[:4]):
+        return ()
     wrong = None  # required face -> the cards dealt with the other
     initial, player_third, banker_third = p.initial, p.player_third, p.banker_third
     first = 0 if initial is not None else 4  # the initial cards' face not judged: only the cards after them
@@ -147,6 +150,8 @@ def face_down(c: CoupState, p: FaceDownParams, t):
         return ()
     if p.when == "hands_passed":
         where = " where the hands are passed to the players"
+    elif p.when == "dealt_face_down":
+        where = f" (the others were{' under dealing method ' + c.method if c.method else ''})"
     else:
         where = f" under dealing method {c.method}" if c.method else ""
     parts = []

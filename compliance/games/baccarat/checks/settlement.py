@@ -24,7 +24,7 @@ from compliance.findings import Money
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
 from compliance.games.baccarat.spots import announced_facts, coup_facts, result_key
-from compliance.games.common import Due, settlement_basis, value_to_patron
+from compliance.games.common import Due, exact, settlement_basis, value_to_patron
 from compliance.printable import bounded_name
 
 
@@ -52,8 +52,9 @@ def _amounts(terms: tuple, stake: Decimal) -> tuple[Decimal, Decimal]:
     outcome, odds, rate, _, spot = terms
     if outcome != "win":
         return (stake if outcome == "lose" else ZERO), ZERO
-    gross = stake * odds
-    return gross, spot.commission_on(gross, rate) if rate else ZERO
+    with exact(stake, odds, rate):  # the product of a stake and odds of many digits, never rounded
+        gross = stake * odds
+        return gross, spot.commission_on(gross, rate) if rate else ZERO
 
 
 _VOID = ("push", None, ZERO, "the coup is void: every wager is returned", None)
@@ -102,6 +103,27 @@ def _settling(c: CoupState, spot: str, t, result: tuple | None) -> tuple:
     if keep:
         t.settling[(spot, result)] = found
     return found
+
+
+def _against_every_suit(c: CoupState, s, stake: Decimal, t) -> Wrong | None:
+    """A settlement of a wager whose spot reads suits the record leaves out (``7? 7?``): right if it is what
+    some suit the cards could have gives, else wrong (a pair of sevens settled as a loss, whatever the suits)."""
+    try:
+        every = t.spots[s.spot].possible_terms(coup_facts(c, t.naturals))
+    except Unknown:  # a card's rank not read either
+        return None
+    if not every:
+        return None  # not even that is shown: the wager is not judged
+    due = [(terms, *_amounts(terms, stake)) for terms in every]
+    for terms, gross, commission in due:  # paid net, or in full with the commission collected apart
+        if s.outcome == terms[0] and (s.amount == gross - commission or (commission and s.amount == gross)):
+            return None
+    ways = " or ".join(f"{terms[0]} {t.money(gross - commission)} ({_owed(terms, stake).why})"
+                       for terms, gross, commission in due)
+    least = min(value_to_patron(terms[0], gross - commission) for terms, gross, commission in due)
+    return Wrong(s.at, f"{describe_bettor(s.bettor)} {s.spot} wager of {t.money(stake)} should be {ways}, whichever "
+                       f"suits the cards recorded without one have; it was settled {s.outcome} {t.money(s.amount)}",
+                 least, value_to_patron(s.outcome, s.amount), "payout", s.bettor)
 
 
 def _judgeable(c: CoupState) -> bool:
@@ -209,8 +231,11 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
                 spot = by_spot[s.spot] = (None, None)
                 unknown = e
         spot_terms, by_stake = spot
-        if spot_terms is None:
-            continue  # the record does not show what the spot is settled on (a card recorded in part)
+        if spot_terms is None:  # the record does not show all the spot is settled on (a card recorded in part)
+            wrong = _against_every_suit(c, s, stake, t) if result is not ANNOUNCED else None
+            if wrong is not None:
+                out.append(wrong)
+            continue
         outcome = spot_terms[0]
         owed = by_stake.get(stake, _UNKNOWN)  # in integer units: (winnings, commission), or None
         if owed is _UNKNOWN:
