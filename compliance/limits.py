@@ -324,6 +324,41 @@ def exact_float(text: str):
     except InvalidOperation:  # a float form Decimal does not read (YAML 1.1's 1:30.5): as the parser reads it
         return Decimal(repr(float(t)))
 
+#: the most significant digits and decimal places of odds and commission figures: beyond them a number is not money
+#: (1e-999999999), and an exact sum with it (a Fraction, an integer ratio: 10 ** 999999999) would never finish
+FIGURE_DIGITS = 28
+
+
+def significant(value) -> tuple[int, int]:
+    """(significant digits, decimal places) of a finite Decimal, trailing zeros dropped: read from its digits
+    and exponent alone, never through a context (whose exponent limits would round 1e-999999999 to 0)."""
+    if not value.is_finite():  # refused by the field's own allow_inf_nan
+        return 0, 0
+    _sign, digits, exponent = value.as_tuple()
+    kept = len(digits)
+    while kept > 1 and digits[kept - 1] == 0:
+        kept -= 1
+    exponent += len(digits) - kept
+    if kept == 1 and digits[0] == 0:
+        return 0, 0
+    return kept, max(0, -exponent)
+
+
+def fine_figure(value, what: str, named: str):
+    """``value`` (odds, a commission rate or unit) if it is exact to at most :data:`FIGURE_DIGITS` significant digits
+    and decimal places, else a ValueError in a few words (``what``: "odds"; ``named``: "odds of 1E-30 to 1")."""
+    digits, places = significant(value)
+    if places > FIGURE_DIGITS:
+        raise ValueError(f"{named} are finer than money is kept: at most {FIGURE_DIGITS} decimal places")
+    if digits > FIGURE_DIGITS:
+        raise ValueError(f"{what} are exact to at most {FIGURE_DIGITS} significant digits; these have {digits}")
+    return value
+
+
+def commission_figure(value):
+    """A commission rate or rounding unit, as :func:`fine_figure` bounds it."""
+    return fine_figure(value, "commission figures", f"commission figures of {value:E}")
+
 
 def value_error(e: ValueError) -> str:
     """A ValueError of a parser in a few words (Python's limit on the digits of a number, named)."""

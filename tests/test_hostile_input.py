@@ -76,6 +76,23 @@ def test_an_enormous_amount_is_judged_and_printed_short():
     assert (3, "third-card.banker.illegal") in _categories(findings)
 
 
+def test_a_payout_of_1e_minus_999999999_is_judged_exactly_and_at_once():
+    """Its integer ratio alone would have a billion digits: the check judges it in Decimal, never hangs on it."""
+    c = coup(2, ["9H", "KH"], ["2C", "3C"], [(1, "player", 100)])
+    text = _coups(_line(c).replace('"outcome":"win","amount":100', '"outcome":"win","amount":1e-999999999', 1))
+    started = time.monotonic()
+    [wrong] = [f for f in check(text, suffix=".jsonl") if f.coup == 2 and f.category == "settlement.wrong-amount"]
+    assert time.monotonic() - started < 30
+    assert "should be win 100" in wrong.message and "settled win 1E-999999999" in wrong.message
+
+
+@pytest.mark.parametrize("rate", ["1e-999999999", "0.00000000000000000000000000001"])
+def test_a_commission_rate_finer_than_money_is_kept_is_refused_in_the_header(rate):
+    text = dumps(transcript([CLEAN])).replace('"seats": 7', f'"seats": 7, "commission": {rate}')
+    with pytest.raises(UserError, match="commission figures of .* are finer than money is kept"):
+        check(text)
+
+
 def test_amounts_too_large_to_add_exactly_make_the_coup_unreadable():
     c = coup(2, ["9H", "KH"], ["2C", "3C"], [(1, "player", 1), (1, "player", 1)])
     text = _coups(_line(c).replace('"amount":1}', '"amount":9e999999}'))

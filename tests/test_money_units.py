@@ -146,3 +146,12 @@ def test_findings_in_units_are_the_findings_of_the_decimal_reference(where, hand
         else:
             judged.append(list(settlement.wrong_amount(state, None, t)))
     assert judged[0] == judged[1]
+
+
+@pytest.mark.parametrize("amount", ["1e-999999999", "1e999999999", "1e-81"])
+def test_an_amount_beyond_the_units_is_left_to_the_decimal_reference_at_once(amount):
+    """Its integer ratio would have as many digits as its exponent: no units, and the caller judges it in Decimal."""
+    units = Units.for_table([Decimal(amount)], [Decimal(amount) if "-" in amount else None])
+    assert units.scale <= 10**12  # a rate beyond the units adds no denominator (amounts count 12 places at most)
+    assert units.of(Decimal(amount)) is None
+    assert units.win(100, Decimal(amount), Decimal(0), None, "up") is None

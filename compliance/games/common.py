@@ -66,10 +66,15 @@ def check_coup_number(n: int, last: int | None, last_line: int) -> None:
         raise ReplayError(f"coup number {n} comes after coup {last} (line {last_line}): coup numbers must increase")
 
 
+#: a context of the widest exponents, for what is exact in any context but the default's exponent limits would
+#: round (1e-999999999 normalized, or times 100, is 0 there): its precision is the default's
+WIDE = decimal.Context(Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
 def money(amount: Decimal) -> str:
     """An amount as reports write it: grouped digits, no trailing zeros (1,000; 23.75)."""
     if not -15 < amount.adjusted() < 15:  # an absurd amount (1e999999): its digits would fill the report
-        return f"{amount.normalize():E}"
+        return f"{amount.normalize(WIDE):E}"
     text = f"{amount:,f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
@@ -105,11 +110,27 @@ class Due:
 
 def exact(*factors: Decimal):
     """A decimal context in which products of ``factors`` (and of their product with any one of them) are exact:
-    as many digits as they have together, where the default context keeps 28."""
+    as many digits as they have together, where the default context keeps 28, and the widest exponents Decimal
+    has, where the default's would round an amount of 1e-999999999 to nothing.  The digits, not the exponents,
+    are what a product costs: 1e-999999999 times 100 is as quick as 5 times 100."""
     digits = sum(len(f.as_tuple().digits) for f in factors if f is not None and f.is_finite())
     ctx = decimal.getcontext().copy()
     ctx.prec = max(ctx.prec, 2 * digits + 2)
+    ctx.Emax, ctx.Emin = decimal.MAX_EMAX, decimal.MIN_EMIN
     return decimal.localcontext(ctx)
+
+
+#: the magnitudes (powers of ten) an amount, rate or odds may have to be counted in integer units: beyond them
+#: (1e-999999999, 1e999999999) its integer ratio alone would have a billion digits, so it is judged in Decimal
+UNIT_MAGNITUDE = 40
+
+
+def _ratio(value: Decimal) -> tuple[int, int] | None:
+    """``value`` as an exact (numerator, denominator), or None where its magnitude is beyond :data:`UNIT_MAGNITUDE`."""
+    if not value.is_finite() or (value and not -UNIT_MAGNITUDE < value.adjusted() < UNIT_MAGNITUDE) \
+            or value.as_tuple().exponent < -2 * UNIT_MAGNITUDE:
+        return None
+    return value.as_integer_ratio()
 
 
 class Units:
@@ -139,8 +160,9 @@ class Units:
         places = max([2] + [-a.as_tuple().exponent for a in amounts if a is not None and a.is_finite()])
         denominator = 1
         for r in rates:
-            if r is not None and r.is_finite():
-                d = r.as_integer_ratio()[1]
+            ratio = _ratio(r) if r is not None else None
+            if ratio is not None:  # a rate beyond the units (1e-999999999) leaves its commissions to Decimal
+                d = ratio[1]
                 denominator = denominator * d // math.gcd(denominator, d)
         return cls(min(places, 12), denominator)
 
@@ -150,30 +172,37 @@ class Units:
             return self.converted[amount]
         except KeyError:
             pass
-        n, d = amount.as_integer_ratio()
-        units = None if (n * self.scale) % d else n * self.scale // d
+        ratio = _ratio(amount)
+        if ratio is None:
+            units = None
+        else:
+            n, d = ratio
+            units = None if (n * self.scale) % d else n * self.scale // d
         if len(self.converted) < 4096:  # a table's stakes and payouts are a few hundred values, not millions
             self.converted[amount] = units
         return units
 
-    def ratio(self, value: Decimal) -> tuple[int, int]:
-        """An exact rate or odds as (numerator, denominator)."""
+    def ratio(self, value: Decimal) -> tuple[int, int] | None:
+        """An exact rate or odds as (numerator, denominator); None beyond :data:`UNIT_MAGNITUDE`."""
         try:
             return self._ratios[value]
         except KeyError:
-            r = self._ratios[value] = value.as_integer_ratio()
+            r = self._ratios[value] = _ratio(value)
             return r
 
     def win(self, stake: int, odds: Decimal, rate: Decimal, unit: Decimal | None, rounding: str) -> tuple[int, int] | None:
         """(winnings, commission) in units on a winning ``stake`` (in units): the winnings at ``odds`` to 1, the
         commission ``rate`` on them, rounded ``rounding`` ("up", "half_up", "down") to a multiple of ``unit``
         if one is given; None where a result is not a whole number of units."""
-        on, od = self.ratio(odds)
+        odds_ratio, rate_ratio = self.ratio(odds), self.ratio(rate)
+        if odds_ratio is None or rate_ratio is None:
+            return None
+        on, od = odds_ratio
         g = stake * on
         if g % od:
             return None
         gross = g // od
-        rn, rd = self.ratio(rate)
+        rn, rd = rate_ratio
         num = gross * rn
         if not num:
             return gross, 0

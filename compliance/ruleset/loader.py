@@ -488,7 +488,7 @@ def _house_only(layer: _Layer, game_raw: dict, rules: dict) -> None:
     house = {n.path for n in unwrap_house(game_raw, "game")[1]}
     for key_path, message in house_overreach(m.game, house, _raw_spots_of(game_raw)) if m.game else ():
         raise UserError(message, doc.where(("game",) + key_path))
-    for oid, override in m.overrides.items():
+    for oid in m.overrides:
         if oid not in rules:
             continue  # an unreachable override: refused below
         data = rules[oid][0]

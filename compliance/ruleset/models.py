@@ -31,6 +31,7 @@ from pydantic import (
 
 from compliance.categories import CATEGORIES, SEVERITIES
 from compliance.conditions import CONDITIONS
+from compliance.limits import commission_figure, fine_figure
 
 Severity = Literal[SEVERITIES]
 Total = Annotated[int, Field(ge=0, le=9)]
@@ -134,22 +135,14 @@ class Condition(BaseModel):
         return CONDITIONS[self.kind].words(self._params)
 
 
-#: the largest odds a spot may pay (to 1), and the most significant digits they are exact to: beyond either, the
-#: number is not a payout (1e100) or not money (1e-999999999), and would only make every sum with it inexact
+#: the largest odds a spot may pay (to 1): beyond it, the number is not a payout (1e100)
 MAX_ODDS = Decimal(10) ** 9
-ODDS_DIGITS = 28
 
 
 def _payable(odds: Decimal) -> Decimal:
     if odds > MAX_ODDS:
         raise ValueError(f"odds of {odds:E} to 1 are more than any table pays (at most 1,000,000,000 to 1)")
-    digits = len(odds.normalize().as_tuple().digits)
-    if odds and -odds.normalize().as_tuple().exponent > ODDS_DIGITS:
-        raise ValueError(f"odds of {odds.normalize():E} to 1 are finer than money is kept: at most {ODDS_DIGITS} "
-                         "decimal places")
-    if digits > ODDS_DIGITS:
-        raise ValueError(f"odds are exact to at most {ODDS_DIGITS} significant digits; these have {digits}")
-    return odds
+    return fine_figure(odds, "odds", f"odds of {odds:E} to 1")
 
 
 Odds = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), AfterValidator(_payable)]
@@ -184,12 +177,12 @@ class Spot(Strict):
     odds: Odds | None = Field(default=None, description="winnings per unit staked (8 means 8 to 1)")
     pays: dict[str, PayRow] = Field(default={}, description="paytable rows, before `wins`: the first that holds pays its odds")
     pushes: dict[str, Condition] = Field(default={}, description="conditions that return the stake; judged first")
-    commission: Decimal | None = Field(default=None, ge=0, lt=1, allow_inf_nan=False,
-                                       description="share of the winnings kept by the house; the table header's "
-                                                   "`commission` replaces it on every spot that takes one "
-                                                   "(above 0): a spot of 0 takes none, whatever the header says")
-    commission_unit: Decimal | None = Field(
-        default=None, gt=0,
+    commission: Annotated[Decimal, AfterValidator(commission_figure)] | None = Field(
+        default=None, ge=0, lt=1, allow_inf_nan=False,
+        description="share of the winnings kept by the house; the table header's `commission` replaces it on every "
+                    "spot that takes one (above 0): a spot of 0 takes none, whatever the header says")
+    commission_unit: Annotated[Decimal, AfterValidator(commission_figure)] | None = Field(
+        default=None, gt=0, allow_inf_nan=False,
         description="the commission is rounded to a multiple of this amount (e.g. 0.25); none: exact to the cent and below",
     )
     commission_rounding: Literal["up", "half_up", "down"] = Field(

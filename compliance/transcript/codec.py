@@ -17,7 +17,7 @@ from decimal import Decimal
 
 import annotated_types as at
 import msgspec
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel
 from pydantic.fields import FieldInfo
 
 from compliance.transcript import fields
@@ -97,14 +97,15 @@ def _decimal_bounds(annotation, metadata) -> list:
             stack.append(base)
         elif typing.get_origin(tp) in (typing.Union, types.UnionType):
             stack.extend(typing.get_args(tp))
-    return [m for m in found if isinstance(m, (at.Ge, at.Gt, at.Le, at.Lt))]
+    return [m for m in found if isinstance(m, (at.Ge, at.Gt, at.Le, at.Lt, AfterValidator))]
 
 
 _COMPARISONS = (("ge", ">=", ">="), ("gt", ">", ">"), ("le", "<=", "<="), ("lt", "<", "<"))  # bound, operator, word
 
 
 def _check_decimals(bounded):
-    """``__post_init__`` checking the Decimal fields' bounds (msgspec has none for Decimal).
+    """``__post_init__`` checking the Decimal fields' bounds (msgspec has none for Decimal), and running their
+    ``AfterValidator`` checks (which raise ValueError: a commission rate of 1e-999999999).
 
     This runs for every amount read, so the comparisons are written out once, here, as the body of
     the function (a field at a time: None passes, then finite, then each bound in order; the messages
@@ -116,6 +117,11 @@ def _check_decimals(bounded):
                   "        if not v.is_finite():",
                   f"            raise ValueError('`{name}` must be a finite number')"]
         for b in bounds:
+            if isinstance(b, AfterValidator):  # the model's own check of the value (a rate's places): run as is
+                constant = f"_b{len(constants)}"
+                constants[constant] = b.func
+                lines += [f"        {constant}(v)"]
+                continue
             for op, symbol, word in _COMPARISONS:
                 bound = getattr(b, op, None)
                 if bound is None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from compliance.evidence import DECLARABLE
+from compliance.limits import commission_figure
 
 # strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal
 Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False)]
+# a commission rate of a table header: below 1, exact to at most 28 decimal places (1e-999999999 is no table's)
+Rate = Annotated[Decimal, Field(ge=0, lt=1, allow_inf_nan=False, strict=False), AfterValidator(commission_figure)]
 # a seat number as a JSON object key ("seated"): digits, no sign, no leading zero; the fast
 # decoder (codec.py) reads such keys straight into int
 SeatKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]*)$")]

@@ -23,7 +23,6 @@ to the frozen v1 text's, so it means exactly what it meant.
 from __future__ import annotations
 
 import typing
-from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, field_validator
@@ -34,6 +33,7 @@ from compliance.transcript.fields import (  # noqa: F401
     SEATED_SCHEMA,
     Evidence,
     Money,
+    Rate,
     RecordFault,
     RejectedRow,
     SeatKey,
@@ -89,7 +89,7 @@ class Table(SpecModel):
     dealing_method: str | None = None
     currency: str | None = None
     limits: Limits | None = None
-    commission: Annotated[Decimal, Field(ge=0, lt=1, allow_inf_nan=False, strict=False)] | None = None
+    commission: Rate | None = None
 
 
 class Shoe(SpecModel):

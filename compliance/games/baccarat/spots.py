@@ -20,7 +20,7 @@ from decimal import Decimal
 from compliance.cards import CANONICAL, PARTIAL, POINTS, RANKS
 from compliance.conditions import CONDITIONS, Facts, Unknown
 from compliance.games.baccarat import conditions as _conditions  # noqa: F401  (registers baccarat's condition kinds)
-from compliance.games.common import ZERO, money
+from compliance.games.common import WIDE, ZERO, money
 from compliance.ruleset.models import Condition, Spot, title_of
 
 #: a card as condition kinds compare it: (rank, colour, suit); a card recorded in part (format 1.1) has None
@@ -134,7 +134,7 @@ class TableSpot:
                 return text
             rounded = (f", rounded {spot.commission_rounding.replace('_', ' ')} to {money(spot.commission_unit)}"
                        if spot.commission_unit else "")
-            return text + f" less {money(rate * 100)}% commission{rounded}"
+            return text + f" less {money(rate.scaleb(2, WIDE))}% commission{rounded}"
 
         return why
 

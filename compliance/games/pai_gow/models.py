@@ -11,13 +11,12 @@ the hot path are derived from these models by
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from compliance.games.pai_gow.hands import CARDS
-from compliance.transcript.fields import SEATED_SCHEMA, Money, SeatKey, SpecModel
+from compliance.transcript.fields import SEATED_SCHEMA, Money, Rate, SeatKey, SpecModel
 
 FORMAT = "pai-gow-transcript"
 
@@ -41,7 +40,7 @@ class Table(SpecModel):
     jurisdiction: str | None = Field(default=None, description="ruleset id, e.g. us-in-pai-gow")
     currency: str | None = None
     limits: Limits | None = None
-    commission: Annotated[Decimal, Field(ge=0, lt=1, allow_inf_nan=False, strict=False)] | None = Field(
+    commission: Rate | None = Field(
         default=None, description="commission rate on winnings; default from the ruleset")
     boxes_per_patron: Annotated[int, Field(ge=1)] | None = Field(
         default=None, description="the most boxes one patron may play at this table (68 IAC 10-9-4(e)); "
