@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from builders import by_rule, check, header
+from builders import by_rule, check, coup, header
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from procedure import procedure_coup
@@ -111,3 +111,47 @@ def test_late_wager_after_no_more_bets():
     c["events"].append({"type": "settle", "seat": 2, "spot": "tie", "outcome": "lose", "amount": 20})
     c["seated"]["2"] = "P-2"
     assert found(nsw([c]), "BAC-WAGER-LATE") == [(1, "error")]
+
+
+# ------------------------------------------------------------------ taken down after "no more bets" (us-pa)
+
+
+def _pa_coup(number, *, after_call=(), before_call=(), after_void=None):
+    """Player 6 against Banker 7; ``after_call``/``before_call``: events just after/before "no more bets";
+    ``after_void``: the coup declared void after the deal, these events after the void (every wager returned)."""
+    c = coup(number, P, B, [(1, "player", 100), (2, "banker", 200)])
+    events = c["events"]
+    at = next(i for i, e in enumerate(events) if e.get("call") == "no_more_bets")
+    events[at + 1:at + 1] = list(after_call)
+    events[at:at] = list(before_call)
+    if after_void is not None:
+        events[:] = [e for e in events if e["type"] not in ("result", "settle")]
+        events += [{"type": "void", "reason": "supervisor"}, *after_void]
+        events += [{"type": "settle", "seat": s, "spot": sp, "outcome": "push", "amount": 0}
+                   for s, sp in ((1, "player"), (2, "banker"))]
+    return c
+
+
+def _pa(*coups):
+    return header("us-pa", game="mini_baccarat", dealing_method="face_up") | {"coups": list(coups)}
+
+
+def test_a_wager_withdrawn_after_no_more_bets_breaks_the_pennsylvania_wager_rule():
+    taken = _pa(_pa_coup(1, after_call=[cut(2, "banker", 0, "withdrawn")]))
+    [breach] = by_rule(check(taken))["PA-WAGER-WITHDRAWN"]
+    assert breach.message == 'seat 2 banker wager of 200 withdrawn after "no more bets"'
+    assert breach.citation == "58 Pa. Code § 627a.7, 627a.8(b)"
+
+
+def test_a_wager_taken_down_before_the_call_or_cut_for_the_differential_or_after_a_void_is_no_breach():
+    before = _pa_coup(1, before_call=[cut(2, "banker", 150, "withdrawn")])
+    differential = _pa_coup(2, after_call=[cut(2, "banker", 150)])
+    returned = _pa_coup(3, after_void=[cut(2, "banker", 0, "withdrawn")])
+    late = _pa_coup(4, after_call=[cut(2, "banker", 150, "other")])
+    assert found(_pa(before, differential, returned, late), "PA-WAGER-WITHDRAWN") == [(4, "error")]
+
+
+def test_the_other_rulesets_judge_no_wager_taken_down():
+    """Only where the rules forbid it: New Jersey's ruleset declares no such rule."""
+    taken = header("us-nj") | {"coups": [_pa_coup(1, after_call=[cut(2, "banker", 0, "withdrawn")])]}
+    assert not [f for f in check(taken) if f.category == "wager.late"]

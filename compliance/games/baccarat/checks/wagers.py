@@ -17,29 +17,59 @@ class LateParams(Params):
     after_reconstruction: Literal["late", "misdeal_rule"] = "late"
     """a wager placed or increased after a reconstruction: a late wager, or left to the misdeal rule where
     the rules say what patrons may do with their wagers after a reconstruction (one finding, not two)"""
+    changes: Literal["placed_or_increased", "withdrawn_or_reduced"] = "placed_or_increased"
+    """what the rule forbids once "no more bets" is called or the first card is out: placing or raising a
+    wager, or taking one down in whole or in part (a reduction for the table differential is the reduction
+    rule's, and a wager taken down once the coup is declared void is returned with it)"""
 
 
 @check("wager.late", "wager.late", LateParams, needs=("wagers", "cards"),
-       partly={("wagers",): 'a wager placed or increased after "no more bets", without the cards'})
+       partly={("wagers",): 'a wager placed or increased (or withdrawn) after "no more bets", without the cards'})
 def late(c: CoupState, p: LateParams, t):
-    """No wager is placed or increased after "no more bets" is called or after the first card is dealt."""
+    """No wager is placed or increased after "no more bets" is called or after the first card is dealt; where
+    the rules say so, none is withdrawn or reduced either."""
+    if p.changes == "withdrawn_or_reduced":
+        void_at = c.void_at if c.void is not None else None  # a wager taken down after a void was returned with it
+        found = _after_the_call(c, p, lambda ch: _taken_down(ch) and (void_at is None or ch.at < void_at))
+        return [Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager of {t.money(ch.before)} "
+                              + ("withdrawn" if not ch.after else f"reduced to {t.money(ch.after)}") + f" {when}")
+                for ch, when in found]
+    found = _after_the_call(c, p, _put_up)
+    return [Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager "
+                          + ("placed" if ch.kind == "wager" else f"increased from {t.money(ch.before)} to")
+                          + f" {t.money(ch.after)} {when}") for ch, when in found]
+
+
+def _put_up(ch) -> bool:
+    return ch.kind == "wager" or ch.after > ch.before
+
+
+def _taken_down(ch) -> bool:
+    """Withdrawn or reduced; a reduction for the table differential is the reduction rule's."""
+    return ch.kind == "wager_adjust" and ch.after < ch.before and ch.reason != "table_differential"
+
+
+def _after_the_call(c: CoupState, p: LateParams, judged) -> list[tuple]:
+    """(change, "after ...") of each change ``judged`` picks that came after "no more bets" or the first card,
+    but those the misdeal rule judges (after a reconstruction, where the rules say so).  Raises Unknown where only
+    the cards, not recorded, would tell."""
     out = []
-    unknown = None  # a wager that is late only if it came after the first card, where the cards were not recorded
+    unknown = None  # a change that is late only if it came after the first card, where the cards were not recorded
     try:
-        _ = c.first_card_at  # where the cards were recorded, each wager's place against the first card is known
+        _ = c.first_card_at  # where the cards were recorded, each change's place against the first card is known
         cards = True
-    except Unknown as e:  # (a wager after "no more bets" is late whatever the cards)
+    except Unknown as e:  # (a change after "no more bets" is late whatever the cards)
         cards, unknown_cards = False, e
     after = (c.reconstruct_at if cards and p.after_reconstruction == "misdeal_rule" and c.reconstruct_at is not None
              else None)
     for ch in c.changes:
-        if not (ch.after_no_more_bets or ch.after_first_card) or not ch.late or (after is not None and ch.at > after):
-            if not cards and not ch.after_no_more_bets and (ch.kind == "wager" or ch.after > ch.before):
+        if not judged(ch) or (after is not None and ch.at > after):
+            continue
+        if not (ch.after_no_more_bets or ch.after_first_card):
+            if not cards:
                 unknown = unknown_cards  # after the first card? the cards were not recorded
-            continue  # (the usual wager, placed before either, is not late)
-        when = "after the first card" if ch.after_first_card else "after \"no more bets\""
-        what = "placed" if ch.kind == "wager" else f"increased from {t.money(ch.before)} to"
-        out.append(Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager {what} {t.money(ch.after)} {when}"))
+            continue  # (the usual change, made before either, is not late)
+        out.append((ch, "after the first card" if ch.after_first_card else "after \"no more bets\""))
     if unknown is not None and not out:
         raise unknown
     return out
