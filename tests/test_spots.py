@@ -286,11 +286,22 @@ def test_a_spot_with_limits_of_its_own_is_held_to_them():
     assert finding.message == "seat 1 dragon_7 wager of 200 is above the Dragon 7 maximum of 100"
 
 
-def test_limits_for_a_spot_the_table_does_not_offer_are_refused():
-    doc = table("mini_baccarat", [], spots={"dragon_7": {"max_wager": 100}})
-    with pytest.raises(UserError, match="table.limits.spots names 'dragon_7', which is not a spot of this table "
-                                        r"\(ruleset 'us-pa', game 'mini_baccarat', offers: player, banker, tie\)"):
-        check(doc)
+def test_limits_for_a_spot_the_table_does_not_offer_are_one_finding_and_every_coup_is_judged():
+    """As a wager on such a spot makes only its coup unreadable, limits posted for one refuse nothing: they judge
+    no wager, they are reported once, and the spots the table offers keep their own limits."""
+    wagers = [(1, "player", 600)]
+    doc = table("mini_baccarat", [dealt(1, *PANDA_8, wagers, [(1, "player", "win", 600)])],
+                spots={"dragon_7": {"max_wager": 100}, "playr": {"max_wager": 50}, "player": {"max_wager": 500}})
+    found = check(doc)
+    posted = [f for f in found if f.rule == "BAC-LIMITS-UNOFFERED-SPOT"]
+    assert [(f.coup, f.severity, f.message) for f in posted] == [
+        (None, "error", "table.limits.spots posts limits for 'dragon_7', which this table does not offer (ruleset "
+                        "'us-pa', game 'mini_baccarat', offers: player, banker, tie): they apply to no wager"),
+        (None, "error", "table.limits.spots posts limits for 'playr', which this table does not offer (ruleset "
+                        "'us-pa', game 'mini_baccarat', offers: player, banker, tie): they apply to no wager; "
+                        "did you mean 'player'?")]
+    [limit] = [f for f in found if f.rule == "BAC-WAGER-LIMITS"]
+    assert (limit.coup, limit.message) == (1, "seat 1 player wager of 600 is above the Player maximum of 500")
 
 
 # ------------------------------------------------------------------ transcript format 1.1

@@ -30,6 +30,7 @@ class TableContext:
     max_wager: Decimal | None
     table_differential: Decimal | None
     spot_limits: dict[str, tuple[Decimal | None, Decimal | None]] = field(default_factory=dict)  # a spot's own limits
+    unoffered_limits: tuple[str, ...] = ()  # table.limits.spots naming a spot the table does not offer
     naturals: frozenset[int] = frozenset()
     sides: dict[str, str] = field(default_factory=dict)  # spot -> the side of the table differential it counts on
     requiring: frozenset[str] = frozenset()  # the spots that require another wager beside them
@@ -52,11 +53,10 @@ class TableContext:
         if isinstance(order, tuple) and len(set(order)) != len(order):
             raise UserError("table.seat_order lists a seat twice", where)
         limits = t.limits
-        own = getattr(limits, "spots", None) or {}  # format 1.1: limits posted for a spot of its own
-        for name in own:
-            if name not in spots:
-                raise UserError(f"table.limits.spots names {name!r}, which is not a spot of this table "
-                                f"({describe_spots(spots, ruleset.id, t.game)})", where)
+        posted = getattr(limits, "spots", None) or {}  # format 1.1: limits posted for a spot of its own
+        # limits posted for a spot the table does not offer judge no wager (a wager on it is an unreadable coup):
+        # reported once a transcript (wager.limits-unoffered), never a reason to refuse the other coups
+        own = {name: x for name, x in posted.items() if name in spots}
         return cls(units=cls.units_for(spots, limits),
             game=t.game, ruleset=ruleset, tableau=ruleset.game.tableau, spots=spots,
             seat_order=order, seat_rank={s: i for i, s in enumerate(order)} if isinstance(order, tuple) else {},
@@ -64,6 +64,7 @@ class TableContext:
             min_wager=limits.min_wager if limits else None, max_wager=limits.max_wager if limits else None,
             table_differential=limits.table_differential if limits else None,
             spot_limits={name: (x.min_wager, x.max_wager) for name, x in own.items()},
+            unoffered_limits=tuple(name for name in posted if name not in spots),
             naturals=frozenset(ruleset.game.tableau.naturals),
             sides={name: s.differential for name, s in spots.items() if s.differential is not None},
             requiring=frozenset(name for name, s in spots.items() if s.requires is not None),

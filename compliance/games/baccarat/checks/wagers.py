@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from decimal import Decimal
 from typing import Annotated, Literal
 
@@ -11,6 +12,7 @@ from compliance.checks import Breach, Params
 from compliance.evidence import Unknown
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, side_totals
+from compliance.games.baccarat.table import describe_spots
 
 
 class LateParams(Params):
@@ -179,6 +181,23 @@ def limits(c: CoupState, p: LimitParams, t):
 
 
 # ------------------------------------------------------------------ what a spot requires
+
+
+@check("wager.limits-unoffered", "wager.limits", scope="transcript")
+def limits_unoffered(header, p, t):
+    """The header posts limits (``table.limits.spots``) only for spots the table offers: limits for any other
+    name judge no wager, as a wager on such a spot makes its coup unreadable.  Each is reported once, and the
+    transcript is judged all the same (the table's own limits, and each offered spot's)."""
+    if not t.unoffered_limits:
+        return ()
+    offers = describe_spots(t.spots, t.ruleset.id, t.game)
+    return [Breach(None, f"table.limits.spots posts limits for {name!r}, which this table does not offer ({offers}): "
+                         "they apply to no wager" + _did_you_mean(name, t.spots)) for name in t.unoffered_limits]
+
+
+def _did_you_mean(name: str, spots) -> str:
+    close = difflib.get_close_matches(name, list(spots), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 @check("wager.spot-requirement", "wager.not-eligible", needs=("stakes",))
