@@ -24,7 +24,8 @@ CATEGORIES: dict[str, str] = {
     "curator.wrong-recipient": "a hand was passed to someone other than the patron entitled to it",
     "curator.handling": "cards handled in a way the dealing method forbids",
     "procedure.call-missing": "a required call was missing or came out of order",
-    "wager.late": "a wager placed or increased after 'no more bets' or the first card",
+    "wager.late": "a wager placed or increased (where the rules say so, withdrawn or reduced) after 'no more bets' "
+                  "or the first card",
     "wager.not-eligible": "a wager by a patron, or in a coup, where wagering is not allowed",
     "wager.limits": "a wager below the table minimum or above the maximum",
     "wager.table-differential": "the Player/Banker differential exceeded the table differential at the first card",
@@ -35,6 +36,8 @@ CATEGORIES: dict[str, str] = {
     "irregularity.mishandled": "an irregularity was not handled as the rules require",
     "shoe.integrity": "the cards do not fit the shoe",
     "transcript.unreadable": "a coup could not be read or replayed",
+    "settlement.order": "a wager settled at a moment or in an order the rules do not allow (a House Money wager "
+                        "after a third card)",
     "record.duplicate-coup": "the same coup captured twice: its cards are those of the coup recorded just before it",
     "record.coup-number": "the coups of a shoe are not numbered one after the other: a coup is missing from the record",
     "record.timestamp": "a timestamp that is not ISO 8601, or earlier than the one recorded before it",

@@ -294,3 +294,29 @@ def test_odds_of_twenty_one_digits_settle_exactly(tmp_path):
     [wrong] = messages(paid("203.08641972530865"), "BAC-SETTLE-AMOUNT")
     assert wrong.startswith("seat 1 tie wager of 25 should be win 203.0864197253086419725 (Tie pays "
                             "8.1234567890123456789 to 1)")
+
+
+# ------------------------------------------------------------------ settled before any third card (House Money)
+
+
+def _house_money(name: str) -> dict:
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).resolve().parent.parent / "fixtures" / "rules" / "us-pa" / name).read_text())
+
+
+def test_house_money_settled_in_the_tables_own_seat_order_is_in_order():
+    """The order is the table's: counter-clockwise from the dealer's right as `seat_order` lists the seats."""
+    doc = _house_money("house-money-settled-out-of-seat-order.json")  # seat 3 settled, then seat 1
+    assert [f.coup for f in check(doc) if f.rule == "PA-HOUSE-MONEY-ORDER"] == [1]
+    doc["table"]["seat_order"] = [3, 1, 2, 4, 5, 6, 7]
+    assert not [f for f in check(doc) if f.rule == "PA-HOUSE-MONEY-ORDER"]
+
+
+def test_only_the_spots_settled_on_the_initial_cards_are_held_to_it():
+    """A Player or Banker wager settled after the third card is the usual settlement, never a breach of it."""
+    doc = _house_money("clean-house-money-settled-before-the-third-card.json")
+    for c in doc["coups"]:
+        c["events"] = [e for e in c["events"] if e.get("spot") != "house_money"]
+    assert not [f for f in check(doc) if f.category == "settlement.order"]

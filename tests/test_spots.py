@@ -296,9 +296,9 @@ def test_limits_for_a_spot_the_table_does_not_offer_are_one_finding_and_every_co
     posted = [f for f in found if f.rule == "BAC-LIMITS-UNOFFERED-SPOT"]
     assert [(f.coup, f.severity, f.message) for f in posted] == [
         (None, "error", "table.limits.spots posts limits for 'dragon_7', which this table does not offer (ruleset "
-                        "'us-pa', game 'mini_baccarat', offers: player, banker, tie): they apply to no wager"),
+                        "'us-pa', game 'mini_baccarat', offers: player, banker, tie, house_money): they apply to no wager"),
         (None, "error", "table.limits.spots posts limits for 'playr', which this table does not offer (ruleset "
-                        "'us-pa', game 'mini_baccarat', offers: player, banker, tie): they apply to no wager; "
+                        "'us-pa', game 'mini_baccarat', offers: player, banker, tie, house_money): they apply to no wager; "
                         "did you mean 'player'?")]
     [limit] = [f for f in found if f.rule == "BAC-WAGER-LIMITS"]
     assert (limit.coup, limit.message) == (1, "seat 1 player wager of 600 is above the Player maximum of 500")
@@ -314,7 +314,7 @@ def test_a_spot_the_table_does_not_offer_is_an_unreadable_coup_that_names_the_sp
     [finding] = check(doc)
     assert finding.rule == "BAC-TRANSCRIPT" and finding.coup == 1 and finding.event == 1
     assert finding.message.endswith("wager at events[1] is on spot 'dragon_7', which this table does not offer "
-                                    "(ruleset 'us-pa', game 'mini_baccarat', offers: player, banker, tie)")
+                                    "(ruleset 'us-pa', game 'mini_baccarat', offers: player, banker, tie, house_money)")
 
 
 def test_version_1_reads_as_it_always_did_a_side_spot_is_not_one_of_its_spots():

@@ -192,6 +192,11 @@ class Spot(Strict):
         default=None, description="the side of the table differential its wagers count on (none: they do not count)")
     table_limits: bool = Field(default=True, description="the table's posted minimum and maximum apply to its wagers")
     requires: Requires | None = None
+    settled: Literal["with_the_coup", "before_third_card"] = Field(
+        default="with_the_coup",
+        description="when its wagers are settled: with the others once the coup is decided, or on the initial "
+                    "cards, before any third card is dealt (what it pays must then read the first two cards "
+                    "alone); `settlement.order` judges the moment")
 
     @model_validator(mode="after")
     def _settled_somehow(self):

@@ -18,11 +18,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple
 
-from compliance.checks import Breach
+from compliance.checks import Breach, Params
 from compliance.evidence import Unknown
 from compliance.findings import Money
 from compliance.games.baccarat.checks.register import check
-from compliance.games.baccarat.replay import ZERO, CoupState, describe_bettor
+from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
 from compliance.games.baccarat.spots import announced_facts, coup_facts, result_key
 from compliance.games.common import Due, exact, settlement_basis, value_to_patron
 from compliance.printable import bounded_name
@@ -344,4 +344,36 @@ def missing(c: CoupState, p, t):
             twice = f"{describe_bettor(key[0])} {key[1]} wager is settled {len(settled)} times"
             out.append(Breach(settled[1].at, twice,
                               money=_money(c, t, key[0], ZERO, paid)))
+    return out
+
+
+class OrderParams(Params):
+    seat_order: bool = True
+    """the wagers settled before the third card go seat by seat counter-clockwise from the dealer's right (the
+    table's ``seat_order``); a standing patron's wager is not placed in that order"""
+
+
+@check("settlement.order", "settlement.order", OrderParams, needs=("hands", "settlements"), when=("settlements",))
+def settled_in_order(c: CoupState, p: OrderParams, t):
+    """A wager on a spot settled on the initial cards (``settled: before_third_card``) is settled before any
+    third card is dealt, and, where the rules say so, those wagers are settled seat by seat counter-clockwise
+    from the dealer's right.  A coup with no third card has no moment to miss: only the order is judged."""
+    early = [s for s in c.settlements if t.spots[s.spot].spot.settled == "before_third_card"]
+    if not early:
+        return ()
+    out = []
+    third = min((card for hand in (PLAYER, BANKER) for card in c.extra_cards(hand)), key=lambda x: x.at, default=None)
+    for s in early:
+        if third is not None and s.at > third.at:
+            hand = "Player's" if third in c.extra_cards(PLAYER) else "Banker's"
+            out.append(Breach(s.at, f"{describe_bettor(s.bettor)} {t.spots[s.spot].title} wager settled after the "
+                                    f"{hand} third card ({third.code}); it is settled before any third card is dealt"))
+    if p.seat_order:
+        seated = [s for s in early if isinstance(s.bettor, int)]
+        for before, after in zip(seated, seated[1:], strict=False):
+            if t.rank(after.bettor) < t.rank(before.bettor):
+                out.append(Breach(after.at, f"{describe_bettor(after.bettor)} {t.spots[after.spot].title} wager settled "
+                                            f"after {describe_bettor(before.bettor)}'s; these wagers are settled "
+                                            "counter-clockwise from the dealer's right"))
+                break
     return out

@@ -93,6 +93,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.held: set[str] = set()  # items no offer may move in this coup
         self.applied: Injection | None = None
         self.garbling = False  # the coup is to be made unreadable (settled as it starts: see play)
+        self.before_third = None  # where the wagers settled on the initial cards go: before any third card
         self.unreadable = False
         # collusion: (the favoured patron's seat, the share of their winning wagers overpaid, the random source),
         # set where the dealer of this coup favours them; what was overpaid, once it was
@@ -134,6 +135,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         self.make_calls()
         self.deal_initial()
         self.pass_initial_cards()
+        self.before_third = len(self.events)
         self.draw_third_cards()
         p, b = hand_total(self.player), hand_total(self.banker)
         winner = winner_of(p, b)  # by the cards: what settlement and the offers follow
@@ -341,16 +343,26 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 how = ""
             self.take("settlement.wrong-amount", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, "
                                                  f"not {plain(was)}{how}")
+        early = []  # the settlements of spots settled on the initial cards, before any third card
         for bettor, spot, outcome, amount, commission, _ in entries:
             ev: dict = {"type": "settle"}
             ev.update(who(bettor))
             ev.update({"spot": spot, "outcome": outcome, "amount": plain(amount)})
-            self.events.append(ev)
+            if self.g.spots[spot].spot.settled == "before_third_card":
+                settled: list = []
+                early.append((self.g.table.seat_order.index(bettor) if bettor in self.g.table.seat_order
+                              else len(early) + 1000, settled))
+            else:
+                settled = self.events
+            settled.append(ev)
             if commission is not None:
                 cm: dict = {"type": "commission"}
                 cm.update(who(bettor))
                 cm["amount"] = plain(commission)
-                self.events.append(cm)
+                settled.append(cm)
+        if early:  # seat by seat, counter-clockwise from the dealer's right (the table's seat_order)
+            at = self.before_third if self.before_third is not None else len(self.events)
+            self.events[at:at] = [ev for _, settled in sorted(early, key=lambda x: x[0]) for ev in settled]
 
     def wrong_odds(self, spot: str, facts) -> Decimal | None:
         """Odds a dealer could mistake for those of a winning side wager: another side spot's or paytable
