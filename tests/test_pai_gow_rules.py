@@ -228,8 +228,8 @@ def test_a_wager_never_settled_is_worth_what_the_rulesets_payout_terms_owed_it(t
 
 
 def test_a_wager_never_settled_has_no_money_where_the_ruleset_settles_by_no_payout_terms(tmp_path):
-    house = tmp_path / "house.yaml"
-    house.write_text(f"id: casino-pg\ntitle: No settlement amounts judged\nversion: '1'\ncasino: Harbour\n"
+    house = tmp_path / "house.yaml"  # a jurisdiction's own file: a casino's house ruleset may not disable a rule
+    house.write_text(f"id: casino-pg\ntitle: No settlement amounts judged\nversion: '1'\n"
                      f"extends: {ROOT / 'rulesets' / 'us-in-pai-gow.yaml'}\n"
                      "overrides:\n  PG-SETTLE-AMOUNT: {enabled: false}\n")
     (found,) = check(tmp_path, deal_round(settle={2: BY_THE_RULES[2], 3: BY_THE_RULES[3]}), ruleset=str(house))
