@@ -515,6 +515,19 @@ def test_a_round_historys_pair_and_natural_flags_are_checked_against_its_cards(t
                                 f"a natural ({log}:9)")
 
 
+def test_the_bundled_hand_log_reads_pair_and_natural_flags_where_the_log_has_them(tmp_path):
+    log = tmp_path / "hands.csv"
+    log.write_text("Shoe,Coup,Player,Banker,Winner,PlayerPair,BankerPair,Natural\n"
+                   "S1,1,7H 7S,KD 9C,B,1,0,1\n"  # a Player pair, a Banker natural 9: flagged right
+                   "S1,2,2D JH,8S TS,B,0,1,0\n")  # no Banker pair (8 and 10), and the Banker's 8 is a natural
+    result, out = imported(tmp_path, f"hand-log={log}", extra=("--table", "BAC-07", "--jurisdiction", "us-nj"))
+    assert result.exit_code == 0
+    found = check(out).findings
+    assert [(f.coup, f.rule) for f in found] == [(2, "BAC-RECORD-CONTRADICTION")]
+    assert found[0].message.startswith("the hand log's row flags a Banker pair and no natural, and its cards (Player "
+                                       "2D JH; Banker 8S TS) show no Banker pair and a natural")
+
+
 def test_a_flag_the_record_cannot_settle_is_not_contradicted():
     from compliance.games.baccarat.importing import _flags_contradicted
     from compliance.transcript.logs import Row
