@@ -369,6 +369,7 @@ class Collector:
             spots = side_wagers(table, self.data.rules[ADVANTAGE].params.spots)
             if spots:
                 self.data.chances = Chances(spots)
+                self.known = frozenset({"cards", "values"})
                 # each spot -> the side wagers a wager on it allows beside it (a spot that needs none: any other)
                 self.beside = {name: tuple(side for side, (_, allowed) in spots.items()
                                            if side != name and (allowed is None and name not in spots
@@ -491,28 +492,25 @@ class Collector:
         beside which one may stand) and the side wagers placed; and whether the coup's cards are all known."""
         chances = self.data.chances
         index = len(shoe.numbers) - 1
-        if s.drawn and (duplicate or not {"cards", "values"} <= have
-                        or any(card.points is None for _, card in s.drawn)):
+        if s.drawn and (duplicate or not self.known <= have or not all(card.points is not None
+                                                                       for _, card in s.drawn)):
             chances.gaps.append((shoe.shoe, index))
         stakes = s.stakes_at_first_card if s.stakes_at_first_card is not None else s.stakes
         if not stakes:
             return
         seated = s.seated
         beside, sides = self.beside, chances.spots
-        by_bettor: dict = {}
+        could_of: dict = {}
+        placed_of: dict = {}
         for (bettor, spot), amount in stakes.items():
-            got = by_bettor.get(bettor)
-            if got is None:
-                got = by_bettor[bettor] = [(), ()]
             allows = beside.get(spot)
             if allows:
-                got[0] += allows
-            if spot in sides:
-                got[1] += ((spot, amount),)
+                could_of[bettor] = could_of[bettor] + allows if bettor in could_of else allows
+            elif spot in sides:
+                placed_of[bettor] = placed_of.get(bettor, ()) + ((spot, amount),)
         unnamed = False
-        for bettor, (could, placed) in by_bettor.items():
-            if not could:
-                continue
+        for bettor, could in could_of.items():
+            placed = placed_of.get(bettor, ())
             who = patron_of(bettor, seated)
             if who is None:
                 unnamed = True
