@@ -44,7 +44,7 @@ class Table:
         rs = load_ruleset(jurisdiction)
         self.tableau = rs.game.tableau
         self.naturals = frozenset(self.tableau.naturals)
-        self.spots = table_spots(rs.spots_for(game))
+        self.spots = table_spots(rs.game.spots_for(game))
         self.main = [n for n, s in self.spots.items() if s.requires is None]
         self.weights = [45 if self.spots[n].differential else 10 for n in self.main]
         self.side = [n for n, s in self.spots.items() if s.requires is not None]

@@ -55,7 +55,7 @@ def main() -> None:
     nj = load_ruleset(ids[0])
     _enumerate.cache_clear()
     start = time.perf_counter()
-    a = analyze(nj.game.tableau, nj.spots_for("punto_banco"), 8)
+    a = analyze(nj.game.tableau, nj.game.spots_for("punto_banco"), 8)
     print(f"analyze  8 decks: {time.perf_counter() - start:.2f} s  (total {a.outcomes.total:,} permutations)")
 
 

@@ -32,7 +32,7 @@ from compliance.stats import hypergeometric_upper
 
 RULE = "PA-ADVANTAGE-PLAY"
 PA = load_ruleset("us-pa")
-EZ = table_spots(PA.spots_for("ez_baccarat"))
+EZ = table_spots(PA.game.spots_for("ez_baccarat"))
 TABLEAU = PA.game.tableau
 NATURALS = frozenset(TABLEAU.naturals)
 

@@ -53,7 +53,7 @@ def test_counts_match_the_published_exact_figures(nj, decks):
 
 @pytest.mark.parametrize("decks", [8, 6])
 def test_probabilities_and_house_edges_match_the_published_figures(nj, decks):
-    a = analyze(nj.game.tableau, nj.spots_for("punto_banco"), decks)
+    a = analyze(nj.game.tableau, nj.game.spots_for("punto_banco"), decks)
     for w, p in PUBLISHED_PROBABILITY[decks].items():
         assert str(decimal(a.outcomes.probability(w), 6)) == p
     for e in a.edges:
@@ -61,7 +61,7 @@ def test_probabilities_and_house_edges_match_the_published_figures(nj, decks):
 
 
 def test_ties_left_out_raise_the_edge_of_player_and_banker_but_not_of_tie(nj):
-    a = analyze(nj.game.tableau, nj.spots_for("punto_banco"), 8)
+    a = analyze(nj.game.tableau, nj.game.spots_for("punto_banco"), 8)
     edges = {e.spot: e for e in a.edges}
     tie = a.outcomes.probability("tie")
     for spot in ("banker", "player"):
@@ -74,7 +74,7 @@ def test_ties_left_out_raise_the_edge_of_player_and_banker_but_not_of_tie(nj):
 
 def test_even_money_banker_win_on_six_pays_half(monkeypatch):
     nsw = load_ruleset("au-nsw")
-    a = analyze(nsw.game.tableau, nsw.spots_for("even_money"), 8)
+    a = analyze(nsw.game.tableau, nsw.game.spots_for("even_money"), 8)
     banker = next(e for e in a.edges if e.spot == "banker")
     by_hands = a.outcomes.by_hands
     on_six = sum(n for (p, b, _, _), n in by_hands.items() if b == 6 and b > p)
@@ -84,7 +84,7 @@ def test_even_money_banker_win_on_six_pays_half(monkeypatch):
 
 
 def test_a_tableau_that_differs_moves_the_edge_and_the_standard_one_does_not(nj):
-    payouts = nj.spots_for("punto_banco")
+    payouts = nj.game.spots_for("punto_banco")
     assert edge_shift(standard_tableau(), payouts) == {}
     greedy = standard_tableau().model_copy(update={"banker_draws_when_player_stood": [0, 1, 2, 3, 4, 5, 6]})
     shift = edge_shift(greedy, payouts, decks=8)

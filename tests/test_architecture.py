@@ -195,6 +195,20 @@ def test_the_ruleset_models_list_no_game():
     assert named == []
 
 
+def test_a_games_ruleset_section_is_its_own_and_the_ruleset_holds_it_as_any_model():
+    """The model of a ruleset's ``game`` section is in its game's package (baccarat's tableau and spots are not the
+    shared ruleset models'), and a ruleset holds whichever model its game hands the loader."""
+    import typing
+
+    from compliance import games
+    from compliance.ruleset.models import Ruleset
+
+    for kind, package in games.PACKAGES.items():
+        section = games.get(kind).section
+        assert section is None or section.__module__.startswith(package + "."), (kind, section)
+    assert Ruleset.model_fields["game"].annotation is typing.Any
+
+
 def test_no_game_imports_another():
     games = _game_packages()
     crossing = [f"{m} imports {t}" for m, targets in sorted(GRAPH.items()) for g in games

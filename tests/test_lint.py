@@ -122,7 +122,7 @@ def test_lint_names_each_case_a_variant_tableau_changes():
 def test_lint_says_how_far_a_variant_tableau_moves_the_house_edge():
     """The exact analysis (issue 6) measures the variant against the standard tableau."""
     from compliance.games.baccarat.analyze import edge_shift
-    from compliance.ruleset.models import Tableau
+    from compliance.games.baccarat.section import Tableau
 
     variant = load_ruleset(str(ROOT / "fixtures" / "rulesets" / "banker-stands-on-six.yaml"))
     shift = edge_shift(variant.game.tableau, variant.game.spots, 8, standard=Tableau.model_validate(STANDARD_TABLEAU))
@@ -362,7 +362,7 @@ def test_a_house_may_add_a_side_wager_the_regulation_leaves_open_and_lint_and_ch
     path = house_file(tmp_path, "game:\n  spots:\n    player_pair:\n      wins: {kind: pair, hand: player}\n"
                                 "      odds: 11\n")
     assert not [d for d in lint_file(path) if d.severity == "error"]
-    assert load_ruleset(str(path)).spots_for("punto_banco")["player_pair"].odds == 11
+    assert load_ruleset(str(path)).game.spots_for("punto_banco")["player_pair"].odds == 11
 
 
 @pytest.mark.parametrize("body", [

@@ -28,7 +28,7 @@ from compliance.games.baccarat.table import TableContext
 from compliance.games.common import Units
 from compliance.ruleset.loader import load_ruleset
 
-BANKER = load_ruleset("us-nj").spots_for("punto_banco")["banker"]  # a spot that takes commission, as declared
+BANKER = load_ruleset("us-nj").game.spots_for("punto_banco")["banker"]  # a spot that takes commission, as declared
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

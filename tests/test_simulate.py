@@ -279,9 +279,9 @@ def test_a_table_commission_replaces_the_rate_of_every_spot_that_takes_one_and_o
     from decimal import Decimal
 
     nj = rulesets["us-nj"]
-    house = nj.spots_for("punto_banco")
-    assert nj.spots_for("punto_banco", None) == house
-    table = nj.spots_for("punto_banco", Decimal("0.04"))
+    house = nj.game.spots_for("punto_banco")
+    assert nj.game.spots_for("punto_banco", None) == house
+    table = nj.game.spots_for("punto_banco", Decimal("0.04"))
     assert table["banker"].commission == Decimal("0.04")
     assert table["banker"].model_copy(update={"commission": house["banker"].commission}) == house["banker"]
     assert (table["player"], table["tie"]) == (house["player"], house["tie"])

@@ -36,7 +36,7 @@ def pa():
 
 
 def edges(ruleset, game: str, decks: int = 8) -> dict:
-    return {e.spot: e for e in analyze(ruleset.game.tableau, ruleset.spots_for(game), decks).edges}
+    return {e.spot: e for e in analyze(ruleset.game.tableau, ruleset.game.spots_for(game), decks).edges}
 
 
 def percent(x: Fraction) -> str:
@@ -377,11 +377,11 @@ def test_payouts_is_spots_now(tmp_path):
 
 
 def test_a_wager_is_settled_by_the_first_that_holds_pushes_then_pays_then_wins(pa):
-    ez = pa.spots_for("ez_baccarat")["banker"]
+    ez = pa.game.spots_for("ez_baccarat")["banker"]
     assert list(ez.pushes) == ["tie", "dragon_7"] and ez.commission == 0
-    cf = pa.spots_for("commission_free")["banker"]
+    cf = pa.game.spots_for("commission_free")["banker"]
     assert list(cf.pays) == ["on_six"] and cf.odds == 1  # on 6 half, otherwise 1 to 1
-    assert "dragon_7" not in pa.spots_for("mini_baccarat")
+    assert "dragon_7" not in pa.game.spots_for("mini_baccarat")
 
 
 # ------------------------------------------------------------------ the table's commission, on the spots that take one

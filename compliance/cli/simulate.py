@@ -171,7 +171,7 @@ def analyze_command(
         raise UserError(f"ruleset {rules.id!r} is not baccarat: analyze counts the baccarat shoe")
     if game not in rules.game.variants:
         raise UserError(f"ruleset {rules.id!r} has no game {game!r} (it has: {', '.join(rules.game.variants)})")
-    spots = rules.spots_for(game)
+    spots = rules.game.spots_for(game)
     a = analyze(rules.game.tableau, spots, decks)
     doc = analysis_document(rules.id, game, a, spots)
     if fmt == ReportFormat.json:

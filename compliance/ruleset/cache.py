@@ -147,8 +147,15 @@ def _condition_type(data: dict) -> type:
     return CONDITIONS[data["kind"]].params
 
 
+def _section_type(data: dict):
+    """A ruleset's `game` section is its game's model (from the registry of games), or None where the game has
+    none (``game_kind`` comes before ``game`` in the ruleset, so it is known when the section is written)."""
+    section = games.get(data["game_kind"]).section
+    return typing.Optional[section] if section is not None else typing.Literal[None]  # noqa: UP045
+
+
 #: fields typed Any whose values are models: the model, from the JSON of the object holding them
-FIELD_TYPES = {(BoundRule, "params"): _params_type}
+FIELD_TYPES = {(BoundRule, "params"): _params_type, (Ruleset, "game"): _section_type}
 #: private attributes of models written flat (their extra keys are their data) that hold the validated data
 PRIVATE_TYPES = {(Condition, "_params"): _condition_type}
 

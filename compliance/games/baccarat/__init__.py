@@ -18,8 +18,8 @@ import typing
 from compliance.games import BACCARAT, LazyModule
 from compliance.games.baccarat import integrity, models
 from compliance.games.baccarat.replay import Replayer
+from compliance.games.baccarat.section import Section
 from compliance.games.baccarat.table import TableContext
-from compliance.ruleset.models import Game as Section
 from compliance.transcript.codec import Codec
 
 

@@ -30,8 +30,8 @@ from compliance.conditions import Facts
 from compliance.games.baccarat.odds import POINTS_PER_DECK, CoupOdds, coup_odds, shoe_counts  # noqa: F401
 from compliance.games.baccarat.odds import enumerate_counts as _enumerate
 from compliance.games.baccarat.odds import tableau_key as _tableau_key
+from compliance.games.baccarat.section import Spot, Tableau
 from compliance.games.baccarat.spots import TableSpot, table_spots
-from compliance.ruleset.models import Spot, Tableau
 
 # The standard punto banco tableau (NSW Rules of Baccarat r 10.2-10.5, Tables 1 and 2;
 # the same in every bundled jurisdiction).  The reference a ruleset's tableau is

@@ -12,8 +12,8 @@ from pydantic import ValidationError
 
 from compliance.games import GameSection, LintReport
 from compliance.games.baccarat import analyze
+from compliance.games.baccarat.section import Section
 from compliance.lintcodes import LintCode
-from compliance.ruleset.models import Game
 
 #: the codes of a baccarat ruleset's game section (registered with ``ruleset lint``'s own)
 CODES = (
@@ -59,7 +59,7 @@ def game_section(section: GameSection, report: LintReport) -> None:
     for where, message in problems:
         report.add(tab_at + where if own_tableau else tab_at, "error", "tableau-incomplete", message)
     try:
-        game = Game.model_validate(plain)
+        game = Section.model_validate(plain)
     except ValidationError as err:
         report.add_validation(("game",), err, "schema", skip=lambda e: bool(problems) and e["loc"][:1] == ("tableau",))
         return

@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 
 from compliance import cachedir
 from compliance.cards import DECK, POINTS
-from compliance.ruleset.models import Tableau
+from compliance.games.baccarat.section import Tableau
 
 #: how many cards of each point value 0..9 one deck holds (16 worth 0, 4 of each other value)
 POINTS_PER_DECK: tuple[int, ...] = tuple(sum(1 for c in DECK if POINTS[c] == v) for v in range(10))

@@ -20,8 +20,9 @@ from decimal import Decimal
 from compliance.cards import CANONICAL, PARTIAL, POINTS, RANKS
 from compliance.conditions import CONDITIONS, Facts, Unknown
 from compliance.games.baccarat import conditions as _conditions  # noqa: F401  (registers baccarat's condition kinds)
+from compliance.games.baccarat.section import Spot, title_of
 from compliance.games.common import WIDE, ZERO, money
-from compliance.ruleset.models import Condition, Spot, title_of
+from compliance.ruleset.models import Condition
 
 #: a card as condition kinds compare it: (rank, colour, suit); a card recorded in part (format 1.1) has None
 #: for what the record does not hold (7?: the rank only; 0? and ??: nothing a condition can compare)

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from compliance.errors import UserError
+from compliance.games.baccarat.section import Tableau
 from compliance.games.baccarat.spots import TableSpot, table_spots
 from compliance.games.common import ZERO, Units, money
-from compliance.ruleset.models import Ruleset, Tableau
+from compliance.ruleset.models import Ruleset
 
 
 @dataclass(slots=True)
@@ -48,7 +49,7 @@ class TableContext:
         if t.game not in ruleset.game.variants:
             allowed = ", ".join(ruleset.game.variants)
             raise UserError(f"table.game {t.game!r} is not a game of ruleset {ruleset.id!r} (it allows: {allowed})", where)
-        spots = table_spots(ruleset.spots_for(t.game, t.commission))
+        spots = table_spots(ruleset.game.spots_for(t.game, t.commission))
         order = tuple(t.seat_order) if t.seat_order else range(1, t.seats + 1)
         if isinstance(order, tuple) and len(set(order)) != len(order):
             raise UserError("table.seat_order lists a seat twice", where)

@@ -126,7 +126,7 @@ def injectable(procedure: Procedure, method: str | None, irregularities: bool = 
     the run also makes irregularities (some breaches need the no bet coups they lead to)."""
     if game is None:  # the rules alone: the spots of the ruleset's first game
         rs = procedure.ruleset
-        game = Game(None, procedure, rs.spots_for(next(iter(rs.game.variants))), rs.game.tableau)
+        game = Game(None, procedure, rs.game.spots_for(next(iter(rs.game.variants))), rs.game.tableau)
     return [c for c in INJECTABLE if procedure.reports(c, method) and _has_a_way(procedure, c, method, irregularities, game)]
 
 
@@ -293,7 +293,7 @@ class Simulator:
             self.table = dataclasses.replace(self.table, staff=tuple(
                 (first, min(first + rotation - 1, coups), self.dealer_of(first))
                 for first in range(1, coups + 1, rotation)))
-        self.game = Game(self.table, self.procedure, ruleset.spots_for(game, commission), ruleset.game.tableau)
+        self.game = Game(self.table, self.procedure, ruleset.game.spots_for(game, commission), ruleset.game.tableau)
         self.table = self.game.table = self.table.with_version(self.game)
         possible = injectable(self.procedure, dealing_method, irregularities > 0, self.game)
         for prefix, rate in prefixes.items():

@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from compliance.cards import POINTS, hand_total
 from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, describe_bettor
+from compliance.games.baccarat.section import Spot, Tableau
 from compliance.games.baccarat.simulate.curator import CuratorSteps, Holders
 from compliance.games.baccarat.simulate.irregular import Carry, Injection, IrregularSteps
 from compliance.games.baccarat.simulate.procedure import Procedure
@@ -24,7 +25,6 @@ from compliance.games.baccarat.simulate.shoe import Shoe
 from compliance.games.baccarat.simulate.table import TableSetup
 from compliance.games.baccarat.simulate.wagers import WagerSteps, plain, who
 from compliance.games.baccarat.spots import hand_facts, table_spots
-from compliance.ruleset.models import Spot, Tableau
 
 TIE = "tie"  # a coup's outcome when neither hand wins
 
