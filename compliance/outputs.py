@@ -20,9 +20,10 @@ What an output path may name, and what is done with it:
   configuration), by name, through a link or as a hard link, and two outputs
   that are the same file.
 
-The temporary file is created by :func:`tempfile.mkstemp`: an unpredictable
-name, created exclusively (``O_EXCL``), never through a link.  It is
-removed on every way out: an error, Ctrl-C, SIGTERM, SIGHUP.  A process
+The temporary file has an unpredictable name (random, beside the process id)
+and is created exclusively (``O_EXCL``), never through a link.  Its name is
+chosen before it is made, inside the block that removes it on every way out:
+an error, Ctrl-C, SIGTERM, SIGHUP, even one that lands the instant after it is made.  A process
 killed outright (``kill -9``, a power cut) cannot remove it: its name
 carries the process id, and the next run that writes into that directory
 removes those whose process is gone (regular files of the same user only).
@@ -32,10 +33,9 @@ from __future__ import annotations
 
 import os
 import re
-import signal
+import secrets
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,42 +223,29 @@ def write_atomic(path: str | Path, content: Content, error: str = "cannot write"
     path = Path(path)
     directory = path.parent
     remove_stale(directory, path.name)
-    # A signal that stops the run is held from the moment the temporary file is created until the block
-    # that removes it again is entered: between the two, its exception would leave the file behind.
-    held = _hold_signals()
+    # The temporary's name is known before the file is made, and made inside the block that removes it on the
+    # way out: a signal that stops the run the instant after the file is made (before its descriptor is even
+    # kept) still has it removed.
+    tmp = os.path.join(directory, f".{path.name[:96]}.{os.getpid()}.{secrets.token_hex(4)}{TMP_SUFFIX}")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:96]}.{os.getpid()}.", suffix=TMP_SUFFIX, dir=directory)
-    except OSError as e:
-        _release_signals(held)
-        raise UserError(f"{error}: {e.strerror}", str(path)) from None
-    try:
-        _release_signals(held)
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+        except OSError as e:  # not made, so not ours to remove
+            raise UserError(f"{error}: {e.strerror}", str(path)) from None
         os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             _fill(f, content)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except UserError:
+        raise
     except OSError as e:
         _unlink(tmp)
         raise UserError(f"{error}: {e.strerror}", str(path)) from None
     except BaseException:  # interrupted (Ctrl-C, SIGTERM, SIGHUP) or a bug: leave the old file, or none
         _unlink(tmp)
         raise
-
-
-#: the signals that stop a run (compliance.cli turns each into an exit), held while a temporary file is made
-_STOPPING = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
-
-
-def _hold_signals():
-    """Hold the signals that stop a run (delivered when released); the mask to restore, None where none can be."""
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING) if hasattr(signal, "pthread_sigmask") else None
-
-
-def _release_signals(held) -> None:
-    if held is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a signal held meanwhile is handled here
 
 
 def _unlink(path: str) -> None:

@@ -289,20 +289,20 @@ class _Stopped(BaseException):
 
 
 def test_a_signal_the_instant_the_temporary_file_is_created_still_removes_it(tmp_path, monkeypatch):
-    """A signal that lands just after the temporary file is created, before the block that removes it on the way
-    out is entered, is held until then: the run stops, and neither the file nor a report is left."""
-    made = outputs.tempfile.mkstemp
+    """A signal that lands the instant after the temporary file is made, before its descriptor is kept: the run
+    stops, and neither the file nor a report is left."""
+    made = os.open
 
-    def mkstemp_then_signal(*args, **kwargs):
-        fd, name = made(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGTERM)  # delivered here, at once, were it not held
-        return fd, name
+    def open_then_signal(*args, **kwargs):
+        fd = made(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)  # handled at once: before the descriptor is even kept
+        return fd
 
     def stop(signum, frame):
         raise _Stopped
 
     previous = signal.signal(signal.SIGTERM, stop)
-    monkeypatch.setattr(outputs.tempfile, "mkstemp", mkstemp_then_signal)
+    monkeypatch.setattr(outputs.os, "open", open_then_signal)
     try:
         with pytest.raises(_Stopped):
             outputs.write(tmp_path / "report.json", b"whole\n")
