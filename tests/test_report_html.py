@@ -300,6 +300,9 @@ def test_a_report_of_20000_findings_opens_in_seconds_and_filters(tmp_path, monke
     assert all("2026-11-29T21:" in h for h in page.locator("section.coup .coup-head .meta").all_inner_texts())
     dealers = page.locator("table.by-dealer tr").all_inner_texts()
     assert dealers[0].startswith("dealer") and len(dealers) == 5  # every dealer, the highest rate first
+    page.locator("table.by-patron a.pick").first.click()  # a patron leads to the coups of the patron's findings
+    theirs = page.locator("section.coup li:not(.other)")
+    assert theirs.count() and theirs.locator(".money").count() == theirs.count()
     page.screenshot(path=str(ARTIFACTS / "scale.png"))
     assert errors == []
     page.close()

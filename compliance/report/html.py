@@ -44,6 +44,7 @@ from compliance.report.model import (
     MoneySummary,
     Report,
     TranscriptView,
+    finding_patron,
     money_words,
 )
 
@@ -131,7 +132,8 @@ SCRIPT = r"""
   var list = document.getElementById("coup-list"), count = document.getElementById("coup-count");
   var pick = {rule: document.getElementById("filter-rule"), category: document.getElementById("filter-category"),
               severity: document.getElementById("filter-severity"), table: document.getElementById("filter-table"),
-              dealer: document.getElementById("filter-dealer"), hour: document.getElementById("filter-hour")};
+              dealer: document.getElementById("filter-dealer"), hour: document.getElementById("filter-hour"),
+              patron: document.getElementById("filter-patron")};
   Object.keys(pick).forEach(function (k) { if (!pick[k]) delete pick[k]; });  // no dealer or hour recorded
   var size = document.getElementById("page-size"), pages = document.querySelectorAll(".pager");
   var shown = [], page = 0;
@@ -147,11 +149,11 @@ SCRIPT = r"""
   function matches(f, want) {
     return (want.rule === null || f[0] === want.rule)
       && (want.category === null || D.rules[f[0]][2] === D.categories[want.category])
-      && (want.severity === null || f[1] === want.severity);
+      && (want.severity === null || f[1] === want.severity) && (want.patron === null || f[10] === want.patron);
   }
   function wanted() {
     return {rule: value(pick.rule), category: value(pick.category), severity: value(pick.severity),
-            table: value(pick.table), dealer: value(pick.dealer), hour: value(pick.hour)};
+            table: value(pick.table), dealer: value(pick.dealer), hour: value(pick.hour), patron: value(pick.patron)};
   }
   function filter() {
     var want = wanted();
@@ -359,7 +361,7 @@ class _Index:
 
 
 def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces: _Index, dealers: _Index,
-               hours: _Index) -> dict:
+               hours: _Index, patrons: dict[str, int]) -> dict:
     c = cv.cards
     findings = [(f, None) for f in cv.findings] + list(cv.waived)
     data = {
@@ -372,7 +374,8 @@ def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces:
                None if e is None else e.key,
                None if e is None else (f"{e.waiver.justification} (approved by {e.waiver.approved_by}, until "
                                        f"{e.waiver.expires.isoformat()})"),
-               None if f.money is None else money_words(f.money), None if f.money is None else f.money.favours]
+               None if f.money is None else money_words(f.money), None if f.money is None else f.money.favours,
+               patrons.get(finding_patron(f))]  # the patron it names, for the patron filter
               for f, e in findings],
         "c": None, "s": [], "w": [],
     }
@@ -407,10 +410,11 @@ def data_document(report: Report) -> dict:
         for name in report.groups.hour:
             hours(name)
     transcripts = [[t.result.transcript, tables(t.result.table), t.result.ruleset.id] for t in report.transcripts]
-    coups = [_coup_data(cv, i, rule_index, faces, dealers, hours) for i, view in enumerate(report.transcripts)
+    patrons = {name: i for i, name in enumerate(report.patrons)}  # the filter's order: the patrons section's
+    coups = [_coup_data(cv, i, rule_index, faces, dealers, hours, patrons) for i, view in enumerate(report.transcripts)
              for cv in report.coups_of(view, every_coup=False)]
     return {"severities": list(SEVERITIES), "categories": list(CATEGORIES), "rules": rules, "tables": tables.items,
-            "dealers": dealers.items, "hours": hours.items,
+            "dealers": dealers.items, "hours": hours.items, "patrons": list(patrons),
             "transcripts": transcripts, "faces": [face(code) for code in faces.items], "coups": coups}
 
 
@@ -526,6 +530,7 @@ def _filters(report: Report, data: dict) -> str:
             + _options("table", "table", list(enumerate(data["tables"])))
             + (_options("dealer", "dealer", list(enumerate(data["dealers"]))) if data["dealers"] else "")
             + (_options("hour", "hour", list(enumerate(data["hours"]))) if data["hours"] else "")
+            + (_options("patron", "patron", list(enumerate(data["patrons"]))) if data["patrons"] else "")
             + f'<label>coups a page<select id="page-size">{sizes}<option value="all">all</option></select></label>'
             + "</div>")
 
@@ -605,6 +610,40 @@ def _money_of(summary: MoneySummary) -> str:
     return '<div class="money-summary">' + "".join(parts) + "</div>"
 
 
+#: patrons listed in the open; the rest folded (a run may name thousands)
+PATRONS_SHOWN = 100
+
+
+def _patrons(report: Report, data: dict) -> str:
+    """Each patron a finding names: the findings by severity and by rule, the wagers they rest on, the net of the
+    patron's wrong settlements and the edge the patron took (advantage play); a patron leads to its coups."""
+    index = {name: i for i, name in enumerate(data["patrons"])}
+    heads = "".join(f'<th class="num">{s}</th>' for s in SEVERITIES)
+
+    def amount(value, currency) -> str:
+        return "" if value is None else _e(money(value) + (f" {currency}" if currency else ""))
+
+    rows = [f"<tr><td>{_pick('patron', index[key], key)}</td><td class=\"num\">{p.count:,}</td>"
+            + "".join(f'<td class="num">{p.by_severity[s]:,}</td>' for s in SEVERITIES)
+            + f'<td class="num">{p.settlements:,}</td><td class="num">{"" if p.wagers is None else f"{p.wagers:,}"}</td>'
+            f'<td class="num">{amount(None if p.money is None else p.money.net, p.currency)}</td>'
+            f'<td class="num">{amount(p.edge, p.currency)}</td>'
+            f'<td>{_e(", ".join(f"{rule} {n:,}" for rule, n in p.by_rule))}</td></tr>'
+            for key, p in report.patrons.items()]
+    head = (f'<tr><th>patron</th><th class="num">findings</th>{heads}<th class="num">wrong settlements</th>'
+            '<th class="num">wagers settled</th>'
+            '<th class="num">net of wrong settlements</th><th class="num">edge taken</th><th>rules</th></tr>')
+    table = f'<table class="by-patron">{head}{"".join(rows[:PATRONS_SHOWN])}</table>'
+    if len(rows) > PATRONS_SHOWN:
+        table += (f"<details><summary>{len(rows) - PATRONS_SHOWN:,} more patrons</summary>"
+                  f'<table class="by-patron">{head}{"".join(rows[PATRONS_SHOWN:])}</table></details>')
+    return ('<h2 id="patrons">Patrons</h2><p class="meta">Every patron a finding names (a wrong settlement, '
+            "collusion, advantage play), the most findings first. The net is what the patron's wrong settlements "
+            "paid the patron beyond what was due, less what the house kept; the edge taken is the expected gain of "
+            "the side wagers an advantage-play finding names, given the cards left in the shoe. A patron leads to "
+            f"the coups of the patron's findings.</p>{table}")
+
+
 def render(report: Report) -> str:
     failed = report.exit_code != 0
     data = data_document(report)
@@ -621,6 +660,8 @@ def render(report: Report) -> str:
         sections.append(("by-dealer", "By dealer, table and hour"))
     if report.money is not None:
         sections.append(("money", "Money"))
+    if report.patrons:
+        sections.append(("patrons", "Patrons"))
     if report.findings:
         sections.append(("charts", "Charts"))
     sections.append(("transcripts", "Transcripts"))
@@ -653,6 +694,8 @@ def render(report: Report) -> str:
         body.append(f'<section id="by-dealer">{groups}</section>')
     if report.money is not None:
         body.append(_money(report.money))
+    if report.patrons:
+        body.append(_patrons(report, data))
     charts = svg.charts_html(report.breakdown()) if report.findings else ""
     if charts:
         body.append(f'<section id="charts">{charts}</section>')

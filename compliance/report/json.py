@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from compliance.baseline import BaselineEntry
 from compliance.categories import CATEGORIES, SEVERITIES
-from compliance.findings import Finding
+from compliance.findings import Finding, amount_text
 from compliance.printable import json_safe
 from compliance.report.model import SCHEMA_VERSION, Report, category_counts
 from compliance.waivers import Entry
@@ -190,14 +190,38 @@ class DealerCounts(SeverityCounts):
                             "(integrity.*): counted against the dealer of the decisive coup, shown apart")
 
 
+class PatronCounts(SeverityCounts):
+    """A patron's reported findings by severity (those that name the patron: wrong settlements, collusion,
+    advantage play), what they rest on and what they were worth."""
+
+    settlements: int = Field(description="the patron's wrong settlements among these findings (a finding over "
+                                         "many, collusion or advantage play, sums others and is not one)")
+    wagers: int | None = Field(default=None, description="the wagers the patron had settled in the run, every "
+                               "coup counted (absent where a transcript's game does not count them: pai gow)")
+    currency: str | None = Field(default=None, description="the currency of net and edge; absent where the "
+                                 "patron's findings are in several (then neither is given)")
+    net: str | None = Field(default=None, description="the patron's wrong settlements, net: paid to the patron "
+                            "beyond what was due, less what the house kept beyond it (as money.patron); absent "
+                            "where none")
+    edge: str | None = Field(default=None, description="the edge the patron took: the expected gain of the side "
+                             "wagers an integrity.advantage-play finding names, given the cards left in the shoe, "
+                             "over their value at a full shoe's odds; absent where no such finding names the patron")
+
+
 class GroupsOut(_Closed):
     """Reported findings by severity, grouped; a key "(not recorded)" gathers the findings without one."""
 
-    dealer: dict[str, DealerCounts] = Field(description="by the coup's dealer (format 1.1 `staff`): every dealer "
-                                                        "who dealt, with or without findings")
-    table: dict[str, SeverityCounts] = Field(description="by table id")
-    hour: dict[str, SeverityCounts] = Field(description="by the hour of the finding's timestamp, its offset kept "
-                                                        "(2026-11-29T20:00+10:00)")
+    dealer: dict[str, DealerCounts] | None = Field(
+        default=None, description="by the coup's dealer (format 1.1 `staff`): every dealer who dealt, with or "
+                                  "without findings; absent (with table and hour) where no transcript names a "
+                                  "dealer and no finding records a dealer or a time")
+    table: dict[str, SeverityCounts] | None = Field(default=None, description="by table id")
+    hour: dict[str, SeverityCounts] | None = Field(default=None, description="by the hour of the finding's "
+                                                   "timestamp, its offset kept (2026-11-29T20:00+10:00)")
+    patron: dict[str, PatronCounts] | None = Field(
+        default=None, description="by patron, the findings that name one (those with money): the patron's id, "
+                                  "else \"<table> seat N\" (or box); the most findings first. Absent where no "
+                                  "finding names a patron")
 
 
 class MoneyTotalOut(_Closed):
@@ -283,8 +307,9 @@ class JsonReport(_Closed):
                                   "whole transcript, format 1.1); they give no finding there. Absent when every "
                                   "rule was judged")
     groups: GroupsOut | None = Field(
-        default=None, description="the reported findings by dealer, table and hour; present when a finding "
-                                  "records a dealer or a timestamp")
+        default=None, description="the reported findings by dealer, table and hour (present when a finding "
+                                  "records a dealer or a timestamp) and by patron (present when a finding names "
+                                  "one)")
     configuration: ConfigurationOut | None = Field(
         default=None, description="the configuration file the run used (absent when none was found)")
     money: MoneySummaryOut | MoneyByCurrencyOut | None = Field(
@@ -318,6 +343,20 @@ def _not_judged(report: Report) -> list[dict]:
 
 def _recorded(result) -> dict:
     return {} if result.recorded is None else {"recorded": list(result.recorded)}
+
+
+def _patron(p) -> dict:
+    out = _severities(p.by_severity) | {"settlements": p.settlements}
+    if p.wagers is not None:
+        out["wagers"] = p.wagers
+    if p.money is None and p.edge is None:
+        return out
+    out["currency"] = p.currency
+    if p.money is not None:
+        out["net"] = amount_text(p.money.net)
+    if p.edge is not None:
+        out["edge"] = amount_text(p.edge)
+    return out
 
 
 def document(report: Report) -> dict:
@@ -385,6 +424,8 @@ def document(report: Report) -> dict:
                 if rate is not None:
                     counts["per_100_coups"] = str(rate)
             counts["whole_shoe"] = g.dealer_whole.get(name, 0)
+    if report.patrons:
+        doc.setdefault("groups", {})["patron"] = {key: _patron(p) for key, p in report.patrons.items()}
     doc |= report.configuration_dict()
     if report.money is not None:
         doc["money"] = report.money.as_dict()

@@ -37,6 +37,7 @@ from decimal import Decimal
 
 from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
 from compliance.evidence import V1
+from compliance.games.baccarat.checks.settlement import patron as patron_of
 from compliance.games.baccarat.checks.settlement import wrong_settlements
 from compliance.games.baccarat.edges import returns
 from compliance.games.integrity import Timeline
@@ -315,7 +316,7 @@ class Chances:
 class IntegrityData:
     """One transcript's shoes, in the order they first appear, and who dealt when."""
 
-    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency", "patrons", "chances")
+    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency", "patrons", "chances", "wagered")
 
     def __init__(self, table: str, currency: str | None = None):
         self.table = table
@@ -326,6 +327,8 @@ class IntegrityData:
         self.rules: dict = {}  # check kind -> the rule of the transcript's ruleset that judges it (as selected)
         self.patrons: Patrons | None = None  # where the collusion rule is on
         self.chances: Chances | None = None  # where the advantage-play rule is on and the table offers a side wager
+        # patron -> the wagers settled with them, every coup (the reports' patrons; "seat N" where none is named)
+        self.wagered: Counter = Counter()
 
     def extend(self, other: IntegrityData | None) -> None:
         """Append the next chunk of the same transcript."""
@@ -338,6 +341,7 @@ class IntegrityData:
             else:
                 self.shoes[shoe] = record
         self.timeline.extend(other.timeline)
+        self.wagered.update(other.wagered)
         if other.patrons is not None:
             if self.patrons is None:
                 self.patrons = Patrons()
@@ -348,12 +352,12 @@ class IntegrityData:
             self.chances.extend(other.chances, base)
 
     def __getstate__(self):
-        return self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons, \
-            self.chances
+        return (self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons,
+                self.chances, self.wagered)
 
     def __setstate__(self, state):
         (self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons,
-         self.chances) = state
+         self.chances, self.wagered) = state
 
 
 class Collector:
@@ -444,6 +448,8 @@ class Collector:
             index = len(shoe.numbers) - 1
             for w in wrong:
                 shoe.errors.append((index, w.gain, w.kind, w.expected))
+        if s.settlements:
+            self._wagered(s)
         if self.data.patrons is not None and (s.settlements or categories):
             self._patrons(s, shoe, found, wrong, staff)
         if self.data.chances is not None:
@@ -454,6 +460,13 @@ class Collector:
         if staff is not self.last_staff:  # most coups: the staff of the one before (the same tuple, or both empty)
             self.last_staff = staff
             self.data.timeline.add(s.number, staff)
+
+    def _wagered(self, s) -> None:
+        """Count each wager settled in the coup against its patron (the id the record names, a standing
+        patron's or the one seated at the seat; else the seat), once however often it was settled."""
+        wagered = self.data.wagered
+        for bettor, _ in {(st.bettor, st.spot) for st in s.settlements}:
+            wagered[patron_of(s, bettor)] += 1
 
     def _patrons(self, s, shoe: ShoeRecord, found, wrong, staff) -> None:
         """Keep, for the collusion test, who was settled at whose coup, and the overpayments and late wagers."""
