@@ -37,7 +37,6 @@ from decimal import Decimal
 
 from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
 from compliance.evidence import V1
-from compliance.games.baccarat.checks.settlement import patron as patron_of
 from compliance.games.baccarat.checks.settlement import wrong_settlements
 from compliance.games.baccarat.edges import returns
 from compliance.games.integrity import Timeline
@@ -466,7 +465,8 @@ class Collector:
         patron's or the one seated at the seat; else the seat), once however often it was settled."""
         wagered = self.data.wagered
         for bettor, _ in {(st.bettor, st.spot) for st in s.settlements}:
-            wagered[patron_of(s, bettor)] += 1
+            who = patron_of(bettor, s.seated or {})
+            wagered[who if who is not None else f"seat {bettor}"] += 1
 
     def _patrons(self, s, shoe: ShoeRecord, found, wrong, staff) -> None:
         """Keep, for the collusion test, who was settled at whose coup, and the overpayments and late wagers."""
