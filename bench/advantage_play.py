@@ -31,12 +31,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_speed import transcript  # noqa: E402
 
+from compliance import driver  # noqa: E402
 from compliance.cards import DECK, POINTS  # noqa: E402
-from compliance.engine import Checker, check_paths  # noqa: E402
+from compliance.context import RunContext  # noqa: E402
+from compliance.engine import Checker  # noqa: E402
 from compliance.games.baccarat import edges  # noqa: E402
 from compliance.games.baccarat.integrity import advantage  # noqa: E402
 from compliance.games.baccarat.simulate import Simulator, write_transcript  # noqa: E402
 from compliance.games.baccarat.spots import table_spots  # noqa: E402
+from compliance.inputs import Input  # noqa: E402
 from compliance.ruleset.loader import load_ruleset  # noqa: E402
 
 RULES = {"integrity.collusion": "BAC-COLLUSION", "integrity.advantage-play": "PA-ADVANTAGE-PLAY"}
@@ -118,7 +121,7 @@ def power(coups: int, seeds: int) -> None:
         for seed in range(1, seeds + 1):
             sim = night(tmp, coups, seed, {category: rate, "settlement.wrong-amount": 0.01})
             (made,) = [i for i in sim.integrity if i.category == category] or [None]
-            (result,) = check_paths([(str(tmp), tmp.name)])
+            (result,) = driver.run([Input(str(tmp), tmp.name)], RunContext())
             hits = [f for f in result.findings if f.rule == RULES[category]
                     and (made is None or f.money is None or f.money.patron == made.patron)]
             if hits:
@@ -159,7 +162,7 @@ def fair(nights: int, coups: int) -> None:
     try:
         for seed in range(1000, 1000 + nights):
             night(tmp, coups, seed, {"settlement.wrong-amount": 0.01})
-            (result,) = check_paths([(str(tmp), tmp.name)])
+            (result,) = driver.run([Input(str(tmp), tmp.name)], RunContext())
             false += sum(1 for f in result.findings if f.rule in RULES.values())
             patrons = set()  # those seated, and those standing who wagered
             with open(tmp) as f:

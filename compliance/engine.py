@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -247,7 +247,7 @@ class Checker:
     False and calls :func:`judge_run` on them all.
     """
 
-    chunked = False  # True: it checks a chunk of a file, whose record tallies the parent adds up (parallel)
+    chunked = False  # True: it checks a chunk of a file, whose record tallies the driver adds up
 
     def __init__(self, context: RunContext | None = None, *, judge: bool = True, **choices):
         if context is None:
@@ -469,7 +469,7 @@ class Checker:
         return found
 
     def replayer(self, game: games.Game, table):
-        """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see parallel)."""
+        """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see compliance.driver)."""
         return game.replayer(table)
 
     def _run_rules(self, rules, state, table, source, record: CoupRecord, unreadable_rule, not_judged=None):
@@ -568,18 +568,3 @@ def judge_run(results: list[TranscriptResult], context: RunContext = RunContext(
     for kind, mine in by_game.items():
         games.get(kind).integrity.judge(mine, context)
 
-
-def check_paths(paths: Iterable[tuple[str, str]], context: RunContext = RunContext(),
-                on_error: Callable[[UserError], None] | None = None, on_coup=None) -> list[TranscriptResult]:
-    """Check each (path, display) in order, as one run; a file that cannot be read is reported through on_error."""
-    checker = Checker(context, judge=False)
-    results = []
-    for path, display in paths:
-        try:
-            results.append(checker.check_file(path, display, on_coup))
-        except UserError as e:
-            if on_error is None:
-                raise
-            on_error(e)
-    judge_run(results, context)
-    return results

@@ -148,7 +148,7 @@ def test_the_engine_knows_a_game_only_through_its_interface():
 
 #: the layers every game shares, which know a game only through compliance.games (issue 29): these folders and modules
 SHARED_FOLDERS = ("ruleset", "reading", "report", "transcript", "importing")
-SHARED_MODULES = ("engine", "parallel", "limits", "conditions", "checks", "cachedir")
+SHARED_MODULES = ("engine", "driver", "runners", "limits", "conditions", "checks", "cachedir")
 
 
 def _shared(name: str) -> bool:

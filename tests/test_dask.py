@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compliance import parallel
+from compliance import driver
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
@@ -50,8 +50,8 @@ def test_a_large_recording_is_cut_into_exact_chunks_on_the_cluster(cluster, tmp_
     path = generate(tmp_path / "big.jsonl", 1200, "au-nsw", seed=9, breach_every=53)
     one = Checker().check_file(path, str(path))
     errors = []
-    [chunked] = parallel.check_parallel([Input(str(path), str(path), size=path.stat().st_size)], RunContext(),
-                                        1, errors.append, dask=cluster.scheduler_address, chunk_bytes=60_000)
+    [chunked] = driver.check([Input(str(path), str(path), size=path.stat().st_size)], RunContext(),
+                             dask=cluster.scheduler_address, on_error=errors.append, chunk_bytes=60_000)
     assert not errors
     assert [f.as_dict() for f in chunked.findings] == [f.as_dict() for f in one.findings]
     assert (chunked.coups, chunked.unreadable, chunked.sha256) == (one.coups, one.unreadable, one.sha256)

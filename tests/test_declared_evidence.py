@@ -182,11 +182,11 @@ def test_a_ruleset_states_the_minimum_recording_it_expects(tmp_path):
 
 
 def test_the_counts_add_up_when_a_large_recording_is_checked_in_chunks(tmp_path, monkeypatch):
-    from compliance import parallel
+    from compliance import driver, runners
     from compliance.context import RunContext
     from compliance.inputs import Input
 
-    monkeypatch.setattr(parallel, "POOL_BYTES", 0)
+    monkeypatch.setattr(runners, "POOL_BYTES", 0)
     doc = sample()
     coups = []
     for k in range(60):  # ten copies of the night, one shoe each, numbered on
@@ -202,8 +202,8 @@ def test_the_counts_add_up_when_a_large_recording_is_checked_in_chunks(tmp_path,
                               + [json.dumps(c) for c in coups]) + "\n", encoding="utf-8")
     whole = Checker(require_evidence=frozenset({"coups", "passes"})).check_file(path, "big.jsonl")
     settings = RunContext(require_evidence=frozenset({"coups", "passes"}))
-    results = parallel.check_parallel([Input(str(path), "big.jsonl", size=path.stat().st_size)], settings, 2,
-                                      lambda e: None, None, chunk_bytes=4096)
+    results = driver.check([Input(str(path), "big.jsonl", size=path.stat().st_size)], settings, jobs=2,
+                           on_error=lambda e: None, chunk_bytes=4096)
     assert [f.as_dict() for f in results[0].findings] == [f.as_dict() for f in whole.findings]
     record = sorted((f.rule, f.coup, f.message[:6]) for f in whole.findings if f.rule.startswith("BAC-RECORD"))
     assert record == [("BAC-RECORD-DECLARATION", 7, "this c"), ("BAC-RECORD-EVIDENCE", 1, "coups "),

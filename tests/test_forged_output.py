@@ -66,15 +66,15 @@ def reports(tmp_path_factory) -> dict[str, str]:
         out["stderr"] = r.stderr
         import datetime as dt
 
-        from compliance.cli.check import Progress, check_inputs
+        from compliance import driver
         from compliance.inputs import collect
         from compliance.report import text
         from compliance.report.model import Report
         from compliance.waivers import load
 
         inputs = collect([NAME], print)
-        results = check_inputs(inputs, RunContext(ruleset="house.yaml", keep_states=True, keep_coups=True), print,
-                               Progress(inputs, False))
+        results = driver.run(inputs, RunContext(ruleset="house.yaml", keep_states=True, keep_coups=True),
+                             on_error=print)
         out["rich"] = text.render_rich(Report(results, waivers=load("w.yaml", dt.date(2026, 11, 29))), width=200)
     finally:
         os.chdir(old)

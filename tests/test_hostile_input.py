@@ -302,10 +302,12 @@ def test_a_file_that_vanishes_before_its_turn_is_an_error_and_the_others_are_rep
     def vanish(n, nbytes):
         second.unlink(missing_ok=True)
 
-    from compliance.engine import check_paths
+    from compliance import driver, runners
+    from compliance.context import RunContext
+    from compliance.inputs import Input
 
-    results = check_paths([(str(first), "first.json"), (str(second), "second.json")],
-                          on_error=errors.append, on_coup=vanish)
+    results = driver.run([Input(str(first), "first.json"), Input(str(second), "second.json")], RunContext(),
+                         runners.SequentialRunner(on_coup=vanish), on_error=errors.append)
     assert [str(e) for e in errors] == ["second.json: no such file"]
     assert _categories(results[0].findings) == [(3, "third-card.banker.illegal")]
 

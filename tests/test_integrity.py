@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 from reporting import run
 
-from compliance import parallel, stats
+from compliance import driver, runners, stats
 from compliance.cards import DECK, POINTS
 from compliance.context import RunContext
-from compliance.engine import Checker, check_paths, judge_run
+from compliance.engine import Checker, judge_run
 from compliance.games.baccarat.analyze import coup_odds, standard_tableau
 from compliance.games.baccarat.integrity import order
 from compliance.games.baccarat.integrity.collect import CARD_BYTE
@@ -54,7 +54,7 @@ def simulate(tmp_path: Path, name: str, ruleset: str = "us-nj", fmt: str = "json
 
 def judged(*paths: Path):
     """The results of checking ``paths`` as one run (the integrity stage included)."""
-    return check_paths([(str(p), p.name) for p in paths])
+    return driver.run([Input(str(p), p.name) for p in paths], RunContext())
 
 
 def integrity(result) -> list:
@@ -560,18 +560,14 @@ def test_a_ruleset_that_turns_the_rules_off_gathers_nothing(tmp_path):
     assert integrity(Checker().check_file(path))
 
 
-def test_a_file_cut_into_chunks_gives_the_findings_and_shoes_of_one_pass(tmp_path):
+def test_a_file_cut_into_chunks_gives_the_findings_and_shoes_of_one_pass(tmp_path, monkeypatch):
     path, _ = simulate(tmp_path, "chunks", coups=700, seed=12, inject={"integrity.unshuffled": 0.3,
                                                                        "integrity.settlement-drift": 0.05})
     (one,) = judged(path)
     inp = Input(str(path), path.name, size=path.stat().st_size)
-    original = parallel.POOL_BYTES
-    parallel.POOL_BYTES = 0
-    try:
-        errors = []
-        (chunked,) = parallel.check_parallel([inp], RunContext(), 2, errors.append, chunk_bytes=60_000)
-    finally:
-        parallel.POOL_BYTES = original
+    monkeypatch.setattr(runners, "POOL_BYTES", 0)
+    errors = []
+    (chunked,) = driver.check([inp], RunContext(), jobs=2, on_error=errors.append, chunk_bytes=60_000)
     assert not errors and integrity(one)
     assert [f.as_dict() for f in chunked.findings] == [f.as_dict() for f in one.findings]
     assert [(v.shoe, v.outcomes, v.flagged) for v in chunked.integrity.view] == \

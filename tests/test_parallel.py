@@ -11,6 +11,7 @@ with one pass.
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from compliance import parallel
+from compliance import driver, games, runners
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
@@ -36,18 +37,18 @@ def _one_pass(path: Path):
 def _chunked(path: Path, monkeypatch=None, jobs: int = 2, chunk_bytes: int = 40_000):
     accepted = []
     if monkeypatch is not None:
-        original = parallel._accept
+        original = driver.accept
 
         def spy(chunks):
             accepted.append((len(chunks), original(chunks)))
             return accepted[-1][1]
 
-        monkeypatch.setattr(parallel, "_accept", spy)
-        monkeypatch.setattr(parallel, "POOL_BYTES", 0)
+        monkeypatch.setattr(driver, "accept", spy)
+        monkeypatch.setattr(runners, "POOL_BYTES", 0)
     inp = Input(str(path), str(path), size=path.stat().st_size)
     errors = []
-    results = parallel.check_parallel([inp], RunContext(keep_states=True, keep_coups=True), jobs,
-                                      errors.append, chunk_bytes=chunk_bytes)
+    results = driver.check([inp], RunContext(keep_states=True, keep_coups=True), jobs=jobs, on_error=errors.append,
+                           chunk_bytes=chunk_bytes)
     assert not errors
     return results[0], accepted
 
@@ -85,7 +86,7 @@ def test_a_recording_cut_into_chunks_gives_the_findings_of_one_pass(recording, m
 
 def test_cuts_fall_where_a_new_shoe_starts(recording):
     inp = Input(str(recording), str(recording), size=recording.stat().st_size)
-    cuts = parallel.plan_chunks(inp, 8, chunk_bytes=40_000)
+    cuts = driver.plan_chunks(inp, 8, chunk_bytes=40_000).cuts
     lines = recording.read_bytes()
     for lookback, cut in cuts:
         before = json.loads(lines[:cut].splitlines()[-1])
@@ -145,13 +146,13 @@ def test_broken_lines_and_blank_lines_inside_chunks_keep_their_line_numbers(reco
 
 
 def test_several_files_in_parallel_report_in_the_order_given(recording, tmp_path, monkeypatch):
-    monkeypatch.setattr(parallel, "POOL_BYTES", 0)
+    monkeypatch.setattr(runners, "POOL_BYTES", 0)
     small = generate(tmp_path / "small.jsonl", 60, "us-nj", seed=3, method=None, breach_every=7)
     missing = tmp_path / "missing.jsonl"
     inputs = [Input(str(p), p.name, size=p.stat().st_size if p.exists() else 0) for p in (small, missing, recording)]
     errors_par, errors_seq = [], []
-    par = parallel.check_parallel(inputs, RunContext(), 2, errors_par.append, chunk_bytes=50_000)
-    seq = parallel.check_parallel(inputs, RunContext(), 1, errors_seq.append)
+    par = driver.check(inputs, RunContext(), jobs=2, on_error=errors_par.append, chunk_bytes=50_000)
+    seq = driver.check(inputs, RunContext(), jobs=1, on_error=errors_seq.append)
     assert [str(e) for e in errors_par] == [str(e) for e in errors_seq] == ["missing.jsonl: no such file"]
     assert len(par) == len(seq) == 2
     for a, b in zip(par, seq):
@@ -162,7 +163,7 @@ def test_several_files_in_parallel_report_in_the_order_given(recording, tmp_path
 def test_the_command_gives_the_same_bytes_with_one_or_two_processes(recording, tmp_path):
     """Over 4 MB in all, so -j 2 does start worker processes."""
     larger = generate(tmp_path / "larger.jsonl", 5000, "au-nsw", seed=8, breach_every=301)
-    assert larger.stat().st_size + 2 * recording.stat().st_size > parallel.POOL_BYTES
+    assert larger.stat().st_size + 2 * recording.stat().st_size > runners.POOL_BYTES
     outputs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"report-{jobs}.json"
@@ -187,13 +188,48 @@ def test_jobs_are_capped_at_the_work_available(recording, monkeypatch):
             super().__init__(max_workers=max_workers, **kw)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
-    monkeypatch.setattr(parallel, "POOL_BYTES", 0)
+    monkeypatch.setattr(runners, "POOL_BYTES", 0)
     inp = Input(str(recording), str(recording), size=recording.stat().st_size)
-    plans = parallel.plan([inp], 400, 200_000)
+    plans = driver.plan([inp], 400, 200_000)
     errors = []
-    (result,) = parallel.check_parallel([inp], RunContext(), 400, errors.append, chunk_bytes=200_000)
-    assert started == [parallel.units(plans)] and 1 < started[0] < 10
+    (result,) = driver.check([inp], RunContext(), jobs=400, on_error=errors.append, chunk_bytes=200_000)
+    assert started == [driver.units(plans)] and 1 < started[0] < 10
     assert [f.as_dict() for f in result.findings] == [f.as_dict() for f in _one_pass(recording).findings]
     started.clear()
-    parallel.check_parallel([inp], RunContext(), 400, errors.append, chunk_bytes=10**9)  # one unit
+    driver.check([inp], RunContext(), jobs=400, on_error=errors.append, chunk_bytes=10**9)  # one unit
     assert started == [] and not errors  # checked here: no pool for one unit of work
+
+
+@pytest.mark.parametrize("kind", sorted(games.PACKAGES))
+def test_the_games_fingerprint_of_a_replay_covers_everything_the_replayer_carries(kind):
+    """The driver accepts a chunk only where its replay started from the key the chunk before it ended with: a
+    game's ``replay_key`` must change with everything its replayer keeps from one coup to the next (all but the
+    table, which is the same for every coup of a transcript)."""
+    game = games.get(kind)
+    replayer = game.replayer(None)
+    key = game.replay_key(replayer)
+    assert key == game.replay_key(game.replayer(None))
+    names = [n for n in vars(replayer) if n != "table"]
+    assert names
+    for name in names:
+        changed = copy.copy(replayer)
+        old = getattr(replayer, name)
+        # a per-shoe table (baccarat's counts): the current shoe's entry is what is carried
+        value = {getattr(replayer, "current_shoe", None): ("changed", name)} if isinstance(old, dict) \
+            else ("changed", name)
+        setattr(changed, name, value)
+        assert game.replay_key(changed) != key, f"{kind}: {name} is carried to the next coup but not fingerprinted"
+
+
+def test_a_baccarat_fingerprint_holds_the_current_shoe_alone(recording):
+    """The counts of a shoe put away are not carried in the key: the driver refuses a chunk that uses a shoe of
+    the chunks before it instead."""
+    game = games.get(games.BACCARAT)
+    replayer = game.replayer(None)
+    replayer.current_shoe = "S2"
+    replayer.shoe_counts, replayer.shoe_totals = {"S2": {"AH": 1}}, {"S2": 1}
+    key = game.replay_key(replayer)
+    replayer.shoe_counts["S1"], replayer.shoe_totals["S1"] = (3, 4), 416
+    assert game.replay_key(replayer) == key
+    replayer.shoe_counts["S2"]["AH"] = 2
+    assert game.replay_key(replayer) != key

@@ -20,10 +20,12 @@ from pathlib import Path
 
 from reporting import run
 
-from compliance.engine import check_paths
+from compliance import driver
+from compliance.context import RunContext
 from compliance.games.baccarat.integrity import patrons
 from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.games.common import money
+from compliance.inputs import Input
 from compliance.ruleset.loader import load_ruleset
 
 RULE = "BAC-COLLUSION"
@@ -38,7 +40,7 @@ def night(tmp_path: Path, name: str, **kw) -> tuple[Path, Simulator]:
 
 
 def checked(path: Path):
-    (result,) = check_paths([(str(path), path.name)])
+    (result,) = driver.run([Input(str(path), path.name)], RunContext())
     return result
 
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from compliance import parallel
+from compliance import driver, runners
 from compliance import progress as progress_module
-from compliance.cli.check import Progress, check_inputs
+from compliance.cli.check import Progress
 from compliance.context import RunContext
 from compliance.inputs import Input
 
@@ -54,12 +54,13 @@ def _input(path: Path) -> Input:
 
 
 def test_with_j_the_bar_follows_the_workers_and_reaches_the_total(recording, monkeypatch):
-    monkeypatch.setattr(parallel, "POOL_BYTES", 0)  # worker processes even for this small file
+    monkeypatch.setattr(runners, "POOL_BYTES", 0)  # worker processes even for this small file
     monkeypatch.setattr(progress_module, "POLL", 0.005)
     inp = _input(recording)
     errors = []
     with Watched([inp]) as bar:
-        (result,) = parallel.check_parallel([inp], RunContext(), 2, errors.append, bar, chunk_bytes=60_000)
+        (result,) = driver.check([inp], RunContext(), jobs=2, on_error=errors.append, progress=bar,
+                                 chunk_bytes=60_000)
         assert bar.shared is not None, "the bar followed the workers' counters"
         # every coup counted once (not the shoe a chunk replays before its own), every byte of the file
         assert tuple(bar.shared) == (COUPS, inp.size)
@@ -75,7 +76,7 @@ def test_with_j_the_bar_follows_the_workers_and_reaches_the_total(recording, mon
 def test_in_one_process_the_bar_moves_with_the_coups_and_reaches_the_total(recording):
     inp = _input(recording)
     with Watched([inp]) as bar:
-        (result,) = check_inputs([inp], RunContext(), print, bar)
+        (result,) = driver.run([inp], RunContext(), on_error=print, progress=bar)
         bar.complete(bar.finished_coups)
     assert result.coups == COUPS
     coups = [c for c, _ in bar.shown]
@@ -87,7 +88,7 @@ def test_in_one_process_the_bar_moves_with_the_coups_and_reaches_the_total(recor
 @pytest.mark.slow
 def test_without_a_terminal_nothing_is_drawn(recording, tmp_path):
     big = generate(tmp_path / "big.jsonl", 5000, "au-nsw", seed=8)
-    assert big.stat().st_size + recording.stat().st_size > parallel.POOL_BYTES  # -j 2 starts workers
+    assert big.stat().st_size + recording.stat().st_size > runners.POOL_BYTES  # -j 2 starts workers
     r = subprocess.run(CLI + ["check", "-j", "2", "-f", "json", "-o", str(tmp_path / "r.json"), str(recording),
                               str(big)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 1, r.stderr

@@ -309,13 +309,13 @@ def test_every_report_says_which_rules_were_not_judged_and_why(tmp_path, monkeyp
 
 
 def test_not_judged_counts_add_up_when_a_large_recording_is_checked_in_chunks(tmp_path, monkeypatch):
-    from compliance import parallel
+    from compliance import driver, runners
     from compliance.inputs import Input
 
-    monkeypatch.setattr(parallel, "POOL_BYTES", 0)
+    monkeypatch.setattr(runners, "POOL_BYTES", 0)
     cut = []
-    merge = parallel._merge
-    monkeypatch.setattr(parallel, "_merge", lambda chunks, sha: cut.append(len(chunks)) or merge(chunks, sha))
+    merge = driver.merge
+    monkeypatch.setattr(driver, "merge", lambda chunks, sha: cut.append(len(chunks)) or merge(chunks, sha))
     cards = SHOE * 3
     random.Random(5).shuffle(cards)
     coups = builders.dealt_by_the_rules(cards)
@@ -331,7 +331,7 @@ def test_not_judged_counts_add_up_when_a_large_recording_is_checked_in_chunks(tm
     one = Checker().check_file(path, str(path))
     inp = Input(str(path), str(path), size=path.stat().st_size)
     errors: list = []
-    [chunked] = parallel.check_parallel([inp], RunContext(), 2, errors.append, chunk_bytes=8_000)
+    [chunked] = driver.check([inp], RunContext(), jobs=2, on_error=errors.append, chunk_bytes=8_000)
     assert not errors and cut and cut[0] > 2  # checked in chunks
     assert one.not_judged and chunked.not_judged == one.not_judged
 

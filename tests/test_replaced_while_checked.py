@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from reporting import sample_doc
 
-from compliance import parallel
+from compliance import driver, runners
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
@@ -75,7 +75,7 @@ def test_a_fifo_is_read_once(tmp_path, suffix):
     assert doc["transcripts"][0]["sha256"] == hashlib.sha256(text).hexdigest()
 
 
-_REAL_DIGESTS = parallel.file_digests
+_REAL_DIGESTS = driver.file_digests
 
 
 def _digests_of(other: str, path: str, marks: list[int]):
@@ -90,15 +90,14 @@ def test_parallel_chunks_that_read_other_bytes_than_were_hashed_are_checked_agai
     assert one.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
     changed = tmp_path / "changed.jsonl"
     changed.write_bytes(path.read_bytes().replace(b'"amount":', b'"amount" :', 1))
-    monkeypatch.setattr(parallel, "file_digests", functools.partial(_digests_of, str(changed)))
-    monkeypatch.setattr(parallel, "POOL_BYTES", 0)
+    monkeypatch.setattr(driver, "file_digests", functools.partial(_digests_of, str(changed)))
+    monkeypatch.setattr(runners, "POOL_BYTES", 0)
     again = []
-    check_input = parallel.check_input
-    monkeypatch.setattr(parallel, "check_input", lambda *a: again.append(a) or check_input(*a))
+    check_input = driver.check_input
+    monkeypatch.setattr(driver, "check_input", lambda *a: again.append(a) or check_input(*a))
     inp = Input(str(path), str(path), size=path.stat().st_size)
     errors = []
-    (result,) = parallel.check_parallel([inp], RunContext(keep_coups=True), 2, errors.append,
-                                        chunk_bytes=40_000)
+    (result,) = driver.check([inp], RunContext(keep_coups=True), jobs=2, on_error=errors.append, chunk_bytes=40_000)
     assert not errors and len(again) == 1, "the chunks were refused and the file checked in one piece"
     assert result.sha256 == one.sha256
     assert [f.as_dict() for f in result.findings] == [f.as_dict() for f in one.findings]

@@ -48,13 +48,13 @@ def test_summary_line_counts_with_thousands_separators():
 
 
 def test_rich_report_on_a_terminal(tmp_path, monkeypatch):
-    from compliance.cli.check import Progress, check_inputs
+    from compliance import driver
     from compliance.inputs import collect
 
     monkeypatch.chdir(tmp_path)
     sample_into(tmp_path)
     inputs = collect(["night-shift.json"], on_error=print)
-    results = check_inputs(inputs, RunContext(), print, Progress(inputs, False))
+    results = driver.run(inputs, RunContext(), on_error=print)
     shown = text.render_rich(Report(results), width=160)
     assert "\x1b[" in shown  # styled
     assert "night-shift.json" in shown and "ruleset us-nj" in shown
@@ -73,8 +73,7 @@ def test_summary_goes_to_stderr_when_the_report_is_not_text(tmp_path, monkeypatc
 def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatch):
     import datetime as dt
 
-    from compliance import waivers
-    from compliance.cli.check import Progress, check_inputs
+    from compliance import driver, waivers
     from compliance.inputs import collect
 
     monkeypatch.chdir(tmp_path)
@@ -85,18 +84,18 @@ def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatc
     assert plain[-3].startswith("night-shift.json:453:5: waived error BAC-WAGER-LATE")
     assert plain[-3].endswith("[waiver #1]")
     inputs = collect(["night-shift.json"], on_error=print)
-    results = check_inputs(inputs, RunContext(), print, Progress(inputs, False))
+    results = driver.run(inputs, RunContext(), on_error=print)
     shown = text.render_rich(Report(results, waivers=waivers.load("w.yaml", dt.date(2026, 11, 29))), width=160)
     assert "waiver #1 (M. Okafor, until 2030-01-01): pit boss accepted it" in shown
     assert "5 findings: 5 error; 1 waived" in shown
 
 
 def _rich_report(tmp_path, *names: str, ruleset: str | None = None) -> Report:
-    from compliance.cli.check import Progress, check_inputs
+    from compliance import driver
     from compliance.inputs import collect
 
     inputs = collect(list(names), on_error=print)
-    return Report(check_inputs(inputs, RunContext(ruleset=ruleset), print, Progress(inputs, False)))
+    return Report(driver.run(inputs, RunContext(ruleset=ruleset), on_error=print))
 
 
 def test_the_tables_take_the_terminals_width(tmp_path, monkeypatch):

@@ -2,8 +2,8 @@
 
     settings (defaults < configuration file < flags)
       -> inputs (files, directories, Markdown blocks)
-      -> Checker, one transcript at a time (progress bar on a terminal)
-      -> the integrity stage over the whole run (shoes, tables, dealers)
+      -> the driver (compliance.driver): each transcript, or chunks of a large one, on the runner -j or --dask
+         asks for (progress bar on a terminal), then the integrity stage over the whole run (shoes, tables, dealers)
       -> Report (waivers, baseline)
       -> renderers: standard output and every --output file, written atomically
 """
@@ -114,26 +114,6 @@ class Progress(progress_bar.Progress):
         self.finished_bytes += max(inp.size, 1)
         if self.shared is None:  # with workers, the bar shows their counters
             self.set(self.finished_coups, self.finished_bytes)
-
-
-def check_inputs(inputs: list[Input], context: RunContext, on_error, progress: Progress):
-    """Check each input in order, as one run; one that cannot be read goes to ``on_error`` and the others still
-    run.  The integrity stage judges the run once every input is read."""
-    from compliance.engine import Checker, judge_run  # imported when a check runs (not for --help)
-
-    checker = Checker(context, judge=False)
-    results = []
-    for inp in inputs:
-        progress.start(inp)
-        try:
-            result = inp.check(checker, progress.on_coup if progress.bar else None)
-        except UserError as e:
-            on_error(e)
-            continue
-        results.append(result)
-        progress.finished(inp, result.coups)
-    judge_run(results, context)  # the run's shoes, tables and dealers as a whole
-    return results
 
 
 def draw_cited_coups(inputs: list[Input], results: list, context: RunContext) -> None:
@@ -325,15 +305,10 @@ def check(
                 require_evidence=require,
                 keep_states="html" in formats,
                 keep_coups="html" in formats or ("junit" in formats and options.junit_cases == "coup"))
-            if jobs == 1 and not dask:
-                results = check_inputs(inputs, context, on_error=on_error, progress=bar)
-            else:  # same report, made on several processes (compliance.parallel)
-                from compliance import parallel
+            from compliance import driver  # imported when a check runs (not for --help)
 
-                if dask:  # the workers may run in another directory: every path they read is made absolute
-                    inputs, context = parallel.absolute(inputs, context)
-                results = parallel.check_parallel(inputs, context, jobs or parallel.default_jobs(), on_error, bar,
-                                                  dask)
+            # one driver, whichever runner: in this process, on -j processes, on a Dask cluster; the same report
+            results = driver.check(inputs, context, jobs=jobs, dask=dask, on_error=on_error, progress=bar)
             bar.complete(bar.finished_coups)
             if context.keep_states:
                 draw_cited_coups(inputs, results, context)

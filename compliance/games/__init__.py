@@ -182,6 +182,13 @@ class Game(Protocol):
         """A replayer of one transcript's coups, at ``table``."""
         ...
 
+    def replay_key(self, replayer: Any) -> str:
+        """A fingerprint of everything ``replayer`` (one of this game's) carries from one coup to the next: two
+        replayers of the same key replay the coups that follow alike.  The driver cuts a large file into chunks
+        and accepts them only where each started from the key the chunk before it ended with
+        (:mod:`compliance.driver`); :func:`compliance.games.common.fingerprint` makes one of plain values."""
+        ...
+
 
 
 def table_context(game: Game, header, ruleset: Ruleset, where: str):

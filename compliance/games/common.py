@@ -8,6 +8,7 @@ another game.
 from __future__ import annotations
 
 import decimal
+import hashlib
 import math
 from collections.abc import Callable
 from decimal import Decimal
@@ -240,3 +241,26 @@ _encoder = msgspec.json.Encoder(decimal_format="number")
 def encode(obj) -> bytes:
     """Compact JSON, amounts as JSON numbers, keys in the order written: the same input, the same bytes."""
     return _encoder.encode(obj)
+
+
+def fingerprint(carried) -> str:
+    """The SHA-256 of what a replayer carries from one coup to the next (``Game.replay_key``), in a form that is
+    the same in every process: sets sorted, dictionaries in their order, a coup state by its slots."""
+    return hashlib.sha256(repr(_canon(carried)).encode()).hexdigest()
+
+
+def _canon(x):
+    if x is None or isinstance(x, (bool, int, float, str, bytes, Decimal)):
+        return x
+    slots = getattr(type(x), "__slots__", None)
+    if slots and not isinstance(x, (tuple, msgspec.Struct)):  # a game's coup state (baccarat's CoupState)
+        return (type(x).__name__,) + tuple(_canon(getattr(x, n, None)) for n in slots)
+    if isinstance(x, dict):
+        return ("dict",) + tuple((_canon(k), _canon(v)) for k, v in x.items())
+    if isinstance(x, (set, frozenset)):
+        return ("set",) + tuple(sorted((_canon(v) for v in x), key=repr))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__,) + tuple(_canon(v) for v in x)
+    if isinstance(x, msgspec.Struct):
+        return (type(x).__name__,) + tuple(_canon(getattr(x, f)) for f in x.__struct_fields__)
+    return repr(x)

@@ -307,10 +307,20 @@ class TranscriptFile:
         else:
             yield from self._json_records()
 
-    def _jsonl_records(self, start: int, end: int | None, line: int, digest=None) -> Iterator[CoupRecord]:
-        """The coups of the lines from byte ``start`` (line number ``line``) to byte ``end`` (None: the end),
-        one chunk of a large file for :mod:`compliance.parallel`; it starts at a line start.  ``digest``, if
-        given, is fed the bytes read."""
+    @property
+    def body_offset(self) -> int:
+        """A ``.jsonl``'s byte offset of the line after its header, where its coups start."""
+        return self._body_offset
+
+    @property
+    def header_line(self) -> int:
+        """A ``.jsonl``'s line number of its header."""
+        return self._header_line
+
+    def region_records(self, start: int, end: int | None, line: int, digest=None) -> Iterator[CoupRecord]:
+        """The coups of the lines of a ``.jsonl`` from byte ``start`` (line number ``line``) to byte ``end`` (None:
+        the end), one chunk of a large file (:mod:`compliance.reading.chunks`); it starts at a line start.
+        ``digest``, if given, is fed the bytes read."""
         f = self._open()
         with f:
             f.seek(start)

@@ -20,6 +20,7 @@ from compliance.games.baccarat import integrity, models
 from compliance.games.baccarat.replay import Replayer
 from compliance.games.baccarat.section import Section
 from compliance.games.baccarat.table import TableContext
+from compliance.games.common import fingerprint
 from compliance.transcript.codec import Codec
 
 
@@ -41,6 +42,9 @@ class Baccarat:
 
     def replayer(self, table: TableContext) -> Replayer:
         return Replayer(table)
+
+    def replay_key(self, replayer: Replayer) -> str:
+        return fingerprint(replayer.carried())
 
     def __repr__(self) -> str:
         return "<game baccarat>"

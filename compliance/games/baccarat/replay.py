@@ -442,6 +442,15 @@ class Replayer:
         self.last_time: Stamp | None = None  # the last valid timestamp recorded so far
         self.numbered: tuple[str | None, int] | None = None  # (shoe, number) of the last coup the record holds
 
+    def carried(self) -> tuple:
+        """Everything this replayer carries to the next coup (the game's ``replay_key`` is its fingerprint): the
+        counts of the current shoe only, and not the table (the same for every coup of a transcript).  The driver
+        checks that a chunk of a file uses no other shoe of the chunks before it (:mod:`compliance.driver`)."""
+        shoe = self.current_shoe
+        return (shoe, self.shoe_counts.get(shoe), self.shoe_totals.get(shoe), self.pending_carry, self.curator,
+                self.last_curator, self.marker, self.offered, self.last_number, self.last_line, self.previous,
+                self.last_time, self.numbered)
+
     def replay(self, coup, line: int = 0) -> CoupState:
         t = self.table
         n = coup.coup

@@ -9,6 +9,7 @@ engine's, shared with baccarat.
 
 from __future__ import annotations
 
+from compliance.games.common import fingerprint
 from compliance.games.pai_gow import models
 from compliance.games.pai_gow.replay import PaiGowReplayer
 from compliance.games.pai_gow.table import PaiGowTable
@@ -35,6 +36,9 @@ class PaiGow:
 
     def replayer(self, table: PaiGowTable) -> PaiGowReplayer:
         return PaiGowReplayer(table)
+
+    def replay_key(self, replayer: PaiGowReplayer) -> str:
+        return fingerprint((replayer.last_number, replayer.last_line))  # all it carries to the next round
 
     def __repr__(self) -> str:
         return "<game pai gow poker>"

@@ -6,6 +6,7 @@ package has, and one line in the registry of games.  Nothing outside it names it
 
 from __future__ import annotations
 
+from compliance.games.common import fingerprint
 from compliance.transcript.codec import Codec
 from high_card import models
 from high_card.replay import HighCardReplayer
@@ -30,6 +31,9 @@ class HighCard:
 
     def replayer(self, table: HighCardTable) -> HighCardReplayer:
         return HighCardReplayer(table)
+
+    def replay_key(self, replayer: HighCardReplayer) -> str:
+        return fingerprint((replayer.last, replayer.last_line))  # all it carries: the coup before's number and line
 
 
 GAME = HighCard()

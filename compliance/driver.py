@@ -1,0 +1,347 @@
+"""The one driver of a check: plan the run's units of work, run them through a runner, merge, judge the run.
+
+    inputs (compliance.inputs.Input) + the run's context
+      -> plan: every transcript a unit of its own, a large ``.jsonl`` cut into chunks at shoe boundaries
+         (compliance.reading.chunks)
+      -> a runner runs the units (compliance.runners: in this process, on a pool of processes, on Dask)
+      -> merge: a file's chunks put back together, in the order one pass would have produced them
+      -> the integrity stage judges the run (engine.judge_run): whole shoes and runs of shoes
+
+Whichever runner runs them, the results are those of one pass over each
+transcript in the order given, byte for byte: ``-j 1``, ``-j N`` and
+``--dask`` differ only in speed.
+
+Chunks, exactly
+---------------
+A coup's state depends on the coups before it (the shoe's cards so far, the
+curator, the Banker marker, a card set aside, the previous coup), so a chunk
+must start its replay from the state the coups before it left.  A chunk starts
+where a shoe changes; almost everything the replay carries is then reset or
+belongs to the shoe that just ended, so the unit rebuilds it by replaying that
+previous shoe (its *lookback*, checked but not reported) before it checks its
+own lines.  The start state so rebuilt is a guess that is checked, not
+trusted: each chunk reports the fingerprint its game gives of the replay
+state it started from and of the state it ended in (``Game.replay_key``), and
+the shoes it used.  The chunks are accepted, in order, only if each one
+started from exactly the state the one before it ended in and used no shoe
+already used before it (other than the shoe its lookback replayed), and only
+if they read the bytes the file's digest was taken of.  Anything else — a shoe
+brought back after another, a curator or Banker marker set before the previous
+shoe and still held, coup numbers that go back across a boundary, a file
+changed while it was read — makes the file be checked again from the start in
+one piece.  So the chunks are a way to go faster, never a way to get a
+different answer.
+
+Line numbers in findings are absolute: the newlines before each chunk are
+counted first (as units of their own) so every chunk knows its first line.
+
+Shoe and table integrity
+------------------------
+Each unit gathers what the integrity stage needs of its coups (a few bytes a
+coup, shoe by shoe) and judges nothing; the driver joins a file's chunks (a
+shoe cut between two chunks joined again, in order) and, once every unit is
+back, judges the run's shoes, tables and dealers in one place
+(:func:`compliance.engine.judge_run`), as one pass does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from compliance import runners
+from compliance.context import RunContext
+from compliance.engine import Checker, TranscriptResult, finish_record, judge_run
+from compliance.errors import UserError
+from compliance.findings import Finding
+from compliance.limits import DEFAULTS, Limits
+from compliance.reading.chunks import Chunk, Cut, count_newlines, file_digests, plan_cuts
+
+#: a .jsonl smaller than this is one unit; a larger one is cut into chunks of at least this size
+CHUNK_BYTES = 8 << 20
+
+# ------------------------------------------------------------------ the units (run by a runner, anywhere)
+
+_CHECKERS: dict[RunContext, Checker] = {}
+
+
+def _shared_checker(context: RunContext) -> Checker:
+    """One checker per process and run context (it keeps the rulesets it loaded); it judges no run: the driver
+    judges the run's shoes once every unit is back (judge_run)."""
+    if context not in _CHECKERS:
+        _CHECKERS[context] = Checker(context, judge=False)
+    return _CHECKERS[context]
+
+
+def check_input(inp, context: RunContext, on_coup=None) -> TranscriptResult | UserError:
+    """The unit of one whole transcript (an :class:`compliance.inputs.Input`); a UserError is returned, not raised.
+
+    ``on_coup``: the progress of a unit run in this process; a worker's adds to the bar's counters instead."""
+    tally = None if on_coup is not None else runners.tally()
+    try:
+        result = inp.check(_shared_checker(context), on_coup or tally)
+        if tally is not None:
+            tally.add(result.coups, max(inp.size, 1))
+        return result
+    except UserError as e:
+        return e
+
+
+class _ChunkChecker(Checker):
+    """A checker whose replayer can continue from a warmed-up one."""
+
+    carry: object | None = None  # the game's replayer
+    current: object | None = None
+    chunked = True
+
+    def replayer(self, game, table):
+        r, self.carry = self.carry or super().replayer(game, table), None
+        self.current = r
+        return r
+
+
+@dataclass
+class ChunkResult:
+    findings: list[Finding]
+    coups: int
+    unreadable: int
+    coup_numbers: list[int] | None
+    states: list | None  # the game's CoupCards: the cards of the coups with findings, when a report draws them
+    start_key: str | None  # fingerprint of the replay state the chunk started from (None: the file's start)
+    end_key: str
+    start_shoes: set[str]  # the shoes its lookback replayed
+    shoes: set[str]
+    header_sha256: str = ""  # of the bytes before the first coup, as this chunk read them
+    region_sha256: str = ""  # of the bytes of its region, as it read them
+    not_judged: dict | None = None  # (rule id, evidence missing) -> coups of the chunk not judged by the rule
+    integrity: object | None = None  # what the game's integrity stage gathered from the chunk's coups
+    dealt: dict | None = None  # dealer -> coups of the chunk they dealt
+    result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
+    record_tally: dict | None = None  # the record's findings to come: key -> [finding at its first coup, coups]
+
+
+def check_chunk(inp, context: RunContext, lookback: tuple[int, int, int] | None,
+                region: tuple[int, int | None, int]) -> ChunkResult | UserError:
+    """The unit of the lines of ``region`` (start, end, first line) of a ``.jsonl``, after replaying ``lookback``
+    (the same) unreported."""
+    try:
+        checker = _ChunkChecker(context, judge=False)
+        checker.rulesets = _shared_checker(context).rulesets
+        source = inp.open(context.limits)
+        start_key, start_shoes = None, set()
+        if lookback is not None:
+            before = Chunk(source, *lookback, judges_header=False)
+            checker.check_source(before)
+            checker.carry = checker.current
+            start_key, start_shoes = source.game.replay_key(checker.carry), before.shoes
+        chunk = Chunk(source, *region, judges_header=lookback is None)  # the header judged once, in the first
+        tally = runners.tally()
+        result = checker.check_source(chunk, tally)
+        if tally is not None:  # the bytes of the file this chunk covers (the first, the header too)
+            start, end, _ = region
+            tally.add(result.coups, (inp.size if end is None else end) - (start if lookback is not None else 0))
+        result.transcript = inp.name
+        out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
+                          start_key, source.game.replay_key(checker.current), start_shoes, chunk.shoes,
+                          source.header_sha256, chunk.digest.hexdigest(), not_judged=result.not_judged,
+                          integrity=result.integrity, dealt=result.dealt, record_tally=result.record_tally)
+        if lookback is None:
+            out.result = result
+        return out
+    except UserError as e:
+        return e
+
+
+# ------------------------------------------------------------------ planning
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The cuts of one ``.jsonl`` input into chunks: where its coups start (byte, line) and each cut."""
+
+    body: int
+    first_line: int
+    cuts: list[Cut]
+
+
+def plan_chunks(inp, parts: int, chunk_bytes: int = CHUNK_BYTES, bounds: Limits = DEFAULTS) -> Plan | None:
+    """How to cut a ``.jsonl`` input into at most ``parts`` chunks; None: it is checked whole."""
+    if inp.block is not None or not inp.path.lower().endswith(".jsonl") or parts < 2:
+        return None
+    if inp.size // max(chunk_bytes, 1) < 2:
+        return None  # too small to cut; a pipe or a device (size 0) is read once, by the one unit
+    source = inp.open(bounds)  # reads only the header; UserError if the file is unusable
+    source.close()
+    cuts = plan_cuts(inp.path, source.body_offset, parts, chunk_bytes)
+    return Plan(source.body_offset, source.header_line + 1, cuts) if cuts else None
+
+
+def plan(inputs, parts: int, chunk_bytes: int, bounds: Limits = DEFAULTS) -> list[Plan | None]:
+    """The cuts of each input into chunks (None: one unit), for ``parts`` processes."""
+    plans = []
+    for inp in inputs:
+        try:
+            # a few chunks a process, so that they end together; each costs only the replay of one shoe more
+            plans.append(plan_chunks(inp, parts * 4, chunk_bytes, bounds))
+        except UserError:
+            plans.append(None)  # the whole-file unit reports it, exactly as one pass would
+    return plans
+
+
+def units(plans) -> int:
+    """How many units of work the plans make: the most processes that can be kept busy."""
+    return sum(len(p.cuts) + 1 if p else 1 for p in plans)
+
+
+# ------------------------------------------------------------------ merging
+
+
+def accept(chunks: list[ChunkResult]) -> bool:
+    """Did every chunk start from exactly the state the chunks before it left?"""
+    seen = set(chunks[0].shoes)
+    for before, chunk in zip(chunks, chunks[1:]):
+        if chunk.start_key != before.end_key:
+            return False
+        if (chunk.shoes & seen) - chunk.start_shoes:
+            return False
+        seen |= chunk.shoes
+    return True
+
+
+def merge(chunks: list[ChunkResult], sha256: str) -> TranscriptResult:
+    """A file's accepted chunks as the result of one pass over it."""
+    result = chunks[0].result
+    for c in chunks[1:]:
+        result.findings.extend(c.findings)
+        result.coups += c.coups
+        result.unreadable += c.unreadable
+        if result.coup_numbers is not None:
+            result.coup_numbers.extend(c.coup_numbers or ())
+        if result.states is not None:
+            result.states.extend(c.states or ())
+        for key, n in (c.not_judged or {}).items():
+            result.not_judged[key] = result.not_judged.get(key, 0) + n
+        for dealer, n in (c.dealt or {}).items():
+            result.dealt[dealer] = result.dealt.get(dealer, 0) + n
+        if result.integrity is not None:
+            result.integrity.extend(c.integrity)  # a shoe cut between two chunks is joined again
+        for key, (f, n) in (c.record_tally or {}).items():  # the first coup of the earliest chunk, the coups of all
+            found = result.record_tally.setdefault(key, [f, 0])
+            found[1] += n
+    finish_record(result)
+    result.findings.sort(key=Finding.sort_key)  # as one pass would have: chunks are in coup order
+    result.sha256 = sha256
+    return result
+
+
+class _Whole:
+    def __init__(self, future):
+        self.future = future
+
+    def result(self):
+        return self.future.result()
+
+
+class _Chunked:
+    def __init__(self, inp, context: RunContext, futures, digests_future):
+        self.inp, self.context, self.futures, self.digests = inp, context, futures, digests_future
+
+    def result(self):
+        chunks = [f.result() for f in self.futures]
+        error = next((c for c in chunks if isinstance(c, UserError)), None)
+        if error is not None:
+            return error
+        whole, (header, *regions) = self.digests.result()
+        same_bytes = all(c.header_sha256 == header for c in chunks) and [c.region_sha256 for c in chunks] == regions
+        # the guessed start of a chunk was wrong, or the file changed while it was read: check it in one piece
+        if not same_bytes or not accept(chunks):
+            return check_input(self.inp, self.context)
+        return merge(chunks, whole)
+
+
+def _line_numbers(submit, inp, body: int, first_line: int, marks: list[int]) -> list[int]:
+    """The line number at each byte offset of ``marks`` (sorted), counting newlines as units of their own."""
+    edges = [body] + marks
+    counts = [submit(count_newlines, inp.path, a, b) for a, b in zip(edges, edges[1:])]
+    lines, n = [], first_line
+    for fut in counts:
+        n += fut.result()
+        lines.append(n)
+    return lines
+
+
+def _schedule(runner: runners.Runner, inputs, context: RunContext, plans):
+    """Submit every unit of work; per input, something whose ``result()`` is its outcome."""
+    submit = runner.submit
+    pending = []
+    for inp, p in zip(inputs, plans):
+        if not p:
+            pending.append(_Whole(submit(check_input, inp, context, runner.on_coup)))
+            continue
+        cuts, body = p.cuts, p.body
+        starts = [body] + [cut.start for cut in cuts]
+        # first: it reads the whole file, the chunks then share out the rest
+        digests = submit(file_digests, inp.path, [0, *starts])
+        marks = [m for cut in cuts for m in cut]
+        lines = _line_numbers(submit, inp, body, p.first_line, marks)
+        at = dict(zip(marks, lines))
+        firsts = [(body, p.first_line)] + [(cut.start, at[cut.start]) for cut in cuts]
+        ends = [cut.start for cut in cuts] + [None]
+        futures = []
+        for k, ((start, line), end) in enumerate(zip(firsts, ends)):
+            lookback = None if k == 0 else (cuts[k - 1].lookback, cuts[k - 1].start, at[cuts[k - 1].lookback])
+            futures.append(submit(check_chunk, inp, context, lookback, (start, end, line)))
+        pending.append(_Chunked(inp, context, futures, digests))
+    return pending
+
+
+# ------------------------------------------------------------------ the run
+
+
+def run(inputs: list, context: RunContext, runner: runners.Runner | None = None,
+        on_error: Callable[[UserError], None] | None = None, progress=None,
+        chunk_bytes: int = CHUNK_BYTES) -> list[TranscriptResult]:
+    """Check ``inputs`` (:class:`compliance.inputs.Input`) as one run, on ``runner`` (default: in this process):
+    their results in the order given, the run judged as a whole.  An input that cannot be checked goes to
+    ``on_error`` (raised without one) and the others still run.  ``progress``: the run's bar
+    (:class:`compliance.cli.check.Progress`), told as each input starts and ends."""
+    runner = runner or runners.SequentialRunner()
+    _CHECKERS.clear()  # a run reads its rulesets afresh: a ruleset file may have changed since the last run here
+    with runner.start(progress) as started:
+        inputs, context = started.prepare(inputs, context)
+        total = sum(getattr(i, "size", 0) for i in inputs)
+        parts = started.parts(total)
+        plans = plan(inputs, parts, chunk_bytes, context.limits) if parts > 1 else [None] * len(inputs)
+        # a pool of no more processes than units of work; a run too small for one: in this process
+        sized = started.for_units(units(plans), total)
+        results = _collect(inputs, _schedule(sized, inputs, context, plans), on_error, progress)
+    judge_run(results, context)  # the run's shoes, tables and dealers as a whole
+    return results
+
+
+def _collect(inputs, pending, on_error, progress) -> list[TranscriptResult]:
+    results = []
+    for inp, unit in zip(inputs, pending):
+        if progress is not None:
+            progress.start(inp)
+        outcome = unit.result()
+        if isinstance(outcome, UserError):
+            if on_error is None:
+                raise outcome
+            on_error(outcome)
+            continue
+        results.append(outcome)
+        if progress is not None:
+            progress.finished(inp, outcome.coups)
+    return results
+
+
+def check(inputs: list, context: RunContext = RunContext(), *, jobs: int = 1, dask: str | None = None,
+          on_error: Callable[[UserError], None] | None = None, progress=None,
+          chunk_bytes: int = CHUNK_BYTES) -> list[TranscriptResult]:
+    """:func:`run` on the runner of ``-j jobs`` (0: every core) or ``--dask ADDRESS``."""
+    return run(inputs, context, runners.runner(jobs, dask), on_error, progress, chunk_bytes)
+
+
+__all__ = ["CHUNK_BYTES", "accept", "check", "check_chunk", "check_input", "merge", "plan", "plan_chunks", "run",
+           "units"]
