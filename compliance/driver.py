@@ -46,12 +46,14 @@ back, judges the run's shoes, tables and dealers in one place
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from compliance import runners
 from compliance.context import RunContext
-from compliance.engine import Checker, TranscriptResult, finish_record, judge_run
+from compliance.engine import Checker, RulesetCache, TranscriptResult, finish_record, judge_run
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.limits import DEFAULTS, Limits
@@ -62,24 +64,45 @@ CHUNK_BYTES = 8 << 20
 
 # ------------------------------------------------------------------ the units (run by a runner, anywhere)
 
-_CHECKERS: dict[RunContext, Checker] = {}
+
+@dataclass(frozen=True)
+class Run:
+    """What every unit of a run is handed (once a worker, through its runner: :meth:`runners.Runner.share`): the
+    run's context and its rulesets, each loaded once, in the parent, before any unit runs."""
+
+    context: RunContext
+    rulesets: RulesetCache
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)  # tells one run from another in a worker
 
 
-def _shared_checker(context: RunContext) -> Checker:
-    """One checker per process and run context (it keeps the rulesets it loaded); it judges no run: the driver
-    judges the run's shoes once every unit is back (judge_run)."""
-    if context not in _CHECKERS:
-        _CHECKERS[context] = Checker(context, judge=False)
-    return _CHECKERS[context]
+#: this process's checker of the run it works for (a worker's units of one run share it): run token -> checker
+_CHECKERS: dict[str, Checker] = {}
 
 
-def check_input(inp, context: RunContext, on_coup=None) -> TranscriptResult | UserError:
-    """The unit of one whole transcript (an :class:`compliance.inputs.Input`); a UserError is returned, not raised.
+def _checker(run) -> Checker:
+    """The checker of ``run`` (its handle, see :meth:`runners.Runner.share`) in this process: one a run, with the
+    run's rulesets; it judges no run: the driver judges the run's shoes once every unit is back (judge_run)."""
+    run = runners.shared(run)
+    checker = _CHECKERS.get(run.token)
+    if checker is None:
+        _CHECKERS.clear()  # a worker that served another run lets go of its checker
+        checker = _CHECKERS[run.token] = Checker(run.context, judge=False, rulesets=run.rulesets)
+    return checker
+
+
+def _forget(run: Run) -> None:
+    """Let go of the checker of a run that has ended (in the process that ran it)."""
+    _CHECKERS.pop(run.token, None)
+
+
+def check_input(inp, run, on_coup=None) -> TranscriptResult | UserError:
+    """The unit of one whole transcript (an :class:`compliance.inputs.Input`) of ``run`` (a :class:`Run`, or its
+    handle); a UserError is returned, not raised.
 
     ``on_coup``: the progress of a unit run in this process; a worker's adds to the bar's counters instead."""
     tally = None if on_coup is not None else runners.tally()
     try:
-        result = inp.check(_shared_checker(context), on_coup or tally)
+        result = inp.check(_checker(run), on_coup or tally)
         if tally is not None:
             tally.add(result.coups, max(inp.size, 1))
         return result
@@ -120,14 +143,14 @@ class ChunkResult:
     record_tally: dict | None = None  # the record's findings to come: key -> [finding at its first coup, coups]
 
 
-def check_chunk(inp, context: RunContext, lookback: tuple[int, int, int] | None,
+def check_chunk(inp, run, lookback: tuple[int, int, int] | None,
                 region: tuple[int, int | None, int]) -> ChunkResult | UserError:
-    """The unit of the lines of ``region`` (start, end, first line) of a ``.jsonl``, after replaying ``lookback``
-    (the same) unreported."""
+    """The unit of the lines of ``region`` (start, end, first line) of a ``.jsonl`` of ``run`` (a :class:`Run`, or
+    its handle), after replaying ``lookback`` (the same) unreported."""
     try:
-        checker = _ChunkChecker(context, judge=False)
-        checker.rulesets = _shared_checker(context).rulesets
-        source = inp.open(context.limits)
+        base = _checker(run)
+        checker = _ChunkChecker(base.context, judge=False, rulesets=base.rulesets)
+        source = inp.open(base.context.limits)
         start_key, start_shoes = None, set()
         if lookback is not None:
             before = Chunk(source, *lookback, judges_header=False)
@@ -243,8 +266,8 @@ class _Whole:
 
 
 class _Chunked:
-    def __init__(self, inp, context: RunContext, futures, digests_future):
-        self.inp, self.context, self.futures, self.digests = inp, context, futures, digests_future
+    def __init__(self, inp, run, futures, digests_future):
+        self.inp, self.run, self.futures, self.digests = inp, run, futures, digests_future
 
     def result(self):
         chunks = [f.result() for f in self.futures]
@@ -255,7 +278,7 @@ class _Chunked:
         same_bytes = all(c.header_sha256 == header for c in chunks) and [c.region_sha256 for c in chunks] == regions
         # the guessed start of a chunk was wrong, or the file changed while it was read: check it in one piece
         if not same_bytes or not accept(chunks):
-            return check_input(self.inp, self.context)
+            return check_input(self.inp, self.run)
         return merge(chunks, whole)
 
 
@@ -270,13 +293,14 @@ def _line_numbers(submit, inp, body: int, first_line: int, marks: list[int]) -> 
     return lines
 
 
-def _schedule(runner: runners.Runner, inputs, context: RunContext, plans):
+def _schedule(runner: runners.Runner, inputs, run: Run, plans):
     """Submit every unit of work; per input, something whose ``result()`` is its outcome."""
     submit = runner.submit
+    handle = runner.share(run)
     pending = []
     for inp, p in zip(inputs, plans):
         if not p:
-            pending.append(_Whole(submit(check_input, inp, context, runner.on_coup)))
+            pending.append(_Whole(submit(check_input, inp, handle, runner.on_coup)))
             continue
         cuts, body = p.cuts, p.body
         starts = [body] + [cut.start for cut in cuts]
@@ -290,23 +314,50 @@ def _schedule(runner: runners.Runner, inputs, context: RunContext, plans):
         futures = []
         for k, ((start, line), end) in enumerate(zip(firsts, ends)):
             lookback = None if k == 0 else (cuts[k - 1].lookback, cuts[k - 1].start, at[cuts[k - 1].lookback])
-            futures.append(submit(check_chunk, inp, context, lookback, (start, end, line)))
-        pending.append(_Chunked(inp, context, futures, digests))
+            futures.append(submit(check_chunk, inp, handle, lookback, (start, end, line)))
+        pending.append(_Chunked(inp, run, futures, digests))  # (checked again here, in one piece, if refused)
     return pending
 
 
 # ------------------------------------------------------------------ the run
 
 
+def resolve(inputs: list, rulesets: RulesetCache) -> None:
+    """Load the ruleset of each input into the run's ``rulesets`` before any unit runs, so that it is loaded once
+    (not once a worker) and the command knows every file the run reads before it writes anything.  The
+    operator's ruleset is every input's; else each header's ``table.jurisdiction`` is read (the header only, of
+    a regular file: a pipe is read once, by its unit).  An input whose header cannot be read, or whose
+    jurisdiction names no usable ruleset, is left to its unit, which says so in its place in the run."""
+    if rulesets.override:
+        rulesets.chosen()
+        return
+    bounds = rulesets.context.limits
+    for inp in inputs:
+        if inp.block is None and not os.path.isfile(inp.path):
+            continue
+        try:
+            source = inp.open(bounds)
+        except UserError:
+            continue
+        source.close()
+        try:
+            rulesets.for_jurisdiction(source.header.table.jurisdiction, source.display)
+        except UserError:
+            continue  # kept: said by the unit, in its place
+
+
 def run(inputs: list, context: RunContext, runner: runners.Runner | None = None,
         on_error: Callable[[UserError], None] | None = None, progress=None,
-        chunk_bytes: int = CHUNK_BYTES) -> list[TranscriptResult]:
+        chunk_bytes: int = CHUNK_BYTES, rulesets: RulesetCache | None = None) -> list[TranscriptResult]:
     """Check ``inputs`` (:class:`compliance.inputs.Input`) as one run, on ``runner`` (default: in this process):
     their results in the order given, the run judged as a whole.  An input that cannot be checked goes to
     ``on_error`` (raised without one) and the others still run.  ``progress``: the run's bar
-    (:class:`compliance.cli.check.Progress`), told as each input starts and ends."""
+    (:class:`compliance.cli.check.Progress`), told as each input starts and ends.  ``rulesets``: the run's
+    (:func:`resolve` fills it; by default a new one, filled here)."""
     runner = runner or runners.SequentialRunner()
-    _CHECKERS.clear()  # a run reads its rulesets afresh: a ruleset file may have changed since the last run here
+    if rulesets is None:
+        rulesets = RulesetCache(context)
+        resolve(inputs, rulesets)
     with runner.start(progress) as started:
         inputs, context = started.prepare(inputs, context)
         total = sum(getattr(i, "size", 0) for i in inputs)
@@ -314,7 +365,11 @@ def run(inputs: list, context: RunContext, runner: runners.Runner | None = None,
         plans = plan(inputs, parts, chunk_bytes, context.limits) if parts > 1 else [None] * len(inputs)
         # a pool of no more processes than units of work; a run too small for one: in this process
         sized = started.for_units(units(plans), total)
-        results = _collect(inputs, _schedule(sized, inputs, context, plans), on_error, progress)
+        this = Run(context, rulesets)
+        try:
+            results = _collect(inputs, _schedule(sized, inputs, this, plans), on_error, progress)
+        finally:
+            _forget(this)
     judge_run(results, context)  # the run's shoes, tables and dealers as a whole
     return results
 
@@ -338,10 +393,10 @@ def _collect(inputs, pending, on_error, progress) -> list[TranscriptResult]:
 
 def check(inputs: list, context: RunContext = RunContext(), *, jobs: int = 1, dask: str | None = None,
           on_error: Callable[[UserError], None] | None = None, progress=None,
-          chunk_bytes: int = CHUNK_BYTES) -> list[TranscriptResult]:
+          chunk_bytes: int = CHUNK_BYTES, rulesets: RulesetCache | None = None) -> list[TranscriptResult]:
     """:func:`run` on the runner of ``-j jobs`` (0: every core) or ``--dask ADDRESS``."""
-    return run(inputs, context, runners.runner(jobs, dask), on_error, progress, chunk_bytes)
+    return run(inputs, context, runners.runner(jobs, dask), on_error, progress, chunk_bytes, rulesets)
 
 
-__all__ = ["CHUNK_BYTES", "accept", "check", "check_chunk", "check_input", "merge", "plan", "plan_chunks", "run",
-           "units"]
+__all__ = ["CHUNK_BYTES", "Run", "accept", "check", "check_chunk", "check_input", "merge", "plan", "plan_chunks",
+           "resolve", "run", "units"]

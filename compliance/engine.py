@@ -92,7 +92,7 @@ class Staffing:
 
 
 class RulesetCache:
-    """Loads each ruleset once per run.
+    """Loads each ruleset once per run: the run's own, handed to every unit of work and every worker process.
 
     The ruleset is the operator's choice (the context's ``ruleset``: --ruleset or the
     configuration's ``ruleset``, an id or a file), else the transcript's
@@ -100,34 +100,68 @@ class RulesetCache:
     configuration maps (``jurisdictions``: id -> ruleset id or file): the
     evidence never names the file it is judged by.  With the context's ``cache``, a ruleset comes from the
     cache of validated rulesets kept between runs while its files are unchanged (:mod:`compliance.ruleset.cache`).
+    A ruleset is loaded once whoever asks for it (the command, for the rules it knows; a transcript's header);
+    a ``table.jurisdiction`` that names no usable ruleset is tried once and its error kept, said for each
+    transcript that names it.  It pickles, rulesets and all, for the driver's workers (:mod:`compliance.driver`).
     """
 
     def __init__(self, context: RunContext = RunContext()):
         self.context = context
         self.override = context.ruleset
         self.jurisdictions = context.jurisdiction_map
-        self._loaded: dict[str, Ruleset] = {}
+        self._loaded: dict[str, Ruleset | UserError] = {}  # the override, or table.jurisdiction:<ref> -> its ruleset
+        self._by_ref: dict[str, Ruleset] = {}  # ruleset id or file -> the ruleset loaded
 
     def for_header(self, header, where: str) -> Ruleset:
         if self.override:
-            if self.override not in self._loaded:
-                self._loaded[self.override] = self._load(self.override)
-            return self._loaded[self.override]
-        ref = header.table.jurisdiction
+            return self.chosen()
+        return self.for_jurisdiction(header.table.jurisdiction, where)
+
+    def chosen(self) -> Ruleset | None:
+        """The operator's ruleset (--ruleset, the configuration's ``ruleset``); None where there is none."""
+        if not self.override:
+            return None
+        if self.override not in self._loaded:
+            self._loaded[self.override] = self.load(self.override)
+        return self._loaded[self.override]
+
+    def for_jurisdiction(self, ref: str | None, where: str) -> Ruleset:
+        """The ruleset of a transcript whose header (at ``where``) names ``table.jurisdiction`` ``ref``."""
         if not ref:
             raise UserError("the transcript names no table.jurisdiction: choose a ruleset with --ruleset", where)
         key = "table.jurisdiction:" + ref  # never the same entry as an override of the same spelling
-        if key not in self._loaded:
+        found = self._loaded.get(key)
+        if found is None:
             try:
-                self._loaded[key] = load_jurisdiction(ref, self.jurisdictions, load=self._load)
+                found = load_jurisdiction(ref, self.jurisdictions, load=self.load)
             except UserError as e:
-                if e.where is None:  # the transcript's table.jurisdiction names no ruleset
-                    raise UserError(f"table.jurisdiction: {e.message}", where) from None
-                raise
-        return self._loaded[key]
+                found = e
+            self._loaded[key] = found
+        if isinstance(found, UserError):
+            if found.where is None:  # the transcript's table.jurisdiction names no ruleset
+                raise UserError(f"table.jurisdiction: {found.message}", where) from None
+            raise UserError(found.message, found.where) from None
+        return found
 
-    def _load(self, ref: str) -> Ruleset:
-        return ruleset_cache.load(ref, enabled=self.context.cache, bounds=self.context.limits)
+    def load(self, ref: str, allow_abstract: bool = False) -> Ruleset:
+        """The ruleset ``ref`` (a bundled id or a file), loaded the first time it is asked for; ``allow_abstract``:
+        an abstract base may be loaded (the rules a command knows of), else it is refused as the loader refuses it."""
+        found = self._by_ref.get(ref)
+        if found is not None and (allow_abstract or not found.abstract):
+            return found
+        ruleset = ruleset_cache.load(ref, allow_abstract=allow_abstract, enabled=self.context.cache,
+                                     bounds=self.context.limits)
+        self._by_ref[ref] = ruleset
+        return ruleset
+
+    def loaded(self) -> list[Ruleset]:
+        """Every ruleset loaded so far, in the order first loaded."""
+        return list(self._by_ref.values())
+
+    def __setstate__(self, state):  # in a worker process: the check kinds of the rulesets' games registered
+        self.__dict__.update(state)
+        for ruleset in self._by_ref.values():
+            games.load_checks(getattr(ruleset, "game_kind", None) or games.BACCARAT)
 
 
 #: the categories whose findings the engine reports itself (their check kinds only document them)
@@ -249,14 +283,15 @@ class Checker:
 
     chunked = False  # True: it checks a chunk of a file, whose record tallies the driver adds up
 
-    def __init__(self, context: RunContext | None = None, *, judge: bool = True, **choices):
+    def __init__(self, context: RunContext | None = None, *, judge: bool = True,
+                 rulesets: RulesetCache | None = None, **choices):
         if context is None:
             context = RunContext(**choices)
         elif choices:
             context = replace(context, **choices)
         self.context = context
-        # loading a ruleset imports the check kinds of its game
-        self.rulesets = RulesetCache(context)
+        # loading a ruleset imports the check kinds of its game; ``rulesets``: the run's, loaded once for all its units
+        self.rulesets = rulesets if rulesets is not None else RulesetCache(context)
         self.keep_states = context.keep_states
         self.keep_coups = context.keep_coups
         self.selection = context.selection

@@ -63,6 +63,11 @@ class Runner:
         """Run ``fn(*args)``: something whose ``result()`` is what it returned."""
         raise NotImplementedError
 
+    def share(self, obj):
+        """A handle on ``obj`` to pass to every unit instead of ``obj`` itself, sent to each worker once (not with
+        every unit); a unit gets ``obj`` back with :func:`shared`.  Called before the first unit is submitted."""
+        return obj
+
     def start(self, progress=None) -> Runner:
         """Start the workers (``progress``: the bar of the run, or None); returns the runner."""
         return self
@@ -107,14 +112,38 @@ class SequentialRunner(Runner):
 
 #: the counters of checked coups and bytes this worker process adds to, shared with the parent's progress bar
 _COUNTS = None
+#: what the parent shared with this worker process (ProcessPoolRunner.share): token -> object
+_SHARED: dict[str, object] = {}
 
 
-def _worker_init(counts=None) -> None:
+class _Handle:
+    """A worker's handle on what its pool was started with (:meth:`ProcessPoolRunner.share`)."""
+
+    __slots__ = ("token",)
+
+    def __init__(self, token: str):
+        self.token = token
+
+    def __getstate__(self):
+        return self.token
+
+    def __setstate__(self, token):
+        self.token = token
+
+
+def shared(handle):
+    """What a unit was handed through :meth:`Runner.share`."""
+    return _SHARED[handle.token] if isinstance(handle, _Handle) else handle
+
+
+def _worker_init(counts=None, shared_objects=None) -> None:
     """Ctrl-C goes to the whole process group: the parent handles it and stops the workers (with SIGTERM)."""
     global _COUNTS
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _COUNTS = counts
+    _SHARED.clear()
+    _SHARED.update(shared_objects or {})
 
 
 def tally() -> Tally | None:
@@ -129,6 +158,7 @@ class ProcessPoolRunner(Runner):
         self.jobs = jobs
         self.pool = None
         self.progress = None
+        self.objects: dict[str, object] = {}  # shared with the workers as they start (forked: not even pickled)
 
     def parts(self, total_bytes: int) -> int:
         return self.jobs if total_bytes >= POOL_BYTES else 1
@@ -154,13 +184,20 @@ class ProcessPoolRunner(Runner):
         shown = progress is not None and progress.bar is not None
         counts = shared_counts(mp) if shown else None  # the workers' checked coups and bytes, for the bar
         self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=mp, initializer=_worker_init,
-                                        initargs=(counts,))
+                                        initargs=(counts, self.objects))
         if counts is not None:
             progress.follow(counts)
         return self.pool
 
     def submit(self, fn, *args):
         return (self.pool or self._pool()).submit(fn, *args)
+
+    def share(self, obj):
+        if self.pool is not None:
+            raise RuntimeError("share() after the pool started: its workers would not have it")
+        token = f"{id(obj):x}-{len(self.objects)}"
+        self.objects[token] = obj
+        return _Handle(token)
 
     def stop(self, at_once: bool = False) -> None:
         pool, self.pool = self.pool, None
@@ -217,6 +254,9 @@ class DaskRunner(Runner):
     def submit(self, fn, *args):
         return self.client.submit(fn, *args, pure=False)
 
+    def share(self, obj):
+        return self.client.scatter(obj, broadcast=True)  # a future: each worker gets the object, once
+
     def stop(self, at_once: bool = False) -> None:
         client, self.client = self.client, None
         if client is not None:
@@ -245,4 +285,4 @@ def runner(jobs: int = 1, dask: str | None = None) -> Runner:
 
 
 __all__ = ["DaskRunner", "POOL_BYTES", "ProcessPoolRunner", "Runner", "SequentialRunner", "absolute", "default_jobs",
-           "runner", "tally"]
+           "runner", "shared", "tally"]

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
@@ -116,11 +116,12 @@ class Progress(progress_bar.Progress):
             self.set(self.finished_coups, self.finished_bytes)
 
 
-def draw_cited_coups(inputs: list[Input], results: list, context: RunContext) -> None:
+def draw_cited_coups(inputs: list[Input], results: list, context: RunContext, rulesets=None) -> None:
     """The cards of every coup a finding cites, for the reports that draw the coups (HTML): a finding of whole
     shoes or runs (the integrity stage) cites the coup at which it became decisive, whose cards the check kept
     only where a rule of its own found something in it.  The transcripts that hold such coups are replayed
-    again, each up to the last of them; one that cannot be read now keeps the cards it has."""
+    again, each up to the last of them; one that cannot be read now keeps the cards it has.  ``rulesets``: the
+    run's (:class:`compliance.engine.RulesetCache`), not loaded again."""
     from compliance.engine import Checker
 
     by_name = {inp.name: inp for inp in inputs}
@@ -132,7 +133,7 @@ def draw_cited_coups(inputs: list[Input], results: list, context: RunContext) ->
         wanted = {f.coup for f in r.findings if f.coup is not None and f.coup not in kept}
         if not wanted:
             continue
-        checker = checker or Checker(context, judge=False)
+        checker = checker or Checker(context, judge=False, rulesets=rulesets)
         try:
             r.states.extend(checker.cards_of(by_name[r.transcript].open(context.limits), wanted))
         except UserError:  # replaced or removed since it was checked: its report says the cards were not kept
@@ -245,10 +246,14 @@ def check(
     formats = {f for f, _ in outputs}
     targets = [outputs_file.resolve(path) for _, path in outputs]  # refused now, before any work, if never written
     baseline_target = outputs_file.resolve(write_baseline) if write_baseline else None
-    if settings["ruleset"]:  # a wrong --ruleset is said once, before any transcript is read
-        from compliance.ruleset import cache as ruleset_cache
+    from compliance.engine import RulesetCache  # imported when a check runs (not for --help)
 
-        ruleset_cache.load(settings["ruleset"], enabled=cache, bounds=bounds)
+    # the run's rulesets, each loaded once: for the rules the selection, waivers and baseline may name, for every
+    # transcript, in every worker
+    loading = RunContext(ruleset=settings["ruleset"], jurisdictions=tuple(settings["jurisdictions"].items()),
+                         limits=bounds, cache=cache, config=settings.source(), isolated=isolated)
+    rulesets = RulesetCache(loading)
+    rulesets.chosen()  # a wrong --ruleset is said once, before any transcript is read
     selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))
     from compliance.evidence import required
 
@@ -256,8 +261,7 @@ def check(
         require = required(settings["require-evidence"])
     except ValueError as e:
         fail(f"--require-evidence: {e}")
-    known, renamed = _known_rules(settings["ruleset"], bounds) \
-        if selection or settings["waivers"] or settings["baseline"] else (None, {})
+    known, renamed = _known_rules(rulesets) if selection or settings["waivers"] or settings["baseline"] else (None, {})
     notes: list[str] = []  # what names a renamed rule by its old id (compliance.redirects)
     if selection:
         selection, notes = selection.redirected(renamed)
@@ -277,6 +281,9 @@ def check(
         for note in notes:
             typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
     options = RenderOptions(quiet=quiet, junit_cases=settings["junit-cases"])
+    # the run's context, built once: the engine, the workers and the integrity stage are handed it
+    context = replace(loading, selection=selection, require_evidence=require, keep_states="html" in formats,
+                      keep_coups="html" in formats or ("junit" in formats and options.junit_cases == "coup"))
 
     errors: list[str] = []
 
@@ -294,44 +301,46 @@ def check(
             stdin = (spool_stdin(sys.stdin.buffer, Path(spool), stdin_filename, bounds),
                      stdin_filename or STDIN_NAME)
         inputs = collect(settings["paths"], on_error, Exclude(settings["exclude"]), on_skip, stdin, bounds)
+        from compliance import driver
+
+        driver.resolve(inputs, rulesets)  # each transcript's ruleset, loaded before any is checked
         reads = files_read(settings, inputs)
-        outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)
+        for rs in rulesets.loaded():  # with every file of their extends chains
+            for f in rs.files:
+                reads.setdefault(f, "a ruleset file")
+        writes = targets + ([baseline_target] if baseline_target else [])
+        outputs_file.refuse_overwriting(writes, reads)  # before any work: every file the run reads is known
         show_progress = (sys.stderr.isatty() and not quiet) if progress is None else progress
         with Progress(inputs, show_progress) as bar:
-            # the run's context, built once: the engine, the workers and the integrity stage are handed it
-            context = RunContext(
-                ruleset=settings["ruleset"], jurisdictions=tuple(settings["jurisdictions"].items()),
-                selection=selection, limits=bounds, cache=cache, config=settings.source(), isolated=isolated,
-                require_evidence=require,
-                keep_states="html" in formats,
-                keep_coups="html" in formats or ("junit" in formats and options.junit_cases == "coup"))
-            from compliance import driver  # imported when a check runs (not for --help)
-
             # one driver, whichever runner: in this process, on -j processes, on a Dask cluster; the same report
-            results = driver.check(inputs, context, jobs=jobs, dask=dask, on_error=on_error, progress=bar)
+            results = driver.check(inputs, context, jobs=jobs, dask=dask, on_error=on_error, progress=bar,
+                                   rulesets=rulesets)
             bar.complete(bar.finished_coups)
             if context.keep_states:
-                draw_cited_coups(inputs, results, context)
+                draw_cited_coups(inputs, results, context, rulesets)
     report = Report(results, fail_on=settings["fail-on"], errors=errors, generated=when, waivers=waived,
                     baseline=in_baseline, selection=selection, config=settings.source(), isolated=isolated)
-    for r in results:  # the rulesets actually loaded, with every file of their extends chains
-        reads.update({f: "a ruleset file" for f in r.ruleset.files})
-    outputs_file.refuse_overwriting(targets + ([baseline_target] if baseline_target else []), reads)
+    # a ruleset first met in the run (a transcript read from a pipe: its header is read once, by its unit)
+    late = {f: "a ruleset file" for r in results for f in r.ruleset.files if f not in reads}
+    if late:
+        outputs_file.refuse_overwriting(writes, reads | late)
     write_reports(report, outputs, write_baseline, options, statistics=statistics)
     if write_baseline is not None and not report.errors:
         raise typer.Exit(0)  # the baseline is what was asked for: writing it is the run's success
     raise typer.Exit(report.exit_code)
 
 
-def _known_rules(override: str | None, bounds: limits.Limits = limits.DEFAULTS) -> tuple[list, dict]:
-    """Every rule a run may meet: those of the bundled rulesets (abstract bases too) and of --ruleset; and the
-    rule ids they renamed (old id -> :class:`compliance.redirects.Redirect`)."""
+def _known_rules(loaded) -> tuple[list, dict]:
+    """Every rule a run may meet: those of the bundled rulesets (abstract bases too) and of --ruleset, from the
+    run's rulesets (``loaded``, :class:`compliance.engine.RulesetCache`: each loaded once); and the rule ids they
+    renamed (old id -> :class:`compliance.redirects.Redirect`)."""
     from compliance import redirects
-    from compliance.ruleset.loader import bundled_rulesets, load_ruleset
+    from compliance.ruleset.loader import bundled_ids
 
-    rulesets = bundled_rulesets(include_abstract=True)
-    if override:
-        rulesets.append(load_ruleset(override, bounds=bounds))
+    rulesets = [loaded.load(rid, allow_abstract=True) for rid in bundled_ids()]
+    chosen = loaded.chosen()
+    if chosen is not None:
+        rulesets.append(chosen)
     return [rule for rs in rulesets for rule in rs.rules], redirects.table(rulesets[-1:] + rulesets[:-1])
 
 
