@@ -51,6 +51,7 @@ class ShoeRun:
     counted: bytes = b""  # the outcome letters the counts take (collect.counted_outcomes)
     cache: bool = True  # the run context's: the exact odds may come from (and go to) the user's cache
     judged_as: str | None = None  # the table its shoes are judged with, where not its own id (see _tables)
+    odds: dict | None = None  # one coup's chances for its tableau and decks, once worked out (_odds)
 
     @property
     def table(self) -> str:
@@ -316,8 +317,11 @@ def _describe(d, shoe: ShoeRun, by_label, alpha: float, earliest, coup_of) -> st
 
 
 def _odds(shoe: ShoeRun) -> dict[str, float]:
-    """One coup's chances for this shoe's tableau and decks (worked out once a tableau and deck count)."""
-    return coup_odds(shoe.result.ruleset.game.tableau, shoe.record.decks, shoe.cache).chances
+    """One coup's chances for this shoe's tableau and decks (worked out once a tableau and deck count, and looked
+    up once a shoe)."""
+    if shoe.odds is None:
+        shoe.odds = coup_odds(shoe.result.ruleset.game.tableau, shoe.record.decks, shoe.cache).chances
+    return shoe.odds
 
 
 def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
@@ -359,9 +363,10 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
     for table, segments in tables.items():
         add("table", f"table {table}", segments)
     dealers: dict[str, list] = defaultdict(list)
+    named: dict[int, bool] = {}  # id(timeline) -> it names a dealer (asked once a transcript, not once a shoe)
     for s in judged:
         timeline = s.result.integrity.timeline
-        if not timeline.dealers:
+        if not named.setdefault(id(timeline), bool(timeline.dealers)):
             continue
         start, current = 0, None
         for i, n in enumerate(s.record.numbers):

@@ -97,15 +97,17 @@ def tests_of(pairs: dict, by_dealer: dict) -> list[PairTest]:
     totals = Counter()
     for (dealer, _), pair in pairs.items():
         totals[dealer] += pair.wagers
+    # each dealer's events of each kind (overpayments: those that paid more than due), counted once a dealer
+    counts = {(dealer, kind): sum(1 for e in events if e.gain > 0) if kind == "over" else len(events)
+              for (dealer, kind), events in by_dealer.items()}
     out = []
     for pair in pairs.values():
         total = totals[pair.dealer]
         share = Fraction(pair.wagers, total) if total else Fraction(0)
         for kind in ("over", "late"):
-            x, n = len(pair.events[kind]), len(by_dealer.get((pair.dealer, kind), ()))
+            x, n = len(pair.events[kind]), counts.get((pair.dealer, kind), 0)
             if kind == "over":
                 x = sum(1 for e in pair.events[kind] if e.gain > 0)
-                n = sum(1 for e in by_dealer.get((pair.dealer, kind), ()) if e.gain > 0)
             out.append(PairTest(pair, kind, x, n, share, upper_tail(x, n, share) if x else 1.0))
     return out
 
