@@ -446,6 +446,7 @@ class Checker:
         findings.sort(key=Finding.sort_key)
         if collector is not None:
             result.integrity = collector.finish()
+            game.integrity.prepare(result.integrity, ruleset, self.context)  # each shoe alone, here (a worker's unit)
             if self.judge:
                 judge_run([result], self.context)
         return result

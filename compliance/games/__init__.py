@@ -124,6 +124,12 @@ class Integrity(Protocol):
 
     def Collector(self, header: Any, table: Any, rules: list[BoundRule]) -> Collector: ...  # noqa: N802
 
+    def prepare(self, data: Any, ruleset: Ruleset, context: RunContext | None = None) -> None:
+        """Work out what each shoe of ``data`` (what a Collector gathered of one transcript, or of one chunk of it cut
+        at shoe boundaries) gives on its own, where it was collected (a worker process under -j), so that
+        :meth:`judge`, in one process, works out only what spans shoes."""
+        ...
+
     def judge(self, results: list, context: RunContext | None = None) -> None:
         """Judge the run of ``results`` (every transcript of a run), adding their findings; ``context``: the run's
         settings (its cache use)."""

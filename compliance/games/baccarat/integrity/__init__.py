@@ -14,11 +14,13 @@ wrong payouts all go one way.  This is a stage after the replay:
   (:mod:`.drift`) over every shoe, table, dealer and the run, adds their
   findings and leaves each shoe's view for the reports.
 
-Under ``-j`` each chunk of a file gathers its own :class:`~.collect.IntegrityData`;
-the parent joins them (a shoe cut between chunks joined again) before judging.
+Under ``-j`` each chunk of a file gathers its own :class:`~.collect.IntegrityData`
+and works out, in its worker, what each of its shoes gives on its own
+(:func:`~.judge.prepare`: chunks are cut at shoe boundaries); the parent joins
+them (a shoe cut between chunks joined again) and judges what spans shoes.
 """
 
 from compliance.games.baccarat.integrity.collect import Collector, IntegrityData
-from compliance.games.baccarat.integrity.judge import KINDS, judge
+from compliance.games.baccarat.integrity.judge import KINDS, judge, prepare
 
-__all__ = ["KINDS", "Collector", "IntegrityData", "judge"]
+__all__ = ["KINDS", "Collector", "IntegrityData", "judge", "prepare"]

@@ -89,7 +89,7 @@ class ShoeRecord:
     """One shoe of one transcript, as its coups were replayed."""
 
     __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
-                 "recount", "times", "zones", "implied", "unordered", "unread")
+                 "recount", "times", "zones", "implied", "unordered", "unread", "own")
 
     def __init__(self, shoe: str, decks: int):
         self.shoe = shoe
@@ -115,6 +115,9 @@ class ShoeRecord:
         # nor hands it can put in the rules' order), or none of them read (??): not judged there
         self.unordered = 0
         self.unread = 0
+        # what the shoe gives on its own, worked out once where it was collected (judge.prepare): None until then,
+        # and again once it is extended
+        self.own: dict | None = None
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -143,6 +146,7 @@ class ShoeRecord:
         self.implied += other.implied
         self.unordered += other.unordered
         self.unread += other.unread
+        self.own = None  # worked out again on the whole shoe
 
     def add_time(self, when) -> None:
         """The time of the coup just added (a datetime, or None), kept where the shoe records times."""

@@ -77,6 +77,56 @@ def rules_by_kind(ruleset) -> dict:
     return out
 
 
+def prepare(data, ruleset, context: RunContext | None = None) -> None:
+    """What each shoe of one transcript, or of one chunk of it, gives on its own (the shuffle tests within the shoe,
+    its counted outcomes, their bands and longest streak), worked out where its coups were collected: in a worker
+    process under -j (a file is cut into chunks at shoe boundaries, so a chunk's shoes are whole).  Kept on the
+    shoe's record, so that :func:`judge`, in one process, works out only what spans shoes; a shoe joined again
+    from two chunks is worked out again there."""
+    cache = context.cache if context is not None else True
+    for record in data.shoes.values():
+        if len(record):
+            _own(record, data.rules, ruleset.game.tableau, cache)
+
+
+def _own(record, rules: dict, tableau, cache: bool) -> dict:
+    """The record's own results (see :func:`prepare`), worked out the first time they are asked for."""
+    own = record.own
+    if own is not None:
+        return own
+    own = record.own = {}
+    rule = rules.get(SHUFFLE)
+    if rule is not None:
+        own[SHUFFLE] = _shuffle_within(record, rule.params)
+    if OUTCOMES in rules:
+        counted = counted_outcomes(record, tableau)
+        odds = coup_odds(tableau, record.decks, cache).chances
+        side, length, _, m = outcomes.streak(counted)
+        streak = (side, length, longest_run_tail(length, m, odds["banker"] / (odds["banker"] + odds["player"]))) \
+            if m else None
+        own[OUTCOMES] = (counted, outcomes.bands(counted, odds), streak)
+    return own
+
+
+def _shuffle_within(record, p) -> tuple:
+    """The shuffle tests of one shoe alone: (the level its cards are compared at, the cards compared, their places
+    among those recorded (None: all), what the repeat-within and manufacturer's-order tests found)."""
+    decks = record.decks
+    recorded = bytes(record.cards[:52 * decks])
+    level = order.level_of(recorded)  # the whole cards; where too many were read in part, ranks or values
+    cards, places = order.project(recorded, level)
+    found = []
+    if p.within_shoe and order.COPIES[level] * decks >= 2:
+        k = order.threshold("within", decks, p.false_alarm, p.min_cards, 0, level)
+        if k is not None:
+            found.append(order.detect("within", order.repeats_within(cards, k), k, decks, 0, level))
+    if p.manufacturer_order:
+        k = order.threshold("order", decks, p.false_alarm, p.min_cards, 0, level)
+        if k is not None:
+            found.append(order.detect("order", order.runs_in_order(cards, k, level), k, decks, 0, level))
+    return level, cards, places, tuple(found)
+
+
 def judge(results: list, context: RunContext | None = None) -> None:
     """Judge the shoes and runs of ``results`` (a run's transcript results, in order); add the findings.
     ``context``: the run's (:class:`compliance.context.RunContext`; whether the user's cache keeps the odds)."""
@@ -201,18 +251,11 @@ def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
         p = rule.params
         decks = shoe.record.decks
         recorded = shoe.cards()
-        level = order.level_of(recorded)  # the whole cards; where too many were read in part, ranks or values
-        cards, places = order.project(recorded, level)
+        # the tests within the shoe, worked out where it was collected (prepare); the earlier shoes' here
+        level, cards, places, within = _own(shoe.record, shoe.rules, shoe.result.ruleset.game.tableau,
+                                            shoe.cache)[SHUFFLE]
         _not_judged(shoe, rule, places)
-        found = []
-        if p.within_shoe and order.COPIES[level] * decks >= 2:
-            k = order.threshold("within", decks, p.false_alarm, p.min_cards, 0, level)
-            if k is not None:
-                found.append(order.detect("within", order.repeats_within(cards, k), k, decks, 0, level))
-        if p.manufacturer_order:
-            k = order.threshold("order", decks, p.false_alarm, p.min_cards, 0, level)
-            if k is not None:
-                found.append(order.detect("order", order.runs_in_order(cards, k, level), k, decks, 0, level))
+        found = list(within)
         if p.earlier_shoes:
             held = (p.earlier_shoes + order.BLOCK) * 52 * decks  # the most cards the earlier shoes compared hold
             k = order.threshold("earlier", decks, p.false_alarm, p.min_cards, held, level)
@@ -331,14 +374,10 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
     judged = [s for s in shoes if OUTCOMES in s.rules]
     if not judged:
         return []
-    for s in judged:
-        s.counted = counted_outcomes(s.record, s.result.ruleset.game.tableau)
-        odds = _odds(s)
-        s.view.counts = outcomes.bands(s.counted, odds)
-        side, length, _, m = outcomes.streak(s.counted)
-        if m:
-            s.view.streak = (side, length, longest_run_tail(length, m, odds["banker"] / (odds["banker"]
-                                                                                      + odds["player"])))
+    for s in judged:  # each shoe's own counts, worked out where it was collected (prepare)
+        s.counted, s.view.counts, streak = _own(s.record, s.rules, s.result.ruleset.game.tableau, s.cache)[OUTCOMES]
+        if streak is not None:
+            s.view.streak = streak
 
     def whole(s: ShoeRun) -> outcomes.Segment:
         return outcomes.Segment(s, 0, len(s.record), _odds(s))
@@ -366,7 +405,10 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
     named: dict[int, bool] = {}  # id(timeline) -> it names a dealer (asked once a transcript, not once a shoe)
     for s in judged:
         timeline = s.result.integrity.timeline
-        if not named.setdefault(id(timeline), bool(timeline.dealers)):
+        names = named.get(id(timeline))
+        if names is None:
+            names = named[id(timeline)] = bool(timeline.dealers)
+        if not names:
             continue
         start, current = 0, None
         for i, n in enumerate(s.record.numbers):
