@@ -16,7 +16,21 @@ from dataclasses import dataclass, field
 Staff = tuple[tuple[str, str], ...]  # (role, name) pairs, as a Finding carries them
 
 
-class Timeline:
+class Slotted:
+    """A class whose ``__slots__`` are its whole state, pickled as one tuple of them in order (what the integrity
+    stage's gatherings send from a worker to the parent, chunk by chunk)."""
+
+    __slots__ = ()
+
+    def __getstate__(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state):
+        for name, value in zip(self.__slots__, state):
+            setattr(self, name, value)
+
+
+class Timeline(Slotted):
     """Who ran the table, coup by coup, kept only where it changes: ``(coup number, staff)``."""
 
     __slots__ = ("numbers", "marks")
@@ -51,11 +65,6 @@ class Timeline:
     def __eq__(self, other) -> bool:
         return isinstance(other, Timeline) and (self.numbers, self.marks) == (other.numbers, other.marks)
 
-    def __getstate__(self):
-        return self.numbers, self.marks
-
-    def __setstate__(self, state):
-        self.numbers, self.marks = state
 
 
 @dataclass(frozen=True, slots=True)

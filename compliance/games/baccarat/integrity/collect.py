@@ -39,7 +39,7 @@ from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
 from compliance.evidence import V1
 from compliance.games.baccarat.checks.settlement import wrong_settlements
 from compliance.games.baccarat.edges import returns
-from compliance.games.integrity import Timeline
+from compliance.games.integrity import Slotted, Timeline
 from compliance.printable import bounded_name
 
 #: card code -> its byte: suits in DECK's order (S, H, D, C), ranks A..K within a suit, so that two cards are
@@ -85,7 +85,7 @@ def _append(shoe, name: str, value: int) -> None:
         setattr(shoe, name, [*getattr(shoe, name), value])
 
 
-class ShoeRecord:
+class ShoeRecord(Slotted):
     """One shoe of one transcript, as its coups were replayed."""
 
     __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
@@ -187,12 +187,6 @@ class ShoeRecord:
                 hi = mid
         return min(lo, len(self.ends) - 1)
 
-    def __getstate__(self):
-        return tuple(getattr(self, n) for n in self.__slots__)
-
-    def __setstate__(self, state):
-        for n, v in zip(self.__slots__, state):
-            setattr(self, n, v)
 
 
 _POINTS = tuple(POINTS[code] if code in POINTS else PARTIAL_POINTS[code] for code in CODES)
@@ -258,7 +252,7 @@ def counted_outcomes(record: ShoeRecord, tableau) -> bytes:
     return bytes(letters)
 
 
-class Patrons:
+class Patrons(Slotted):
     """What the collusion test keeps of a transcript: the wagers settled by each (dealer, patron) pair, the
     overpayments and late wagers (each with its shoe, coup index, dealer, patron and amount), and the coups it
     could not judge (no dealer recorded; a wager whose patron is not)."""
@@ -280,14 +274,9 @@ class Patrons:
         self.no_dealer += other.no_dealer
         self.no_patron += other.no_patron
 
-    def __getstate__(self):
-        return self.wagers, self.events, self.no_dealer, self.no_patron
-
-    def __setstate__(self, state):
-        self.wagers, self.events, self.no_dealer, self.no_patron = state
 
 
-class Chances:
+class Chances(Slotted):
     """What the advantage-play test keeps of a transcript: the side wagers it judges (each spot's name, what a unit
     staked on it gives back at each end of a coup, :func:`~compliance.games.baccarat.edges.returns`, and the spots
     beside which it may be placed), and for every coup a named patron could place one, the patron and the side
@@ -309,14 +298,9 @@ class Chances:
         self.gaps.extend((shoe, base.get(shoe, 0) + i) for shoe, i in other.gaps)
         self.no_patron += other.no_patron
 
-    def __getstate__(self):
-        return self.spots, self.chances, self.gaps, self.no_patron
-
-    def __setstate__(self, state):
-        self.spots, self.chances, self.gaps, self.no_patron = state
 
 
-class IntegrityData:
+class IntegrityData(Slotted):
     """One transcript's shoes, in the order they first appear, and who dealt when."""
 
     __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency", "patrons", "chances", "wagered")
@@ -354,13 +338,6 @@ class IntegrityData:
                 self.chances = Chances({})
             self.chances.extend(other.chances, base)
 
-    def __getstate__(self):
-        return (self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons,
-                self.chances, self.wagered)
-
-    def __setstate__(self, state):
-        (self.table, self.shoes, self.timeline, self.view, self.rules, self.currency, self.patrons,
-         self.chances, self.wagered) = state
 
 
 class Collector:
