@@ -109,13 +109,18 @@ def _reported(path, selection: Selection = Selection(), ruleset: str | None = No
     return [f.as_dict() for f in Report([result], selection=selection).findings]
 
 
+def _alone_finds_what_it_finds_among_all(path, rule: str, full: list[dict], ruleset: str | None = None,
+                                         require=frozenset()) -> None:
+    alone = _reported(path, Selection(select=(rule,)), ruleset, require)
+    assert [f for f in alone if f["rule"] != rule and f["category"] != "transcript.unreadable"] == []
+    assert [f for f in alone if f["rule"] == rule] == [f for f in full if f["rule"] == rule], rule
+
+
 def _each_rule_alone_finds_what_it_finds_among_all(path, rules, ruleset: str | None = None,
                                                    require=frozenset()) -> int:
     full = _reported(path, ruleset=ruleset, require=require)
     for rule in rules:
-        alone = _reported(path, Selection(select=(rule,)), ruleset, require)
-        assert [f for f in alone if f["rule"] != rule and f["category"] != "transcript.unreadable"] == []
-        assert [f for f in alone if f["rule"] == rule] == [f for f in full if f["rule"] == rule], rule
+        _alone_finds_what_it_finds_among_all(path, rule, full, ruleset, require)
     return len(full)
 
 
@@ -169,9 +174,7 @@ _NIGHT_RULES = _rule_ids("au-nsw")
 
 @pytest.mark.parametrize("rule", _NIGHT_RULES)  # one case a rule, so that the cases spread over the workers
 def test_every_rule_selected_alone_finds_on_a_simulated_night_what_it_finds_among_all(night, night_findings, rule):
-    alone = _reported(night, Selection(select=(rule,)))
-    assert [f for f in alone if f["rule"] != rule and f["category"] != "transcript.unreadable"] == []
-    assert [f for f in alone if f["rule"] == rule] == [f for f in night_findings if f["rule"] == rule]
+    _alone_finds_what_it_finds_among_all(night, rule, night_findings)
 
 
 def test_the_drift_of_a_table_survives_any_choice_of_rules(night, tmp_path, monkeypatch):
