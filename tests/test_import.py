@@ -117,6 +117,28 @@ def test_a_shoe_log_of_the_order_only_is_settled_by_the_tableau_where_one_readin
     assert {n for n, _ in found} == {n for n, _ in THIRD_CARD_ERRORS}
 
 
+def test_a_fifth_seven_in_a_shoe_log_of_the_order_only_does_not_fit_its_one_deck_shoe(tmp_path):
+    """A one-deck shoe logged in dealing order only.  Coup 1 reads one legal way (its hands are settled by the
+    tableau); in coup 2 the shoe did not read a card (??), so where its fifth card went is not known and its cards
+    are kept in order (`cards_in_order`).  They are the shoe's cards all the same: its 7? is a fifth seven."""
+    header = json.loads((LOGS / "header.json").read_text())
+    header["shoes"] = [{"id": "S0001", "decks": 1}]
+    (tmp_path / "header.json").write_text(json.dumps(header))
+    rows = [["BAC-07", "S0001", 1, n, card] for n, card in enumerate(["7S", "7H", "7D", "7C", "KS"], 1)] + [
+        ["BAC-07", "S0001", 2, n, card] for n, card in enumerate(["2S", "??", "3S", "7?", "4D"], 1)]
+    (tmp_path / "shoe.csv").write_text("Table,Shoe,Coup,Seq,Card\n" + "".join(
+        ",".join(map(str, row)) + "\n" for row in rows))
+    result, out = imported(tmp_path, f"shoe-log={tmp_path / 'shoe.csv'}", extra=(
+        "--header", str(tmp_path / "header.json")))
+    assert result.exit_code == 0, result.stderr
+    read = coups(out)
+    assert "cards_in_order" not in read[1] and read[2]["cards_in_order"] == ["2S", "??", "3S", "7?", "4D"]
+    (finding,) = check(out).findings
+    assert (finding.coup, finding.rule, finding.event) == (2, "BAC-SHOE-INTEGRITY", None)
+    assert finding.message == ("7? is card 5 of rank 7 (7s) in shoe 'S0001', which holds 4 (1 deck), counted "
+                               "against every card it may be")
+
+
 def test_whether_five_cards_split_three_and_two_or_two_and_three_depends_on_the_tableau():
     tableau = standard_tableau()
     # Player 2+2 = 4 draws; Banker 4+K = 4 stands on a Player's third card of 0, draws on a 5

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from reporting import run
 
-from compliance import driver, runners, stats
+from compliance import driver, evidence, runners, stats
 from compliance.cards import DECK, POINTS
 from compliance.context import RunContext
 from compliance.engine import Checker, judge_run
@@ -331,6 +331,117 @@ def test_the_golden_nugget_shoe_recorded_as_a_hand_log_is_flagged_in_the_order_t
     assert from_hands.rule == "BAC-SHUFFLE" and from_hands.severity == "error"
     assert "implied by the rules of the game" in from_hands.message and "implied" not in finding.message
     assert finding.coup <= from_hands.coup <= finding.coup + 2
+
+
+# ------------------------------------------------------------------ cards in dealing order only (cards_in_order)
+# A smart shoe that logs the cards in the order dealt but not the hand each went to: format 1.1 `cards_in_order`
+# (the import keeps a coup so where the tableau does not place its additional cards one way).  Its cards are the
+# shoe's cards all the same: counted against the shoe's composition and given to the shuffle test in the order
+# recorded, the real dealing order.
+
+#: what the cards of a coup recorded in order only show (docs/transcript.md): the cards, not their hands
+WITHOUT_HANDS = ("hands", "order", "faces")
+CARD_TESTS = ("integrity.unshuffled", "shoe.integrity")
+
+
+def with_and_without_hands(path: Path) -> tuple[Path, Path]:
+    """The simulated play of ``path`` as two recordings: the cards to the hands, each to its hand (``hands``), and
+    the same cards in the order dealt only (``order-only``: every coup's cards as `cards_in_order`); both leave
+    out the burnt cards, as a log of the order only does (a burnt card is in no hand's order)."""
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0]) | {"version": "1.1"}
+    hands, order_only = [], []
+    for line in lines[1:]:
+        coup = json.loads(line)
+        coup["events"] = [e for e in coup["events"] if e["type"] != "card" or e["to"] in ("player", "banker")]
+        hands.append(coup)
+        cards = [e["card"] for e in coup["events"] if e["type"] == "card"]
+        order_only.append({**coup, "events": [e for e in coup["events"] if e["type"] != "card"],
+                           "cards_in_order": cards})
+    recorded = [n for n in evidence.DECLARABLE if n not in WITHOUT_HANDS]
+    out = []
+    for name, coups, header in (("hands", hands, head), ("order-only", order_only, head | {"recorded": recorded})):
+        target = path.with_name(f"{path.stem}-{name}.jsonl")
+        target.write_text("\n".join(json.dumps(x) for x in [header, *coups]) + "\n")
+        out.append(target)
+    return out[0], out[1]
+
+
+def card_findings(result) -> list[tuple]:
+    return [(f.coup, f.rule, f.message) for f in result.findings if f.category in CARD_TESTS]
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+def test_a_compliant_shoe_recorded_in_dealing_order_only_gives_no_finding_and_is_judged(tmp_path, decks):
+    path, _ = simulate(tmp_path, "fair", coups=60, seed=3, decks=decks)
+    _, order_only = with_and_without_hands(path)
+    assert all("cards_in_order" in json.loads(line) for line in order_only.read_text().splitlines()[1:])
+    (result,) = judged(order_only)
+    assert result.findings == []
+    # the shoe's tests were run on these cards: not listed as not judged; the outcomes need the hands: listed
+    assert not [key for key in result.not_judged if key[0] in ("BAC-SHUFFLE", "BAC-SHOE-INTEGRITY")]
+    assert result.not_judged[("BAC-OUTCOMES", ("hands", "values"))] == result.coups
+
+
+def test_a_shoe_in_the_makers_order_recorded_in_dealing_order_only_is_flagged_as_with_its_hands(tmp_path):
+    """The Trump Taj Mahal's pack in the maker's order, logged in dealing order only: flagged in the coup whose
+    card completes the first run of 7 in rank order, as the same play recorded with its hands is, and said
+    to be compared in the order recorded (not implied)."""
+    path, _ = simulate(tmp_path, "factory", coups=20, seed=11, inject={"integrity.unshuffled:factory-order": 1.0})
+    hands, order_only = with_and_without_hands(path)
+    (finding,) = integrity(judged(order_only)[0])
+    assert finding.rule == "BAC-SHUFFLE" and "rank order" in finding.message and "implied" not in finding.message
+    k = order.threshold("order", 8, 1e-6, 2)
+    coups = [json.loads(line) for line in order_only.read_text().splitlines()[1:]]
+    assert finding.coup == coup_of([(c["coup"], c["shoe"], c["cards_in_order"]) for c in coups], "S0001", k - 1)
+    assert card_findings(judged(order_only)[0]) == card_findings(judged(hands)[0])
+
+
+@pytest.mark.parametrize("seed, decks, inject, flagged", [
+    (2012, 8, {"integrity.unshuffled:decks-alike": 1.0}, 2),  # the Golden Nugget's pack, both shoes of the night
+    (7, 8, {"integrity.unshuffled:repeated-shoe": 1.0}, 1),  # a shoe dealt again
+    (4, 1, {"integrity.unshuffled:factory-order": 1.0}, 17),  # every one-deck shoe of the night
+    (5, 1, {}, 0),
+    # coups dealt against the tableau: recorded in order only, no reading of them is legal (cards_in_order)
+    (6, 2, {"third-card.player.illegal": 0.2, "third-card.banker.missing": 0.2}, 0),
+])
+def test_a_shoe_recorded_in_dealing_order_only_gives_the_card_findings_of_the_same_shoe_recorded_with_hands(
+        tmp_path, seed, decks, inject, flagged):
+    path, _ = simulate(tmp_path, f"shoe-{seed}", coups=120, seed=seed, decks=decks, inject=inject)
+    hands, order_only = with_and_without_hands(path)
+    (with_hands,) = judged(hands)
+    (without,) = judged(order_only)
+    assert card_findings(without) == card_findings(with_hands)
+    assert len([f for f in card_findings(without) if f[1] == "BAC-SHUFFLE"]) == flagged
+
+
+def test_a_counter_at_a_shoe_recorded_in_dealing_order_only_is_found_from_the_cards_left_as_with_hands(tmp_path):
+    """The advantage-play rule reads the shoe left before each coup from the cards of every coup before it: cards
+    recorded in order only are the shoe's cards, so the shoe left is the same and so is the finding."""
+    from test_patrons import night
+
+    path, _ = night(tmp_path, "counter", game="ez_baccarat", coups=200, seed=3, seats=3,
+                    inject={"integrity.advantage-play": 1.0})
+    hands, order_only = with_and_without_hands(path)
+    (with_hands,) = judged(hands)
+    (without,) = judged(order_only)
+    found = [(f.coup, f.message, f.money) for f in with_hands.findings if f.rule == "PA-ADVANTAGE-PLAY"]
+    assert len(found) == 1
+    assert [(f.coup, f.message, f.money) for f in without.findings if f.rule == "PA-ADVANTAGE-PLAY"] == found
+    # a card not read (??) in coup 10: the shoe left is not known after it, in either recording
+    for recording, where in ((hands, "events"), (order_only, "cards_in_order")):
+        lines = recording.read_text().splitlines()
+        coup = json.loads(lines[10])
+        if where == "events":
+            next(e for e in coup["events"] if e["type"] == "card")["card"] = "??"
+        else:
+            coup["cards_in_order"][0] = "??"
+        lines[10] = json.dumps(coup)
+        recording.write_text("\n".join(lines) + "\n")
+    (with_hands,) = judged(hands)
+    (without,) = judged(order_only)
+    assert without.not_judged[("PA-ADVANTAGE-PLAY", ("cards",))] == \
+        with_hands.not_judged[("PA-ADVANTAGE-PLAY", ("cards",))] > 20
 
 
 # ------------------------------------------------------------------ 2. outcomes no fair shoe gives

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 from builders import check, coup, header, replay, transcript
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from compliance.cards import DECK
 from compliance.engine import Checker
@@ -194,3 +196,64 @@ def test_a_card_set_aside_is_the_last_dealt_copy_when_both_hands_hold_its_code()
     assert [c.code for c in state.player] == ["5H", "KD", "2C"]
     assert [c.code for c in state.banker] == ["KS", "3C", "8D"]
     assert [aside.code for aside in state.carry_out] == ["5H"]
+
+
+# ------------------------------------------------------------------ cards recorded in dealing order only
+# A smart shoe's log of the order only (format 1.1 `cards_in_order`: the cards in the order dealt, not the hand
+# each went to) still gives the cards taken from the shoe: they must fit it like any card dealt to a hand.
+
+
+def in_order_only(*orders: list[str], decks: int = 1) -> dict:
+    return transcript([{"coup": n, "shoe": "S1", "events": [], "cards_in_order": list(order)}
+                       for n, order in enumerate(orders, 1)], decks=decks) | {
+        "version": "1.1", "recorded": ["cards", "coups"]}
+
+
+def test_a_fifth_seven_recorded_in_dealing_order_only_does_not_fit_a_one_deck_shoe():
+    """One deck: 7S 7H 7D 7C, then 7? is a fifth seven whatever its suit, and 7S again a second 7S; the finding
+    names no event (the cards are in none), only the coup."""
+    sevens = ["7S", "7H", "7D", "7C"]
+    assert integrity(check(in_order_only(sevens, ["2S", "7?", "3S", "4S"]))) == [
+        (2, None, "7? is card 5 of rank 7 (7s) in shoe 'S1', which holds 4 (1 deck), counted against every card it "
+                  "may be")]
+    assert integrity(check(in_order_only(sevens, ["2S", "7S", "3S", "4S"]))) == [
+        (2, None, "7S appears 2 times in shoe 'S1', which holds 1 deck")]
+    assert integrity(check(in_order_only(sevens, ["2S", "7?", "3S", "4S"], decks=2))) == []
+
+
+def test_a_seventeenth_card_worth_0_recorded_in_dealing_order_only_does_not_fit_a_one_deck_shoe():
+    zeros = [r + s for r in "TJQK" for s in "SHDC"]
+    orders = [zeros[4 * n:4 * n + 4] for n in range(4)]
+    assert integrity(check(in_order_only(*orders, ["2S", "3S", "4S", "5S"]))) == []
+    assert integrity(check(in_order_only(*orders, ["2S", "0?", "4S", "5S"]))) == [
+        (5, None, "0? is card 17 worth 0 (a ten or a court card) in shoe 'S1', which holds 16 (1 deck), counted "
+                  "against every card it may be")]
+
+
+def test_a_shoe_recorded_in_dealing_order_only_that_runs_out_of_cards_is_one_finding():
+    """A runaway one-deck shoe logged in order only: four decks' worth of cards, six a coup. The 53rd card (coup
+    9) is past its end, once; the cards after it are not reported one by one, nor counted again as copies."""
+    cards = list(DECK) * 4
+    orders = [cards[i:i + 6] for i in range(0, len(cards) - 5, 6)]
+    assert integrity(check(in_order_only(*orders))) == [
+        (9, None, f"more than 52 cards drawn from shoe 'S1' (1 deck): {cards[52]} is card 53 of a shoe of 52; the "
+                  "cards drawn after it in this shoe are past its end too, not reported one by one")]
+    assert integrity(check(in_order_only(*orders[:8]))) == []
+
+
+CODES = st.sampled_from(list(DECK) + ["7?", "K?", "0?", "??"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coups=st.lists(st.lists(CODES, min_size=4, max_size=6), min_size=1, max_size=30),
+       decks=st.integers(1, 2))
+def test_cards_recorded_in_dealing_order_only_fit_the_shoe_as_the_same_cards_dealt_to_their_hands(coups, decks):
+    """Whatever the cards (copies over the decks, cards read in part, more than the shoe holds), a shoe recorded
+    in dealing order only gives the shoe.integrity findings of the same cards recorded with their hands, coup by
+    coup, message by message (at the coup, not at an event: so in another order within the coup)."""
+    to = ("player", "banker") * 3
+    with_hands = transcript([{"coup": n, "shoe": "S1", "events": [
+        {"type": "card", "card": code, "to": hand} for code, hand in zip(order, to)]}
+        for n, order in enumerate(coups, 1)], decks=decks)
+    assert sorted((n, message) for n, _, message in integrity(check(in_order_only(*coups, decks=decks)))) == \
+        sorted((n, message) for n, _, message in integrity(check(with_hands)))

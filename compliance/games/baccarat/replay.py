@@ -469,8 +469,6 @@ class Replayer:
         if coup.record_faults:
             s.faults = coup.record_faults
             s.doubtful = frozenset(_doubtful(coup.record_faults, coup.seated or {}))
-        if coup.cards_in_order:
-            s.unplaced = tuple(_CARDS[c] for c in coup.cards_in_order)
         seated: dict[int, str] = coup.seated or {}  # the decoder gives seat numbers as int keys
         s.seated = seated
 
@@ -486,6 +484,9 @@ class Replayer:
             counts = self.shoe_counts[coup.shoe] = {key: n for key, n in zip(_COUNTED, counts or ()) if n}
         total = self.shoe_totals.get(coup.shoe, 0)
         capacity = 52 * decks
+        if coup.cards_in_order:  # cards taken from the shoe, in dealing order, not their hands: counted as dealt
+            s.unplaced = tuple(_CARDS[c] for c in coup.cards_in_order)
+            total = _count_unplaced(s, counts, total, capacity, coup.shoe, decks)
         s.expected_carry = self.pending_carry
         self.pending_carry = []
         s.last_curator_at_start = self.last_curator
@@ -528,12 +529,10 @@ class Replayer:
                         _add(s, "integrity", (i, f"{code} is marked carried over, but the previous coup set no {code} aside"))
                 else:
                     total += 1
+                    # (the count of _count_unplaced, written out here: this is the loop of every dealt card)
                     if total > capacity:  # the shoe has run out: one finding, at the first card past its end
                         if total == capacity + 1:
-                            _add(s, "integrity", (i, f"more than {capacity} cards drawn from shoe {coup.shoe!r} "
-                                                     f"({_decks(decks)}): {code} is card {total} of a shoe of "
-                                                     f"{capacity}; the cards drawn after it in this shoe are past "
-                                                     "its end too, not reported one by one"))
+                            _add(s, "integrity", (i, _past_end(code, total, coup.shoe, decks)))
                     else:
                         # the card itself, its rank, the cards worth 0: a card that does not fit one is reported
                         # there and not counted against the wider ones (its excess is one finding, not two)
@@ -745,6 +744,34 @@ def _in_dealing_order(to_hands: list[tuple[str, DealtCard]]) -> bool:
                     return False
                 k += 1
     return True
+
+
+def _count_unplaced(s: CoupState, counts: dict[str, int], total: int, capacity: int, shoe: str, decks: int) -> int:
+    """Count the coup's cards recorded in dealing order without their hands (``cards_in_order``) against its shoe,
+    as the replay counts a dealt card (its loop writes the same count out, for speed): the cards past the shoe's
+    end (one finding, at the first), and each card against its copies, its rank's and the cards worth 0, a card
+    read in part against everything it may be.  A finding names no event (the cards are in none).  Returns the
+    cards drawn from the shoe so far."""
+    for code, _ in s.unplaced:
+        total += 1
+        if total > capacity:
+            if total == capacity + 1:
+                _add(s, "integrity", (None, _past_end(code, total, shoe, decks)))
+            continue
+        for key, copies in _NODES[code]:
+            c = counts.get(key, 0) + 1
+            counts[key] = c
+            if c > decks * copies:
+                _add(s, "integrity", (None, _too_many(code, key, c, shoe, decks)))
+                break
+    return total
+
+
+def _past_end(code: str, total: int, shoe: str, decks: int) -> str:
+    """Why the first card past a shoe's end does not fit it (the cards after it are not reported one by one)."""
+    capacity = 52 * decks
+    return (f"more than {capacity} cards drawn from shoe {shoe!r} ({_decks(decks)}): {code} is card {total} of a "
+            f"shoe of {capacity}; the cards drawn after it in this shoe are past its end too, not reported one by one")
 
 
 def _decks(n: int) -> str:

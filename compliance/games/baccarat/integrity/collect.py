@@ -14,7 +14,9 @@ their hands (format 1.1 ``recorded``), adds no card: its shoe's sequence has a
 gap there (the cards on either side are still a draw from a shuffled shoe,
 so the bounds hold); one with each hand's cards but not their order (a hand
 log) is put in the order the rules deal a regular coup in (Player, Banker,
-Player, Banker, then the third cards), where it is regular; a card read in
+Player, Banker, then the third cards), where it is regular; one with its
+cards in dealing order but not their hands (format 1.1 ``cards_in_order``)
+gives them in the order recorded, the real one; a card read in
 part (``7?``, ``0?``) is kept as what it is (the shuffle test compares the
 shoe by rank or value where too many are), a card not read (``??``) is left
 out; one lacking the values of its cards adds no outcome; a coup whose cards, in order, are those of the coup
@@ -377,19 +379,27 @@ class Collector:
         cards = shoe.cards
         start = len(cards)
         duplicate = False
-        drawn = s.drawn if SEQUENCE <= have else self._implied(s) if HANDS <= have else None
-        if drawn is not None:
-            if drawn is not s.drawn:
-                shoe.implied += 1
-            for to, card in drawn:
-                if not card.carried_over:
-                    byte = CARD_BYTE.get(card.code)
-                    if byte is None:  # a card not read (??): left out, the cards on either side still a draw
-                        continue
-                    if to != "player" and to != "banker":
-                        shoe.aside.append(len(cards))
+        unplaced = s.unplaced
+        if unplaced:  # cards in the order dealt, not their hands (cards_in_order): taken in the order recorded
+            drawn = unplaced
+            for code, _ in unplaced:
+                byte = CARD_BYTE.get(code)
+                if byte is not None:  # (a card not read, ??, left out as below)
                     cards.append(byte)
-        if len(cards) == start and s.drawn and "cards" in have:  # cards recorded, none the shuffle test can take
+        else:
+            drawn = s.drawn if SEQUENCE <= have else self._implied(s) if HANDS <= have else None
+            if drawn is not None:
+                if drawn is not s.drawn:
+                    shoe.implied += 1
+                for to, card in drawn:
+                    if not card.carried_over:
+                        byte = CARD_BYTE.get(card.code)
+                        if byte is None:  # a card not read (??): left out, the cards on either side still a draw
+                            continue
+                        if to != "player" and to != "banker":
+                            shoe.aside.append(len(cards))
+                        cards.append(byte)
+        if len(cards) == start and (s.drawn or unplaced) and "cards" in have:  # none the shuffle test can take
             if drawn is None:
                 shoe.unordered += 1  # their order neither recorded nor implied
             else:
@@ -433,6 +443,10 @@ class Collector:
         if self.data.patrons is not None and (s.settlements or categories):
             self._patrons(s, shoe, found, wrong, staff)
         if self.data.chances is not None:
+            # cards in order without their hands are the shoe's cards like any dealt (in ``cards`` above): the shoe
+            # left after them is known, unless one was not read (??) or the coup is one captured twice
+            if unplaced and len(cards) - start < len(unplaced):
+                self.data.chances.gaps.append((shoe.shoe, len(shoe.numbers) - 1))
             self._chances(s, shoe, have, duplicate)
         times = s.times
         if times or shoe.times is not None:
