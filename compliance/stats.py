@@ -171,15 +171,21 @@ def hypergeometric_upper(x: int, population: int, marked: int, drawn: int) -> fl
     return min(1.0, total * math.exp(first))
 
 
-def benjamini_hochberg(pvalues: Sequence[float], q: float) -> float:
+def benjamini_hochberg(pvalues: Sequence[float], q: float, m: int | None = None) -> float:
     """The Benjamini-Hochberg threshold at false discovery rate ``q``: every p-value at or below it is a finding
     (0.0: none is).  With the p-values sorted ascending, ``R`` is the largest rank ``i`` with
-    p_(i) <= i q / m; the threshold is the critical value R q / m (no p-value falls between p_(R) and it)."""
-    m = len(pvalues)
+    p_(i) <= i q / m; the threshold is the critical value R q / m (no p-value falls between p_(R) and it).
+    ``m``: the number of tests, where it is more than the p-values given: each test left out has p = 1."""
+    given = len(pvalues)
+    m = given if m is None else m
+    if m < given:
+        raise ValueError(f"{given} p-values for {m} tests")
     rejected = 0
     for i, p in enumerate(sorted(pvalues), start=1):
         if p <= i * q / m:
             rejected = i
+    if m > given and q >= 1:  # the tests left out (p = 1) fall at or below q at the last rank
+        rejected = m
     return rejected * q / m if rejected else 0.0
 
 

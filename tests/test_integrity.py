@@ -21,6 +21,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reporting import run
 
 from compliance import driver, evidence, runners, stats
@@ -198,6 +200,57 @@ def test_earlier_shoes_are_compared_while_kept_and_forgotten_a_block_at_a_time()
     assert earlier.repeats(b"\x01\x02\x03\x07", 3) == [order.Stretch(0, 3, 1, "2")]  # the latest that holds it
     assert earlier.repeats(b"\x03\x04\x05\x06", 4) == []  # only shoe 1 held 3 4 5: forgotten
     assert earlier.repeats(b"\x06\x01\x02\x03", 5) == [order.Stretch(1, 4, 0, "3")]  # shoe 2 forgotten, 3 kept
+
+
+@settings(max_examples=60, deadline=None)
+@given(keep=st.integers(1, 7), block=st.integers(1, 4), shoes=st.integers(2, 25), seed=st.integers(0, 10**6))
+def test_a_shoe_is_compared_with_the_earlier_shoes_kept_whatever_the_block(keep, block, shoes, seed):
+    """Shoes are kept in blocks of ``block``; the oldest block is forgotten once the later ones hold ``keep``
+    shoes. Each shoe after the first repeats five cards of an earlier one: found in the latest shoe still kept
+    that holds them (the one it copies, or another that copied the same cards), or not at all."""
+    rng = random.Random(seed)
+    earlier = order.EarlierShoes(keep, 4, block)
+    copied: dict[int, int] = {}  # shoe -> the shoe whose first five cards it repeats at its cards 8 to 12
+    sizes: list[int] = []  # the blocks of the shoes kept, as the rule keeps them
+    dealt = {}
+    for label in range(1, shoes + 1):
+        # 4-card windows shared by chance: about 1 in 10^7; a repeat ends where the shoes' own cards differ
+        own = bytes(rng.randrange(32, 256) for _ in range(7)) + bytes([label])
+        source = rng.randrange(1, label) if label > 1 else None
+        shoe = own + (dealt[source][:5] if source else b"") + bytes([label]) * 3
+        kept = range(label - sum(sizes), label)
+        holders = [h for h in kept if h == source or copied.get(h) == source]
+        found = [(s.start, s.end, s.source, s.source_shoe) for s in earlier.repeats(shoe, label)]
+        if source is None or not holders:
+            assert found == []
+        else:
+            latest = max(holders)
+            assert found == [(8, 13, 0 if latest == source else 8, str(latest))]
+        dealt[label] = shoe
+        if source:
+            copied[label] = source
+        if not sizes or sizes[-1] >= block:
+            sizes.append(0)
+        sizes[-1] += 1
+        while sum(sizes) - sizes[0] >= keep:
+            sizes.pop(0)
+
+
+@given(marks=st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["D-1", "D-2", None])), max_size=12),
+       numbers=st.lists(st.one_of(st.none(), st.integers(-2, 45)), max_size=40))
+def test_the_dealers_of_many_coups_are_those_of_each_coup(marks, numbers):
+    """``dealers_of`` (a shoe's coups at once) gives what ``dealer`` gives coup by coup, in any order."""
+    timeline = Timeline()
+    for n, dealer in marks:
+        timeline.add(n, (("dealer", dealer),) if dealer else (("inspector", "I-1"),))
+    assert timeline.dealers_of(numbers) == [timeline.dealer(n) for n in numbers]
+
+
+@given(pvalues=st.lists(st.floats(0, 1), max_size=30), left_out=st.integers(0, 30),
+       q=st.sampled_from([0.001, 0.05, 0.2, 1.0, 1.5]))
+def test_benjamini_hochberg_counts_the_tests_left_out_as_p_one(pvalues, left_out, q):
+    assert (stats.benjamini_hochberg(pvalues, q, len(pvalues) + left_out)
+            == stats.benjamini_hochberg(pvalues + [1.0] * left_out, q))
 
 
 def test_the_bounds_hold_on_shuffled_shoes_at_a_loose_level():

@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 from reporting import run
 
@@ -121,3 +123,18 @@ def test_the_binomial_tail_is_exact_and_its_false_alarm_rate_is_at_most_its_leve
             x = sum(rng.random() < share for _ in range(n))
             flagged += patrons.upper_tail(x, n, share) <= level
         assert flagged / trials <= level + 3 * (level * (1 - level) / trials) ** 0.5, level
+
+
+def test_every_pair_of_the_run_is_a_test_though_only_those_with_events_are_worked_out():
+    """Benjamini-Hochberg counts two tests a (dealer, patron) pair, p = 1 where the pair has no event of the
+    kind: a run of many patrons and few overpayments works out only the pairs with one."""
+    shoe = SimpleNamespace(label=1)
+    wagers = Counter({("D-1", "P-1"): 30, ("D-1", "P-2"): 10, ("D-2", "P-1"): 5})
+    events = [patrons.Event("over", (shoe, 3), "D-1", "P-1", Decimal(5), Decimal(10)),
+              patrons.Event("late", (shoe, 4), "D-2", "P-9", Decimal(25))]  # P-9: no wager settled at D-2
+    pairs, by_dealer = patrons.pairs_of(wagers, events)
+    run_tests = patrons.tests_of(wagers, pairs, by_dealer)
+    assert sorted(pairs) == [("D-1", "P-1"), ("D-2", "P-9")]
+    assert run_tests.m == 2 * 4  # three pairs with wagers, one with a late wager only
+    over = next(t for t in run_tests.tests if t.kind == "over" and t.pair.patron == "P-1")
+    assert (over.x, over.n, over.share, over.p_value) == (1, 1, Fraction(30, 40), 0.75)

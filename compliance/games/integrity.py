@@ -30,6 +30,10 @@ class Slotted:
             setattr(self, name, value)
 
 
+def _dealer_of(staff: Staff) -> str | None:
+    return next((name for role, name in staff if role == "dealer"), None)
+
+
 class Timeline(Slotted):
     """Who ran the table, coup by coup, kept only where it changes: ``(coup number, staff)``."""
 
@@ -56,7 +60,19 @@ class Timeline(Slotted):
         return self.marks[i] if i >= 0 else ()
 
     def dealer(self, number: int | None) -> str | None:
-        return next((name for role, name in self.at(number) if role == "dealer"), None)
+        return _dealer_of(self.at(number))
+
+    def dealers_of(self, numbers) -> list[str | None]:
+        """The dealer of each coup of ``numbers``, as :meth:`dealer` gives it (each stretch's name found once)."""
+        found: dict[int, str | None] = {}
+        out = []
+        for n in numbers:
+            i = -1 if n is None else bisect.bisect_right(self.numbers, n) - 1
+            name = found.get(i, found)
+            if name is found:
+                name = found[i] = _dealer_of(self.marks[i]) if i >= 0 else None
+            out.append(name)
+        return out
 
     @property
     def dealers(self) -> list[str]:

@@ -411,8 +411,7 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
         if not names:
             continue
         start, current = 0, None
-        for i, n in enumerate(s.record.numbers):
-            dealer = timeline.dealer(n)
+        for i, dealer in enumerate(timeline.dealers_of(s.record.numbers)):
             if i and dealer != current:
                 if current is not None:
                     dealers[current].append(outcomes.Segment(s, start, i, _odds(s)))
@@ -561,9 +560,10 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                 key = (r.integrity.rules[COLLUSION].id, lacking)
                 counts[key] = counts.get(key, 0) + n
     pairs, by_dealer = patrons.pairs_of(wagers, events)
-    tests = patrons.tests_of(pairs, by_dealer)
+    run_tests = patrons.tests_of(wagers, pairs, by_dealer)
+    tests, m = run_tests.tests, run_tests.m
     p = rule.params
-    cut = benjamini_hochberg([t.p_value for t in tests], p.false_discovery_rate)
+    cut = benjamini_hochberg([t.p_value for t in tests], p.false_discovery_rate, m)
     if cut <= 0:
         return []
     made = []
@@ -588,7 +588,7 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
             stats.append(Statistic(label, f"share of the dealer's {words} (binomial tail)", what,
                                    f"{t.x} of {t.n} (fair share {float(t.share):.1%}: {t.n * float(t.share):.1f})",
                                    probability_text(t.p_value),
-                                   _bh_level(cut, len(tests), p.false_discovery_rate),
+                                   _bh_level(cut, m, p.false_discovery_rate),
                                    first.place[0].coup(first.place[1])))
         net = sum((e.gain for e in pair.events["over"]), Decimal(0))
         coups = sorted({(e.place[0].label, e.place[0].coup(e.place[1])) for k in ("over", "late")
@@ -598,7 +598,7 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         net_words = (f"net {money(net)} paid to this patron over what was due" if net > 0 else
                      f"net {money(-net)} kept from this patron" if net < 0 else "no net amount")
         message = (f"{label}: the dealer favours this patron: " + "; ".join(parts)
-                   + f" (Benjamini-Hochberg over {len(tests)} tests at {probability_text(p.false_discovery_rate)}: "
+                   + f" (Benjamini-Hochberg over {m} tests at {probability_text(p.false_discovery_rate)}: "
                    + f"decisive at p <= {probability_text(cut)}); {net_words}; in coups {listed}; decisive at coup "
                    + f"{shoe.coup(index)}")
         due = sum((e.expected for e in pair.events["over"] if e.expected is not None), Decimal(0))

@@ -230,18 +230,18 @@ BLOCK = 10
 class EarlierShoes:
     """The ``k``-card windows of a table's last shoes, to look a new shoe up in.
 
-    One dictionary holds every window of the shoes kept (window -> the latest of them that holds it), so that
-    looking a shoe up is one pass over its windows.  Shoes are forgotten a block of ``block`` at a time, the
-    oldest first, their windows taken out where no later shoe holds them.  Between ``keep`` and
-    ``keep + block`` earlier shoes are compared."""
+    The shoes kept are held in blocks of ``block`` shoes, the oldest first; each block has one dictionary of
+    the windows of its shoes (window -> the latest shoe of the block that holds it), so that looking a shoe up
+    is one pass over its windows a block (most often a set operation, in C, that finds none), and forgetting
+    the oldest block is dropping its dictionary.  A window is looked up in the newest block first: it points at
+    the latest shoe kept that holds it.  Between ``keep`` and ``keep + block`` earlier shoes are compared."""
 
     def __init__(self, keep: int, k: int, block: int = BLOCK):
         self.keep, self.k, self.block = keep, k, block
-        self.index: dict[bytes, int] = {}
+        self.blocks: list[dict[bytes, int]] = []  # the oldest first
         self.sizes: list[int] = []  # shoes in each block
         self.cards: dict[int, bytes] = {}  # the cards of the shoes kept, by their number in the run
-        self.windows: dict[int, list[bytes]] = {}  # their windows, to forget them
-        self.order: list[int] = []
+        self.labels: list[list[int]] = []  # the shoes of each block
 
     def repeats(self, cards: bytes, label: int | None = None) -> list[Stretch]:
         """Every maximal stretch of at least ``k`` cards of ``cards`` that repeats a stretch of a kept shoe;
@@ -254,16 +254,23 @@ class EarlierShoes:
             if label is not None:
                 self._push(label, bytes(cards), keys)
 
+    def _latest(self, key: bytes) -> int | None:
+        """The latest shoe kept that holds the window ``key``."""
+        for index in reversed(self.blocks):
+            label = index.get(key)
+            if label is not None:
+                return label
+        return None
+
     def _repeats(self, cards: bytes, keys: list[bytes]) -> list[Stretch]:
         k = self.k
-        index = self.index
-        if index.keys().isdisjoint(keys):
+        if all(index.keys().isdisjoint(keys) for index in self.blocks):
             return []
         found: list[Stretch] = []
         covered: dict[tuple[int, int], int] = {}
         n = len(cards)
         for i, key in enumerate(keys):
-            label = index.get(key)
+            label = self._latest(key)
             if label is None:
                 continue
             other = self.cards[label]
@@ -283,20 +290,17 @@ class EarlierShoes:
         if self.keep <= 0:
             return
         if not self.sizes or self.sizes[-1] >= self.block:
+            self.blocks.append({})
             self.sizes.append(0)
-        self.index.update(dict.fromkeys(keys, label))  # a window of an earlier shoe now points at this one
+            self.labels.append([])
+        self.blocks[-1].update(dict.fromkeys(keys, label))  # a window of an earlier shoe now points at this one
         self.sizes[-1] += 1
+        self.labels[-1].append(label)
         self.cards[label] = cards
-        self.windows[label] = keys
-        self.order.append(label)
         while sum(self.sizes) - self.sizes[0] >= self.keep:
-            for old in self.order[:self.sizes[0]]:
+            for old in self.labels.pop(0):
                 del self.cards[old]
-                for key in self.windows.pop(old):
-                    if self.index.get(key) == old:  # held by no later shoe
-                        del self.index[key]
-            del self.order[:self.sizes[0]]
-            self.sizes.pop(0)
+            del self.blocks[0], self.sizes[0]
 
 
 def apart(s: Stretch) -> int:

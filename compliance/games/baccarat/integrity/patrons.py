@@ -80,23 +80,35 @@ class PairTest:
 
 
 def pairs_of(wagers: Counter, events: list[Event]) -> tuple[dict, dict]:
-    """The pairs (dealer, patron) -> Pair, and each dealer's events of each kind, in the run's order."""
-    pairs = {key: Pair(key[0], key[1], n) for key, n in wagers.items()}
+    """The pairs (dealer, patron) with an event -> Pair, and each dealer's events of each kind, in the run's
+    order.  (A pair with none is tested all the same, p = 1: :func:`tests_of` counts it from ``wagers``.)"""
+    pairs: dict[tuple[str, str], Pair] = {}
     by_dealer: dict[tuple[str, str], list[Event]] = defaultdict(list)
     for e in sorted(events, key=lambda e: (e.place[0].label, e.place[1])):
-        pair = pairs.get((e.dealer, e.patron))
-        if pair is None:  # an event of a patron with no wager settled at this dealer (a late wager voided)
-            pair = pairs[(e.dealer, e.patron)] = Pair(e.dealer, e.patron, 0)
+        key = (e.dealer, e.patron)
+        pair = pairs.get(key)
+        if pair is None:  # (wagers 0: a patron with no wager settled at this dealer, a late wager voided)
+            pair = pairs[key] = Pair(e.dealer, e.patron, wagers.get(key, 0))
         pair.events[e.kind].append(e)
         by_dealer[(e.dealer, e.kind)].append(e)
     return pairs, by_dealer
 
 
-def tests_of(pairs: dict, by_dealer: dict) -> list[PairTest]:
-    """Every pair's two tests (a pair with no event of a kind: p = 1, counted all the same)."""
+@dataclass
+class PairTests:
+    """The run's pair tests: those of the pairs with an event, and how many there are in all (``m``: every pair
+    of the run has its two tests, p = 1 where the pair has no event of the kind)."""
+
+    tests: list[PairTest]
+    m: int
+
+
+def tests_of(wagers: Counter, pairs: dict, by_dealer: dict) -> PairTests:
+    """Every pair's two tests: those with an event worked out, each of the others (p = 1) counted."""
     totals = Counter()
-    for (dealer, _), pair in pairs.items():
-        totals[dealer] += pair.wagers
+    for (dealer, _), n in wagers.items():
+        totals[dealer] += n
+    m = 2 * (len(wagers) + sum(1 for key in pairs if key not in wagers))
     # each dealer's events of each kind (overpayments: those that paid more than due), counted once a dealer
     counts = {(dealer, kind): sum(1 for e in events if e.gain > 0) if kind == "over" else len(events)
               for (dealer, kind), events in by_dealer.items()}
@@ -109,7 +121,7 @@ def tests_of(pairs: dict, by_dealer: dict) -> list[PairTest]:
             if kind == "over":
                 x = sum(1 for e in pair.events[kind] if e.gain > 0)
             out.append(PairTest(pair, kind, x, n, share, upper_tail(x, n, share) if x else 1.0))
-    return out
+    return PairTests(out, m)
 
 
 def decisive(test: PairTest, by_dealer: dict, threshold: float) -> Event:
