@@ -799,7 +799,7 @@ def test_the_html_report_draws_each_shoe_and_the_flagged_cards_without_a_script(
     strip = strip[:strip.index("</svg>")]
     assert strip.count('<g class="m') >= 300  # the repeated stretch, card by card, shaded by the page's style
     assert "svg.card-strip .m rect { fill: #ffe082; }" in text
-    assert "Findings by category, table, dealer and hour" in text and 'class="bar-chart"' in text
+    assert "Findings by category and table" in text and 'class="bar-chart"' in text
 
 
 def test_the_json_report_carries_the_statistics_and_validates(tmp_path):

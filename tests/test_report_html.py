@@ -11,17 +11,23 @@ the measured load time are left in out/html-report/ as build artifacts.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
 import time
+from collections import Counter
+from decimal import Decimal
 
 import browser
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reporting import (
     ROOT,
     SAMPLE,
     STAMP,
+    START,
     breaching_transcripts,
     clean_doc,
     run,
@@ -32,8 +38,19 @@ from reporting import (
 )
 
 from compliance.engine import Checker
+from compliance.findings import Finding, Money
 from compliance.report.html import data_document
-from compliance.report.model import Report
+from compliance.report.model import (
+    NOT_RECORDED,
+    ROWS_DRAWN,
+    TIME_PERIODS,
+    TIME_UNITS,
+    Report,
+    patron_counts,
+    patron_digest,
+    period_of,
+    time_fold,
+)
 
 ARTIFACTS = ROOT / "out" / "html-report"
 LOAD_LIMIT = 5.0  # seconds from navigation to the first page of coups drawn, at 20,000 findings
@@ -295,6 +312,10 @@ def test_a_report_of_20000_findings_opens_in_seconds_and_filters(tmp_path, monke
     assert "of 3,360 (5,040 findings" in page.inner_text("#coup-count")
     heads = page.locator("section.coup .coup-head .meta").all_inner_texts()
     assert heads and all("dealer D-02" in h for h in heads)
+    # 56 hours: shown by the day, an hour reached within its day
+    assert page.locator("table.by-day tr").count() == 1 + 4  # 20:00 on the 29th to 03:49 on 2 December
+    page.select_option("#filter-day", label="2026-11-29 (UTC)")
+    assert "of 320 (480 findings" in page.inner_text("#coup-count")  # D-02's coups 41 to 80, 201 to 240: 20:00 to 23:59
     page.select_option("#filter-hour", label="2026-11-29T21:00Z")  # D-02 deals coups 41 to 80: 20:40 to 21:19
     assert "of 80 (120 findings" in page.inner_text("#coup-count")
     assert all("2026-11-29T21:" in h for h in page.locator("section.coup .coup-head .meta").all_inner_texts())
@@ -337,3 +358,148 @@ def test_flagged_shoes_are_drawn_first_over_the_run_and_those_beyond_the_cap_are
     assert page.count('class="shoe flagged"') == 20 and "30 more flagged shoes, not drawn" in page
     assert '<li data-shoe="B-S049">shoe B-S049, coups 3431\u20133500: BAC-SHUFFLE: shoe 49 not shuffled</li>' in page
     assert "10 more shoes without a finding are not drawn" in page
+
+
+# ------------------------------------------------------------------ a long recording, as the page draws it
+
+_hours = st.lists(st.datetimes(min_value=dt.datetime(2024, 1, 1), max_value=dt.datetime(2031, 12, 31)).map(
+    lambda t: t.strftime("%Y-%m-%dT%H:00Z")), min_size=1, max_size=400, unique=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hours=_hours, spread=st.sampled_from([1, 24, 24 * 30, 24 * 400]))
+def test_the_time_view_is_the_finest_unit_in_which_the_findings_fall_in_at_most_48_periods(hours, spread):
+    """However long the recording, the time view has at most 48 rows, in the finest of hour, day, month and year
+    that allows it, and reaches every hour through the periods above it; nothing is lost on the way."""
+    start = dt.datetime(2026, 11, 1, 20)
+    hours = sorted({(start + (dt.datetime.fromisoformat(h[:-1]) - dt.datetime(2024, 1, 1)) * spread
+                     / (24 * 400)).strftime("%Y-%m-%dT%H:00Z") for h in hours})
+    counts = {h: Counter({"error": i % 3 + 1}) for i, h in enumerate(hours)}
+    fold = time_fold(counts)
+    units = [u for u, _ in TIME_UNITS]
+    finest = next(u for u in units if len({period_of(h, u) for h in hours}) <= TIME_PERIODS)
+    assert fold.unit == finest and fold.units == units[:units.index(finest) + 1][::-1]
+    assert len(fold.periods) <= TIME_PERIODS or fold.unit == "year"
+    assert [p.key for p in fold.levels[-1]] == hours and fold.hours == len(hours)
+    for at, hour in enumerate(hours):  # each hour is reached through the periods it falls in
+        for level in range(len(fold.units) - 1, 0, -1):
+            at = fold.levels[level][at].up
+            assert fold.levels[level - 1][at].key == period_of(hour, fold.units[level - 1])
+    assert sum(sum(p.counts.values()) for p in fold.periods) == sum(sum(c.values()) for c in counts.values())
+    assert sum(p.hours for p in fold.periods) == len(hours)
+    for p in fold.periods:
+        assert p.most == max(sum(counts[h].values()) for h in hours if period_of(h, fold.unit) == p.key)
+
+
+def test_periods_keep_the_offset_the_hours_were_recorded_in():
+    assert period_of("2026-11-29T21:00+10:00", "day") == "2026-11-29 (+10:00)"
+    assert period_of("2026-11-29T21:00Z", "month") == "2026-11 (UTC)"
+    assert period_of("2026-11-29T21:00", "year") == "2026"
+    assert period_of(NOT_RECORDED, "month") == NOT_RECORDED
+    fold = time_fold({f"2026-11-{d:02d}T20:00Z": Counter(error=1) for d in range(1, 31)}
+                     | {f"2026-12-{d:02d}T20:00Z": Counter(error=1) for d in range(1, 31)}
+                     | {NOT_RECORDED: Counter(info=2)}, more_hours=["2027-01-01T00:00Z"])
+    assert fold.unit == "month" and [p.key for p in fold.periods] == ["2026-11 (UTC)", "2026-12 (UTC)", NOT_RECORDED]
+    assert fold.levels[-1][-2].key == "2027-01-01T00:00Z" and not fold.levels[-1][-2].counts  # a waived finding's
+    assert fold.hours == 60 and fold.levels[0][-1].counts == Counter(info=2)
+
+
+def test_a_page_lists_100_patrons_at_most_and_adds_up_the_rest_in_one_line():
+    def paid(i: int, coup: int, gain: int) -> Finding:
+        return Finding("BAC-SETTLE-AMOUNT", "settlement.wrong-amount", "error", "night.json", coup, 3, "…", "§1",
+                       table="T-9", money=Money(Decimal(100), Decimal(100 + gain), "USD", f"P-{i:04d}"))
+
+    found = [paid(i, i, 10 * (i % 7) - 20) for i in range(250)] + [paid(i, 1000 + i, 5) for i in range(3)]
+    patrons = patron_counts(found)
+    drawn = patron_digest(patrons)
+    assert len(drawn.shown) == ROWS_DRAWN and drawn.left_out == 150
+    assert [k for k, _ in drawn.shown[:3]] == ["P-0000", "P-0001", "P-0002"]  # the most findings first
+    nets = [abs(p.money.net) for _, p in drawn.shown[3:]]  # then the largest net either way: 35 of 40, 36 of 30 ...
+    assert nets == sorted(nets, reverse=True) and nets[:36] == [40] * 35 + [30]
+    rest, shown = drawn.rest, [p for _, p in drawn.shown]
+    assert rest.count + sum(p.count for p in shown) == len(found)
+    assert rest.money.net + sum(p.money.net for p in shown) == sum(f.money.gain for f in found)
+    assert rest.settlements == 150 and rest.currency == "USD" and rest.by_rule == [("BAC-SETTLE-AMOUNT", 150)]
+    assert patron_digest(dict(list(patrons.items())[:100])).rest is None  # nothing left out, no such line
+
+
+def _long_night(directory, coups: int) -> None:
+    """One table's coups half an hour apart from 2026-11-29T20:00Z (two months and more), each coup's seat 1 a
+    patron of its own; one coup in four pays seat 1's Banker wager wrong: by 50 as the sample does, every tenth of
+    them by 250."""
+    (path,) = breaching_transcripts(directory, coups, tables=1, staffed=True)
+    doc = json.loads(path.read_text())
+    for i, c in enumerate(doc["coups"]):
+        at = (START + dt.timedelta(minutes=30 * i)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        for e in c["events"]:
+            e["at"] = at
+            if e["type"] == "settle" and e.get("seat") == 1 and e["amount"] == 1000 and i % 40 == 2:
+                e["amount"] = 1200
+        c["seated"]["1"] = f"P-{i + 1:05d}"
+    write(path, doc, indent=None)
+
+
+@pytest.mark.slow
+def test_a_recording_of_two_months_and_3000_patrons_opens_folded_by_the_month_and_filters_to_any_hour_and_patron(
+        tmp_path, monkeypatch, chromium):
+    monkeypatch.chdir(tmp_path)
+    _long_night(tmp_path, 3_000)
+    r = run("check", ".", "-j", "1", "-o", "html=report.html", "-o", "json=report.json", "--timestamp", STAMP,
+            "--ignore", "integrity.*")
+    assert "4,500 findings" in r.stderr
+    doc = json.loads((tmp_path / "report.json").read_text())
+    assert len(doc["groups"]["hour"]) == 1_500 and len(doc["groups"]["patron"]) == 750  # the JSON report: each
+    page, errors, requests = opened(chromium, tmp_path / "report.html")
+
+    # time: 1,500 hours from 29 November to 31 January, three months in the summary, its chart and the filter
+    months = page.locator("table.by-month tr").all_inner_texts()
+    assert [m.split("\t")[0] for m in months[1:]] == ["2026-11 (UTC)", "2026-12 (UTC)", "2027-01 (UTC)"]
+    assert months[2].split("\t")[1:5] == ["2,232", "0", "0", "744"]  # 1,488 coups of December, 1.5 findings each
+    assert "fall in 1,500 hours, shown by the month" in page.inner_text("p.folded")
+    assert "by month" in page.inner_text("section#charts")
+    assert page.locator("table.by-hour tr").count() == 4 and page.locator("table.money-by-month tr").count() == 4
+    assert page.locator("#filter-month option").count() == 4
+    assert page.locator("#filter-day").is_disabled() and page.locator("#filter-hour").is_disabled()
+    page.select_option("#filter-month", label="2026-12 (UTC)")
+    assert "of 1,488 (2,232 findings" in page.inner_text("#coup-count")
+    assert page.locator("#filter-day option").count() == 1 + 31 and page.locator("#filter-hour").is_disabled()
+    page.select_option("#filter-day", label="2026-12-25 (UTC)")
+    assert "of 48 (72 findings" in page.inner_text("#coup-count")
+    assert page.locator("#filter-hour option").count() == 1 + 24
+    page.select_option("#filter-hour", label="2026-12-25T21:00Z")
+    assert "of 2 (" in page.inner_text("#coup-count")
+    assert all("2026-12-25T21:" in h for h in page.locator("section.coup .coup-head .meta").all_inner_texts())
+    page.select_option("#filter-month", label="2027-01 (UTC)")  # a new month: the day and hour chosen again
+    assert page.locator("#filter-hour").is_disabled() and page.input_value("#filter-day") == ""
+    page.locator("table.by-month a.pick[data-filter=hour]").first.click()  # the busiest hour of November
+    assert page.input_value("#filter-month") == "0" and page.locator("#filter-hour option:checked").inner_text() \
+        == "2026-11-29T20:00Z"
+    assert "of 2 (3 findings" in page.inner_text("#coup-count")
+
+    # patrons: 750, each with one finding; the 75 paid 250 wrong first, 100 listed, the rest in one line
+    patrons = page.locator("table.by-patron tr").all_inner_texts()
+    assert len(patrons) == 1 + 100 + 1
+    assert all(row.split("\t")[-3] == "250 USD" for row in patrons[1:76])
+    assert patrons[-1].startswith("650 more patrons\t650\t650\t0\t0\t650")
+    assert "650 more patrons not listed" in page.inner_text("#patrons ~ p.left-out")
+    assert "JSON report (groups.patron, money.patron)" in page.inner_text("#patrons ~ p.left-out")
+    assert page.locator("table.money-by-patron tr").count() == 1 + 100 + 1
+    box = page.locator("input#filter-patron")
+    assert box.get_attribute("placeholder") == "any of 750: type a name"
+    box.fill("P-0299")
+    suggested = page.locator("#names-patron option").evaluate_all("o => o.map(x => x.value)")
+    assert suggested == ["P-02991", "P-02995", "P-02999"][:len(suggested)] and suggested  # names holding it
+    page.select_option("#filter-month", label="all")
+    box.fill("P-02999")  # one of the patrons not listed
+    box.dispatch_event("change")
+    assert "of 1 (1 finding matches" in page.inner_text("#coup-count")
+    assert page.locator("section.coup").get_attribute("data-coup") == "2999"
+    box.fill("P-nobody")
+    box.dispatch_event("change")
+    assert page.inner_text("#coup-count") == "No patron named \u201cP-nobody\u201d has a finding in this report."
+    page.locator("table.by-patron a.pick").first.click()
+    assert box.input_value() == patrons[1].split("\t")[0] and "of 1 (1 finding" in page.inner_text("#coup-count")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "long-night.png"), full_page=False)
+    assert errors == [] and all(url.startswith("file://") for url in requests)
+    page.close()

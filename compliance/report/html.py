@@ -40,12 +40,18 @@ from compliance.report import svg
 from compliance.report.model import (
     MONEY_GROUPS,
     NOT_RECORDED,
+    TIME_PERIODS,
     CoupView,
     MoneySummary,
     Report,
+    TimeFold,
     TranscriptView,
+    counts_digest,
+    digest,
     finding_patron,
+    money_digest,
     money_words,
+    patron_digest,
 )
 
 SUIT = {"S": ("♠", "spades", "black"), "H": ("♥", "hearts", "red"), "D": ("♦", "diamonds", "red"),
@@ -82,7 +88,8 @@ code, .sha { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monos
 a.pick { color: inherit; text-decoration: underline dotted; cursor: pointer; }
 .filters { position: sticky; top: 0; z-index: 2; background: #f4f6f7; padding: 8px 0; display: flex; flex-wrap: wrap;
   gap: 8px 14px; align-items: center; border-bottom: 1px solid var(--line); }
-.filters label { font-size: 13px; color: var(--muted); } .filters select { margin-left: 4px; max-width: 260px; }
+.filters label { font-size: 13px; color: var(--muted); }
+.filters select, .filters input { margin-left: 4px; max-width: 260px; }
 .pager { display: flex; gap: 10px; align-items: center; margin: 10px 0; }
 .pager button { padding: 3px 10px; }
 section.coup { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 14px 0; padding: 14px;
@@ -130,13 +137,23 @@ SCRIPT = r"""
   "use strict";
   var D = JSON.parse(document.getElementById("report-data").textContent);
   var list = document.getElementById("coup-list"), count = document.getElementById("coup-count");
-  var pick = {rule: document.getElementById("filter-rule"), category: document.getElementById("filter-category"),
-              severity: document.getElementById("filter-severity"), table: document.getElementById("filter-table"),
-              dealer: document.getElementById("filter-dealer"), hour: document.getElementById("filter-hour"),
-              patron: document.getElementById("filter-patron")};
-  Object.keys(pick).forEach(function (k) { if (!pick[k]) delete pick[k]; });  // no dealer or hour recorded
+  var T = D.time, levels = T ? T.units.length : 0;  // the time filters: the view's unit first, the hour last
+  var pick = {};  // the filters the page has (no dealer or time recorded: none of theirs)
+  ["rule", "category", "severity", "table", "dealer", "patron"].concat(T ? T.units : []).forEach(function (k) {
+    var e = document.getElementById("filter-" + k);
+    if (e) pick[k] = e;
+  });
+  var lists = {table: D.tables, dealer: D.dealers, patron: D.patrons};  // what a filter box takes a name of
+  var places = {};
   var size = document.getElementById("page-size"), pages = document.querySelectorAll(".pager");
   var shown = [], page = 0;
+  var above = [];  // each hour's place at each level of the time filters, the coarsest first
+  for (var h = 0; T && h < D.hours.length; h++) {
+    var at = new Array(levels);
+    at[levels - 1] = h;
+    for (var L = levels - 1; L > 0; L--) at[L - 1] = T.up[L][at[L]];
+    above.push(at);
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -145,15 +162,45 @@ SCRIPT = r"""
     return e;
   }
   function add(parent, child) { parent.appendChild(child); return child; }
-  function value(s) { return !s || s.value === "" ? null : Number(s.value); }
+  function option(v, text) { var o = el("option", null, text); o.value = v; return o; }
+  function typed(k) { return pick[k] && pick[k].tagName === "INPUT" ? pick[k].value.trim() : null; }
+  function value(k) {  // the place of what a filter chose, null for all; a name typed and not known: -1
+    var s = pick[k];
+    if (!s || s.value === "") return null;
+    if (s.tagName !== "INPUT") return Number(s.value);
+    var name = typed(k);
+    if (name === "") return null;
+    if (!places[k]) { places[k] = new Map(); lists[k].forEach(function (n, i) { places[k].set(n, i); }); }
+    var i = places[k].get(name);
+    return i === undefined ? -1 : i;
+  }
+  function suggest(k) {  // a filter box suggests the first 50 names holding what was typed
+    var box = document.getElementById("names-" + k), text = typed(k).toLowerCase(), names = lists[k], n = 0;
+    box.textContent = "";
+    for (var i = 0; i < names.length && n < 50; i++) {
+      if (names[i].toLowerCase().indexOf(text) >= 0) { add(box, option(names[i])); n++; }
+    }
+  }
+  function fill(L) {  // a time filter below the first: the periods of the one chosen above it
+    var s = pick[T.units[L]], up = value(T.units[L - 1]), names = L === levels - 1 ? D.hours : T.names[L];
+    s.textContent = "";
+    s.disabled = up === null;
+    if (up === null) { add(s, option("", "choose a " + T.units[L - 1] + " first")); return; }
+    add(s, option("", "all"));
+    for (var i = 0; i < names.length; i++) { if (T.up[L][i] === up) add(s, option(String(i), names[i])); }
+  }
+  function time() {  // the finest time filter chosen: [level, place], or null
+    for (var L = levels - 1; L >= 0; L--) { var v = value(T.units[L]); if (v !== null) return [L, v]; }
+    return null;
+  }
   function matches(f, want) {
     return (want.rule === null || f[0] === want.rule)
       && (want.category === null || D.rules[f[0]][2] === D.categories[want.category])
       && (want.severity === null || f[1] === want.severity) && (want.patron === null || f[10] === want.patron);
   }
   function wanted() {
-    return {rule: value(pick.rule), category: value(pick.category), severity: value(pick.severity),
-            table: value(pick.table), dealer: value(pick.dealer), hour: value(pick.hour), patron: value(pick.patron)};
+    return {rule: value("rule"), category: value("category"), severity: value("severity"), table: value("table"),
+            dealer: value("dealer"), time: T ? time() : null, patron: value("patron")};
   }
   function filter() {
     var want = wanted();
@@ -162,7 +209,7 @@ SCRIPT = r"""
       var c = D.coups[i];
       if (want.table !== null && D.transcripts[c.t][1] !== want.table) continue;
       if (want.dealer !== null && c.d !== want.dealer) continue;
-      if (want.hour !== null && c.h !== want.hour) continue;
+      if (want.time !== null && (c.h === null || above[c.h][want.time[0]] !== want.time[1])) continue;
       for (var j = 0; j < c.f.length; j++) { if (matches(c.f[j], want)) { shown.push(i); break; } }
     }
     page = 0;
@@ -281,9 +328,11 @@ SCRIPT = r"""
     list.appendChild(frag);
     var findings = 0;
     shown.forEach(function (i) { D.coups[i].f.forEach(function (f) { if (matches(f, want)) findings++; }); });
-    count.textContent = shown.length ? "Coups " + (from + 1).toLocaleString("en") + "\u2013" + to.toLocaleString("en")
-      + " of " + shown.length.toLocaleString("en") + " (" + findings.toLocaleString("en") + " finding"
-      + (findings === 1 ? "" : "s") + " match the filters)" : "No coup has a finding that matches the filters.";
+    var unknown = Object.keys(lists).filter(function (k) { return value(k) === -1; });
+    count.textContent = unknown.length ? "No " + unknown[0] + " named \u201c" + typed(unknown[0])
+      + "\u201d has a finding in this report." : shown.length ? "Coups " + (from + 1).toLocaleString("en") + "\u2013"
+      + to.toLocaleString("en") + " of " + shown.length.toLocaleString("en") + " (" + findings.toLocaleString("en") + " finding"
+      + (findings === 1 ? " matches" : "s match") + " the filters)" : "No coup has a finding that matches the filters.";
     pages.forEach(function (p) {
       p.querySelector(".page").textContent = "page " + (page + 1) + " of " + (last + 1);
       p.querySelector(".prev").disabled = page === 0;
@@ -291,7 +340,24 @@ SCRIPT = r"""
     });
     document.body.setAttribute("data-drawn", String(to - from));
   }
-  Object.keys(pick).forEach(function (k) { pick[k].addEventListener("change", filter); });
+  Object.keys(pick).forEach(function (k) {
+    var L = T ? T.units.indexOf(k) : -1;
+    pick[k].addEventListener("change", L < 0 ? filter : function () {
+      for (var M = L + 1; M < levels; M++) fill(M);
+      filter();
+    });
+    if (lists[k] && pick[k].tagName === "INPUT") pick[k].addEventListener("input", function () { suggest(k); });
+  });
+  function choose(k, v) {  // a filter set to the place v, as a summary entry asks (a period: the ones above it too)
+    var L = T ? T.units.indexOf(k) : -1;
+    if (L < 0) { pick[k].value = pick[k].tagName === "INPUT" ? lists[k][v] : String(v); return; }
+    var at = [v];
+    for (var M = L; M > 0; M--) at.unshift(T.up[M][at[0]]);
+    for (M = 0; M < levels; M++) {
+      if (M) fill(M);
+      if (M <= L) pick[T.units[M]].value = String(at[M]);
+    }
+  }
   size.addEventListener("change", function () { page = 0; draw(); });
   pages.forEach(function (p) {
     p.querySelector(".prev").addEventListener("click", function () { page--; draw(); });
@@ -301,8 +367,9 @@ SCRIPT = r"""
     a.addEventListener("click", function (ev) {
       ev.preventDefault();
       Object.keys(pick).forEach(function (k) { pick[k].value = ""; });
+      for (var M = 1; M < levels; M++) fill(M);
       if (!pick[a.getAttribute("data-filter")]) return;
-      pick[a.getAttribute("data-filter")].value = a.getAttribute("data-value");
+      choose(a.getAttribute("data-filter"), Number(a.getAttribute("data-value")));
       filter();
       document.getElementById("coups").scrollIntoView();
     });
@@ -404,17 +471,23 @@ def data_document(report: Report) -> dict:
             f = next(f for f in report.all_findings if f.rule == rule_id)
             rules.append([rule_id, "", f.category, f.citation])
     tables, faces, dealers, hours = _Index(), _Index(), _Index(), _Index()
+    time = report.time
     if report.groups is not None:  # the filters' order: the summary's
         for name in report.groups.dealer:
             dealers(name)
-        for name in report.groups.hour:
-            hours(name)
+        for p in time.levels[-1]:  # every hour of a coup shown, in order
+            hours(p.key)
     transcripts = [[t.result.transcript, tables(t.result.table), t.result.ruleset.id] for t in report.transcripts]
     patrons = {name: i for i, name in enumerate(report.patrons)}  # the filter's order: the patrons section's
     coups = [_coup_data(cv, i, rule_index, faces, dealers, hours, patrons) for i, view in enumerate(report.transcripts)
              for cv in report.coups_of(view, every_coup=False)]
     return {"severities": list(SEVERITIES), "categories": list(CATEGORIES), "rules": rules, "tables": tables.items,
             "dealers": dealers.items, "hours": hours.items, "patrons": list(patrons),
+            # the time filters, coarsest first: each level's periods (the hours are "hours") and, below the first,
+            # the place of each in the level above
+            "time": None if time is None else {
+                "units": time.units, "names": [[p.key for p in level] for level in time.levels[:-1]],
+                "up": [None] + [[p.up for p in level] for level in time.levels[1:]]},
             "transcripts": transcripts, "faces": [face(code) for code in faces.items], "coups": coups}
 
 
@@ -514,9 +587,32 @@ def _clean(view: TranscriptView) -> str:
     return '<p class="clean">Every coup complies with the ruleset.</p>'
 
 
+#: a filter of more choices than this is a box to type a name in (suggesting the names that match), not a list
+SELECT_OPTIONS = 100
+
+
 def _options(kind: str, label: str, choices: list[tuple[int, str]]) -> str:
+    if len(choices) > SELECT_OPTIONS:
+        return (f'<label>{label}<input type="search" id="filter-{kind}" list="names-{kind}" autocomplete="off" '
+                f'placeholder="any of {len(choices):,}: type a name" spellcheck="false">'
+                f'<datalist id="names-{kind}"></datalist></label>')
     opts = "".join(f'<option value="{i}">{_e(text)}</option>' for i, text in choices)
     return f'<label>{label}<select id="filter-{kind}"><option value="">all</option>{opts}</select></label>'
+
+
+def _time_filters(data: dict) -> str:
+    """A list of the periods of the time view's unit; below it, where that unit is coarser than the hour, a list
+    a finer unit down to the hour, each filled (by the page's script) with the periods of the one above chosen."""
+    time = data["time"]
+    if time is None:
+        return ""
+    units = time["units"]
+    names = time["names"] + [data["hours"]]
+    out = _options(units[0], units[0], list(enumerate(names[0])))
+    for above, unit in zip(units, units[1:]):
+        out += (f'<label>{unit}<select id="filter-{unit}" disabled><option value="">choose a {above} first</option>'
+                "</select></label>")
+    return out
 
 
 def _filters(report: Report, data: dict) -> str:
@@ -529,7 +625,7 @@ def _filters(report: Report, data: dict) -> str:
             + _options("severity", "severity", list(enumerate(SEVERITIES)))
             + _options("table", "table", list(enumerate(data["tables"])))
             + (_options("dealer", "dealer", list(enumerate(data["dealers"]))) if data["dealers"] else "")
-            + (_options("hour", "hour", list(enumerate(data["hours"]))) if data["hours"] else "")
+            + _time_filters(data)
             + (_options("patron", "patron", list(enumerate(data["patrons"]))) if data["patrons"] else "")
             + f'<label>coups a page<select id="page-size">{sizes}<option value="all">all</option></select></label>'
             + "</div>")
@@ -553,16 +649,25 @@ def _not_judged(view: TranscriptView) -> str:
             + rows + "</table></details>")
 
 
+def _left_out(n: int, what: str, where: str) -> str:
+    """The line under a capped table: how many rows it leaves out and where to find them."""
+    return (f'<p class="meta left-out">{n:,} more {what} not listed (their sum is the last row): the JSON report '
+            f"({where}) lists every one, and the filter above the coups reaches each.</p>")
+
+
 def _groups(report: Report, data: dict) -> str:
     """The findings by dealer (the highest rate per 100 coups dealt first, with the coups each dealt), table and
-    hour, where the transcripts record who dealt and when; a dealer or an hour leads to its coups."""
+    time (the hour, or the coarser unit of the report's time view), where the transcripts record who dealt and
+    when; a dealer, a table or a period leads to its coups. A list longer than the page draws ends in one line
+    adding up the rest."""
     groups = report.groups
     if groups is None:
         return ""
-    index = {name: {key: i for i, key in enumerate(data[name + "s"])} for name in ("dealer", "hour")}
+    index = {name: {key: i for i, key in enumerate(data[name + "s"])} for name in ("dealer", "table")}
     heads = "".join(f'<th class="num">{s}</th>' for s in SEVERITIES)
+    dealers = digest([(key, key) for key in groups.dealers_by_rate()], list)
     rows = []
-    for key in groups.dealers_by_rate():
+    for key, _ in dealers.shown:
         c, rate = groups.dealer[key], groups.rate(key)
         coups = groups.dealer_coups.get(key)
         rows.append(f"<tr><td>{_pick('dealer', index['dealer'][key], key)}</td>"
@@ -570,78 +675,138 @@ def _groups(report: Report, data: dict) -> str:
                     f'<td class="num">{"" if rate is None else rate}</td>'
                     + "".join(f'<td class="num">{c[s]:,}</td>' for s in SEVERITIES)
                     + f'<td class="num">{groups.dealer_whole.get(key, 0):,}</td></tr>')
+    note = ""
+    if dealers.rest is not None:
+        rest = groups.together(dealers.rest)
+        rows.append(f'<tr class="rest"><td>{dealers.left_out:,} more dealers</td>'
+                    f'<td class="num">{rest.coups:,}</td><td class="num">{"" if rest.rate is None else rest.rate}</td>'
+                    + "".join(f'<td class="num">{rest.counts[s]:,}</td>' for s in SEVERITIES)
+                    + f'<td class="num">{rest.whole:,}</td></tr>')
+        note = _left_out(dealers.left_out, "dealers", "groups.dealer")
     parts = ['<table class="by-dealer"><tr><th>dealer</th><th class="num">coups dealt</th>'
              f'<th class="num">findings per 100 coups</th>{heads}<th class="num">of them on whole shoes</th></tr>'
-             + "".join(rows) + "</table>"]
-    for name in ("table", "hour"):
-        counts = getattr(groups, name)
-        body = "".join(f"<tr><td>{_pick(name, index[name][key], key) if name in index else _e(key)}</td>"
-                       + "".join(f'<td class="num">{c[s]:,}</td>' for s in SEVERITIES)
-                       + "</tr>" for key, c in counts.items())
-        parts.append(f'<table class="by-{name}"><tr><th>{name}</th>{heads}</tr>{body}</table>')
-    return ('<h2>Findings by dealer, table and hour</h2><p class="meta">A finding on a whole shoe or run (integrity) '
-            "counts against the dealer of the coup at which it became decisive; the last column shows them apart."
-            '</p><div class="groups">' + "".join(parts) + "</div>")
+             + "".join(rows) + "</table>" + note]
+    tables = counts_digest(groups.table)
+    body = "".join(f"<tr><td>{_pick('table', index['table'][key], key) if key in index['table'] else _e(key)}</td>"
+                   + "".join(f'<td class="num">{c[s]:,}</td>' for s in SEVERITIES) + "</tr>"
+                   for key, c in tables.shown)
+    if tables.rest is not None:
+        body += (f'<tr class="rest"><td>{tables.left_out:,} more tables</td>'
+                 + "".join(f'<td class="num">{tables.rest[s]:,}</td>' for s in SEVERITIES) + "</tr>")
+    parts.append(f'<table class="by-table"><tr><th>table</th>{heads}</tr>{body}</table>'
+                 + (_left_out(tables.left_out, "tables", "groups.table") if tables.rest is not None else ""))
+    parts.append(_time_table(report.time, heads))
+    return (f'<h2>Findings by dealer, table and {report.time.unit}</h2><p class="meta">A finding on a whole shoe or '
+            "run (integrity) counts against the dealer of the coup at which it became decisive; the last column "
+            'shows them apart.</p><div class="groups">' + "".join(parts) + "</div>")
 
 
-def _money(summary: MoneySummary) -> str:
+def _time_table(time: TimeFold, heads: str) -> str:
+    """The findings by hour; over a longer span by the time view's unit, with the hours of each holding a finding
+    and the busiest of them (a period, or that hour, leads to its coups)."""
+    unit = time.unit
+    if not time.folded:
+        body = "".join(f"<tr><td>{_pick('hour', i, p.key)}</td>"
+                       + "".join(f'<td class="num">{p.counts[s]:,}</td>' for s in SEVERITIES) + "</tr>"
+                       for i, p in enumerate(time.levels[0]) if p.counts)
+        return f'<table class="by-hour"><tr><th>hour</th>{heads}</tr>{body}</table>'
+    hour_at = {p.key: i for i, p in enumerate(time.levels[-1])}
+    body = "".join(f"<tr><td>{_pick(unit, i, p.key)}</td>"
+                   + "".join(f'<td class="num">{p.counts[s]:,}</td>' for s in SEVERITIES)
+                   + f'<td class="num">{p.hours:,}</td><td>'
+                   + (f"{_pick('hour', hour_at[p.busiest], p.busiest)} ({p.most:,})" if p.busiest else "")
+                   + "</td></tr>" for i, p in enumerate(time.levels[0]) if p.counts)
+    return (f'<table class="by-hour by-{unit}"><tr><th>{unit}</th>{heads}<th class="num">hours with findings</th>'
+            f"<th>busiest hour</th></tr>{body}</table>"
+            f'<p class="meta folded">The findings fall in {time.hours:,} hours, shown by the {unit} '
+            f"({TIME_PERIODS} rows at most); the filters above the coups choose a {unit}, then "
+            + ", then ".join(f"{'an' if u == 'hour' else 'a'} {u}" for u in time.units[1:])
+            + ", to reach any hour, and the JSON report counts each hour (groups.hour, money.hour).</p>")
+
+
+#: where the JSON report keeps each money table's rows in full
+MONEY_JSON = {"day": "hour", "month": "hour", "year": "hour"}
+
+
+def _money(summary: MoneySummary, time: TimeFold | None) -> str:
     """What the wrong settlements cost or gave: net, each way, and by table, dealer, hour and patron (amounts of
     different currencies apart)."""
     if summary.currencies is not None:
-        return '<h2 id="money">Money</h2>' + "".join(f"<h3>{_e(code)}</h3>" + _money_of(one)
+        return '<h2 id="money">Money</h2>' + "".join(f"<h3>{_e(code)}</h3>" + _money_of(one, time)
                                                     for code, one in summary.currencies.items())
     unit = f" ({_e(summary.currency)})" if summary.currency else ""
-    return f'<h2 id="money">Money{unit}</h2>' + _money_of(summary)
+    return f'<h2 id="money">Money{unit}</h2>' + _money_of(summary, time)
 
 
-def _money_of(summary: MoneySummary) -> str:
+def _money_of(summary: MoneySummary, time: TimeFold | None) -> str:
     t = summary.total
     net = (f'<p class="money-net">{_e(summary.net_words())}: {_e(money(t.to_patrons))} to patrons, '
            f'{_e(money(t.to_house))} to the house, over {t.findings:,} finding{"" if t.findings == 1 else "s"}.</p>')
     parts = [net]
+
+    def row(key: str, g, cls: str = "") -> str:
+        return (f'<tr{cls}><td>{_e(key)}</td><td class="num">{g.findings:,}</td>'
+                f'<td class="num">{_e(money(g.to_patrons))}</td><td class="num">{_e(money(g.to_house))}</td>'
+                f'<td class="num">{_e(money(g.net))}</td></tr>')
+
     for name, title in MONEY_GROUPS:
-        rows = "".join(f'<tr><td>{_e(key)}</td><td class="num">{g.findings:,}</td>'
-                       f'<td class="num">{_e(money(g.to_patrons))}</td><td class="num">{_e(money(g.to_house))}</td>'
-                       f'<td class="num">{_e(money(g.net))}</td></tr>' for key, g in getattr(summary, name).items())
+        group = getattr(summary, name)
+        if name == "hour" and time is not None and time.folded:
+            name = title = time.unit
+            group = time.money(group)
+        rows = money_digest(group, largest=name == "patron")  # the patrons: the largest net either way first
+        body = "".join(row(key, g) for key, g in rows.shown)
+        if rows.rest is not None:
+            body += row(f"{rows.left_out:,} more", rows.rest, ' class="rest"')
         table = (f'<table class="money-by-{name}"><tr><th>{title}</th><th class="num">findings</th>'
                  f'<th class="num">to patrons</th><th class="num">to the house</th><th class="num">net</th></tr>'
-                 f"{rows}</table>")
-        parts.append(f"<details><summary>by {title}</summary>{table}</details>" if name == "patron" else table)
+                 f"{body}</table>")
+        if rows.rest is not None:
+            table += _left_out(rows.left_out, f"{title}s" if name != "patron" else "patrons",
+                               f"money.{MONEY_JSON.get(name, name)}")
+        if name == "patron":
+            shown = (f"the {len(rows.shown):,} of the largest net, of {len(group):,}" if rows.rest is not None
+                     else f"{len(group):,}")
+            table = f"<details><summary>by {title} ({shown})</summary>{table}</details>"
+        parts.append(table)
     return '<div class="money-summary">' + "".join(parts) + "</div>"
 
 
-#: patrons listed in the open; the rest folded (a run may name thousands)
-PATRONS_SHOWN = 100
-
-
 def _patrons(report: Report, data: dict) -> str:
-    """Each patron a finding names: the findings by severity and by rule, the wagers they rest on, the net of the
-    patron's wrong settlements and the edge the patron took (advantage play); a patron leads to its coups."""
+    """Each patron a finding names (the :data:`ROWS_DRAWN` with the most findings, then the largest net, where
+    there are more; the rest added up in one line): the findings by severity and by rule, the wagers they rest on,
+    the net of the patron's wrong settlements and the edge the patron took (advantage play); a patron leads to its
+    coups."""
     index = {name: i for i, name in enumerate(data["patrons"])}
     heads = "".join(f'<th class="num">{s}</th>' for s in SEVERITIES)
 
     def amount(value, currency) -> str:
         return "" if value is None else _e(money(value) + (f" {currency}" if currency else ""))
 
-    rows = [f"<tr><td>{_pick('patron', index[key], key)}</td><td class=\"num\">{p.count:,}</td>"
-            + "".join(f'<td class="num">{p.by_severity[s]:,}</td>' for s in SEVERITIES)
-            + f'<td class="num">{p.settlements:,}</td><td class="num">{"" if p.wagers is None else f"{p.wagers:,}"}</td>'
-            f'<td class="num">{amount(None if p.money is None else p.money.net, p.currency)}</td>'
-            f'<td class="num">{amount(p.edge, p.currency)}</td>'
-            f'<td>{_e(", ".join(f"{rule} {n:,}" for rule, n in p.by_rule))}</td></tr>'
-            for key, p in report.patrons.items()]
+    def row(name: str, p, cls: str = "", rules: bool = True) -> str:
+        return (f"<tr{cls}><td>{name}</td><td class=\"num\">{p.count:,}</td>"
+                + "".join(f'<td class="num">{p.by_severity[s]:,}</td>' for s in SEVERITIES)
+                + f'<td class="num">{p.settlements:,}</td>'
+                f'<td class="num">{"" if p.wagers is None else f"{p.wagers:,}"}</td>'
+                f'<td class="num">{amount(None if p.money is None else p.money.net, p.currency)}</td>'
+                f'<td class="num">{amount(p.edge, p.currency)}</td>'
+                f'<td>{_e(", ".join(f"{rule} {n:,}" for rule, n in p.by_rule)) if rules else ""}</td></tr>')
+
+    drawn = patron_digest(report.patrons)
+    rows = [row(_pick("patron", index[key], key), p) for key, p in drawn.shown]
     head = (f'<tr><th>patron</th><th class="num">findings</th>{heads}<th class="num">wrong settlements</th>'
             '<th class="num">wagers settled</th>'
             '<th class="num">net of wrong settlements</th><th class="num">edge taken</th><th>rules</th></tr>')
-    table = f'<table class="by-patron">{head}{"".join(rows[:PATRONS_SHOWN])}</table>'
-    if len(rows) > PATRONS_SHOWN:
-        table += (f"<details><summary>{len(rows) - PATRONS_SHOWN:,} more patrons</summary>"
-                  f'<table class="by-patron">{head}{"".join(rows[PATRONS_SHOWN:])}</table></details>')
+    note = ""
+    if drawn.rest is not None:
+        rows.append(row(f"{drawn.left_out:,} more patrons", drawn.rest, ' class="rest"'))
+        note = _left_out(drawn.left_out, "patrons", "groups.patron, money.patron")
+    table = f'<table class="by-patron">{head}{"".join(rows)}</table>{note}'
     return ('<h2 id="patrons">Patrons</h2><p class="meta">Every patron a finding names (a wrong settlement, '
-            "collusion, advantage play), the most findings first. The net is what the patron's wrong settlements "
-            "paid the patron beyond what was due, less what the house kept; the edge taken is the expected gain of "
-            "the side wagers an advantage-play finding names, given the cards left in the shoe. A patron leads to "
-            f"the coups of the patron's findings.</p>{table}")
+            "collusion, advantage play), the most findings first (then the largest net either way). The net is what "
+            "the patron's wrong settlements paid the patron beyond what was due, less what the house kept; the edge "
+            "taken is the expected gain of the side wagers an advantage-play finding names, given the cards left in "
+            f"the shoe. A patron leads to the coups of the patron's findings.</p>{table}")
 
 
 def render(report: Report) -> str:
@@ -657,7 +822,7 @@ def render(report: Report) -> str:
     sections = [("summary", "Summary"), ("by-rule", "By rule"), ("by-category", "By category"),
                 ("by-table", "By table")]
     if report.groups is not None:
-        sections.append(("by-dealer", "By dealer, table and hour"))
+        sections.append(("by-dealer", f"By dealer, table and {report.time.unit}"))
     if report.money is not None:
         sections.append(("money", "Money"))
     if report.patrons:
@@ -693,7 +858,7 @@ def render(report: Report) -> str:
     if groups:
         body.append(f'<section id="by-dealer">{groups}</section>')
     if report.money is not None:
-        body.append(_money(report.money))
+        body.append(_money(report.money, report.time))
     if report.patrons:
         body.append(_patrons(report, data))
     charts = svg.charts_html(report.breakdown()) if report.findings else ""

@@ -16,7 +16,7 @@ report stays one file that prints.
 * :func:`card_strip` -- the cards of a shoe flagged unshuffled, in the order
   they came out, the repeated (or in-order) stretch shaded card by card;
 * :func:`bar_chart` -- a small horizontal bar chart (findings by category,
-  table, dealer, hour).
+  table, dealer, and hour or a coarser unit of time).
 """
 
 from __future__ import annotations
@@ -295,8 +295,17 @@ def shoes_html(views, drawn: tuple[int, int] | None = None) -> str:
             + "".join(shoe_html(v) for v in flagged[:n_flagged] + others[:n_others]) + listed + note + "</section>")
 
 
-def charts_html(breakdown: dict[str, list[tuple[str, int]]]) -> str:
-    """The run summary's small charts: findings by category, table, dealer and hour."""
-    figures = "".join(_figure(f"by {name}", bar_chart(f"findings by {name}", items))
-                      for name, items in breakdown.items() if items)
-    return f'<h2>Findings by category, table, dealer and hour</h2><div class="charts">{figures}</div>' if figures else ""
+def _caption(chart) -> str:
+    if not chart.left_out:
+        return f"by {chart.name}"
+    return (f"by {chart.name}: the {len(chart.items):,} with the most findings; {chart.left_out:,} more, with "
+            f"{chart.left_out_findings:,} finding{'' if chart.left_out_findings == 1 else 's'}, not drawn")
+
+
+def charts_html(charts: list) -> str:
+    """The run summary's small charts (:class:`compliance.report.model.Bars`): findings by category, table, dealer
+    and time (hour, or the coarser unit of the report's time view)."""
+    figures = "".join(_figure(_caption(c), bar_chart(f"findings by {c.name}", c.items)) for c in charts if c.items)
+    names = [c.name for c in charts if c.items]
+    title = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    return f'<h2>Findings by {title}</h2><div class="charts">{figures}</div>' if figures else ""
