@@ -61,7 +61,7 @@ def open_times(report: Path, runs: int) -> list[float]:
         for _ in range(runs):
             page = b.new_page(viewport={"width": 1240, "height": 900})
             errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
             started = time.perf_counter()
             page.goto(report.as_uri(), timeout=120_000)
             page.wait_for_selector("body[data-ready=true]", timeout=120_000)

@@ -828,7 +828,7 @@ def test_an_integrity_finding_carries_who_dealt_and_when_and_the_report_counts_i
     findings_of(results)
     (finding,) = [f for f in results[0].findings if f.rule == "BAC-SHUFFLE"]
     assert finding.dealer == "D-01" and finding.at == "2026-11-29T00:00:00+00:00"
-    chart = Report(results).breakdown()
+    chart = {bars.name: bars.items for bars in Report(results).breakdown()}
     assert chart["category"] == [("integrity.unshuffled", 1)]
     assert chart["dealer"] == [("D-01", 1)] and chart["hour"] == [("2026-11-29T00:00Z", 1)]
     assert chart["table"] == [("T01", 1)]
