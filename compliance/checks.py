@@ -149,7 +149,8 @@ def check(name: str, category: str, params: type[BaseModel] = NoParams, *, game:
     ``needs`` (evidence -> in words, what): on a coup holding that evidence, it reads the coup through an
     evidence view, where a fact from evidence the coup lacks raises :class:`compliance.evidence.Unknown`; it
     reports the breaches the recorded evidence proves, and the coup is not judged by it only where its verdict
-    needed a fact that came back unknown."""
+    needed a fact that came back unknown (a kind of ``scope="run"`` judges such a coup in its game's integrity
+    stage, which counts the coup not judged where it could not judge it)."""
     if category not in CATEGORIES:
         raise ValueError(f"{name}: unknown category {category!r}")
     unknown = [n for n in needs if n not in EVIDENCE]

@@ -473,8 +473,11 @@ class Checker:
                 lacking = tuple(n for n in lacking if n in evidence.V1)
             if not lacking:
                 continue
-            if kind.scope == "coup" and any(have.issuperset(part) for part, _ in kind.partly):
-                partly.append((r, fn, r.params, absent, lacking))
+            if any(have.issuperset(part) for part, _ in kind.partly):
+                if kind.scope == "coup":
+                    partly.append((r, fn, r.params, absent, lacking))
+                # (a kind of whole shoes judges such a coup in its game's integrity stage, which counts it not
+                # judged only where a fact it needed was not recorded)
             else:
                 unjudged.append((r.id, lacking))
         return judged, unjudged, partly

@@ -16,6 +16,7 @@ import random
 import re
 import sys
 import time
+from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -394,7 +395,7 @@ def test_the_golden_nugget_shoe_recorded_as_a_hand_log_is_flagged_in_the_order_t
 
 #: what the cards of a coup recorded in order only show (docs/transcript.md): the cards, not their hands
 WITHOUT_HANDS = ("hands", "order", "faces")
-CARD_TESTS = ("integrity.unshuffled", "shoe.integrity")
+CARD_TESTS = ("integrity.unshuffled", "shoe.integrity", "integrity.outcomes")
 
 
 def with_and_without_hands(path: Path) -> tuple[Path, Path]:
@@ -431,9 +432,10 @@ def test_a_compliant_shoe_recorded_in_dealing_order_only_gives_no_finding_and_is
     assert all("cards_in_order" in json.loads(line) for line in order_only.read_text().splitlines()[1:])
     (result,) = judged(order_only)
     assert result.findings == []
-    # the shoe's tests were run on these cards: not listed as not judged; the outcomes need the hands: listed
-    assert not [key for key in result.not_judged if key[0] in ("BAC-SHUFFLE", "BAC-SHOE-INTEGRITY")]
-    assert result.not_judged[("BAC-OUTCOMES", ("hands", "values"))] == result.coups
+    # the shoe's tests were run on these cards, the outcomes counted as the tableau deals them: none not judged
+    assert not [key for key in result.not_judged if key[0] in ("BAC-SHUFFLE", "BAC-SHOE-INTEGRITY", "BAC-OUTCOMES")]
+    assert sum(v.counts[0].observed + v.counts[1].observed + v.counts[2].observed  # Banker, Player, Tie wins
+               for v in result.integrity.view) == result.coups
 
 
 def test_a_shoe_in_the_makers_order_recorded_in_dealing_order_only_is_flagged_as_with_its_hands(tmp_path):
@@ -451,21 +453,42 @@ def test_a_shoe_in_the_makers_order_recorded_in_dealing_order_only_is_flagged_as
 
 
 @pytest.mark.parametrize("seed, decks, inject, flagged", [
-    (2012, 8, {"integrity.unshuffled:decks-alike": 1.0}, 2),  # the Golden Nugget's pack, both shoes of the night
-    (7, 8, {"integrity.unshuffled:repeated-shoe": 1.0}, 1),  # a shoe dealt again
-    (4, 1, {"integrity.unshuffled:factory-order": 1.0}, 17),  # every one-deck shoe of the night
-    (5, 1, {}, 0),
-    # coups dealt against the tableau: recorded in order only, no reading of them is legal (cards_in_order)
-    (6, 2, {"third-card.player.illegal": 0.2, "third-card.banker.missing": 0.2}, 0),
+    # the Golden Nugget's pack, both shoes of the night (its decks alike repeat their outcomes too)
+    (2012, 8, {"integrity.unshuffled:decks-alike": 1.0}, {"BAC-SHUFFLE": 2, "BAC-OUTCOMES": 2}),
+    (7, 8, {"integrity.unshuffled:repeated-shoe": 1.0}, {"BAC-SHUFFLE": 1}),  # a shoe dealt again
+    (4, 1, {"integrity.unshuffled:factory-order": 1.0}, {"BAC-SHUFFLE": 17}),  # every one-deck shoe of the night
+    (5, 1, {}, {}),
+    # coups dealt against the tableau: recorded in order only, no reading of them is legal
+    (6, 2, {"third-card.player.illegal": 0.2, "third-card.banker.missing": 0.2}, {}),
+    (9, 8, {"integrity.outcomes:banker": 1.0}, {"BAC-OUTCOMES": 3}),  # shoes preset for the Banker, and the run
 ])
-def test_a_shoe_recorded_in_dealing_order_only_gives_the_card_findings_of_the_same_shoe_recorded_with_hands(
+def test_a_shoe_recorded_in_dealing_order_only_gives_the_findings_of_the_same_shoe_recorded_with_hands(
         tmp_path, seed, decks, inject, flagged):
+    """The shoe's composition, its shuffle and its outcomes (each coup at the outcome the tableau deals its cards:
+    its own, where a reading of them is legal, as for a coup dealt against the tableau where none is) come out
+    the same from both recordings, count for count."""
     path, _ = simulate(tmp_path, f"shoe-{seed}", coups=120, seed=seed, decks=decks, inject=inject)
     hands, order_only = with_and_without_hands(path)
     (with_hands,) = judged(hands)
     (without,) = judged(order_only)
     assert card_findings(without) == card_findings(with_hands)
-    assert len([f for f in card_findings(without) if f[1] == "BAC-SHUFFLE"]) == flagged
+    assert Counter(f[1] for f in card_findings(without)) == flagged
+    assert [v.counts for v in without.integrity.view] == [v.counts for v in with_hands.integrity.view]
+    assert not [key for key in without.not_judged if key[0] == "BAC-OUTCOMES"]
+
+
+def test_an_outcome_recorded_in_dealing_order_only_with_a_card_not_read_is_not_judged(tmp_path):
+    path, _ = simulate(tmp_path, "unread", coups=30, seed=4)
+    _, order_only = with_and_without_hands(path)
+    lines = order_only.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    for c in coups[3:5]:
+        c["cards_in_order"][-1] = "??"
+    order_only.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    (result,) = judged(order_only)
+    assert result.not_judged[("BAC-OUTCOMES", ("values",))] == 2
+    assert sum(v.counts[0].observed + v.counts[1].observed + v.counts[2].observed
+               for v in result.integrity.view) == result.coups - 2
 
 
 def test_a_counter_at_a_shoe_recorded_in_dealing_order_only_is_found_from_the_cards_left_as_with_hands(tmp_path):

@@ -76,6 +76,10 @@ _EPOCH_NAIVE = dt.datetime(1970, 1, 1)
 #: their order (a hand log) is put in the order the rules of the game deal it, where it is regular
 SEQUENCE = frozenset({"cards", "order"})
 HANDS = frozenset({"cards", "hands"})
+#: what the outcome counts need of a coup (integrity.outcomes' needs): where the record lacks it, the engine leaves
+#: the coup to this stage (the kind judges cards in dealing order without it), which counts it not judged where it
+#: cannot count it
+OUTCOME = frozenset({"hands", "values"})
 
 
 def _append(shoe, name: str, value: int) -> None:
@@ -91,7 +95,7 @@ class ShoeRecord(Slotted):
     """One shoe of one transcript, as its coups were replayed."""
 
     __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
-                 "recount", "times", "zones", "implied", "unordered", "unread", "own")
+                 "recount", "times", "zones", "implied", "unordered", "unread", "uncounted", "own")
 
     def __init__(self, shoe: str, decks: int):
         self.shoe = shoe
@@ -117,6 +121,9 @@ class ShoeRecord(Slotted):
         # nor hands it can put in the rules' order), or none of them read (??): not judged there
         self.unordered = 0
         self.unread = 0
+        # coups the outcome counts could not take for want of what they needed, by what was not recorded (the
+        # evidence names): None until one comes
+        self.uncounted: dict[tuple[str, ...], int] | None = None
         # what the shoe gives on its own, worked out once where it was collected (judge.prepare): None until then,
         # and again once it is extended
         self.own: dict | None = None
@@ -148,6 +155,10 @@ class ShoeRecord(Slotted):
         self.implied += other.implied
         self.unordered += other.unordered
         self.unread += other.unread
+        if other.uncounted:
+            self.uncounted = self.uncounted or {}
+            for lacking, n in other.uncounted.items():
+                self.uncounted[lacking] = self.uncounted.get(lacking, 0) + n
         self.own = None  # worked out again on the whole shoe
 
     def add_time(self, when) -> None:
@@ -432,6 +443,8 @@ class Collector:
                 self._recount(shoe, s, start)
         else:
             letter = 45  # "-"
+            if not OUTCOME <= have and "cards" in have:
+                self._without_hands(shoe, s, have, len(cards) - start, start, duplicate)
         shoe.outcomes.append(letter)
         wrong = wrong_settlements(s, self.table) if "settlement.wrong-amount" in categories else ()
         if wrong:
@@ -550,6 +563,28 @@ class Collector:
             return None
         return [("player", player[0]), ("banker", banker[0]), ("player", player[1]), ("banker", banker[1])] + [
             ("player", c) for c in player[2:]] + [("banker", c) for c in banker[2:]]
+
+    @staticmethod
+    def _without_hands(shoe: ShoeRecord, s, have, fed: int, start: int, duplicate: bool) -> None:
+        """A coup the outcome counts cannot read from its hands.  Its cards in dealing order without their hands
+        (``cards_in_order``), all read, are counted at the outcome the tableau deals them (their first four the
+        Player's, the Banker's, the Player's, the Banker's, then what the tableau draws: the coup's own cards where
+        a reading of them is legal, the cards that came next where none is, as for a coup dealt against the
+        tableau); a card not read among them, the coup is not judged ("values").  A void coup, one captured
+        twice, or one of fewer than four cards adds no outcome, as with its hands.  Any other coup is not judged
+        for what its record lacks."""
+        unplaced = s.unplaced
+        lacking = None
+        if not unplaced:
+            lacking = tuple(name for name in ("hands", "values") if name not in have)
+        elif s.void is None and not duplicate:
+            if fed < len(unplaced):
+                lacking = ("values",)
+            elif fed >= 4:
+                shoe.recount.append((len(shoe.numbers) - 1, bytes(shoe.cards[start:start + 4]), start + 4))
+        if lacking:
+            shoe.uncounted = shoe.uncounted or {}
+            shoe.uncounted[lacking] = shoe.uncounted.get(lacking, 0) + 1
 
     @staticmethod
     def _recount(shoe: ShoeRecord, s, start: int) -> None:

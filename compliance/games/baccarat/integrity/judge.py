@@ -378,6 +378,9 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
         s.counted, s.view.counts, streak = _own(s.record, s.rules, s.result.ruleset.game.tableau, s.cache)[OUTCOMES]
         if streak is not None:
             s.view.streak = streak
+        for lacking, n in (s.record.uncounted or {}).items():  # coups the counts could not take (collect.py)
+            key = (s.rules[OUTCOMES].id, lacking)
+            s.result.not_judged[key] = s.result.not_judged.get(key, 0) + n
 
     def whole(s: ShoeRun) -> outcomes.Segment:
         return outcomes.Segment(s, 0, len(s.record), _odds(s))
