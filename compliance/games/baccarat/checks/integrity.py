@@ -146,7 +146,10 @@ class AdvantageParams(Params):
 
 
 @check("integrity.advantage-play", "integrity.advantage-play", AdvantageParams,
-       needs=("cards", "values", "stakes"), scope="run")
+       needs=("cards", "values", "stakes"), scope="run",
+       partly={("cards", "stakes"): "a coup whose own cards' values are not all known (recorded in dealing order "
+                                    "without their hands, or a card not read): its wagers, against the shoe left "
+                                    "before it"})
 def advantage_play(c, p, t):
     """A patron's side wagers do not follow the cards left in the shoe: where a side wager (Dragon 7, Panda 8)
     favours the patron (the patron's edge, given the cards out of the shoe before the coup, is above nought), a
