@@ -11,7 +11,8 @@ Four parts, each short enough for a shared two-core machine (a few minutes in al
   patron-shift (a patron's presence at the table in one night), with the 95% upper bound; and the share of
   each advantage-play test at or below 0.05 and 0.01 (a calibrated test: at most that);
 * ``cost``: the CPU time of ``check`` on an EZ Baccarat table with side wagers beside 30% of the main wagers
-  (``bench/generate.py``'s, patrons named), with PA-ADVANTAGE-PLAY on and off, alternated.
+  (``bench/generate.py``'s, patrons named), with PA-ADVANTAGE-PLAY on and off, alternated, each in a fresh
+  process, the median of ``--repeat`` rounds.
 
     .venv/bin/python bench/advantage_play.py            # all four
     .venv/bin/python bench/advantage_play.py count --shoes 40
@@ -22,7 +23,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +38,6 @@ from check_speed import transcript  # noqa: E402
 from compliance import driver  # noqa: E402
 from compliance.cards import DECK, POINTS  # noqa: E402
 from compliance.context import RunContext  # noqa: E402
-from compliance.engine import Checker  # noqa: E402
 from compliance.games.baccarat import edges  # noqa: E402
 from compliance.games.baccarat.integrity import advantage  # noqa: E402
 from compliance.games.baccarat.simulate import Simulator, write_transcript  # noqa: E402
@@ -59,7 +62,7 @@ def _coup_cards(values: list[int], at: int, tableau) -> int:
 
 def count(shoes: int, every: int, seed: int) -> None:
     pa = load_ruleset("us-pa")
-    spots = table_spots(pa.spots_for("ez_baccarat"))
+    spots = table_spots(pa.game.spots_for("ez_baccarat"))
     tableau = pa.game.tableau
     naturals = frozenset(tableau.naturals)
     rng = random.Random(seed)
@@ -185,22 +188,32 @@ def fair(nights: int, coups: int) -> None:
               f"{level:.0%})")
 
 
+#: one check in a fresh process, its own CPU time printed (the import and the ruleset's loading left out)
+CHILD = ("import sys, time\nfrom compliance.engine import Checker\nchecker = Checker(ruleset=sys.argv[2] or None)\n"
+         "start = time.process_time()\nchecker.check_file(sys.argv[1])\nprint(time.process_time() - start)")
+
+
 def cost(coups: int, repeat: int) -> None:
     path = transcript(coups, "us-pa", "face_up", 1000, "ez_baccarat", 0.3)
     off = Path(tempfile.gettempdir()) / "baccarat-bench-us-pa-no-advantage.yaml"
     off.write_text("id: us-pa-no-advantage\ntitle: us-pa without advantage play\nversion: bench\nextends: us-pa\n"
                    "overrides:\n  PA-ADVANTAGE-PLAY: {enabled: false}\n", encoding="utf-8")
     times: dict[str, list[float]] = {"off": [], "on": []}
-    for _ in range(repeat):
-        for name, ruleset in (("off", str(off)), ("on", None)):
-            checker = Checker(ruleset=ruleset)
-            start = time.process_time()
-            checker.check_file(path)
-            times[name].append(time.process_time() - start)
-    best = {k: min(v) for k, v in times.items()}
-    print(f"cost: check of {coups:,} EZ Baccarat coups, side wagers beside 30% of the main wagers, one core (CPU, "
-          f"best of {repeat}): without PA-ADVANTAGE-PLAY {best['off']:.2f} s, with it {best['on']:.2f} s: "
-          f"+{(best['on'] - best['off']) / best['off']:.1%} ({1e6 * (best['on'] - best['off']) / coups:.1f} µs a coup)")
+    loads = []
+    for i in range(repeat):  # alternated, each first in every other round; each check in a process of its own
+        order = [("off", str(off)), ("on", "")]
+        for name, ruleset in order if i % 2 == 0 else order[::-1]:
+            out = subprocess.run([sys.executable, "-c", CHILD, str(path), ruleset], capture_output=True, text=True,
+                                 check=True)
+            times[name].append(float(out.stdout.split()[-1]))
+            loads.append(os.getloadavg()[0])
+    mid = {k: statistics.median(v) for k, v in times.items()}
+    paired = sorted(b / a - 1 for a, b in zip(times["off"], times["on"], strict=True))
+    print(f"cost: check of {coups:,} EZ Baccarat coups, side wagers beside 30% of the main wagers, one core (CPU "
+          f"time of the check in a fresh process, {repeat} rounds alternated, median): without PA-ADVANTAGE-PLAY "
+          f"{mid['off']:.2f} s, with it {mid['on']:.2f} s: +{(mid['on'] - mid['off']) / mid['off']:.1%} "
+          f"({1e6 * (mid['on'] - mid['off']) / coups:.1f} µs a coup); round by round "
+          + ", ".join(f"{r:+.1%}" for r in paired) + f" (load average {min(loads):.1f} to {max(loads):.1f})")
 
 
 def main(argv=None) -> int:
@@ -212,7 +225,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, default=3, help="power: nights a rate")
     ap.add_argument("--nights", type=int, default=8, help="fair: nights")
     ap.add_argument("--cost-coups", type=int, default=100_000)
-    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=5, help="cost: rounds")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     for part in a.parts:

@@ -372,6 +372,9 @@ class Collector:
                                            if side != name and (allowed is None and name not in spots
                                                                 or allowed is not None and name in allowed))
                                for name in table.spots}
+                # a seated patron's id, a standing patron's "patron:<id>" -> the name a finding carries
+                self.names: dict = {}
+                self.standing: dict = {}
         # format 1 has no way to name the dealer (staff is 1.1's): its coups are not counted as lacking one, as a
         # version 1 transcript's coups are not counted as lacking every coup of the shoe (compliance.evidence)
         self.dealers_recordable = getattr(header, "version", 1) != 1
@@ -510,36 +513,50 @@ class Collector:
 
     def _chances(self, s, shoe: ShoeRecord, have, duplicate: bool) -> None:
         """Keep, for the advantage-play test, each named patron's chance at a side wager in this coup (a wager
-        beside which one may stand) and the side wagers placed; and whether the coup's cards are all known."""
+        beside which one may stand) and the side wagers placed; and whether the coup's cards are all known.
+        Every coup of a table with side wagers comes here: kept lean (each name bounded once, no dict made for a
+        coup without side wagers)."""
         chances = self.data.chances
-        index = len(shoe.numbers) - 1
-        if s.drawn and (duplicate or not self.known <= have or not all(card.points is not None
-                                                                       for _, card in s.drawn)):
-            chances.gaps.append((shoe.shoe, index))
-        stakes = s.stakes_at_first_card if s.stakes_at_first_card is not None else s.stakes
+        drawn = s.drawn
+        if drawn and (duplicate or not self.known <= have or None in [card.points for _, card in drawn]):
+            chances.gaps.append((shoe.shoe, len(shoe.numbers) - 1))
+        stakes = s.stakes_at_first_card
+        if stakes is None:
+            stakes = s.stakes
         if not stakes:
             return
-        seated = s.seated
         beside, sides = self.beside, chances.spots
         could_of: dict = {}
-        placed_of: dict = {}
+        placed_of = None
         for (bettor, spot), amount in stakes.items():
             allows = beside.get(spot)
             if allows:
-                could_of[bettor] = could_of[bettor] + allows if bettor in could_of else allows
+                had = could_of.get(bettor)
+                could_of[bettor] = allows if had is None else tuple(dict.fromkeys(had + allows))
             elif spot in sides:
+                if placed_of is None:
+                    placed_of = {}
                 placed_of[bettor] = placed_of.get(bettor, ()) + ((spot, amount),)
+        if not could_of:
+            return
+        index = len(shoe.numbers) - 1
+        seated, keep = s.seated, chances.chances.append
         unnamed = False
         for bettor, could in could_of.items():
-            placed = placed_of.get(bettor, ())
-            who = patron_of(bettor, seated)
+            if type(bettor) is str:  # a standing patron's "patron:<id>"
+                names, key = self.standing, bettor
+            else:  # a seat: the patron seated there
+                names, key = self.names, seated.get(bettor)
+            who = names.get(key)
             if who is None:
-                unnamed = True
-                continue
-            if len(could) > 1:
-                could = tuple(dict.fromkeys(could))
-            chances.chances.append((shoe.shoe, index, who, could, placed))
-        chances.no_patron += unnamed
+                who = patron_of(bettor, seated)
+                if who is None:
+                    unnamed = True
+                    continue
+                names[key] = who
+            keep((shoe.shoe, index, who, could, placed_of.get(bettor, ()) if placed_of else ()))
+        if unnamed:
+            chances.no_patron += 1
 
     def _implied(self, s) -> list | None:
         """A coup recorded with each hand's cards but not the order they were dealt in (a hand log), put in the

@@ -615,6 +615,20 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
 # ------------------------------------------------------------------ 5. advantage play: side wagers that follow the cards
 
 
+def _shoe_left(run: ShoeRun, gaps: set[int], spots: dict, tableau, counts: dict) -> tuple:
+    """(the shoe, the shoe left before each of its coups, each spot's favourable coups by the count); ``counts``:
+    (spot, decks) -> its count, for this tableau, kept across the transcript's shoes."""
+    lefts = advantage.lefts(run.record, gaps, _POINTS)
+    decks = run.record.decks
+    good = {}
+    for spot, (back, _) in spots.items():
+        count = counts.get((spot, decks))
+        if count is None:
+            count = counts[(spot, decks)] = removal_count(tableau, back, decks)
+        good[spot] = advantage.favourable(count, lefts)
+    return run, lefts, good
+
+
 def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
     """Every (patron, side wager) of the run: its wagers (and its large wagers) at the coups the cards left favour
     the patron, against its chances there (exact hypergeometric tails), Benjamini-Hochberg over every test."""
@@ -631,34 +645,42 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         gaps: dict[str, set[int]] = defaultdict(set)
         for shoe, index in data.gaps:
             gaps[shoe].add(index)
-        # per shoe: the shoe left before each coup, and each spot's favourable coups by the count
-        known: dict[str, tuple] = {}
+        # per shoe: the shoe left before each coup, and each spot's favourable coups by the count (a transcript's
+        # chances come shoe after shoe: the last one's kept at hand); per (patron, spots it could be placed on):
+        # the patron's lines at them
+        known: dict[str, tuple | None] = {}
         unknown: set[tuple[str, int]] = set()
+        lines_of: dict[tuple, tuple] = {}
+        last = got = None
         for shoe, index, patron, could, placed in data.chances:
-            got = known.get(shoe)
+            if shoe != last:
+                last = shoe
+                if shoe in known:
+                    got = known[shoe]
+                else:
+                    run = runs.get((id(r), shoe))
+                    got = known[shoe] = None if run is None else _shoe_left(run, gaps[shoe], data.spots, tableau,
+                                                                            counts)
             if got is None:
-                run = runs.get((id(r), shoe))
-                if run is None:
-                    continue
-                lefts = advantage.lefts(run.record, gaps[shoe], _POINTS)
-                decks = run.record.decks
-                for spot, (back, _) in data.spots.items():
-                    if (spot, decks) not in counts:
-                        counts[(spot, decks)] = removal_count(tableau, back, decks)
-                got = known[shoe] = (run, lefts, {spot: advantage.favourable(counts[(spot, decks)], lefts)
-                                                  for spot in data.spots})
+                continue
             run, lefts, good = got
             left = lefts[index]
             if left is None:
                 unknown.add((shoe, index))
                 continue
-            amounts = dict(placed) if placed else {}
-            for spot in could:
-                line = lines.get((patron, spot))
-                if line is None:
-                    line = lines[(patron, spot)] = advantage.Line(patron, spot, data.spots[spot][0])
-                fav = good[spot][index]
-                amount = amounts.get(spot)
+            these = lines_of.get((patron, could))
+            if these is None:
+                these = lines_of[(patron, could)] = tuple(
+                    lines.get((patron, spot)) or lines.setdefault((patron, spot), advantage.Line(
+                        patron, spot, data.spots[spot][0])) for spot in could)
+            if not placed:
+                for line in these:
+                    line.flags.append(good[line.spot][index])
+                continue
+            amounts = dict(placed)
+            for line in these:
+                fav = good[line.spot][index]
+                amount = amounts.get(line.spot)
                 if amount is None:
                     line.flags.append(fav)
                 else:
