@@ -24,6 +24,7 @@ from test_patrons import night as patrons_night
 
 from compliance.cards import POINTS
 from compliance.games.baccarat import edges
+from compliance.games.baccarat.odds import tableau_key
 from compliance.games.baccarat.simulate import Simulator
 from compliance.games.baccarat.spots import table_spots
 from compliance.games.common import money
@@ -101,6 +102,20 @@ def test_the_exact_edges_of_a_full_shoe_are_the_published_ones_and_the_count_is_
     short = [96, 24, 24, 24, 20, 20, 20, 20, 4, 4]  # late in a shoe that dealt its 8s and 9s
     assert count.estimate(short) > 0 and edges.exact_edge(TABLEAU, back("dragon_7"), short) > 0
     assert edges.exact_edge(TABLEAU, back("dragon_7"), [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]) is None  # five cards: no coup
+
+
+@pytest.mark.parametrize("spot", ["dragon_7", "panda_8"])
+@pytest.mark.parametrize("left", [edges.full_shoe(8), edges.full_shoe(1), (3, 1, 1, 1, 1, 1, 1, 1, 0, 2)])
+def test_one_walk_gives_the_exact_edge_of_the_shoe_and_of_the_shoe_less_each_card(spot, left):
+    """The count's effects of removal come from one walk (each end's ways, and its ways times each value's cards
+    in the deal): the same fractions as walking the shoe less each value's card on its own."""
+    key = tableau_key(TABLEAU)
+    edge, less = edges.removals(key, back(spot), left)
+    assert edge == edges.exact_edge(TABLEAU, back(spot), left)
+    for v in range(10):
+        fewer = list(left)
+        fewer[v] -= 1
+        assert less[v] == (edges.exact_edge(TABLEAU, back(spot), fewer) if left[v] else None), v
 
 
 def test_the_hypergeometric_tail_is_exact_and_its_false_alarm_rate_is_at_most_its_level():
