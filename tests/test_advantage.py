@@ -11,6 +11,7 @@ not named, or a coup after one whose cards are not all known, is not judged.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from decimal import Decimal
@@ -18,15 +19,18 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reporting import run
 from test_patrons import checked
 from test_patrons import night as patrons_night
 
-from compliance.cards import POINTS
-from compliance.games.baccarat import edges
+from compliance.cards import DECK, POINTS
+from compliance.conditions import Facts
+from compliance.games.baccarat import analyze, edges
 from compliance.games.baccarat.odds import tableau_key
 from compliance.games.baccarat.simulate import Simulator
-from compliance.games.baccarat.spots import table_spots
+from compliance.games.baccarat.spots import CARD_VIEW, COLOUR, table_spots
 from compliance.games.common import money
 from compliance.ruleset.loader import load_ruleset
 from compliance.stats import hypergeometric_upper
@@ -138,6 +142,142 @@ def test_the_hypergeometric_tail_is_exact_and_its_false_alarm_rate_is_at_most_it
             x = sum(i in marked for i in rng.sample(range(t), n))
             flagged += hypergeometric_upper(x, t, f, n) <= level
         assert flagged / trials <= level + 3 * (level * (1 - level) / trials) ** 0.5, level
+
+
+# ------------------------------------------------------------------ spots settled by the first two cards (pairs)
+
+PAIRS = {**table_spots(PA.game.spots_for("midi_baccarat")), **table_spots(PA.game.spots_for("mini_baccarat"))}
+PAIR_SPOTS = ("perfect_pairs_player", "perfect_pairs_banker", "house_money")
+
+
+def plain_pair_edge(spot, left: list[int]) -> Fraction:
+    """A pair wager's edge by dealing every ordered four first cards (Player, Banker, Player, Banker) the shoe
+    ``left`` (cards of each kind, DECK's order) allows, each weighed by its ways, settled by the spot's own
+    paytable on the real cards."""
+    kinds = [k for k in range(52) if left[k]]
+    paid = total = 0
+    for deal in itertools.product(kinds, repeat=4):
+        rest, ways = list(left), 1
+        for k in deal:
+            ways *= rest[k]
+            rest[k] -= 1
+        if not ways:
+            continue
+        view = [CARD_VIEW[DECK[k]] for k in deal]
+        rule = spot.paid_by(Facts(None, None, None, None, {"player": (view[0], view[2]),
+                                                           "banker": (view[1], view[3])}))
+        total += ways
+        paid += ways * (0 if rule is None else 1 if rule.odds is None else 1 + Fraction(rule.odds))
+    return Fraction(paid, total) - 1
+
+
+def shoe_of(cards: dict[str, int]) -> list[int]:
+    return [cards.get(code, 0) for code in DECK]
+
+
+@pytest.mark.parametrize("name", PAIR_SPOTS)
+@pytest.mark.parametrize("cards", [
+    {"AS": 3, "AH": 1, "AC": 2, "KD": 2, "2S": 1},  # aces of three suits: perfect, coloured and mixed pairs
+    {"7S": 2, "7C": 2, "7H": 2, "7D": 1, "QS": 1},  # all but one card one rank
+    {"9H": 1, "9D": 1, "5S": 1, "5C": 1, "TD": 1, "JD": 1},  # one of each card: no perfect pair
+    {"4S": 4, "8S": 4},
+])
+def test_the_exact_edge_of_a_pair_wager_equals_the_plain_enumeration_of_the_first_cards(name, cards):
+    spot = PAIRS[name]
+    assert edges.pair_edge(edges.pair_returns(spot), shoe_of(cards)) == plain_pair_edge(spot, shoe_of(cards))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.dictionaries(st.sampled_from(DECK[:2] + DECK[13:15] + DECK[26:28] + DECK[39:41] + ("QS", "QH")),
+                       st.integers(1, 3), min_size=2, max_size=7).filter(lambda d: sum(d.values()) >= 4),
+       st.sampled_from(PAIR_SPOTS))
+def test_the_exact_edge_of_a_pair_wager_holds_for_any_shoe_left(cards, name):
+    """Shoes left of a few ranks in every suit: the closed form against the enumeration, to the fraction."""
+    spot = PAIRS[name]
+    assert edges.pair_edge(edges.pair_returns(spot), shoe_of(cards)) == plain_pair_edge(spot, shoe_of(cards))
+
+
+def test_a_full_shoe_gives_the_analysis_s_pair_edges_and_the_count_kept_card_by_card_is_exact():
+    """8 decks: the Perfect Pairs and House Money edges of the exact analysis (its own count of the first four
+    cards); then, dealing a shuffled shoe card by card, the kept count equals the edge worked out afresh."""
+    outcomes = analyze.enumerate_shoe(TABLEAU, 8)
+    rng = random.Random(29)
+    for name in PAIR_SPOTS:
+        back = edges.pair_returns(PAIRS[name])
+        published = analyze.spot_edge(outcomes, name, PAIRS[name], NATURALS).per_coup
+        assert edges.pair_edge(back, [8] * 52) == -published
+        cards = list(range(52)) * 8
+        rng.shuffle(cards)
+        count, left = edges.PairCount(back, [8] * 52), [8] * 52
+        for i, k in enumerate(cards[:-3]):
+            count.remove(k)
+            left[k] -= 1
+            if i % 23 == 0 or len(cards) - i < 30:
+                exact = edges.pair_edge(back, left)
+                assert count.edge() == exact and count.favourable() == (exact is not None and exact > 0)
+        assert edges.pair_edge(back, left) is None  # three cards: no coup
+    assert round(float(edges.pair_edge(edges.pair_returns(PAIRS["perfect_pairs_player"]), [8] * 52)) * 100,
+                 4) == -4.0964
+    late = shoe_of({"AS": 4, "AH": 3, "KC": 2, "5D": 3, "9S": 2, "QH": 1, "3C": 2, "7D": 2})
+    assert edges.pair_edge(edges.pair_returns(PAIRS["perfect_pairs_player"]), late) > 0  # a few ranks left
+
+
+def midi_counter(tmp_path: Path, name: str, rate: float, **kw) -> tuple[Path, set[int], str]:
+    """A simulated Midibaccarat night (us-pa) whose patrons play Perfect Pairs blindly, but for one: the patron
+    at the first seat all night, whose Perfect Pairs (Player) wagers, and those alone, fall where the cards out
+    of the shoe favour them, at ``rate`` of such coups.  (path, the coups of the counter's wagers, the counter)."""
+    path, _ = patrons_night(tmp_path, name, game="midi_baccarat", **kw)
+    lines = path.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    seat, who = "1", "P-COUNTER"
+    back = edges.pair_returns(PAIRS["perfect_pairs_player"])
+    rng = random.Random(7)
+    out: dict[str, list[int]] = {}
+    placed = set()
+    for c in coups:
+        c.setdefault("seated", {})[seat] = who
+        c["events"] = [e for e in c["events"] if not (str(e.get("seat")) == seat and e.get("spot", "").startswith(
+            "perfect_pairs"))]
+        left = [8 - k for k in out.get(c["shoe"], [0] * 52)]
+        edge = edges.pair_edge(back, left)
+        dealt = [e for e in c["events"] if e["type"] == "card"]
+        if edge is not None and edge > 0 and rng.random() < rate:
+            player = [e["card"] for e in dealt if e["to"] == "player"][:2]
+            pair = player[0][0] == player[1][0]
+            suited, same_colour = player[0] == player[1], COLOUR[player[0][1]] == COLOUR[player[1][1]]
+            odds = 25 if suited else 12 if pair and same_colour else 6 if pair else 0
+            at = next(i for i, e in enumerate(c["events"]) if e["type"] == "announce")
+            c["events"].insert(at, {"type": "wager", "seat": int(seat), "spot": "perfect_pairs_player", "amount": 50})
+            c["events"].append({"type": "settle", "seat": int(seat), "spot": "perfect_pairs_player",
+                                "outcome": "win" if odds else "lose", "amount": 50 * odds if odds else 50})
+            placed.add(c["coup"])
+        for e in dealt:
+            out.setdefault(c["shoe"], [0] * 52)[DECK.index(e["card"])] += 1
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    return path, placed, who
+
+
+def test_a_patron_who_wagers_on_pairs_where_the_cards_favour_them_is_found_and_blind_pair_wagers_are_not(tmp_path):
+    path, placed, who = midi_counter(tmp_path, "pairs", 1.0, coups=700, seed=4, seats=4)
+    result = checked(path)
+    (finding,) = [f for f in result.findings if f.rule == RULE]
+    assert finding.message.startswith(f"patron {who}: side wagers that follow the cards left in the shoe")
+    assert "perfect_pairs_player wagers fell at the" in finding.message and finding.coup in placed
+    assert finding.money.patron == who and finding.money.sums == len(placed) >= 10
+    assert finding.money.paid > 0 > finding.money.expected
+    assert finding.citation.startswith("58 Pa. Code § 629b.1")
+    # the same night's other patrons wager on Perfect Pairs blindly: no finding; nor a night of blind play alone
+    assert {f.money.patron for f in result.findings if f.rule == RULE} == {who}
+    fair, _ = patrons_night(tmp_path, "blind", game="midi_baccarat", coups=700, seed=4, seats=4)
+    assert not [f for f in checked(fair).findings if f.rule == RULE]
+    # a card recorded without its suit: which cards are left is not known to a pair, from the next coup on
+    lines = path.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    card = next(e for e in coups[9]["events"] if e["type"] == "card" and e["to"] == "player")
+    card["card"] = card["card"][0] + "?"
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    shoe = coups[9]["shoe"]
+    assert checked(path).not_judged[(RULE, ("cards",))] >= sum(1 for c in coups[10:] if c["shoe"] == shoe)
 
 
 def night(tmp_path: Path, name: str, **kw) -> tuple[Path, Simulator]:

@@ -132,8 +132,9 @@ def collusion(c, p, t):
 class AdvantageParams(Params):
     spots: list[str] | None = None
     """The side wagers judged: a list of spot names, or (by default) every spot a table offers that requires a
-    wager beside it and whose settlement reads the result of the coup (EZ Baccarat's Dragon 7 and Panda 8).  A
-    spot settled by the first cards (a pair) is not judged: its edge is not worked out here."""
+    wager beside it; each settled by the result of the coup (EZ Baccarat's Dragon 7 and Panda 8) or by the first
+    two cards of the hands (pairs: House Money, Perfect Pairs), its edge worked out from its own paytable.  A spot
+    named that needs no wager beside it (Perfect Pairs) is a chance at every coup its patron is at the table."""
     false_discovery_rate: Probability = 0.001
     """Benjamini-Hochberg level over the p-values of every patron of the run (two tests a patron and spot): under
     fair play, the chance of any finding at all in a run is about this."""
@@ -151,8 +152,8 @@ class AdvantageParams(Params):
                                     "without their hands, or a card not read): its wagers, against the shoe left "
                                     "before it"})
 def advantage_play(c, p, t):
-    """A patron's side wagers do not follow the cards left in the shoe: where a side wager (Dragon 7, Panda 8)
-    favours the patron (the patron's edge, given the cards out of the shoe before the coup, is above nought), a
+    """A patron's side wagers do not follow the cards left in the shoe: where a side wager (Dragon 7, Panda 8, a
+    pair) favours the patron (the patron's edge, given the cards out of the shoe before the coup, is above nought), a
     patron playing blind wagers on it no more often, and no larger, than elsewhere.  For each patron and side
     wager, the wagers placed at the coups that favoured the patron, among the coups the patron could have placed
     one (a wager beside which it is allowed), are put to an exact hypergeometric tail, and the large wagers among

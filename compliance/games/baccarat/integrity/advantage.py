@@ -2,16 +2,20 @@
 
 Late in some shoes a side wager favours the patron: the Dragon 7 wager (a
 three-card Banker 7 that wins, 40 to 1) once the 8s and 9s are short, the
-Panda 8 likewise.  A patron who keeps the count wagers on it only then, or
-wagers more then.  Such play is legal; the house and the regulator want it
-known.
+Panda 8 likewise; the pair wagers (House Money, Perfect Pairs) once a few
+ranks, or a few cards of one suit, are over-represented in what is left.  A
+patron who keeps the count wagers on it only then, or wagers more then.  Such
+play is legal; the house and the regulator want it known.
 
 For every coup a named patron could place a side wager (a wager on a spot
-beside which it may stand), the patron's edge on it is worked out from the
-cards out of the shoe before the coup (:class:`~compliance.games.baccarat.edges.RemovalCount`,
-the effect-of-removal count; its error against the exact enumeration is in
-docs/integrity.md), and the coup is *favourable* where it is above nought.  A
-patron playing blind places side wagers, and large ones, without regard to it.
+beside which it may stand; for a spot that needs none, every coup the patron
+is at the table), the patron's edge on it is worked out from the cards out of
+the shoe before the coup (:class:`~compliance.games.baccarat.edges.RemovalCount`,
+the effect-of-removal count, its error against the exact enumeration in
+docs/integrity.md; for a pair, the exact edge by card,
+:class:`~compliance.games.baccarat.edges.PairCount`), and the coup is
+*favourable* where it is above nought.  A patron playing blind places side
+wagers, and large ones, without regard to it.
 So for each (patron, spot):
 
 * **placement**: of the patron's ``T`` chances, ``F`` were favourable; of the
@@ -33,7 +37,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
-from compliance.games.baccarat.edges import exact_edge, full_shoe
+from compliance.games.baccarat.edges import PairCount, PairReturns, exact_edge, full_shoe, pair_edge
 from compliance.stats import hypergeometric_upper
 
 #: the tests of a patron and spot, in words
@@ -61,6 +65,32 @@ def lefts(record, gaps: set[int], points) -> list[tuple[int, ...] | None]:
                 left[v] -= 1
                 if left[v] < 0:  # more of a value than the shoe holds (shoe.integrity's finding): not known
                     known = False
+        start = end
+    return out
+
+
+def kinds_left(record, gaps: set[int]) -> list[tuple[int, ...] | None]:
+    """The shoe left before each coup of ``record`` by card (52 kinds, DECK's order), what a spot settled by the
+    first two cards (a pair) reads: as :func:`lefts`, and None also from the first coup after one with a card
+    recorded without its suit (``7?``)."""
+    limit = 52 * record.decks
+    left = [record.decks] * 52
+    out: list[tuple[int, ...] | None] = []
+    start, known = 0, True
+    cards = record.cards
+    for i, end in enumerate(record.ends):
+        out.append(tuple(left) if known else None)
+        if i in gaps or end > limit:
+            known = False
+        if known:
+            for b in cards[start:end]:
+                if b >= 52:  # a card without its suit: which card left the shoe is not known
+                    known = False
+                    break
+                left[b] -= 1
+                if left[b] < 0:
+                    known = False
+                    break
         start = end
     return out
 
@@ -159,16 +189,24 @@ def decisive(test: Test, threshold: float) -> Wager:
     return last
 
 
+def edge_at(back, tableau, left) -> Fraction | None:
+    """The patron's exact edge on a spot that gives ``back`` (a spot settled by the result: :func:`exact_edge`; by
+    the first two cards: :func:`pair_edge`) for the shoe ``left`` (by point value; by card for a pair)."""
+    return pair_edge(back, left) if isinstance(back, PairReturns) else exact_edge(tableau, back, left)
+
+
 def worth(line: Line, tableau) -> tuple[Decimal, Decimal]:
     """(the patron's expected value of the line's side wagers at the full shoe's odds, at the cards left): exact
     fractions summed, each total rounded half-even to the cent at the end."""
     blind = Fraction(0)
     counted = Fraction(0)
+    pair = isinstance(line.back, PairReturns)
     for c in line.wagers:
         shoe = c.place[0]
         stake = Fraction(c.amount)
-        blind += stake * exact_edge(tableau, line.back, full_shoe(shoe.record.decks))
-        edge = exact_edge(tableau, line.back, c.left)
+        decks = shoe.record.decks
+        blind += stake * edge_at(line.back, tableau, (decks,) * 52 if pair else full_shoe(decks))
+        edge = edge_at(line.back, tableau, c.left)
         counted += stake * (edge if edge is not None else 0)
 
     def cents(x: Fraction) -> Decimal:
@@ -185,4 +223,25 @@ def favourable(count, lefts: list) -> bytearray:
         if left is not None:
             edge = count.estimate(left)
             out[i] = edge is not None and edge > 0
+    return out
+
+
+def favourable_pairs(back: PairReturns, record, kinds: list) -> bytearray:
+    """For each coup of a shoe (``kinds``: :func:`kinds_left`), whether a spot settled by the first two cards that
+    gives ``back`` favours the patron there: its exact edge above nought, the shoe left kept coup after coup by
+    :class:`~compliance.games.baccarat.edges.PairCount` (a few integer sums a card)."""
+    out = bytearray(len(kinds))
+    count = None
+    start = 0
+    cards = record.cards
+    for i, end in enumerate(record.ends):
+        if kinds[i] is None:  # not known from here to the shoe's end
+            break
+        if count is None:
+            count = PairCount(back, kinds[i])
+        out[i] = count.favourable()
+        if i + 1 < len(kinds) and kinds[i + 1] is not None:
+            for b in cards[start:end]:
+                count.remove(b)
+        start = end
     return out

@@ -40,7 +40,7 @@ from decimal import Decimal
 from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
 from compliance.evidence import V1
 from compliance.games.baccarat.checks.settlement import wrong_settlements
-from compliance.games.baccarat.edges import returns
+from compliance.games.baccarat.edges import pair_returns, returns
 from compliance.games.integrity import Slotted, Timeline
 from compliance.printable import bounded_name
 
@@ -214,13 +214,16 @@ def patron_of(bettor, seated: dict) -> str | None:
 
 def side_wagers(table, names: list[str] | None) -> dict[str, tuple]:
     """The side wagers of a table the advantage-play test judges: ``names`` (those the table offers), or every
-    spot it offers that requires a wager beside it; only those whose settlement reads the coup's result.  Spot
-    -> (what a unit staked gives back at each end of a coup, the spots it may stand beside: None for any)."""
+    spot it offers that requires a wager beside it; only those whose settlement reads the coup's result, or the
+    first two cards of the hands (pairs).  Spot -> (what a unit staked gives back at each end of a coup, or at
+    each class of the hands' first two cards; the spots it may stand beside: None for any)."""
     out = {}
     for name, spot in table.spots.items():
         if (name not in names) if names is not None else spot.requires is None:
             continue
         back = returns(spot, table.naturals)
+        if back is None:
+            back = pair_returns(spot)
         if back is not None:
             beside = frozenset(spot.requires.wager_on) if spot.requires is not None and spot.requires.wager_on \
                 else None
@@ -367,11 +370,13 @@ class Collector:
             if spots:
                 self.data.chances = Chances(spots)
                 self.known = frozenset({"cards", "values"})
-                # each spot -> the side wagers a wager on it allows beside it (a spot that needs none: any other)
+                # each spot -> the side wagers a wager on it allows beside it
                 self.beside = {name: tuple(side for side, (_, allowed) in spots.items()
-                                           if side != name and (allowed is None and name not in spots
-                                                                or allowed is not None and name in allowed))
+                                           if side != name and allowed is not None and name in allowed)
                                for name in table.spots}
+                # the side wagers that need no wager beside them (Perfect Pairs): a chance at them for every
+                # patron at the table, seated or placing any wager
+                self.free = tuple(side for side, (_, allowed) in spots.items() if allowed is None)
                 # a seated patron's id, a standing patron's "patron:<id>" -> the name a finding carries
                 self.names: dict = {}
                 self.standing: dict = {}
@@ -523,7 +528,8 @@ class Collector:
         stakes = s.stakes_at_first_card
         if stakes is None:
             stakes = s.stakes
-        if not stakes:
+        free = self.free
+        if not stakes and not (free and s.seated):
             return
         beside, sides = self.beside, chances.spots
         could_of: dict = {}
@@ -533,10 +539,17 @@ class Collector:
             if allows:
                 had = could_of.get(bettor)
                 could_of[bettor] = allows if had is None else tuple(dict.fromkeys(had + allows))
-            elif spot in sides:
+            if spot in sides:
                 if placed_of is None:
                     placed_of = {}
                 placed_of[bettor] = placed_of.get(bettor, ()) + ((spot, amount),)
+        if free:  # (never among the spots a wager allows beside it)
+            at_table = dict.fromkeys(bettor for bettor, _ in stakes)
+            if s.seated:
+                at_table.update(dict.fromkeys(s.seated))
+            for bettor in at_table:
+                had = could_of.get(bettor)
+                could_of[bettor] = free if had is None else had + free
         if not could_of:
             return
         index = len(shoe.numbers) - 1

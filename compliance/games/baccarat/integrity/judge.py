@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
-from compliance.games.baccarat.edges import removal_count
+from compliance.games.baccarat.edges import PairReturns, removal_count
 from compliance.games.baccarat.integrity import advantage, order, outcomes, patrons
 from compliance.games.baccarat.integrity import drift as drift_tests
 from compliance.games.baccarat.integrity.collect import _POINTS, CODES, NO_TIME, counted_outcomes
@@ -616,17 +616,27 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
 
 
 def _shoe_left(run: ShoeRun, gaps: set[int], spots: dict, tableau, counts: dict) -> tuple:
-    """(the shoe, the shoe left before each of its coups, each spot's favourable coups by the count); ``counts``:
-    (spot, decks) -> its count, for this tableau, kept across the transcript's shoes."""
+    """(the shoe; the shoe left before each of its coups, None where not known; each spot's shoe left, by point
+    value or, for a spot settled by the first two cards, by card; each spot's favourable coups).  A result's
+    spot reads the count; a pair's, its exact edge.  ``counts``: (spot, decks) -> the spot's count, for this
+    tableau, kept across the transcript's shoes."""
     lefts = advantage.lefts(run.record, gaps, _POINTS)
     decks = run.record.decks
-    good = {}
+    kinds = None
+    good, left_of = {}, {}
     for spot, (back, _) in spots.items():
+        if isinstance(back, PairReturns):
+            if kinds is None:
+                kinds = advantage.kinds_left(run.record, gaps)
+            good[spot], left_of[spot] = advantage.favourable_pairs(back, run.record, kinds), kinds
+            continue
         count = counts.get((spot, decks))
         if count is None:
             count = counts[(spot, decks)] = removal_count(tableau, back, decks)
-        good[spot] = advantage.favourable(count, lefts)
-    return run, lefts, good
+        good[spot], left_of[spot] = advantage.favourable(count, lefts), lefts
+    if kinds is not None:  # a card without its suit: the shoe left is not known to a pair's spot, nor judged
+        lefts = [None if k is None else left for left, k in zip(lefts, kinds, strict=True)]
+    return run, lefts, good, left_of
 
 
 def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
@@ -663,9 +673,8 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                                                                             counts)
             if got is None:
                 continue
-            run, lefts, good = got
-            left = lefts[index]
-            if left is None:
+            run, lefts, good, left_of = got
+            if lefts[index] is None:
                 unknown.add((shoe, index))
                 continue
             these = lines_of.get((patron, could))
@@ -685,7 +694,7 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                     line.flags.append(fav)
                 else:
                     line.flags.append(fav | advantage.WAGERED)
-                    line.wagers.append(advantage.Wager((run, index), bool(fav), amount, left))
+                    line.wagers.append(advantage.Wager((run, index), bool(fav), amount, left_of[line.spot][index]))
         for lacking, n in ((("patrons",), data.no_patron), (("cards",), len(unknown))):
             if n:
                 key = (r.integrity.rules[ADVANTAGE].id, lacking)
