@@ -12,7 +12,8 @@ Four parts, each short enough for a shared two-core machine (a few minutes in al
   each advantage-play test at or below 0.05 and 0.01 (a calibrated test: at most that);
 * ``cost``: the CPU time of ``check`` on an EZ Baccarat table with side wagers beside 30% of the main wagers
   (``bench/generate.py``'s, patrons named), with PA-ADVANTAGE-PLAY on and off, alternated, each in a fresh
-  process, the median of ``--repeat`` rounds.
+  process, the median of ``--repeat`` rounds; or (``--instructions``, where valgrind is installed) the
+  instructions of each check counted by cachegrind, which a loaded machine does not change.
 
     .venv/bin/python bench/advantage_play.py            # all four
     .venv/bin/python bench/advantage_play.py count --shoes 40
@@ -25,6 +26,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -193,21 +195,38 @@ CHILD = ("import sys, time\nfrom compliance.engine import Checker\nchecker = Che
          "start = time.process_time()\nchecker.check_file(sys.argv[1])\nprint(time.process_time() - start)")
 
 
-def cost(coups: int, repeat: int) -> None:
+def cost(coups: int, repeat: int, instructions: bool = False) -> None:
     path = transcript(coups, "us-pa", "face_up", 1000, "ez_baccarat", 0.3)
     off = Path(tempfile.gettempdir()) / "baccarat-bench-us-pa-no-advantage.yaml"
     off.write_text("id: us-pa-no-advantage\ntitle: us-pa without advantage play\nversion: bench\nextends: us-pa\n"
                    "overrides:\n  PA-ADVANTAGE-PLAY: {enabled: false}\n", encoding="utf-8")
+    # instructions: each child under cachegrind (no cache simulation), its instructions counted whatever the load
+    # (the process's, its start included: the same for both); a first check of each warms the run's caches
+    wrap = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"] \
+        if instructions else []
+    if instructions:
+        repeat = 1
+        for ruleset in (str(off), ""):
+            subprocess.run([sys.executable, "-c", CHILD, str(path), ruleset], capture_output=True, check=True)
     times: dict[str, list[float]] = {"off": [], "on": []}
     loads = []
     for i in range(repeat):  # alternated, each first in every other round; each check in a process of its own
         order = [("off", str(off)), ("on", "")]
         for name, ruleset in order if i % 2 == 0 else order[::-1]:
-            out = subprocess.run([sys.executable, "-c", CHILD, str(path), ruleset], capture_output=True, text=True,
-                                 check=True)
-            times[name].append(float(out.stdout.split()[-1]))
+            out = subprocess.run([*wrap, sys.executable, "-c", CHILD, str(path), ruleset], capture_output=True,
+                                 text=True, check=True)
+            if instructions:
+                refs = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+                times[name].append(int(refs.group(1).replace(",", "")))
+            else:
+                times[name].append(float(out.stdout.split()[-1]))
             loads.append(os.getloadavg()[0])
     mid = {k: statistics.median(v) for k, v in times.items()}
+    if instructions:
+        print(f"cost: check of {coups:,} EZ Baccarat coups, side wagers beside 30% of the main wagers, in "
+              f"instructions (cachegrind, the whole process, caches warm): without PA-ADVANTAGE-PLAY "
+              f"{mid['off']:,.0f}, with it {mid['on']:,.0f}: +{(mid['on'] - mid['off']) / mid['off']:.1%}")
+        return
     paired = sorted(b / a - 1 for a, b in zip(times["off"], times["on"], strict=True))
     print(f"cost: check of {coups:,} EZ Baccarat coups, side wagers beside 30% of the main wagers, one core (CPU "
           f"time of the check in a fresh process, {repeat} rounds alternated, median): without PA-ADVANTAGE-PLAY "
@@ -226,6 +245,8 @@ def main(argv=None) -> int:
     ap.add_argument("--nights", type=int, default=8, help="fair: nights")
     ap.add_argument("--cost-coups", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=5, help="cost: rounds")
+    ap.add_argument("--instructions", action="store_true",
+                    help="cost: count instructions under valgrind (cachegrind) instead of CPU time: load-independent")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     for part in a.parts:
@@ -236,7 +257,7 @@ def main(argv=None) -> int:
         elif part == "fair":
             fair(a.nights, a.coups)
         elif part == "cost":
-            cost(a.cost_coups, a.repeat)
+            cost(a.cost_coups, a.repeat, a.instructions)
         else:
             ap.error(f"no part {part!r} (count, power, fair, cost)")
     return 0
