@@ -515,3 +515,23 @@ def test_a_recording_of_two_months_and_3000_patrons_opens_folded_by_the_month_an
     page.screenshot(path=str(ARTIFACTS / "long-night.png"), full_page=False)
     assert errors == [] and all(url.startswith("file://") for url in requests)
     page.close()
+
+
+def test_a_chart_of_many_dealers_draws_the_30_with_the_most_findings_and_counts_the_rest():
+    from compliance.report.model import BARS_DRAWN, Groups, bars
+    from compliance.report.svg import charts_html
+
+    counts = [(f"D-{i:03d}", i % 50 + 1) for i in range(45)]
+    chart = bars("dealer", counts)
+    assert len(chart.items) == BARS_DRAWN == 30
+    assert [n for _, n in chart.items] == sorted((n for _, n in counts), reverse=True)[:30]
+    assert chart.left_out == 15 and chart.left_out_findings + sum(n for _, n in chart.items) == sum(n for _, n in counts)
+    page = charts_html([chart])
+    assert "by dealer: the 30 with the most findings; 15 more, with 120 findings, not drawn" in page
+    assert page.count("<rect") == 30
+    assert bars("dealer", counts[:30]).items == counts[:30]  # few enough: all, in their order
+
+    groups = Groups({"D-1": Counter(error=3), "D-2": Counter(error=1, info=1), "D-3": Counter()}, {}, {},
+                    dealer_coups={"D-1": 100, "D-2": 60, "D-3": 40}, dealer_whole={"D-1": 1, "D-2": 0, "D-3": 0})
+    rest = groups.together(["D-2", "D-3"])  # the dealers a page does not list one by one, in one line
+    assert (rest.counts, rest.coups, str(rest.rate), rest.whole) == (Counter(error=1, info=1), 100, "2.00", 0)
