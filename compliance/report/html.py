@@ -163,17 +163,13 @@ SCRIPT = r"""
   }
   function add(parent, child) { parent.appendChild(child); return child; }
   function word(i) { return i === null ? null : D.words[i]; }
-  function spelled(c) {  // a coup with its words written out (the data gives each by its place in D.words)
+  function spelled(c) {  // a coup's events and wagers with their words (the data gives each by its place in D.words)
     var x = {};
     Object.keys(c).forEach(function (key) { x[key] = c[key]; });
     x.s = c.s.map(function (s) { return [s[0], word(s[1]), word(s[2]), word(s[3]), word(s[4]), word(s[5])]; });
     x.w = c.w.map(function (w) {
       return [word(w[0]), word(w[1]), word(w[2]), w[3], word(w[4]), word(w[5]), w[6], word(w[7]), w[8]];
     });
-    if (c.c) {
-      x.c = c.c.slice();
-      [0, 1, 6, 7].forEach(function (i) { x.c[i] = word(c.c[i]); });
-    }
     return x;
   }
   function option(v, text) { var o = el("option", null, text); o.value = v; return o; }
@@ -445,7 +441,7 @@ class _Index:
 def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces: _Index, dealers: _Index,
                hours: _Index, patrons: dict[str, int], words: _Index) -> dict:
     """One coup as the page's script draws it. The words its events, wagers and citations repeat from coup to coup
-    (an event's kind, who, what, amount and note; a wager's spot, stakes and outcome; a shoe) are written once in
+    (an event's kind, who, what, amount and note; a wager's spot, stakes and outcome) are written once in
     the document's ``words`` and given here by their place (a night of 20,000 findings: 30 MB of data to 13)."""
     c = cv.cards
 
@@ -471,9 +467,9 @@ def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces:
     if c is None:
         data["why"] = "this coup could not be read" if cv.unreadable else "the cards of this coup were not kept"
         return data
-    data["c"] = [word(c.shoe), word(c.method), [faces(code) for code in c.player], c.player_initial,
-                 [faces(code) for code in c.banker], c.banker_initial, word(_points(c.player_total)),
-                 word(_points(c.banker_total)), None if c.result is None else list(c.result), c.void]
+    data["c"] = [c.shoe, c.method, [faces(code) for code in c.player], c.player_initial,
+                 [faces(code) for code in c.banker], c.banker_initial, _points(c.player_total),
+                 _points(c.banker_total), None if c.result is None else list(c.result), c.void]
     data["s"] = [[s.at, word(s.kind), word(s.who), word(s.what), word(_amount(s.amount)), word(s.note)]
                  for s in getattr(c, "steps", ())]
     data["w"] = [[word(w.who), word(w.spot), word(money(w.staked)), list(w.changed_at), word(w.outcome),
