@@ -360,6 +360,15 @@ def test_without_the_patrons_or_a_coup_s_cards_recorded_the_rule_is_not_judged_t
     later = [c for c in coups[10:] if c["shoe"] == shoe  # coups with a wager a side wager may stand beside
              and any(e["type"] == "wager" and e["spot"] in ("player", "banker") for e in c["events"])]
     assert result.not_judged[(RULE, ("cards",))] == len(later) > 20
+    # coup 10 recorded with its result but none of its cards (BAC-DEAL-ORDER's finding): likewise
+    path, _ = night(tmp_path, "uncaptured", coups=120, seed=2, seats=3)
+    lines = path.read_text().splitlines()
+    coups = [json.loads(line) for line in lines[1:]]
+    coups[9]["events"] = [e for e in coups[9]["events"] if e["type"] != "card"]
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    result = checked(path)
+    assert any(f.rule == "BAC-DEAL-ORDER" and f.coup == coups[9]["coup"] for f in result.findings)
+    assert result.not_judged[(RULE, ("cards",))] == len(later)
     # the dealer is not needed: the patron's play is judged whoever dealt (the collusion rule is not judged there)
     path, _ = night(tmp_path, "no-dealers", coups=200, seed=3, seats=3, inject={"integrity.advantage-play": 1.0})
     header = json.loads(path.read_text().splitlines()[0])

@@ -466,9 +466,11 @@ class Collector:
         if self.data.chances is not None:
             # cards in order without their hands are the shoe's cards like any dealt (in ``cards`` above): the shoe
             # left after them is known, unless one was not read (??) or the coup is one captured twice
-            if unplaced and len(cards) - start < len(unplaced):
+            if unplaced and len(cards) - start < len(unplaced) or not (s.drawn or unplaced) and s.void is None:
+                # a card not read, or a coup dealt whose cards were not captured: the shoe left after it is not known
                 self.data.chances.gaps.append((shoe.shoe, len(shoe.numbers) - 1))
-            self._chances(s, shoe, have, duplicate)
+            if "cards" in have:  # (else the rule is not judged at this coup: the engine says so)
+                self._chances(s, shoe, have, duplicate)
         times = s.times
         if times or shoe.times is not None:
             shoe.add_time(next((t.when for t in times if t.when is not None), None))
