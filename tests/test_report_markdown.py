@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reporting import STAMP, clean_doc, run, sample_into, write
+from test_report_html import _long_night
 
 from compliance.report import markdown
 
@@ -43,3 +44,16 @@ def test_long_tables_are_cut_to_fit_a_comment(tmp_path, monkeypatch):
 
 def test_table_cells_escape_pipes():
     assert markdown._cell("a | b\nc") == "a \\| b\\\\nc"  # the line break shown as \n, never made
+
+
+def test_the_money_of_a_long_recording_is_shown_by_the_day_month_or_year_as_the_report_folds_its_hours(
+        tmp_path, monkeypatch):
+    """Coups half an hour apart over thirty days: hundreds of hours with money, shown as 31 days."""
+    monkeypatch.chdir(tmp_path)
+    _long_night(tmp_path, 1_440)
+    r = run("check", ".", "-j", "1", "-f", "markdown", "--timestamp", STAMP, "--ignore", "integrity.*")
+    rows = [line.split(" | ") for line in r.stdout.splitlines() if line.startswith("| day | ")]
+    assert [row[1] for row in rows[:2]] == ["2026-11-29 (UTC)", "2026-11-30 (UTC)"] and len(rows) == 31
+    assert not [line for line in r.stdout.splitlines() if line.startswith("| hour | ")]
+    assert sum(int(row[2].replace(",", "")) for row in rows) == sum(
+        int(line.split(" | ")[2].replace(",", "")) for line in r.stdout.splitlines() if line.startswith("| table | "))

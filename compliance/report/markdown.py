@@ -22,7 +22,7 @@ from compliance.categories import SEVERITIES
 from compliance.findings import Finding
 from compliance.games.common import money
 from compliance.printable import printable
-from compliance.report.model import MONEY_GROUPS, MoneySummary, Report, money_words
+from compliance.report.model import MONEY_GROUPS, MoneySummary, Report, TimeFold, money_words
 
 MAX_ROWS = 200
 MARK = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
@@ -63,10 +63,11 @@ def _row(f: Finding, severity: str) -> str:
             f"{_cell(f.citation)} |")
 
 
-def _money(summary: MoneySummary) -> list[str]:
-    """The wrong settlements' money: net, each way, and by table, dealer and hour (patrons: in the full report)."""
+def _money(summary: MoneySummary, time: TimeFold | None = None) -> list[str]:
+    """The wrong settlements' money: net, each way, and by table, dealer and hour (patrons: in the full report);
+    by the day, month or year where the report's time view folds the hours (``time``)."""
     if summary.currencies is not None:
-        return [line for one in summary.currencies.values() for line in _money(one)]
+        return [line for one in summary.currencies.values() for line in _money(one, time)]
     unit = f" ({_cell(summary.currency)})" if summary.currency else ""
     t = summary.total
     words = _cell(summary.net_words())
@@ -74,9 +75,15 @@ def _money(summary: MoneySummary) -> list[str]:
              f"over {t.findings:,} finding{'' if t.findings == 1 else 's'}.")
     out = ["", f"#### Money{unit}", "", total, "",
            "| by | who | findings | to patrons | to the house | net |", "|---|---|---:|---:|---:|---:|"]
-    rows = [f"| {title} | {_cell(key)} | {g.findings:,} | {money(g.to_patrons)} | {money(g.to_house)} | "
-            f"{money(g.net)} |" for name, title in MONEY_GROUPS if name != "patron"
-            for key, g in getattr(summary, name).items()]
+    rows = []
+    for name, title in MONEY_GROUPS:
+        if name == "patron":
+            continue
+        group = getattr(summary, name)
+        if name == "hour" and time is not None and time.folded:
+            title, group = time.unit, time.money(group)
+        rows += [f"| {title} | {_cell(key)} | {g.findings:,} | {money(g.to_patrons)} | {money(g.to_house)} | "
+                 f"{money(g.net)} |" for key, g in group.items()]
     return out + _table_rows(rows)
 
 
@@ -114,7 +121,7 @@ def render(report: Report) -> str:
         lines += [""] + [f"Judged by {_cell(line)}." for line in report.judged_by()]
     lines += [f"\n{_cell(line[0].upper() + line[1:])}." for line in report.configured()]
     if report.money is not None:
-        lines += _money(report.money)
+        lines += _money(report.money, report.time)
     if report.findings:
         lines += ["", "#### Findings", ""]
         lines += _table([_row(f, MARK[f.severity]) for f in report.findings[:MAX_ROWS]], len(report.findings))
