@@ -148,14 +148,14 @@ class Smallest:
     def __init__(self):
         self.p = {"outcomes": 1.0, "drift": 1.0}
         self.tests = Counter()
-        self._tests_of, self._judge = outcomes.tests_of, drift.DriftGroup.judge
+        self._statistics_of, self._judge = outcomes.statistics_of, drift.DriftGroup.judge
         smallest = self
 
-        def tests_of(group, wanted):
-            out = smallest._tests_of(group, wanted)
+        def statistics_of(texts, odds, shoe, wanted):  # every group's tests (a shoe's, where it is collected)
+            out = smallest._statistics_of(texts, odds, shoe, wanted)
             smallest.tests["outcomes"] += len(out)
-            for t in out:
-                smallest.p["outcomes"] = min(smallest.p["outcomes"], t.p_value)
+            for *_, p_value, _side in out:
+                smallest.p["outcomes"] = min(smallest.p["outcomes"], p_value)
             return out
 
         def judge_drift(group, alpha, min_errors):
@@ -166,7 +166,7 @@ class Smallest:
                 smallest.p["drift"] = min(smallest.p["drift"], float(sign_test(up, len(signed))))
             return smallest._judge(group, alpha, min_errors)
 
-        outcomes.tests_of, drift.DriftGroup.judge = tests_of, judge_drift
+        outcomes.statistics_of, drift.DriftGroup.judge = statistics_of, judge_drift
 
 
 def main(argv=None) -> int:

@@ -12,6 +12,7 @@ without the dealers or the patrons recorded, the rule is not judged.
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from collections import Counter
@@ -20,6 +21,8 @@ from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 
+from hypothesis import given
+from hypothesis import strategies as st
 from reporting import run
 
 from compliance import driver
@@ -138,3 +141,11 @@ def test_every_pair_of_the_run_is_a_test_though_only_those_with_events_are_worke
     assert run_tests.m == 2 * 4  # three pairs with wagers, one with a late wager only
     over = next(t for t in run_tests.tests if t.kind == "over" and t.pair.patron == "P-1")
     assert (over.x, over.n, over.share, over.p_value) == (1, 1, Fraction(30, 40), 0.75)
+
+
+@given(n=st.integers(1, 400), data=st.data(), numerator=st.integers(1, 60), denominator=st.integers(61, 300))
+def test_the_binomial_tail_summed_from_either_side_is_the_same_exact_fraction(n, data, numerator, denominator):
+    x = data.draw(st.integers(1, n))
+    a, b = numerator, denominator
+    plain = Fraction(sum(math.comb(n, j) * a ** j * (b - a) ** (n - j) for j in range(x, n + 1)), b ** n)
+    assert patrons.upper_tail(x, n, Fraction(a, b)) == float(plain)

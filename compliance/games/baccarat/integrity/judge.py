@@ -104,7 +104,9 @@ def _own(record, rules: dict, tableau, cache: bool) -> dict:
         side, length, _, m = outcomes.streak(counted)
         streak = (side, length, longest_run_tail(length, m, odds["banker"] / (odds["banker"] + odds["player"]))) \
             if m else None
-        own[OUTCOMES] = (counted, outcomes.bands(counted, odds), streak)
+        # the shoe's own tests too, as the judge would work them out (their Benjamini-Hochberg is the run's)
+        tests = outcomes.statistics_of([counted], [odds], True, rules[OUTCOMES].params.statistics)
+        own[OUTCOMES] = (counted, outcomes.bands(counted, odds), streak, tests)
     return own
 
 
@@ -375,7 +377,7 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
     if not judged:
         return []
     for s in judged:  # each shoe's own counts, worked out where it was collected (prepare)
-        s.counted, s.view.counts, streak = _own(s.record, s.rules, s.result.ruleset.game.tableau, s.cache)[OUTCOMES]
+        s.counted, s.view.counts, streak, _ = _own(s.record, s.rules, s.result.ruleset.game.tableau, s.cache)[OUTCOMES]
         if streak is not None:
             s.view.streak = streak
         for lacking, n in (s.record.uncounted or {}).items():  # coups the counts could not take (collect.py)
@@ -436,7 +438,10 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
         group = group_of(g)
         key = (group.segments[0].shoe.result.ruleset.id, group.rule.id)
         rules[key] = group.rule
-        tests = outcomes.tests_of(group, group.rule.params.statistics)
+        if isinstance(g, outcomes.Group):
+            tests = outcomes.tests_of(group, group.rule.params.statistics)
+        else:  # a shoe's own, worked out where it was collected
+            tests = [outcomes.Test(group, *t) for t in g.record.own[OUTCOMES][3]]
         if tests:
             pvalues[key].extend(t.p_value for t in tests)
             families[key].append((g, min(t.p_value for t in tests)))

@@ -92,7 +92,13 @@ def _count(text: bytes, of: bytes) -> int:
 
 def tests_of(group: Group, wanted: list[str]) -> list[Test]:
     """The group's tests: the binomial test of each count, and a shoe's longest streak."""
-    texts = [letters(s) for s in group.segments]
+    return [Test(group, *t) for t in statistics_of([letters(s) for s in group.segments],
+                                                   [s.odds for s in group.segments], group.kind == "shoe", wanted)]
+
+
+def statistics_of(texts: list[bytes], odds: list[dict[str, float]], shoe: bool, wanted: list[str]) -> list[tuple]:
+    """The tests of the coups ``texts`` (segments, each with its ``odds``), as :class:`Test`'s fields after its
+    group: (statistic, k, n, chance, p-value, side); ``shoe``: one shoe's, its longest streak tested too."""
     sizes = [len(t) - t.count(b"-") for t in texts]
     n = sum(sizes)
     if n == 0:
@@ -101,15 +107,14 @@ def tests_of(group: Group, wanted: list[str]) -> list[Test]:
     for stat, _, of in COUNTS:
         if stat not in wanted:
             continue
-        p = sum(s.odds[stat] * k for s, k in zip(group.segments, sizes)) / n
+        p = sum(o[stat] * k for o, k in zip(odds, sizes)) / n
         k = sum(_count(t, of) for t in texts)
-        out.append(Test(group, stat, k, n, p, binomial_two_sided(k, n, p)))
-    if group.kind == "shoe" and "streak" in wanted:
-        seg = group.segments[0]
+        out.append((stat, k, n, p, binomial_two_sided(k, n, p), ""))
+    if shoe and "streak" in wanted:
         side, length, _, m = streak(texts[0])
         if m:
-            q = seg.odds["banker"] / (seg.odds["banker"] + seg.odds["player"])
-            out.append(Test(group, "streak", length, m, q, longest_run_tail(length, m, q), side))
+            q = odds[0]["banker"] / (odds[0]["banker"] + odds[0]["player"])
+            out.append(("streak", length, m, q, longest_run_tail(length, m, q), side))
     return out
 
 

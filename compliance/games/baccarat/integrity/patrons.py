@@ -44,7 +44,10 @@ def upper_tail(x: int, n: int, share: Fraction) -> float:
         return 1.0
     if n <= _EXACT:
         a, b = share.numerator, share.denominator
-        total = sum(math.comb(n, j) * a ** j * (b - a) ** (n - j) for j in range(x, n + 1))
+        if x <= n - x + 1:  # fewer terms below x: the tail is what they leave of b^n (the same fraction)
+            total = b ** n - sum(math.comb(n, j) * a ** j * (b - a) ** (n - j) for j in range(x))
+        else:
+            total = sum(math.comb(n, j) * a ** j * (b - a) ** (n - j) for j in range(x, n + 1))
         return float(Fraction(total, b ** n))
     return binomial_tails(x, n, float(share))[1]
 
