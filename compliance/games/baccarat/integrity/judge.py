@@ -79,7 +79,7 @@ def rules_by_kind(ruleset) -> dict:
 
 def prepare(data, ruleset, context: RunContext | None = None) -> None:
     """What each shoe of one transcript, or of one chunk of it, gives on its own (the shuffle tests within the shoe,
-    its counted outcomes, their bands and longest streak), worked out where its coups were collected: in a worker
+    its counted outcomes, their bands, longest streak and tests), worked out where its coups were collected: in a worker
     process under -j (a file is cut into chunks at shoe boundaries, so a chunk's shoes are whole).  Kept on the
     shoe's record, so that :func:`judge`, in one process, works out only what spans shoes; a shoe joined again
     from two chunks is worked out again there."""
