@@ -50,31 +50,25 @@ def lefts(record, gaps: set[int], points) -> list[tuple[int, ...] | None]:
     """The shoe left before each coup of ``record`` (cards of each point value 0..9), from the cards recorded out
     of it before (burns included where recorded: a card the patrons did not see is, to them, still in the shoe);
     None from the first coup after one whose cards are not all known (``gaps``), or past the shoe's cards."""
-    limit = 52 * record.decks
-    left = list(full_shoe(record.decks))
-    out: list[tuple[int, ...] | None] = []
-    start, known = 0, True
-    cards = record.cards
-    for i, end in enumerate(record.ends):
-        out.append(tuple(left) if known else None)
-        if i in gaps or end > limit:
-            known = False
-        if known:
-            for b in cards[start:end]:
-                v = points[b]
-                left[v] -= 1
-                if left[v] < 0:  # more of a value than the shoe holds (shoe.integrity's finding): not known
-                    known = False
-        start = end
-    return out
+    return _left_before(record, gaps, list(full_shoe(record.decks)), points)
+
+
+#: each card byte -> its place among the 52 kinds; None for a card recorded without its suit
+_KIND = tuple(b if b < 52 else None for b in range(256))
 
 
 def kinds_left(record, gaps: set[int]) -> list[tuple[int, ...] | None]:
     """The shoe left before each coup of ``record`` by card (52 kinds, DECK's order), what a spot settled by the
     first two cards (a pair) reads: as :func:`lefts`, and None also from the first coup after one with a card
     recorded without its suit (``7?``)."""
+    return _left_before(record, gaps, [record.decks] * 52, _KIND)
+
+
+def _left_before(record, gaps: set[int], left: list[int], slot) -> list[tuple[int, ...] | None]:
+    """``left`` (the full shoe, counted by ``slot[card byte]``) before each coup of ``record``; None from the first
+    coup after one in ``gaps``, past the shoe's cards, or after a card whose slot is not known (None) or of which
+    the shoe holds no more (more copies than it holds: shoe.integrity's finding)."""
     limit = 52 * record.decks
-    left = [record.decks] * 52
     out: list[tuple[int, ...] | None] = []
     start, known = 0, True
     cards = record.cards
@@ -84,13 +78,11 @@ def kinds_left(record, gaps: set[int]) -> list[tuple[int, ...] | None]:
             known = False
         if known:
             for b in cards[start:end]:
-                if b >= 52:  # a card without its suit: which card left the shoe is not known
+                k = slot[b]
+                if k is None or not left[k]:
                     known = False
                     break
-                left[b] -= 1
-                if left[b] < 0:
-                    known = False
-                    break
+                left[k] -= 1
         start = end
     return out
 
