@@ -117,6 +117,17 @@ class RulesetCache:
             return self.chosen()
         return self.for_jurisdiction(header.table.jurisdiction, where)
 
+    def for_source(self, source: TranscriptFile) -> Ruleset:
+        """:meth:`for_header` of an opened transcript: a ``table.jurisdiction`` that names no ruleset is said at
+        its place in the file (``file:line:column``)."""
+        try:
+            return self.for_header(source.header, source.display)
+        except UserError as e:
+            if e.where != source.display:
+                raise
+            place = source.header_place("$.table.jurisdiction") or source.header_place("$") or source.display
+            raise UserError(e.message, place) from None
+
     def chosen(self) -> Ruleset | None:
         """The operator's ruleset (--ruleset, the configuration's ``ruleset``); None where there is none."""
         if not self.override:
@@ -320,7 +331,7 @@ class Checker:
         there, and a report that draws the coups asks for the others here."""
         try:
             header = source.header
-            ruleset = self.rulesets.for_header(header, source.display)
+            ruleset = self.rulesets.for_source(source)
             game = source.game
             replayer = self.replayer(game, games.table_context(game, header, ruleset, source.display))
             last, out = max(numbers), []
@@ -340,7 +351,7 @@ class Checker:
 
     def _check_source(self, source: TranscriptFile, on_coup=None) -> TranscriptResult:
         header = source.header
-        ruleset = self.rulesets.for_header(header, source.display)
+        ruleset = self.rulesets.for_source(source)
         game = source.game  # the reader picked it by table.game, to decode the coups
         table = games.table_context(game, header, ruleset, source.display)
         result = TranscriptResult(source.display, bounded_name(header.table.id), header.table.jurisdiction, header.table.game,

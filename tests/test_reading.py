@@ -262,3 +262,20 @@ def test_an_unknown_ruleset_gets_the_nearest_id(tmp_path):
                                      "au-nsw, nz, punto-banco, us-in, us-in-pai-gow, us-nj, us-pa)"]  # said once
     r = run(tmp_path, dumps(altered(_set("table.jurisdiction", "us-jn"))))
     assert "table.jurisdiction: 'us-jn' is not a ruleset id; did you mean 'us-nj'?" in r.stderr
+
+
+def test_a_jurisdiction_that_names_no_ruleset_is_said_where_the_header_names_it(tmp_path):
+    """The file's line and column of table.jurisdiction, in a JSON document, a .jsonl header and a Markdown
+    block (the document's line)."""
+    doc = altered(_set("table.jurisdiction", "u-nsw"))
+    text = dumps(doc)
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if '"jurisdiction"' in s)
+    column = text.splitlines()[line - 1].index('"u-nsw"') + 1
+    r = run(tmp_path, text)
+    assert f"night.json:{line}:{column}: table.jurisdiction: 'u-nsw' is not a ruleset id" in r.stderr
+    header = dumps({k: v for k, v in doc.items() if k != "coups"}).replace("\n", "")
+    r = run(tmp_path, header + "\n", "night.jsonl")
+    at = header.index('"u-nsw"') + 1
+    assert f"night.jsonl:1:{at}: table.jurisdiction:" in r.stderr
+    r = run(tmp_path, f"# Night\n\n```baccarat-transcript\n{text}\n```\n", "night.md")
+    assert f"night.md:{line + 3}:{column}: table.jurisdiction:" in r.stderr

@@ -117,6 +117,10 @@ class EmbeddedTranscript(TranscriptFile):
         self.block = block
         super().__init__(Path(display), display, data=block.text.removeprefix(BOM), jsonl=block.jsonl, bounds=bounds)
 
+    def header_place(self, at: str, key: str | None = None) -> str | None:
+        inner = super().header_place(at, key)
+        return None if inner is None else _document_place(self.block, self.display, inner)
+
     def records(self) -> Iterator[CoupRecord]:
         shift, indent = self.block.line - 1, self.block.indent
         for record in super().records():
@@ -154,10 +158,16 @@ def open_block(path: str | Path, display: str, index: int,
     try:
         return EmbeddedTranscript(block, display, bounds)
     except UserError as e:
-        where = e.where if e.where and e.where != display else f"{display}:{block.line}"
-        place = e.where.removeprefix(display) if e.where and e.where.startswith(display) else ""
-        if re.fullmatch(r":\d+(:\d+)?", place):
-            # a header error names its line (and column) inside the block: make them the document's
-            line, _, column = place[1:].partition(":")
-            where = f"{display}:{block.line + int(line) - 1}" + (f":{int(column) + block.indent}" if column else "")
+        where = _document_place(block, display, e.where) or (
+            e.where if e.where and e.where != display else f"{display}:{block.line}")
         raise UserError(f"transcript block: {e.message}", where) from None
+
+
+def _document_place(block: Block, display: str, where: str | None) -> str | None:
+    """A place in the block (``display:line[:column]``, as its transcript reads it) as the document's; None where
+    ``where`` names no line."""
+    place = where.removeprefix(display) if where and where.startswith(display) else ""
+    if not re.fullmatch(r":\d+(:\d+)?", place):
+        return None
+    line, _, column = place[1:].partition(":")
+    return f"{display}:{block.line + int(line) - 1}" + (f":{int(column) + block.indent}" if column else "")

@@ -201,6 +201,11 @@ class TranscriptFile:
         """``file:line:column`` of what a header validation error names (the key, or the value at its path)."""
         m = _UNKNOWN.match(err)
         key, at = (m.group(1), m.group(2) or "$") if m else (None, (re.search(r" - at `(.*)`$", err) or [None, "$"])[1])
+        return TranscriptFile.header_place(self, at, key)  # in this text: an embedding moves its errors' places
+
+    def header_place(self, at: str, key: str | None = None) -> str | None:
+        """``file:line:column`` of the header's value at the path ``at`` (``$.table.jurisdiction``), or of the key
+        ``key`` in it; None where it is not found."""
         path = locate.parse_path(at)
         if path is None:
             return None
@@ -287,7 +292,7 @@ class TranscriptFile:
         except msgspec.ValidationError:
             raise UserError("`coups` must be an array - at `$.coups`", self.display) from None
         parsed = self._header_from(header, self.display)
-        self._top = {}  # only header errors look at it
+        self._top = {k: v for k, v in top.items() if k != "coups"}  # the header's parts: where its errors are
         return parsed
 
     def sha256(self) -> str:
