@@ -196,6 +196,7 @@ class CoverageMap:
     path: str
     texts: dict[str, dict[str, Entry]]  # text file -> paragraph -> entry
     not_bundled: dict[str, str] = field(default_factory=dict)  # text file -> why only its index is here
+    notes: dict[str, str] = field(default_factory=dict)  # title -> what the map says beside the texts, in our words
 
 
 _ENTRY_KEYS = {"about", "rules", "not_checkable", "gap"}
@@ -208,6 +209,14 @@ def load_map(path: Path | None = None) -> CoverageMap:
     data, display = doc.data, doc.display
     if not isinstance(data, dict) or not isinstance(data.get("texts"), dict):
         raise UserError("the coverage map needs a `texts` mapping: text file -> paragraphs", doc.where())
+    unknown = set(data) - {"texts", "notes"}
+    if unknown:
+        raise UserError(f"the coverage map: unknown key(s) {', '.join(sorted(map(str, unknown)))}", doc.where())
+    notes = data.get("notes") or {}
+    if not isinstance(notes, dict) or not all(isinstance(k, str) and isinstance(v, str) and v.strip()
+                                              for k, v in notes.items()):
+        raise UserError("`notes` is a mapping: title -> what the map says of it, in our words",
+                        doc.where(("notes",)))
     texts: dict[str, dict[str, Entry]] = {}
     not_bundled: dict[str, str] = {}
     for name, body in data["texts"].items():
@@ -244,7 +253,7 @@ def load_map(path: Path | None = None) -> CoverageMap:
             entries[str(pid)] = Entry(str(pid), str(e["about"]).strip(), tuple(rules),
                                       _text(e.get("not_checkable")), _text(e.get("gap")), line)
         texts[str(name)] = entries
-    return CoverageMap(display, texts, not_bundled)
+    return CoverageMap(display, texts, not_bundled, {k: _text(v) for k, v in notes.items()})
 
 
 def _text(v) -> str | None:
@@ -360,6 +369,7 @@ class Coverage:
     outside: list[Outside] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # map and rulesets disagree
     recorded: tuple[str, ...] | None = None  # the evidence of the recording it was worked out for, if one
+    notes: dict[str, str] = field(default_factory=dict)  # the map's notes (texts not reached, red teams)
 
     @property
     def checkable(self) -> int:
@@ -386,7 +396,7 @@ class Coverage:
                                       | ({"not_recorded": o.not_recorded} if o.not_recorded else {})
                                       for o in self.outside],
             "problems": self.problems,
-        }
+        } | ({"notes": self.notes} if self.notes else {})
 
 
 def _share(covered: int, checkable: int) -> str:
@@ -435,7 +445,8 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
     cmap = cmap or load_map()
     all_rulesets = rulesets if rulesets is not None else bundled_rulesets()
     restricted = rulesets is not None
-    result = Coverage(texts=[], recorded=recorded if have is not None else None)
+    result = Coverage(texts=[], recorded=recorded if have is not None else None,
+                      notes={} if restricted else dict(cmap.notes))
     by_text: dict[str, list[Ruleset]] = {}
     for rs in all_rulesets:
         for text in texts_of(rs):
@@ -551,6 +562,8 @@ def render_text(cov: Coverage) -> str:
         out.append("")
     for p in cov.problems:
         out.append(f"map out of date: {p}")
+    for title, text in cov.notes.items():
+        out.append(f"note: {title}: {text}")
     if cov.recorded is not None:
         out.append("with what the recording holds: " + (", ".join(cov.recorded) or "nothing")
                    + " (paragraphs its evidence does not let the rules judge are NOT-REC)")
@@ -594,6 +607,10 @@ def render_markdown(cov: Coverage) -> str:
                 "against a text here.", "", "| ruleset | rule | citation |", "|---|---|---|"]
         out += [f"| {o.ruleset} | `{o.rule}` | {_md(o.citation)} |" for o in cov.outside]
         out.append("")
+    if cov.notes:
+        out += ["## Notes", ""]
+        for title, text in cov.notes.items():
+            out += [f"### {_md(title)}", "", _md(text), ""]
     if cov.problems:
         out += ["## Map out of date", ""] + [f"* {_md(p)}" for p in cov.problems] + [""]
     return "\n".join(out)

@@ -25,9 +25,12 @@ from compliance.coverage import (
     paragraph_index,
     paragraphs,
     regulations_dir,
+    render_markdown,
+    render_text,
     text_paragraphs,
     texts_of,
 )
+from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
 REGULATIONS = regulations_dir()
@@ -57,6 +60,26 @@ def test_a_text_that_is_not_bundled_is_indexed_and_says_why():
     [rows] = [t for t in coverage().texts if t.text == pa]
     assert rows.ruleset == "us-pa" and rows.not_bundled
     assert {r.paragraph: r.status for r in rows.rows}["627a.8(c)(2)"] == "covered"
+
+
+def test_texts_not_reached_are_said_in_the_notes_and_in_every_rendering_of_the_whole_map(tmp_path):
+    """A text looked for and not reached rests under no ruleset: the map's notes say what was read and what was
+    not, and the whole map's coverage prints them (a coverage restricted to some rulesets leaves them out)."""
+    cov = coverage()
+    titles = list(cov.notes)
+    assert any(t.startswith("New York, 9 NYCRR Part 5324") and t.endswith("not reached") for t in titles)
+    assert any(t.startswith("Macau") and t.endswith("not reached") for t in titles)
+    markdown = render_markdown(cov)
+    assert "## Notes" in markdown and all(f"### {t}" in markdown for t in titles)
+    assert all(f"note: {t}: " in render_text(cov) for t in titles) and cov.as_dict()["notes"] == cov.notes
+    assert coverage([load_ruleset("us-pa")]).notes == {}
+    bad = tmp_path / "map.yaml"
+    bad.write_text("texts: {}\nnotes: [one]\n", encoding="utf-8")
+    with pytest.raises(UserError, match="`notes` is a mapping"):
+        load_map(bad)
+    bad.write_text("texts: {}\nnote: {a: b}\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"unknown key\(s\) note"):
+        load_map(bad)
 
 
 def test_a_code_of_many_sections_is_read_section_by_section():

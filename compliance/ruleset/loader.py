@@ -436,7 +436,7 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
                             f"game_kind is {game_kind}", layer.doc.where(at + ("check",)))
         plain, house = unwrap_house(data.get("params", {}), "params")
         try:
-            params = kind.params.model_validate(plain)
+            params = kind.params.model_validate(plain, context={"game": game})  # the game section, to check against
         except ValidationError as e:
             raise _pydantic_error(params_layer.doc, params_at, e) from None
         citation = data.get("citation")

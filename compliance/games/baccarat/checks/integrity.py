@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from compliance.checks import Params
 from compliance.games.baccarat.checks.register import check
@@ -144,6 +144,29 @@ class AdvantageParams(Params):
     """Advantage play is legal: by default a finding keeps the rule's severity however strong the evidence.  A
     house that wants a run to fail on it sets a level here (a finding whose p-value is at or below it is an
     error), or the rule's severity."""
+
+    @field_validator("spots")
+    @classmethod
+    def _judged(cls, spots, info: ValidationInfo):
+        """Every spot named is one the ruleset's games declare, settled by the result alone or by the first two
+        cards alone (the two the edge engine works out): a spot it cannot judge is refused, never left out."""
+        game = (info.context or {}).get("game")
+        if spots is None or game is None:
+            return spots
+        from compliance.games.baccarat.spots import table_spots
+
+        seen: set[str] = set()
+        for variant in game.variants:
+            for name, spot in table_spots({k: s for k, s in game.spots_of(variant).items() if k in spots}).items():
+                seen.add(name)
+                if spot.scopes not in ({"result"}, {"cards"}):
+                    raise ValueError(f"spot {name!r} ({variant}) is settled both by the result and by the first "
+                                     "cards of the hands: its edge given the cards left is not worked out, so its "
+                                     "wagers cannot be judged; leave it out of `spots`")
+        unknown = [name for name in spots if name not in seen]
+        if unknown:
+            raise ValueError(f"no game of the ruleset declares the spot(s) {', '.join(map(repr, unknown))}")
+        return spots
 
 
 @check("integrity.advantage-play", "integrity.advantage-play", AdvantageParams,
