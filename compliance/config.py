@@ -9,6 +9,12 @@ does one that cannot be read or parsed unless it shows such a table (another
 project's broken file is not ours to judge); a broken file that is ours is
 an error.
 
+A configuration found by searching upward may have come with the evidence (a
+``.baccarat-audit.yaml`` in a folder of recordings), so it may not name
+anything that writes a file: ``output`` there is refused (exit 2).  Reports
+come from the command line, or from a configuration named with ``--config``
+(docs/security.md).
+
 Settings on the command line win over the file; the file wins over the
 defaults.  Paths in the file (``waivers``, ``baseline``, ``paths``, report
 files, a ``ruleset`` or ``jurisdictions`` value that names a file) are
@@ -141,6 +147,8 @@ DEFAULTS: dict[str, Any] = {
     "require-evidence": [],  # evidence every coup must hold (compliance.evidence.required)
 }
 _PATH_KEYS = ("waivers", "baseline")
+#: settings that write files: refused in a configuration found by searching upward (only --config may name them)
+WRITING_KEYS = ("output",)
 
 
 @dataclass
@@ -152,6 +160,7 @@ class Settings:
     file: Path | None = None
     sha256: str | None = None  # of the configuration file's bytes
     isolated: bool = False  # --isolated: no configuration file was looked for or read
+    discovered: bool = False  # the file was found by searching upward, not named with --config
 
     def source(self):
         """The configuration file the settings came from, for the run context and the reports (None: none)."""
@@ -244,9 +253,10 @@ def discover(start: Path | None = None) -> Path | None:
     return found[0] if found else None
 
 
-def read_file(path: Path, table: dict | None = None):
+def read_file(path: Path, table: dict | None = None, discovered: bool = False):
     """Read and validate one configuration file (``table``: its pyproject table, when already read);
-    unknown keys are errors (they catch typos)."""
+    unknown keys are errors (they catch typos). ``discovered``: found by searching upward, so a setting
+    that writes a file (:data:`WRITING_KEYS`) is refused."""
     doc = None
     if path.name == PYPROJECT:
         raw = table if table is not None else _pyproject_table(path)
@@ -256,6 +266,12 @@ def read_file(path: Path, table: dict | None = None):
         raise UserError("has no [tool.baccarat-audit] table", str(path))
     from pydantic import ValidationError
 
+    writes = [k for k in WRITING_KEYS if isinstance(raw, dict) and k in raw] if discovered else []
+    if writes:
+        where = doc.where((writes[0],)) if doc is not None else f"{path} [{TABLE}]"
+        raise UserError(f"setting {writes[0]}: a configuration found by searching upward (it may have come with "
+                        "the evidence) may not name files to write; give the reports with -o on the command line, "
+                        "or name this file with --config", where)
     try:
         return config_model().model_validate(raw)
     except ValidationError as e:
@@ -343,10 +359,11 @@ def load(explicit: Path | None = None, start: Path | None = None, isolated: bool
     path, table = found
     if not path.exists():
         raise UserError("no such configuration file", str(path))
-    cfg = read_file(path, table)
+    cfg = read_file(path, table, discovered=explicit is None)
     base = path.resolve().parent
     origin = os.path.relpath(path)
     settings.file = path
+    settings.discovered = explicit is None
     settings.sha256 = hashlib.sha256(limits.read_input(path, "config", str(path))).hexdigest()
     given = cfg.model_dump(by_alias=True, exclude_unset=True)
     for key, value in given.items():

@@ -11,6 +11,8 @@
 Files that are plainly not transcripts, the reports, baselines and injection
 lists baccarat-audit writes itself, are skipped with a note (``on_skip``);
 ``--exclude`` globs (:class:`Exclude`) skip more, files and whole directories.
+A configuration's ``exclude`` skips only what a directory holds: a file the
+auditor names on the command line is always checked.
 
 Each transcript becomes an :class:`Input` (small and picklable, so a parallel
 runner can ship it to a worker); ``Input.check`` opens and checks it.
@@ -95,7 +97,11 @@ class Exclude:
     taken from the working directory, or a directory the path is under.
     """
 
-    def __init__(self, patterns: Iterable[str] = ()):
+    def __init__(self, patterns: Iterable[str] = (), source: str = "--exclude", named: bool = True):
+        """``source``: where the globs come from, for the note; ``named``: they also skip what is named on
+        the command line (``--exclude``), not only what a directory holds (a configuration's ``exclude``)."""
+        self.source = source
+        self.named = named
         self.names: list[str] = []
         self.paths: list[str] = []
         for p in patterns:
@@ -228,8 +234,8 @@ def collect(paths: Iterable[str | Path], on_error: Callable[[UserError], None], 
             on_error(UserError("cannot read: a symbolic link loop" if _loops(p) else "no such file or directory",
                                str(arg)))
             continue
-        if exclude(p):
-            skip(f"{display_name(p)}: excluded (--exclude)")
+        if exclude.named and exclude(p):
+            skip(f"{display_name(p)}: excluded ({exclude.source})")
             continue
         if p.is_dir():
             found: list[Input] = []
@@ -263,6 +269,9 @@ def _file(p: Path, display: str, on_error, in_directory: bool = False,
         except UserError as e:
             on_error(e)
             return []
+        if not found and not in_directory:  # named (or standard input): it was meant to be checked
+            on_error(UserError("not a transcript: neither JSON nor a Markdown document with a "
+                               "```baccarat-transcript block", display))
         return [Input(str(p), display, b.index, b.line, len(b.text)) for b in found]
     if suffix not in TRANSCRIPT_SUFFIXES and not in_directory:
         on_error(UserError("not a transcript: give a .json or .jsonl transcript, a Markdown document with "

@@ -64,12 +64,12 @@ def test_unknown_settings_are_errors_that_name_the_file(tmp_path, monkeypatch):
 def test_config_show_prints_the_effective_settings_and_their_origin(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text('[tool.baccarat-audit]\nruleset = "us-nj"\noutput = ["sarif=r.sarif"]\n')
-    r = run("config", "show")
+    r = run("config", "show", "--config", "pyproject.toml")  # outputs: only from a configuration named
     assert r.exit_code == 0
     assert "pyproject.toml" in r.stdout.splitlines()[0]
     assert any(line.startswith('ruleset = "us-nj"') and line.endswith("# pyproject.toml") for line in r.stdout.splitlines())
     assert any(line.startswith('fail-on = "error"') and line.endswith("# default") for line in r.stdout.splitlines())
-    doc = json.loads(run("config", "show", "--json").stdout)
+    doc = json.loads(run("config", "show", "--json", "--config", "pyproject.toml").stdout)
     assert doc["settings"]["output"] == {"value": ["sarif=r.sarif"], "from": "pyproject.toml"}
 
 
@@ -85,10 +85,11 @@ def test_configured_reports_are_written_and_a_format_flag_still_prints(tmp_path,
     sample_into(tmp_path)
     (tmp_path / ".baccarat-audit.yaml").write_text("output: [sarif=reports/r.sarif]\n")
     (tmp_path / "reports").mkdir()
-    quiet = run("check", "night-shift.json")
+    named = ("--config", ".baccarat-audit.yaml")  # outputs: only from a configuration named (docs/security.md)
+    quiet = run("check", "night-shift.json", *named)
     assert quiet.stdout == "" and (tmp_path / "reports" / "r.sarif").exists()
     (tmp_path / "reports" / "r.sarif").unlink()
-    loud = run("check", "night-shift.json", "--format", "json")
+    loud = run("check", "night-shift.json", "--format", "json", *named)
     assert json.loads(loud.stdout)["counts"]["findings"] == 6 and (tmp_path / "reports" / "r.sarif").exists()
 
 

@@ -125,7 +125,7 @@ def test_exclude_skips_files_and_directories_by_name_or_path(tmp_path, monkeypat
     assert r.exit_code == 1, r.stderr
     assert [t["transcript"] for t in json.loads(r.stdout)["transcripts"]] == ["recordings/2026/night.json"]
     nothing = run("check", "recordings/2026/night.json", "--exclude", "night.json")
-    assert nothing.exit_code == 0  # as with Ruff: nothing to check is no failure, but it is said
+    assert nothing.exit_code == 2  # a run that judged no coup gives no verdict
     assert nothing.stdout.splitlines()[0] == "warning: nothing was checked: no transcript among the paths given"
 
 

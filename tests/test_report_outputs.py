@@ -151,12 +151,12 @@ def test_a_report_directory_that_cannot_be_made_is_one_message(tmp_path, monkeyp
 def test_an_unknown_format_in_the_configuration_names_the_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     sample_into(tmp_path)
-    (tmp_path / ".baccarat-audit.yaml").write_text("output: [PDF=audit.pdf]\n")
-    r = run("check", "night-shift.json")
+    (tmp_path / "ci.yaml").write_text("output: [PDF=audit.pdf]\n")  # outputs: a configuration named
+    r = run("check", "night-shift.json", "--config", "ci.yaml")
     assert r.exit_code == 2
-    assert ".baccarat-audit.yaml:1:1: setting output: unknown report format 'PDF'" in r.stderr
-    (tmp_path / ".baccarat-audit.yaml").write_text("output: [audit.pdf]\nformat: JSON\n")  # format in any case
-    assert run("check", "night-shift.json").exit_code == 1
+    assert "ci.yaml:1:1: setting output: unknown report format 'PDF'" in r.stderr
+    (tmp_path / "ci.yaml").write_text("output: [audit.pdf]\nformat: JSON\n")  # format in any case
+    assert run("check", "night-shift.json", "--config", "ci.yaml").exit_code == 1
     assert json.loads((tmp_path / "audit.pdf").read_text())["counts"]["findings"] == 6
 
 

@@ -117,7 +117,7 @@ def test_a_transcript_without_a_coup_is_warned_about(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "empty.json", {**clean_doc(), "coups": []})
     r = run("check", "empty.json")
-    assert r.exit_code == 0  # nothing breaks a rule, but nothing was checked either: said so
+    assert r.exit_code == 2  # nothing breaks a rule, but nothing was checked either: no verdict
     lines = r.stdout.splitlines()
     assert lines[0] == "warning: empty.json: holds no coup: nothing was checked"
     assert lines[-1] == "checked 1 transcript, 0 coups, 0 findings"

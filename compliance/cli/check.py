@@ -300,7 +300,7 @@ def check(
         if STDIN in settings["paths"]:
             stdin = (spool_stdin(sys.stdin.buffer, Path(spool), stdin_filename, bounds),
                      stdin_filename or STDIN_NAME)
-        inputs = collect(settings["paths"], on_error, Exclude(settings["exclude"]), on_skip, stdin, bounds)
+        inputs = collect(settings["paths"], on_error, excluded(settings), on_skip, stdin, bounds)
         from compliance import driver
 
         driver.resolve(inputs, rulesets)  # each transcript's ruleset, loaded before any is checked
@@ -328,6 +328,15 @@ def check(
     if write_baseline is not None and not report.errors:
         raise typer.Exit(0)  # the baseline is what was asked for: writing it is the run's success
     raise typer.Exit(report.exit_code)
+
+
+def excluded(settings: config.Settings) -> Exclude:
+    """The run's exclude globs: ``--exclude`` skips what the command line names too; a configuration's
+    ``exclude`` only what a directory holds (a file the auditor names is always checked)."""
+    origin = settings.origin["exclude"]
+    if origin in ("command line", "default"):
+        return Exclude(settings["exclude"])
+    return Exclude(settings["exclude"], source=f"exclude in {origin}", named=settings.origin["paths"] != "command line")
 
 
 def _known_rules(loaded) -> tuple[list, dict]:
@@ -409,6 +418,9 @@ def write_reports(report: Report, outputs: list[tuple[str, Path]], baseline: Pat
         outputs_file.make_directory(baseline, "the report's")
         outputs_file.write(baseline, baseline_file.render(report.all_findings, report.tool_version).encode("utf-8"),
                            "cannot write baseline")
+    if options.quiet:  # quiet, but never silent about a run that judged nothing or a configuration that judged none
+        for warning in report.loud_warnings():
+            typer.echo(f"baccarat-audit: warning: {printable(warning)}", err=True)
     if options.quiet and report.not_judged:  # quiet, but never silent about a verdict on partial evidence
         typer.echo(f"baccarat-audit: {report.rules_not_judged:,} rule{'' if report.rules_not_judged == 1 else 's'} "
                    "not judged for want of evidence", err=True)

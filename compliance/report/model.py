@@ -253,8 +253,9 @@ class Report:
     # ------------------------------------------------------------------ status
     @property
     def exit_code(self) -> int:
-        """0 nothing at or above --fail-on, 1 findings, 2 something could not be checked."""
-        if self.errors:
+        """0 nothing at or above --fail-on, 1 findings, 2 something could not be checked, or the run judged no
+        coup (an empty input, a transcript whose import rejected every row: no verdict to give)."""
+        if self.errors or not self.coups:
             return 2
         return 1 if self.failing else 0
 
@@ -324,10 +325,28 @@ class Report:
     def warnings(self) -> list[str]:
         """What may make the run mean less than it seems: a transcript without a coup checked nothing; a
         configuration file turned off every rule of a ruleset."""
-        out = [f"{r.transcript}: holds no coup: nothing was checked" for r in self.results if r.coups == 0]
+        out = [f"{r.transcript}: holds no coup: nothing was checked" for r in self.results
+               if r.coups == 0 and self.coups]
         out += _shared_tables(self.results)
-        if not self.results and not self.errors:
-            out.append("nothing was checked: no transcript among the paths given")
+        return out + self.loud_warnings()
+
+    def judged_nothing(self) -> str | None:
+        """Why the run judged no coup (it exits 2), or None when it judged some."""
+        if self.coups:
+            return None
+        if not self.results:
+            return None if self.errors else "nothing was checked: no transcript among the paths given"
+        names = [r.transcript for r in self.results]
+        if len(names) == 1:
+            return f"{names[0]}: holds no coup: nothing was checked"
+        more = f" and {len(names) - 5:,} more" if len(names) > 5 else ""
+        return f"nothing was checked: none of the {len(names):,} transcripts holds a coup ({', '.join(names[:5])}{more})"
+
+    def loud_warnings(self) -> list[str]:
+        """The warnings ``--quiet`` prints too: the run judged no coup; a configuration file turned off every
+        rule of a ruleset."""
+        nothing = self.judged_nothing()
+        out = [nothing] if nothing else []
         if self.config is not None and self.config_off:
             off = set(self.config_off)
             for rs in self.rulesets:
