@@ -233,3 +233,27 @@ def test_a_baccarat_fingerprint_holds_the_current_shoe_alone(recording):
     assert game.replay_key(replayer) == key
     replayer.shoe_counts["S2"]["AH"] = 2
     assert game.replay_key(replayer) != key
+
+
+def test_chunks_that_start_after_a_coup_with_an_unread_card_give_the_report_of_one_pass(recording, tmp_path,
+                                                                                       monkeypatch):
+    """The last coup of every shoe has its first card unread (``??``): each chunk's start state holds totals
+    that cannot be read, and its fingerprint is still taken (it was an internal error under -j 2)."""
+    import datetime as dt
+
+    from compliance.cli.check import render
+    from compliance.report.model import Report
+
+    objs = _lines(recording)
+    for coup, after in zip(objs[1:], objs[2:] + [None]):
+        if after is None or after["shoe"] != coup["shoe"]:
+            card = next(e for e in coup["events"] if e["type"] == "card")
+            card["card"] = "??"
+    path = _write(tmp_path / "unread.jsonl", objs)
+    chunked, accepted = _chunked(path, monkeypatch)
+    assert accepted and accepted[0][0] >= 3
+    one = _one_pass(path)
+    _same(chunked, one)
+    when = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+    for fmt in ("json", "text"):
+        assert render(Report([chunked], generated=when), fmt) == render(Report([one], generated=when), fmt)

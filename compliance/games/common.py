@@ -259,7 +259,9 @@ def _canon(x):
         return ("dict",) + tuple((_canon(k), _canon(v)) for k, v in x.items())
     if isinstance(x, (set, frozenset)):
         return ("set",) + tuple(sorted((_canon(v) for v in x), key=repr))
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, tuple):  # its stored items: a game's tuple may guard reading them (baccarat's Unread totals)
+        return (type(x).__name__,) + tuple(_canon(v) for v in tuple.__iter__(x))
+    if isinstance(x, list):
         return (type(x).__name__,) + tuple(_canon(v) for v in x)
     if isinstance(x, msgspec.Struct):
         return (type(x).__name__,) + tuple(_canon(getattr(x, f)) for f in x.__struct_fields__)
