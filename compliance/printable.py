@@ -54,6 +54,13 @@ def printable(text) -> str:
     return text if UNSAFE.search(text) is None else UNSAFE.sub(_escape, text)
 
 
+def safe_line(text: str) -> str:
+    """One line of a log: its control and format characters made visible, and never starting with ``::``
+    (a GitHub Actions workflow command), which a file name could otherwise make it do."""
+    text = printable(text)
+    return "./" + text if text.startswith("::") else text
+
+
 def _json_escape(m: re.Match) -> str:
     c = m.group()
     n = ord(c)

@@ -32,7 +32,8 @@ from compliance.errors import UserError
 ALWAYS = "transcript.unreadable"
 
 
-def _names(pattern: str, rule: str, category: str) -> bool:
+def names(pattern: str, rule: str, category: str) -> bool:
+    """Does the selector ``pattern`` name the rule ``rule`` of category ``category``?"""
     p = pattern.strip()
     up, low = p.upper(), p.lower()
     return (fnmatchcase(rule.upper(), up) or rule.upper().startswith(up + "-")
@@ -52,9 +53,9 @@ class Selection:
     def applies(self, rule: str, category: str) -> bool:
         if category == ALWAYS:
             return True
-        if self.select and not any(_names(p, rule, category) for p in self.select):
+        if self.select and not any(names(p, rule, category) for p in self.select):
             return False
-        return not any(_names(p, rule, category) for p in self.ignore)
+        return not any(names(p, rule, category) for p in self.ignore)
 
     def redirected(self, redirects: Mapping) -> tuple[Selection, list[str]]:
         """This selection with each selector that is a renamed rule's old id (``redirects``: old id ->
@@ -80,7 +81,7 @@ class Selection:
         known = list(rules)
         for option, patterns in (("--select", self.select), ("--ignore", self.ignore)):
             for p in patterns:
-                if any(_names(p, rule, category) for rule, category in known):
+                if any(names(p, rule, category) for rule, category in known):
                     continue
                 prefixes = ({r.rsplit("-", n)[0] for r, _ in known for n in range(1, r.count("-"))}
                             | {c.rsplit(".", n)[0] for _, c in known for n in range(1, c.count(".") + 1)})

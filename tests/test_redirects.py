@@ -124,3 +124,38 @@ def test_rules_show_of_the_old_id_shows_the_rule_with_a_note(night):
     r = run("rules", "show", "BAC-PAYOUT-WRONG", "--ruleset", "renamed.yaml")
     assert r.exit_code == 0 and "BAC-SETTLE-AMOUNT" in r.stdout
     assert f"rules show BAC-PAYOUT-WRONG {NOTE}" in r.stderr
+
+
+@pytest.mark.parametrize("old, named", [
+    ("settlement", "settlement.wrong-amount"),  # a category: --select settlement must keep selecting it
+    ("Third-Card.Banker", "third-card.banker.illegal"),  # a category's prefix, in any case
+    ("wager.late", "wager.late"),
+    ("BAC-DRAW", "BAC-DRAW-PLAYER-ILLEGAL"),  # a prefix of rule ids
+    ("bac-settle", "BAC-SETTLE-AMOUNT"),
+])
+def test_an_old_id_is_a_rule_id_not_a_category_or_a_prefix(tmp_path, old, named):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(RENAMED.replace("BAC-PAYOUT-WRONG: BAC-SETTLE-AMOUNT", f"{old}: BAC-CALLS"))
+    with pytest.raises(UserError, match=f"redirect of '{old}', which --select and --ignore read as a category or a "
+                                        f"prefix \\(it names {named}\\)"):
+        load_ruleset(str(bad))
+    assert [d.code for d in lint_file(bad) if d.severity == "error"] == ["load"]
+
+
+def test_a_redirect_cannot_steal_a_category_from_select(night):
+    (night / "steal.yaml").write_text(RENAMED.replace("BAC-PAYOUT-WRONG: BAC-SETTLE-AMOUNT", "settlement: BAC-CALLS"))
+    r = run("check", "night-shift.json", "--ruleset", "steal.yaml", "--select", "settlement")
+    assert r.exit_code == 2 and "steal.yaml:6:3: redirect of 'settlement'" in r.stderr
+    selected = run("check", "night-shift.json", "--select", "settlement", "-f", "json")
+    assert _rules(selected) == ["BAC-SETTLE-AMOUNT"]  # the category still selects the commission breach
+
+
+def test_lint_escapes_a_redirect_key_that_holds_a_newline(tmp_path):
+    forged = tmp_path / "forged.yaml"
+    forged.write_text(RENAMED.replace("BAC-PAYOUT-WRONG:", '"BAC-OLD\\n::error file=ci.yml,line=1::all clear":'))
+    r = run("ruleset", "lint", str(forged))
+    assert r.exit_code == 1
+    assert not any(line.startswith("::") for line in r.stdout.splitlines())
+    assert "BAC-OLD\\n::error file=ci.yml,line=1::all clear" in r.stdout  # shown, escaped, on its own line
+    doc = json.loads(run("ruleset", "lint", str(forged), "-f", "json").stdout)  # JSON keeps the exact key
+    assert any("BAC-OLD\n::error" in d["message"] for d in doc["diagnostics"])

@@ -18,7 +18,7 @@ import io
 import shutil
 from typing import TYPE_CHECKING
 
-from compliance.printable import printable
+from compliance.printable import printable, safe_line
 from compliance.report.model import NotJudged, Report
 
 if TYPE_CHECKING:
@@ -27,13 +27,6 @@ if TYPE_CHECKING:
     from compliance.findings import Finding
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-
-
-def safe_line(text: str) -> str:
-    """One line of a log: its control and format characters made visible, and never starting with ``::``
-    (a GitHub Actions workflow command), which a file name could otherwise make it do."""
-    text = printable(text)
-    return "./" + text if text.startswith("::") else text
 
 
 def plain_line(f: Finding, severity: str | None = None) -> str:

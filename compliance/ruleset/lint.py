@@ -24,6 +24,7 @@ from compliance import games, lintcodes
 from compliance.checks import REGISTRY
 from compliance.errors import UserError, Where
 from compliance.lintcodes import LintCode
+from compliance.printable import safe_line
 from compliance.ruleset.loader import (
     Parsed,
     _resolve_ref,
@@ -144,7 +145,8 @@ class Diagnostic:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.severity} [{self.code}] {self.message}"
+        """One line, safe to print: a key or a path holding a newline forges no line (compliance.printable)."""
+        return safe_line(f"{self.path}:{self.line}:{self.column}: {self.severity} [{self.code}] {self.message}")
 
     def sort_key(self):
         return (self.path, self.line, self.column, SEVERITY_ORDER[self.severity], self.code, self.message)

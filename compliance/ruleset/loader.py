@@ -459,11 +459,18 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
             defined_in=layer.model.id, location=f"{layer.doc.display}:{line}",
         ))
     return skeleton.model_copy(update={"rules": bound, "disabled": disabled,
-                                       "redirects": _redirects(layers, set(order))})
+                                       "redirects": _redirects(layers, set(order), bound)})
 
 
-def _redirects(layers: list[_Layer], ids: set[str]) -> dict[str, str]:
-    """The renamed rule ids of the chain (each file's over its parent's): old id -> the id of a rule it has now."""
+def _redirects(layers: list[_Layer], ids: set[str], rules: list[BoundRule]) -> dict[str, str]:
+    """The renamed rule ids of the chain (each file's over its parent's): old id -> the id of a rule it has now.
+
+    An old id is a rule id of its own: never a category, a prefix of ids or categories, or a glob, which a
+    selector already reads as naming other rules (``--select settlement`` must keep selecting the category)."""
+    from compliance.categories import CATEGORIES
+    from compliance.selection import names
+
+    known = [(r.id, r.category) for r in rules] + [("", c) for c in CATEGORIES]
     out: dict[str, str] = {}
     for layer in layers:
         for old, new in layer.model.redirects.items():
@@ -471,6 +478,11 @@ def _redirects(layers: list[_Layer], ids: set[str]) -> dict[str, str]:
             if old in ids:
                 raise UserError(f"redirect of {old!r}, which is the id of a rule: a renamed id names no rule",
                                 where)
+            named = next(((r, c) for r, c in known if names(old, r, c)), None)
+            if named is not None:
+                what = named[0] if named[0] and names(old, named[0], "") else named[1]
+                raise UserError(f"redirect of {old!r}, which --select and --ignore read as a category or a prefix "
+                                f"(it names {what}): an old id is a renamed rule's own id", where)
             if new not in ids:
                 close = difflib.get_close_matches(new, sorted(ids), n=1)
                 raise UserError(f"{old!r} redirects to {new!r}, which is no rule of the ruleset"
