@@ -526,7 +526,8 @@ def test_dev_zero_as_a_ruleset_is_refused_at_the_ruleset_limit(tmp_path, how):
 def test_a_markdown_document_of_nul_bytes_holds_no_transcript(tmp_path):
     (tmp_path / "nul.md").write_bytes(b"\x00" * (4 << 20))
     r = _cli(tmp_path, "check", "nul.md", "-j", "1", "-f", "json")
-    assert r.returncode == 0 and json.loads(r.stdout)["transcripts"] == []
+    assert r.returncode == 2 and json.loads(r.stdout)["transcripts"] == []  # named, yet no transcript: said
+    assert r.stderr.count("nul.md: not a transcript") == 1
 
 
 def test_dev_zero_as_a_markdown_document_is_refused_at_its_limit(tmp_path, bounds):
