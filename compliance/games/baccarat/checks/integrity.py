@@ -132,9 +132,11 @@ def collusion(c, p, t):
 class AdvantageParams(Params):
     spots: list[str] | None = None
     """The side wagers judged: a list of spot names, or (by default) every spot a table offers that requires a
-    wager beside it; each settled by the result of the coup (EZ Baccarat's Dragon 7 and Panda 8) or by the first
-    two cards of the hands (pairs: House Money, Perfect Pairs), its edge worked out from its own paytable.  A spot
-    named that needs no wager beside it (Perfect Pairs) is a chance at every coup its patron is at the table."""
+    wager beside it; each settled by the result of the coup (EZ Baccarat's Dragon 7 and Panda 8, a Dragon Bonus
+    paid by margin) or by the first two cards of the hands (pairs: House Money, Perfect Pairs), its edge worked
+    out from its own paytable.  A spot named that needs no wager beside it (Perfect Pairs) is a chance at every
+    coup its patron is at the table; one that no game of the ruleset declares, or whose conditions read both the
+    result and the first cards, is refused."""
     false_discovery_rate: Probability = 0.001
     """Benjamini-Hochberg level over the p-values of every patron of the run (two tests a patron and spot): under
     fair play, the chance of any finding at all in a run is about this."""
