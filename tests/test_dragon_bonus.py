@@ -290,3 +290,18 @@ overrides:""")
     typo = counted_ruleset(tmp_path, "[dragon_bonus_palyer]")
     with pytest.raises(UserError, match="no game of the ruleset declares the spot"):
         load_ruleset(str(typo))
+
+
+def test_analyze_prints_each_row_as_an_integer_count_and_each_edge_as_a_fraction_for_any_deck_count():
+    from typer.testing import CliRunner
+
+    from compliance.cli import app
+
+    r = CliRunner().invoke(app, ["analyze", "-r", HOUSE, "--decks", "2", "-f", "json"])
+    assert r.exit_code == 0, r.output
+    wagers = {w["spot"]: w for w in json.loads(r.output)["wagers"]}
+    found = {e.spot: e for e in analyze(TABLEAU, RULESET.game.spots_for("punto_banco"), 2).edges}
+    for spot in BONUS:
+        assert [row["count"] for row in wagers[spot]["settled"]] == [n for _, _, n in found[spot].rows]
+        assert sum(row["count"] for row in wagers[spot]["settled"]) == 104 * 103 * 102 * 101 * 100 * 99
+        assert Fraction(wagers[spot]["house_edge_exact"]) == found[spot].per_coup
