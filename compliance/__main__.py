@@ -16,6 +16,9 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:  # the answer is the version alone
         from compliance import __version__
 
+        if sys.stdout is None:  # started with standard output closed
+            sys.stderr.write("baccarat-audit: standard output is closed: the version cannot be printed\n")
+            sys.exit(2)
         sys.stdout.write(f"baccarat-audit {__version__}\n")
         return
     # The command's objects are mostly long-lived (modules, classes, validators, the typer app, a ruleset), and a

@@ -191,10 +191,14 @@ def _key(create: bool) -> bytes | None:
         why = _untrusted(st, directory=False)
         if why is None and st.st_mode & 0o077:
             why = "readable or writable by other users"
-        if why is None and st.st_size != KEY_BYTES:
-            why = f"not a key of {KEY_BYTES} bytes"
         if why is None:
             why = _untrusted_folders(path.parent, path.parent)
+        if why is None and st.st_size != KEY_BYTES:  # the user's own, cut short (a full disk, a file-size limit)
+            if not create:
+                return None  # a cold cache: the write that follows makes a new key
+            note(f"the cache's key {path} is damaged ({st.st_size} bytes, not {KEY_BYTES}): a new key is made, "
+                 "and the cache's entries with it")
+            return _new_key(path, replace=True)
         if why:
             note(f"the cache's key {path} is {why}: the cache is not used")
             return None
@@ -203,22 +207,49 @@ def _key(create: bool) -> bytes | None:
         os.close(fd)
 
 
-def _new_key(path: Path) -> bytes | None:
+def _new_key(path: Path, replace: bool = False) -> bytes | None:
+    """A new key, whole at ``path`` or not there at all: written to a temporary file of its own first, then
+    linked in (``replace``: renamed over a damaged one). None when it cannot be made."""
     key = os.urandom(KEY_BYTES)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if _untrusted_folders(path.parent, path.parent):
             return None
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
-    except FileExistsError:  # made by a process beside this one: use it
-        return _key(create=False)
     except OSError:
         return None
-    try:
-        os.write(fd, key)
-    finally:
-        os.close(fd)
+    if not _whole(path, key, 0o600, replace):
+        return _key(create=False) if not replace else None  # made by a process beside this one: use it
     return key
+
+
+def _whole(path: Path, data: bytes, mode: int, replace: bool = False) -> bool:
+    """Create ``path`` holding ``data``, whole or not at all (a full disk, a file-size limit: nothing); False when
+    it could not be made, or (not ``replace``) another process made it first."""
+    tmp = path.parent / f".{path.name}.{os.urandom(8).hex()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, mode)
+    except OSError:
+        return False
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # never over a file there: a process beside this one may have made it
+        return True
+    except OSError:
+        return False
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def _mac(key: bytes, name: str, payload: bytes) -> bytes:
@@ -309,13 +340,8 @@ def write(top: Path, name: str, payload: bytes) -> None:
 
 
 def _tag(top: Path) -> None:
-    """``CACHEDIR.TAG``, created only where nothing is (not through a link, dangling or not)."""
-    try:
-        fd = os.open(top / "CACHEDIR.TAG", os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o644)
-    except OSError:
-        return
-    with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write(CACHEDIR_TAG)
+    """``CACHEDIR.TAG``, created whole, only where nothing is (not through a link, dangling or not)."""
+    _whole(top / "CACHEDIR.TAG", CACHEDIR_TAG.encode("ascii"), 0o644)
 
 
 @functools.cache

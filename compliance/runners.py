@@ -151,6 +151,28 @@ def tally() -> Tally | None:
     return Tally(_COUNTS) if _COUNTS is not None else None
 
 
+#: what a run says when a worker process of its pool ended without giving its result
+WORKER_LOST = ("a worker process ended before it gave its result (killed by a signal, or by the system for want of "
+               "memory): the run is incomplete, so nothing is reported; run it again, or with -j 1")
+
+
+class _PoolUnit:
+    """A unit on a worker process: its result, or a UserError when its worker was lost (no traceback)."""
+
+    __slots__ = ("future",)
+
+    def __init__(self, future):
+        self.future = future
+
+    def result(self):
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return self.future.result()
+        except BrokenProcessPool:
+            raise UserError(WORKER_LOST) from None
+
+
 class ProcessPoolRunner(Runner):
     """The units on ``jobs`` worker processes of this machine."""
 
@@ -190,7 +212,7 @@ class ProcessPoolRunner(Runner):
         return self.pool
 
     def submit(self, fn, *args):
-        return (self.pool or self._pool()).submit(fn, *args)
+        return _PoolUnit((self.pool or self._pool()).submit(fn, *args))
 
     def share(self, obj):
         if self.pool is not None:

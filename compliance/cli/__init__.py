@@ -60,6 +60,10 @@ def _lost(unraisable) -> None:
 
 
 def main() -> None:
+    if sys.stdout is None:  # started with standard output closed
+        from compliance.cli.app import ClosedStdout
+
+        sys.stdout = ClosedStdout()
     sys.unraisablehook = _lost
     signal.signal(signal.SIGINT, _interrupted)
     signal.signal(signal.SIGTERM, _interrupted)

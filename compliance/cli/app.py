@@ -5,6 +5,8 @@ Files are written by :mod:`compliance.outputs` (never through a link, never over
 
 from __future__ import annotations
 
+import io
+
 import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
@@ -83,6 +85,24 @@ def _plain_arguments(command) -> None:
             param.__class__ = _Option
     for sub in getattr(command, "commands", {}).values():
         _plain_arguments(sub)
+
+
+class ClosedStdout(io.TextIOBase):
+    """Standard output when the command was started with it closed (``>&-``): writing to it ends the command
+    with one message, exit 2; a run that writes its reports to files only never notices."""
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        raise UserError("standard output is closed: the report cannot be printed; open it, or write the reports "
+                        "to files with -o FORMAT=FILE")
+
+    def flush(self) -> None:
+        pass
 
 
 class _Commands(TyperGroup):
