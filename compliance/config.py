@@ -50,6 +50,8 @@ SUFFIX_FORMAT = {".sarif.json": "sarif", ".junit.xml": "junit", ".json": "json",
                  ".txt": "text", ".log": "text"}
 #: how JUnit reports group their test cases: a case per transcript and rule, or per coup
 JUNIT_CASES = ("rule", "coup")
+#: other names a report format goes by in ``FORMAT=FILE`` (its file extension)
+FORMAT_ALIASES = {"md": "markdown", "htm": "html", "txt": "text"}
 _FORMAT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
@@ -302,13 +304,14 @@ def _ruleset_ref(base: Path, value: str) -> str:
 def split_output(spec: str) -> tuple[str | None, str]:
     """A report to write, ``FORMAT=FILE`` or ``FILE``, as (FORMAT, FILE); FORMAT is None for a bare ``FILE``.
 
-    FORMAT is case-insensitive (``SARIF=a.sarif``). Something before ``=`` that looks like a format name but
-    is not one (``pdf=x.pdf``) is an error listing the known formats; a file whose name holds ``=`` after
-    such a word is written ``./out=1.json``.
+    FORMAT is case-insensitive (``SARIF=a.sarif``), and may be a format's extension (``md=x.md``).
+    Something before ``=`` that looks like a format name but is not one (``pdf=x.pdf``) is an error listing
+    the known formats; a file whose name holds ``=`` after such a word is written ``./out=1.json``.
     """
     fmt, sep, file = spec.partition("=")
     if not sep or not _FORMAT_WORD.fullmatch(fmt):
         return None, spec
+    fmt = FORMAT_ALIASES.get(fmt.lower(), fmt)
     if fmt.lower() not in FORMATS:
         raise UserError(f"unknown report format {fmt!r} in {spec!r}; known formats: {', '.join(FORMATS)} "
                         f"(a file whose name holds '=': write ./{spec})", "--output")

@@ -167,3 +167,12 @@ def test_quiet_still_says_the_configuration_turned_every_rule_off(tmp_path, monk
     r = run("check", "night-shift.json", "-q")
     assert r.exit_code == 0 and r.stdout == ""
     assert r.stderr.count("turns off every rule of the ruleset us-nj") == 1
+
+
+def test_a_baseline_is_not_written_as_a_success_from_a_run_that_judged_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "empty.json", {**clean_doc(), "coups": []})
+    r = run("check", "empty.json", "--write-baseline", "baseline.json")
+    assert r.exit_code == 2
+    write(tmp_path / "clean.json", clean_doc())
+    assert run("check", "clean.json", "--write-baseline", "baseline.json").exit_code == 0

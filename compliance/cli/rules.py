@@ -283,6 +283,52 @@ def render_example(label: str, ex) -> list[str]:
     return out
 
 
+def _example_order(found: list, every: list) -> list:
+    """The rulesets to take a rule's example coups from, best first: the ruleset that defines the rule; then
+    those that keep it as its defining ruleset writes it (its parameters unchanged: a rule of an abstract base
+    such as punto-banco); then the others; by id within each (docs/rule-authoring.md)."""
+    defining = {rs.id: {r.id: r for r in rs.rules} for rs in every}
+
+    def key(pair):
+        rs, r = pair
+        base = defining.get(r.defined_in, {}).get(r.id)
+        return (rs.id != r.defined_in, base is None or base.params != r.params, rs.id)
+
+    return sorted(found, key=key)
+
+
+def _one_rule(asked: str, shown: list, every: list) -> str:
+    """The id of the one rule ``asked`` names, read as ``--select`` reads it: in any case, a renamed rule's old id
+    (with a note), a prefix, a category or a glob that names a single rule (with a note); several: an error
+    listing them; none: an error with the nearest ids."""
+    import difflib
+
+    from compliance import redirects
+    from compliance.selection import names
+
+    ids = {r.id: r.category for rs in shown for r in rs.rules}
+    wanted = asked.strip().upper()
+    exact = [i for i in ids if i.upper() == wanted]
+    if exact:
+        return exact[0]
+    renamed = {old.upper(): r for old, r in redirects.table(every).items()}.get(wanted)
+    if renamed is not None and renamed.new in ids:  # an old id: the rule it names now
+        typer.echo(f"baccarat-audit: note: {renamed.note(f'rules show {asked}')}", err=True)
+        return renamed.new
+    named = sorted(i for i, category in ids.items() if names(asked, i, category))
+    if len(named) == 1:
+        typer.echo(f"baccarat-audit: note: rules show {asked}: {named[0]}, the one rule it names", err=True)
+        return named[0]
+    if named:
+        more = f" and {len(named) - 8} more" if len(named) > 8 else ""
+        raise UserError(f"{asked!r} names {len(named)} rules: {', '.join(named[:8])}{more}; name one "
+                        "(`baccarat-audit rules list` lists them all)")
+    known = {i.upper(): i for rs in every for r in rs.rules for i in [r.id]}
+    close = [known[c] for c in difflib.get_close_matches(wanted, sorted(known), n=3)]
+    raise UserError(f"no rule {asked!r}" + (f"; did you mean {', '.join(close)}?" if close else
+                                            " (see `baccarat-audit rules list`)"))
+
+
 @rules_app.command("show")
 def rules_show(
     rule_id: str = typer.Argument(..., metavar="RULE", show_default=False,
@@ -302,26 +348,12 @@ def rules_show(
 
     every = _rulesets(ruleset, include_abstract=True)
     shown = every if ruleset else [rs for rs in every if not rs.abstract]  # abstract bases only for suggestions
+    rule_id = _one_rule(rule_id, shown, every)
     found = [(rs, r) for rs in shown for r in rs.rules if r.id == rule_id]
-    if not found:
-        from compliance import redirects
-
-        renamed = redirects.table(every).get(rule_id)
-        if renamed is not None:  # an old id: the rule it names now
-            typer.echo(f"baccarat-audit: note: {renamed.note(f'rules show {rule_id}')}", err=True)
-            rule_id = renamed.new
-            found = [(rs, r) for rs in shown for r in rs.rules if r.id == rule_id]
-    if not found:
-        known = sorted({r.id for rs in every for r in rs.rules})
-        import difflib
-
-        close = difflib.get_close_matches(rule_id, known, n=3)
-        raise UserError(f"no rule {rule_id!r}" + (f"; did you mean {', '.join(close)}?" if close else
-                                                  " (see `baccarat-audit rules list`)"))
     root = examples or bundled_dir()
     compliant = breaching = None
     example_rs = None
-    for rs, _ in found:
+    for rs, _ in _example_order(found, every):
         c, b = find_examples(root, rs, rule_id)
         if c or b:
             compliant, breaching, example_rs = c, b, rs.id

@@ -62,6 +62,9 @@ def simulate(
     seats: int = typer.Option(7, "--seats", min=1, max=14, metavar="N", help="Seats at the table."),
     commission: str = typer.Option(None, "--commission", metavar="RATE", show_default=False,
                                    help="The table's commission rate, 0.05 for 5% [default: the ruleset's]."),
+    currency: str = typer.Option(None, "--currency", metavar="CODE", show_default=False,
+                                 help="The table's currency in the header (ISO 4217: USD, EUR, AUD), which the "
+                                      "report's money is counted in [default: none said]."),
     table_id: str = typer.Option("SIM-01", "--table-id", metavar="ID",
                                  help="The table's id in the header: give each table of a simulated night its own."),
     dealers: int = typer.Option(0, "--dealers", min=0, max=99, metavar="N", show_default=False,
@@ -92,7 +95,8 @@ def simulate(
     sim = Simulator(rules, coups=coups, seed=seed, decks=decks, game=game, seats=seats,
                     dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities,
                     table_id=table_id, dealers=dealers, rotation=rotation,
-                    start=None if start is None else parse_start(start))
+                    start=None if start is None else parse_start(start),
+                    currency=currency.strip().upper() if currency is not None else None)
     encoding = (fmt.value if fmt else None) or ("jsonl" if output and output.suffix == ".jsonl" else "json")
     if output is not None:
         targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])

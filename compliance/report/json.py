@@ -125,6 +125,8 @@ class RulesetOrigin(_Closed):
     changed: list[str] = Field(description="rules of the bundled ruleset it applies with other parameters, "
                                            "severity or citation")
     added: list[str] = Field(description="rules the bundled ruleset does not have")
+    parameters: list[str] = Field(default=[], description="the game's parameters it sets otherwise (odds, commission, "
+                                  "tableau, spots, dealing methods), each `PATH from OLD to NEW`")
 
 
 class RulesetInfo(RulesetOut):

@@ -1096,6 +1096,7 @@ class RulesetOrigin:
     disabled: list[str]
     changed: list[str]
     added: list[str]
+    parameters: list[str] = field(default_factory=list)  # the game's parameters it changes: "PATH from A to B"
 
     def words(self) -> str:
         out = f"loaded from the file {self.path}"
@@ -1107,11 +1108,15 @@ class RulesetOrigin:
                  f"{len(self.changed):,} changed" + (f" ({_listed(self.changed)})" if self.changed else "")]
         if self.added:
             parts.append(f"{len(self.added):,} added ({_listed(self.added)})")
+        if self.parameters:
+            parts.append(f"{_plural(len(self.parameters), 'parameter')} of the game changed "
+                         f"({_listed(self.parameters)})")
         return f"{out}; against {how}: " + ", ".join(parts)
 
     def as_dict(self) -> dict:
         return {"file": self.path, "base": self.base, "takes_bundled_id": self.takes_bundled_id,
-                "disabled": self.disabled, "changed": self.changed, "added": self.added}
+                "disabled": self.disabled, "changed": self.changed, "added": self.added,
+                "parameters": self.parameters}
 
 
 def _shown(path: str) -> str:
@@ -1143,9 +1148,38 @@ def ruleset_origin(rs: Ruleset) -> RulesetOrigin | None:
     base = rs.id if rs.id in known else next((i for i in rs.lineage[1:] if i in known), None)
     if base is None:
         return RulesetOrigin(path, None, False, [], [], [])
-    theirs = {r.id: r for r in load_ruleset(base).rules}
+    bundled = load_ruleset(base)
+    theirs = {r.id: r for r in bundled.rules}
     mine = {r.id: r for r in rs.rules}
     return RulesetOrigin(path, base, rs.id in known,
                          disabled=sorted(set(theirs) - set(mine)),
                          changed=sorted(i for i in theirs if i in mine and mine[i] != theirs[i]),
-                         added=sorted(set(mine) - set(theirs)))
+                         added=sorted(set(mine) - set(theirs)),
+                         parameters=_changed_parameters(bundled, rs))
+
+
+def _changed_parameters(bundled: Ruleset, rs: Ruleset) -> list[str]:
+    """The game's parameters (odds, commission, tableau, spots, dealing methods) ``rs`` sets otherwise than
+    ``bundled``: ``PATH from OLD to NEW``, by path."""
+    def flat(value, path: str):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                yield from flat(v, f"{path}.{k}" if path else str(k))
+        elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+            for i, v in enumerate(value):
+                yield from flat(v, f"{path}[{i}]")
+        else:
+            yield path, value
+
+    def parameters(r: Ruleset) -> dict:
+        doc = {"game": r.game.model_dump(mode="json") if r.game is not None else None,
+               "dealing_methods": list(r.dealing_methods) if r.dealing_methods is not None else None}
+        return dict(flat(doc, ""))
+
+    before, after = parameters(bundled), parameters(rs)
+
+    def shown(v) -> str:
+        return "(none)" if v is None else str(v)
+
+    return [f"{k} from {shown(before.get(k))} to {shown(after.get(k))}" for k in sorted(set(before) | set(after))
+            if before.get(k) != after.get(k)]

@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import random
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -237,7 +238,8 @@ class Simulator:
     def __init__(self, ruleset: Ruleset, *, coups: int, seed: int = 0, decks: int = 8, game: str = "punto_banco",
                  seats: int = 7, dealing_method: str | None = None, commission: Decimal | None = None,
                  inject: dict[str, float] | None = None, irregularities: float = 0.0, table_id: str = "SIM-01",
-                 dealers: int = 0, rotation: int = ROTATION, start: dt.datetime | None = None):
+                 dealers: int = 0, rotation: int = ROTATION, start: dt.datetime | None = None,
+                 currency: str | None = None):
         if ruleset.game is None:
             raise UserError(f"ruleset {ruleset.id!r} is not baccarat ({getattr(ruleset, 'game_kind', '?')}): "
                             "the simulator plays baccarat")
@@ -289,6 +291,10 @@ class Simulator:
         self.schedule = random.Random(f"inject:{seed}")
         self.table = TableSetup.choose(self.rng, jurisdiction=ruleset.id, game=game, seats=seats, decks=decks,
                                        dealing_method=dealing_method, commission=commission, table_id=table_id)
+        if currency is not None:
+            if not re.fullmatch(r"[A-Z]{3}", currency):
+                raise UserError(f"--currency {currency!r}: give an ISO 4217 code of three letters (USD, EUR, AUD)")
+            self.table = dataclasses.replace(self.table, currency=currency)
         if dealers:
             self.table = dataclasses.replace(self.table, staff=tuple(
                 (first, min(first + rotation - 1, coups), self.dealer_of(first))

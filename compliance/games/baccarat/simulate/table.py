@@ -34,6 +34,7 @@ class TableSetup:
     decks: int
     version: int | str = 1  # the transcript format: "1.1" where the game or its spots need it, or staff is named
     staff: tuple[tuple[int, int, str], ...] = ()  # (first coup, last coup, dealer) of each dealer's stretch
+    currency: str | None = None  # the header's table.currency (ISO 4217); None: not said
 
     @classmethod
     def choose(cls, rng: random.Random, *, jurisdiction: str, game: str, seats: int, decks: int,
@@ -60,6 +61,8 @@ class TableSetup:
         }
         if self.dealing_method is not None:
             table["dealing_method"] = self.dealing_method
+        if self.currency is not None:
+            table["currency"] = self.currency
         table["limits"] = {"min_wager": self.min_wager, "max_wager": self.max_wager,
                            "table_differential": self.table_differential}
         if self.commission is not None:

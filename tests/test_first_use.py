@@ -1,0 +1,105 @@
+"""The stumbles of a first use: a report format named by its extension, `rules show` as lenient as `--select`
+and its examples from a ruleset chosen by a stated rule, `simulate --currency`, and a house ruleset's changed
+odds and commission said in the report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from reporting import ROOT, run, sample_into
+
+from compliance.ruleset.loader import load_ruleset
+
+HOUSE = ROOT / "fixtures" / "rulesets" / "harbour-casino.yaml"
+
+
+# ------------------------------------------------------------------ -o md=x.md
+
+
+@pytest.mark.parametrize("spec, fmt", [("md=x.md", "markdown"), ("MD=x.md", "markdown"), ("htm=x.htm", "html"),
+                                       ("txt=x.txt", "text"), ("x.md", "markdown")])
+def test_a_format_named_by_its_extension_is_accepted(tmp_path, monkeypatch, spec, fmt):
+    monkeypatch.chdir(tmp_path)
+    sample_into(tmp_path)
+    r = run("check", "night-shift.json", "-o", spec)
+    assert r.exit_code == 1, r.stderr
+    written = (tmp_path / spec.partition("=")[2 if "=" in spec else 0]).read_text()
+    assert {"markdown": written.startswith("#"), "html": written.startswith("<!DOCTYPE html>"),
+            "text": "checked 1 transcript" in written}[fmt]
+
+
+# ------------------------------------------------------------------ rules show
+
+
+@pytest.mark.parametrize("asked", ["BAC-SETTLE-AMOUNT", "bac-settle-amount", " Bac-Settle-Amount "])
+def test_rules_show_takes_a_rule_id_in_any_case(asked):
+    r = run("rules", "show", asked)
+    assert r.exit_code == 0 and r.stdout.startswith("BAC-SETTLE-AMOUNT — ") and r.stderr == ""
+
+
+def test_rules_show_of_a_selector_that_names_one_rule_shows_it_with_a_note():
+    r = run("rules", "show", "bac-shuffle")
+    assert r.exit_code == 0 and r.stdout.startswith("BAC-SHUFFLE — ")
+    r = run("rules", "show", "nsw-a")  # a prefix of one rule id
+    assert r.exit_code == 0 and r.stdout.startswith("NSW-A-RECIPIENT — ")
+    assert "rules show nsw-a: NSW-A-RECIPIENT, the one rule it names" in r.stderr
+
+
+def test_rules_show_of_a_prefix_of_several_rules_lists_them():
+    r = run("rules", "show", "BAC-DRAW-BANKER")
+    assert r.exit_code == 2
+    assert "'BAC-DRAW-BANKER' names 2 rules: BAC-DRAW-BANKER-ILLEGAL, BAC-DRAW-BANKER-MISSING; name one" in r.stderr
+    r = run("rules", "show", "bac-setle-amount")  # a typo: the nearest ids, whatever the case
+    assert r.exit_code == 2 and "did you mean BAC-SETTLE-AMOUNT" in r.stderr
+
+
+def _example_ruleset(rule: str) -> str:
+    doc = json.loads(run("rules", "show", rule, "-f", "json").stdout)
+    return doc["breaching_example"]["ruleset"]
+
+
+def test_rules_show_takes_its_examples_from_the_ruleset_that_defines_the_rule():
+    assert _example_ruleset("NSW-A-RECIPIENT") == "au-nsw"
+
+
+def test_rules_show_takes_a_base_rules_examples_from_a_ruleset_that_keeps_its_parameters():
+    """BAC-WAGER-LATE is the punto-banco base's; a ruleset that sets its parameters otherwise is no example of it
+    while one keeps them as the base writes them."""
+    base = next(r for r in load_ruleset("punto-banco", allow_abstract=True).rules if r.id == "BAC-WAGER-LATE")
+    chosen = _example_ruleset("BAC-WAGER-LATE")
+    rule = next(r for r in load_ruleset(chosen).rules if r.id == "BAC-WAGER-LATE")
+    assert rule.params == base.params
+    assert _example_ruleset("BAC-WAGER-LATE") == chosen  # the same every time
+
+
+# ------------------------------------------------------------------ simulate --currency
+
+
+def test_simulate_writes_the_currency_the_report_counts_money_in(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("simulate", "-r", "au-nsw", "-n", "30", "--seed", "2", "--currency", "aud", "--inject",
+            "settlement.wrong-amount@0.3", "-o", "night.json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads((tmp_path / "night.json").read_text())["table"]["currency"] == "AUD"
+    checked = run("check", "night.json")
+    assert checked.exit_code == 1 and " AUD paid to patrons beyond what was due" in checked.stdout.splitlines()[-1]
+    bad = run("simulate", "-r", "au-nsw", "-n", "3", "--currency", "dollars")
+    assert bad.exit_code == 2 and "ISO 4217 code of three letters" in bad.stderr
+
+
+# ------------------------------------------------------------------ a house ruleset's parameters
+
+
+def test_a_house_ruleset_that_changes_odds_and_commission_says_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run("simulate", "-r", "au-nsw", "-n", "20", "-o", "night.json")
+    said = ("2 parameters of the game changed (game.spots.banker.commission from 0.05 to 0.04, "
+            "game.spots.tie.odds from 8 to 9)")
+    text = run("check", "night.json", "-r", HOUSE)
+    assert said in text.stdout and "0 rules turned off, 1 changed (NSW-DIFFERENTIAL-REDUCTION)" in text.stdout
+    doc = json.loads(run("check", "night.json", "-r", HOUSE, "-f", "json").stdout)
+    assert doc["rulesets"][0]["origin"]["parameters"] == [
+        "game.spots.banker.commission from 0.05 to 0.04", "game.spots.tie.odds from 8 to 9"]
+    for fmt in ("markdown", "html"):
+        assert "game.spots.tie.odds from 8 to 9" in run("check", "night.json", "-r", HOUSE, "-f", fmt).stdout
