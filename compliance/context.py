@@ -59,6 +59,8 @@ class RunContext:
     #: evidence every coup's record must hold (--require-evidence, the configuration's ``require-evidence``:
     #: names of compliance.evidence.DECLARABLE); a coup lacking it is a record.evidence-missing finding
     require_evidence: frozenset[str] = frozenset()
+    #: --as-of DATE (YYYY-MM-DD): every coup judged by the rules in force that day, whatever its own date
+    as_of: str | None = None
 
     @property
     def jurisdiction_map(self) -> dict[str, str]:

@@ -141,6 +141,7 @@ class ChunkResult:
     dealt: dict | None = None  # dealer -> coups of the chunk they dealt
     result: TranscriptResult | None = None  # the first chunk carries the transcript's result (ruleset, table)
     record_tally: dict | None = None  # the record's findings to come: key -> [finding at its first coup, coups]
+    versions: list | None = None  # the versions of the ruleset's history that judged the chunk's coups (VersionUse)
 
 
 def check_chunk(inp, run, lookback: tuple[int, int, int] | None,
@@ -167,7 +168,8 @@ def check_chunk(inp, run, lookback: tuple[int, int, int] | None,
         out = ChunkResult(result.findings, result.coups, result.unreadable, result.coup_numbers, result.states,
                           start_key, source.game.replay_key(checker.current), start_shoes, chunk.shoes,
                           source.header_sha256, chunk.digest.hexdigest(), not_judged=result.not_judged,
-                          integrity=result.integrity, dealt=result.dealt, record_tally=result.record_tally)
+                          integrity=result.integrity, dealt=result.dealt, record_tally=result.record_tally,
+                          versions=result.versions)
         if lookback is None:
             out.result = result
         return out
@@ -246,6 +248,12 @@ def merge(chunks: list[ChunkResult], sha256: str) -> TranscriptResult:
             result.not_judged[key] = result.not_judged.get(key, 0) + n
         for dealer, n in (c.dealt or {}).items():
             result.dealt[dealer] = result.dealt.get(dealer, 0) + n
+        for use in c.versions or ():  # a version that judged coups of several chunks: counted once, all its coups
+            mine = next((u for u in result.versions if u.ruleset.period == use.ruleset.period), None)
+            if mine is None:
+                result.versions.append(use)
+            else:
+                mine.merge(use)
         if result.integrity is not None:
             result.integrity.extend(c.integrity)  # a shoe cut between two chunks is joined again
         for key, (f, n) in (c.record_tally or {}).items():  # the first coup of the earliest chunk, the coups of all

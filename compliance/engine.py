@@ -65,9 +65,64 @@ class TranscriptResult:
     # coup, its counts left open; coups]; made into findings once every coup is read (finish_record)
     record_tally: dict[str, list] = field(default_factory=dict)
     rejected_rows: int = 0  # rows of the recorders' logs the import could not use (format 1.1 `rejected_rows`)
+    # each version of the ruleset's history that judged coups (VersionUse), in the order first used; [] for a
+    # ruleset without history.  ``dated_by``: how the coups were dated (see Checker._check_source)
+    versions: list = field(default_factory=list)
+    dated_by: str | None = None
     # where other transcripts of the run name the same table: "joined" (the integrity stage judged them as one
     # table's record: their shoes follow each other) or "apart" (each as a table of its own); None otherwise
     shared_table: str | None = None
+
+
+@dataclass
+class VersionUse:
+    """A version of a ruleset's history (its own :class:`Ruleset`, with its ``period``) and the coups it judged."""
+
+    ruleset: Ruleset
+    coups: int = 0
+    first: int | None = None  # the first and last coup numbers it judged
+    last: int | None = None
+    undated: int = 0  # of its coups, those that gave no date (judged by the current version)
+    earliest: str | None = None  # the earliest day of its coups
+
+    def merge(self, other: VersionUse) -> None:
+        """Count in the coups ``other`` judged under the same version (another chunk of the file)."""
+        self.coups += other.coups
+        self.undated += other.undated
+        self.first = min((x for x in (self.first, other.first) if x is not None), default=None)
+        self.last = max((x for x in (self.last, other.last) if x is not None), default=None)
+        self.earliest = min((x for x in (self.earliest, other.earliest) if x is not None), default=None)
+
+    def add(self, number: int | None, undated: bool, day: str | None) -> None:
+        self.coups += 1
+        self.undated += undated
+        if day is not None and (self.earliest is None or day < self.earliest):
+            self.earliest = day
+        if number is not None:
+            self.first = number if self.first is None else min(self.first, number)
+            self.last = number if self.last is None else max(self.last, number)
+
+
+def _day_of(coup) -> str | None:
+    """The day a decoded coup was dealt: the date of its first timestamped event (YYYY-MM-DD), else None."""
+    for e in getattr(coup, "events", None) or ():
+        at = e.at
+        if at is not None:
+            return at[:10] if len(at) >= 10 and at[4] == "-" else None
+    return None
+
+
+class _Version:
+    """What a transcript's coups are judged with under one version of its ruleset, bound the first time needed."""
+
+    __slots__ = ("ruleset", "table", "rules", "unreadable_rule", "by_key", "use")
+
+    def __init__(self, ruleset: Ruleset, table, use: VersionUse | None):
+        self.ruleset, self.table, self.use = ruleset, table, use
+        self.rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category not in ENGINE_REPORTED]
+        self.unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
+        # (dealing method, evidence) -> the rules' plan (Checker._plan)
+        self.by_key: dict[tuple, tuple[list, list, list]] = {}
 
 
 class Staffing:
@@ -353,9 +408,30 @@ class Checker:
         header = source.header
         ruleset = self.rulesets.for_source(source)
         game = source.game  # the reader picked it by table.game, to decode the coups
-        table = games.table_context(game, header, ruleset, source.display)
         result = TranscriptResult(source.display, bounded_name(header.table.id), header.table.jurisdiction, header.table.game,
                                   ruleset, ruleset_chosen=self.rulesets.override is not None)
+        # the version of the ruleset's history in force: on --as-of, else each coup's day (its first timestamp),
+        # else the header's date, else the current version; looked up again only when a coup leaves its days
+        as_of, header_day = self.context.as_of, getattr(header, "date", None)
+        dated = bool(ruleset.versions) and as_of is None
+        bound: dict[str | None, _Version] = {}
+
+        def version_of(rs: Ruleset) -> _Version:
+            key = rs.period.start if rs.period is not None else None
+            v = bound.get(key)
+            if v is None:
+                use = VersionUse(rs) if ruleset.versions else None
+                v = bound[key] = _Version(rs, games.table_context(game, header, rs, source.display), use)
+                if use is not None:
+                    result.versions.append(use)
+            return v
+
+        if ruleset.versions:
+            result.dated_by = (f"--as-of {as_of}" if as_of else "coup times" + (f", else the date {header_day}"
+                               if header_day else ""))
+        v = version_of(ruleset.version_on(as_of or header_day))
+        current = v if not ruleset.versions else None  # the version an undated coup is judged by
+        table = v.table
         declared = getattr(header, "recorded", None)  # format 1.1: what the recording holds (None: v1)
         result.recorded = None if declared is None else tuple(dict.fromkeys(declared))
         self._staffing = Staffing(getattr(header, "staff", None))
@@ -364,9 +440,8 @@ class Checker:
         numbers = result.coup_numbers = [] if self.keep_coups else None
         # every rule is judged, whatever the run selects: a rule's verdict may rest on another's (the integrity
         # stage's settlement drift on the wrong settlements), and selection only filters what a report shows
-        rules = [(r, REGISTRY[r.check].fn) for r in ruleset.rules if r.category not in ENGINE_REPORTED]
-        unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
-        record_rules = _RecordRules(ruleset, self.require_evidence)
+        rules, unreadable_rule = v.rules, v.unreadable_rule
+        record_rules = _RecordRules(v.ruleset, self.require_evidence)
         collector = None
         findings = result.findings
         whole = [r for r, _ in rules if REGISTRY[r.check].scope == "run"]  # judged over shoes, after the replay
@@ -385,12 +460,29 @@ class Checker:
         held: dict[tuple, frozenset] = {}  # a coup's own `recorded` -> the evidence it gives
         # (dealing method, evidence) -> (rule, check, params, gate) of the rules that apply and are judged, and the
         # (rule id, evidence missing) of those that apply but are not judged
-        by_key: dict[tuple, tuple[list, list]] = {}
+        by_key = v.by_key
         not_judged = result.not_judged
         nbytes = 0
         dealt = result.dealt
         for record in source.records():
             result.coups += 1
+            if v.use is not None:
+                day = _day_of(record.coup) if dated and record.coup is not None else None
+                undated = dated and day is None and header_day is None
+                if dated:
+                    day = day or header_day
+                    if day is None:
+                        if current is None:
+                            current = version_of(ruleset.version_on(None))
+                        nv = current
+                    else:
+                        nv = v if v.ruleset.period.holds(day) else version_of(ruleset.version_on(day))
+                    if nv is not v:  # a coup dealt under other rules: this stretch is judged by them
+                        v = nv
+                        table, rules, unreadable_rule, by_key = v.table, v.rules, v.unreadable_rule, v.by_key
+                        if hasattr(replayer, "table"):
+                            replayer.table = table
+                v.use.add(record.number, undated, day if dated else as_of)
             coup_staff = None
             if staffed or getattr(record.coup, "staff", None) is not None:  # who dealt it, where recorded
                 coup_staff = self._staffing.of(record.number, getattr(record.coup, "staff", None))
@@ -451,6 +543,7 @@ class Checker:
                 if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards
                     result.states.append(state.cards())  # of the coups with findings (in a game with two hands)
         result.sha256 = source.sha256()
+        result.versions = sorted((u for u in result.versions if u.coups), key=lambda u: u.ruleset.period.start or "")
         record_rules.tally(self, source, result.record_tally)
         if not self.chunked:
             finish_record(result)

@@ -55,6 +55,14 @@ CASES = [
     ("spot-never-wins.yaml", "spot-never-wins", "spot natural_nine_on_three wins in no deal", 9, 5),
     ("odds-zero.yaml", "odds-zero", "spot tie_for_nothing pays 0 to 1 on a tie", 9, 5),
     ("odds-beyond-any-table.yaml", "schema", "odds of 1E+100 to 1 are more than any table pays", 9, 11),
+    ("amendment-order.yaml", "amendment-order", "'earlier' takes effect 2019-01-01, before the one listed above", 7,
+     55),
+    ("amendment-overlap.yaml", "amendment-overlap", "while 'temporary' (to 2019-12-31) is still in force, and both "
+     "change game.spots.tie", 7, 5),
+    ("amendment-citation.yaml", "amendment-citation", "amendment 'uncited' cites no register notice", 8, 5),
+    ("option-not-permitted.yaml", "option-not-permitted", "option 'commission_free_bankers', which the jurisdiction "
+     "does not permit (options: commission_free_banker) (did you mean 'commission_free_banker'?)", 7, 6),
+    ("option-date.yaml", "option-date", "from 2018-12-31, before the jurisdiction permits it (2019-01-01", 7, 31),
 ]
 WARNINGS_ONLY = {"citation-not-in-text.yaml", "unknown-dealing-method.yaml", "unknown-text.yaml", "bundled-id.yaml",
                  "spot-never-wins.yaml", "odds-zero.yaml"}

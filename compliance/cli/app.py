@@ -152,3 +152,15 @@ def decimal_text(d) -> str:
     """A Decimal as a person writes it: 0.05, 19, never 0.0500 or 1.9E+1."""
     text = f"{d:f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def a_day(value: str, option: str) -> str:
+    """A calendar day given to an option (YYYY-MM-DD), else the one error of a user's mistake."""
+    import datetime
+
+    try:
+        if len(value) == 10:
+            return datetime.date.fromisoformat(value).isoformat()
+    except ValueError:
+        pass
+    fail(f"{option}: {value[:40]!r} is not a date (YYYY-MM-DD)")

@@ -26,7 +26,7 @@ from compliance import cachedir, config, limits
 from compliance import outputs as outputs_file
 from compliance import progress as progress_bar
 from compliance.categories import SEVERITIES
-from compliance.cli.app import BUNDLED, app, fail
+from compliance.cli.app import BUNDLED, a_day, app, fail
 from compliance.context import RunContext
 from compliance.errors import UserError
 from compliance.inputs import STDIN, STDIN_NAME, Exclude, Input, collect, spool_stdin
@@ -223,6 +223,9 @@ def check(
         help="Evidence every coup's record must hold: names of the transcript format's `recorded` (cards, calls, "
              "wagers, ...) separated by commas, or all; a coup lacking it is an error finding "
              "(record.evidence-missing), once a transcript and kind of evidence."),
+    as_of: str = typer.Option(None, "--as-of", metavar="DATE", show_default=False,
+                              help="Judge every coup by the rules in force on DATE (YYYY-MM-DD) [default: each "
+                                   "coup's own time, else the transcript's date, else the current rules]."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Use nothing of the user's cache directory: load the "
                                   "rulesets from their YAML and work out the exact odds of a shoe again (also: "
                                   "BACCARAT_AUDIT_NO_CACHE=1, or cache = false in the configuration)."),
@@ -242,6 +245,7 @@ def check(
         fail("name the transcripts to check (files, directories or Markdown documents), or set `paths` "
              "in the configuration")
     when = run_date(timestamp)
+    as_of = a_day(as_of, "--as-of") if as_of else None
     outputs = plan_outputs(settings, format_flag=fmt is not None, output_flag=bool(output))
     formats = {f for f, _ in outputs}
     targets = [outputs_file.resolve(path) for _, path in outputs]  # refused now, before any work, if never written
@@ -251,7 +255,7 @@ def check(
     # the run's rulesets, each loaded once: for the rules the selection, waivers and baseline may name, for every
     # transcript, in every worker
     loading = RunContext(ruleset=settings["ruleset"], jurisdictions=tuple(settings["jurisdictions"].items()),
-                         limits=bounds, cache=cache, config=settings.source(), isolated=isolated)
+                         limits=bounds, cache=cache, config=settings.source(), isolated=isolated, as_of=as_of)
     rulesets = RulesetCache(loading)
     rulesets.chosen()  # a wrong --ruleset is said once, before any transcript is read
     selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))

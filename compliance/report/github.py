@@ -48,7 +48,7 @@ def annotation(f: Finding) -> str:
 def render(report: Report) -> str:
     lines = [annotation(f) for f in report.findings]
     lines += [command("warning", w, title="baccarat-audit") for w in report.warnings()]
-    lines += [command("notice", n, title="baccarat-audit") for n in report.notices()]
+    lines += [command("notice", n, title="baccarat-audit") for n in report.notices() + report.versions_applied()]
     lines += [command("notice", report.transcript_partial(view), file=view.document, title="baccarat-audit: not judged")
               for view in report.transcripts if view.not_judged]
     lines += [command("error", f"could not check {e}", title="baccarat-audit") for e in report.errors]

@@ -47,6 +47,15 @@ def document(report: Report) -> list[dict]:
                 "severity": "info",
                 "location": {"path": view.document, "lines": {"begin": 1}},
             })
+        if view.result.versions:  # a ruleset with a history: the versions that judged its coups
+            lines = [line for line in report.versions_applied() if line.startswith(f"{view.result.transcript}: ")]
+            issues.append({
+                "check_name": "rules-in-force",
+                "description": "; ".join(lines),
+                "fingerprint": hashlib.sha256(f"rules-in-force:{view.result.transcript}".encode()).hexdigest()[:32],
+                "severity": "info",
+                "location": {"path": view.document, "lines": {"begin": 1}},
+            })
     return issues
 
 

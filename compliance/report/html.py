@@ -839,6 +839,7 @@ def render(report: Report) -> str:
     configured = "".join(f" · {_e(line)}" for line in report.configured())
     notes = "".join(f'<li class="notice">warning: {_e(w)}</li>' for w in report.warnings())
     notes += "".join(f'<li class="notice">{_e(n)}</li>' for n in report.notices())
+    notes += "".join(f'<li class="notice">{_e(n)}</li>' for n in report.versions_applied())
     notes += "".join(f'<li class="notice">could not check {_e(e)}</li>' for e in report.errors)
     sections = [("summary", "Summary"), ("by-rule", "By rule"), ("by-category", "By category"),
                 ("by-table", "By table")]

@@ -162,9 +162,33 @@ class TranscriptOut(_Closed):
     categories: dict[str, int] = Field(description="reported findings by category")
     waived: int
     baselined: int
+    versions: list[VersionOut] | None = Field(default=None, description="for a ruleset with a history: each version "
+                                              "that judged its coups (the rules in force on the coups' days)")
+    dated_by: str | None = Field(default=None, description="how its coups were dated: --as-of DATE, or coup times "
+                                                           "(else the header's date)")
     recorded: list[str] | None = Field(default=None, description="what the transcript says the recording holds "
                                        "(format 1.1 `recorded`); absent for a version 1 transcript, which holds "
                                        "everything a transcript can record but the claim to every coup")
+
+
+class AmendmentOut(_Closed):
+    id: str = Field(description="the amendment's id, or option:<key> for a house's selection of an option")
+    cite: str = Field(description="its register citation (for a selection: the option's citation and the house's "
+                                  "submission)")
+    effective: str
+    ends: str | None = None
+
+
+class VersionOut(_Closed):
+    """A version of the ruleset's history that judged coups of the transcript."""
+
+    start: str | None = Field(description="the first day it is in force; null: the rules as first made")
+    end: str | None = Field(description="the last day it is in force; null: still in force")
+    amendments: list[AmendmentOut] = Field(description="the amendments and selections in force")
+    coups: int
+    first_coup: int | None
+    last_coup: int | None
+    undated: int = Field(description="of its coups, those that gave no date (judged by the current version)")
 
 
 class NotJudgedOut(_Closed):
@@ -344,7 +368,15 @@ def _not_judged(report: Report) -> list[dict]:
 
 
 def _recorded(result) -> dict:
-    return {} if result.recorded is None else {"recorded": list(result.recorded)}
+    out = {} if result.recorded is None else {"recorded": list(result.recorded)}
+    if result.versions:
+        out["versions"] = [{"start": u.ruleset.period.start, "end": u.ruleset.period.end,
+                            "amendments": [{"id": a.id, "cite": a.cite, "effective": a.effective, "ends": a.ends}
+                                           for a in u.ruleset.period.in_force],
+                            "coups": u.coups, "first_coup": u.first, "last_coup": u.last, "undated": u.undated}
+                           for u in result.versions]
+        out["dated_by"] = result.dated_by
+    return out
 
 
 def _patron(p) -> dict:

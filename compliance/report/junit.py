@@ -143,6 +143,9 @@ def _suite(root: ET.Element, report: Report, view: TranscriptView, index: int, p
                         ("ruleset.sha256", r.ruleset.sha256), ("sha256", r.sha256),
                         ("coups", str(r.coups)), ("fail-on", report.fail_on), ("tool.version", report.tool_version)):
         ET.SubElement(props, "property", name=name, value=_clean(value))
+    for i, use in enumerate(r.versions):  # a ruleset with a history: each version that judged coups
+        words = f"in force {use.ruleset.period.words()}: {use.coups} coups ({use.first}-{use.last})"
+        ET.SubElement(props, "property", name=f"ruleset.version.{i + 1}", value=_clean(words))
     counts = {"failure": 0, "error": 0, "skipped": 0, "passed": 0}
     out: list[str] = []
     if per_coup:

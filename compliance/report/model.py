@@ -408,6 +408,7 @@ class Report:
             if r.ruleset_chosen and r.jurisdiction and r.jurisdiction not in r.ruleset.lineage:
                 out.append(f"{r.transcript}: judged under the ruleset {r.ruleset.id} chosen for the run, although "
                            f"its header names the jurisdiction {r.jurisdiction}")
+        out += self.dating_notices()
         for r in self.rejected_waivers:
             out.append(f"{self.waivers.path}:{r.line}: waiver {r.key} not applied: {r.reason}")
         for e in self.unused_waivers:
@@ -434,6 +435,37 @@ class Report:
         for rs in self.rulesets:
             origin = self.origin_words(rs)
             out.append(f"ruleset {rs.id} {rs.version}, sha256 {rs.sha256}" + (f", {origin}" if origin else ""))
+        return out + self.versions_applied()
+
+    def versions_applied(self) -> list[str]:
+        """One line a version of a ruleset's history that judged a transcript's coups: the days it is in force,
+        the amendments and selections that make it (with their register citations) and the coups it judged."""
+        out = []
+        for r in self.results:
+            for use in r.versions:
+                coups = f"{use.coups:,} coup{'s' if use.coups != 1 else ''}"
+                if use.first is not None:
+                    coups += f" ({use.first}" + (f"–{use.last}" if use.last != use.first else "") + ")"
+                out.append(f"{r.transcript}: {coups} judged by {use.ruleset.id} {use.ruleset.version} as in force "
+                           f"{use.ruleset.period.words()} (dated by {r.dated_by})")
+        return out
+
+    def dating_notices(self) -> list[str]:
+        """What an auditor must know of the days a run's coups were judged by: coups that gave no date (judged by
+        the current rules), coups dated before the earliest version a ruleset records."""
+        out = []
+        for r in self.results:
+            undated = sum(u.undated for u in r.versions)
+            if undated:
+                out.append(f"{r.transcript}: {undated:,} of {r.coups:,} coups give no date (no timestamp, no header "
+                           f"date): judged by the current version of {r.ruleset.id}; --as-of DATE judges them by "
+                           "the rules of another day")
+            for u in r.versions:
+                p = u.ruleset.period
+                if p.start is None and p.known_from and u.earliest and u.earliest < p.known_from:
+                    out.append(f"{r.transcript}: coups dated from {u.earliest} are judged by the earliest version "
+                               f"{r.ruleset.id} records, in force from {p.known_from}: the rules before it are not "
+                               "part of its history")
         return out
 
     def rules(self) -> list[tuple[str, list[tuple[Ruleset, BoundRule]]]]:

@@ -122,6 +122,7 @@ def _not_judged_result(nj, rule_index: dict[str, int], artifact_index: dict[str,
 def _notifications(report: Report, rule_index: dict[str, int], artifact_index: dict[str, int]) -> list[dict]:
     out = [{"level": "error", "message": {"text": e}} for e in report.errors]
     out += [{"level": "warning", "message": {"text": n}} for n in report.warnings() + report.notices()]
+    out += [{"level": "note", "message": {"text": n}} for n in report.versions_applied()]
     for nj in report.not_judged:
         document = nj.transcript.split("#L", 1)[0]
         out.append({

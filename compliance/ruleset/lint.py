@@ -103,6 +103,27 @@ CODES = lintcodes.table(
         "ruleset us-nj 2026.11" as if the bundled ruleset had judged, whatever rules the file turns off.  Every
         report names such a ruleset as loaded from its file, with the rules it turns off, changes and adds
         against the bundled one; give the file an id of its own, and `extends: us-nj` to build on it."""),
+    LintCode("amendment-order", ("error",), "amendments not listed in the order they took effect", """
+        A ruleset's `amendments` are its history, read in order: each takes effect on or after the one listed
+        above it.  Out of order, a reader (and `ruleset history`) would see the rules change backwards; the
+        loader refuses the file.  List them by `effective`."""),
+    LintCode("amendment-overlap", ("error",), "two amendments in force on a common day change the same thing", """
+        A temporary amendment (with `ends`) and another that takes effect before it ends, both changing the same
+        spot, variant, rule or source, leave the rules of those days to the order they are written in.  The
+        regulation never says so: end the first where the second begins, or merge them."""),
+    LintCode("amendment-citation", ("error",), "an amendment cites no register notice, or adds an uncited rule", """
+        Every version of a ruleset is named in reports by the amendments that make it, each with the register
+        notice that published it (`cite: "44 Pa.B. 599"`).  An amendment without one, or a rule it adds without
+        a `citation`, would judge coups by rules no one can look up."""),
+    LintCode("option-not-permitted", ("error",), "a house selects an option its jurisdiction does not permit", """
+        A house ruleset's `selections` choose among the `options` of the jurisdiction it extends, each of which
+        cites the paragraph that lets the house choose.  A selection of an option the jurisdiction does not list
+        (a typo, or a choice the regulation never offered) is refused by the loader too; the message lists the
+        options there are."""),
+    LintCode("option-date", ("error",), "a selection takes effect before the option existed, or outlives it", """
+        An option a jurisdiction permits from a day (`since`) cannot be selected from an earlier one, nor kept
+        past the last day it is permitted (`until`): the house's approval could not have been given then.  Date
+        the selection from the day its approval took effect."""),
     LintCode("load", ("error",), "anything else the loader refuses", """
         The passes of the linter found nothing, yet the loader refuses the ruleset (the message is the
         loader's).  Lint never passes a ruleset that a check would then refuse."""),
@@ -250,6 +271,7 @@ class _Linter:
         if not ctx.abstract:
             self._inherited_citations(data, overrides, ctx)
         self._game(data, ctx.parent, ctx.casino)
+        self._history(data, ctx.parent)
         self._load_net()
         return self.out
 
@@ -513,6 +535,55 @@ class _Linter:
             return  # a base without a game: nothing to check (the loader says what is missing)
         game.lint.game_section(games.GameSection(data=data, own=own or {}, plain=plain, house=notes, parent=parent),
                                self)
+        now = _amended(own or {}, data.get("amendments"), str(data.get("id")))
+        if now is not None:  # the section as its amendments in force now leave it: what they add is linted too
+            plain, notes = unwrap_house(merge_keeping_house(base, now, str(data.get("id"))), "game")
+            before = len(self.out)
+            game.lint.game_section(games.GameSection(data=data, own=now, plain=plain, house=notes, parent=parent),
+                                   self)
+            seen = set(self.out[:before])
+            self.out[before:] = [d for d in dict.fromkeys(self.out[before:]) if d not in seen]
+
+    def _history(self, data: dict, parent: Ruleset | None) -> None:
+        """The amendments (in order, none overlapping, each cited) and the selections (of options the
+        jurisdiction permits, from a day it permits them)."""
+        try:
+            model = RulesetFile.model_validate(data)
+        except ValidationError:
+            return  # reported by the schema pass
+        last = None
+        for i, a in enumerate(model.amendments):
+            if last is not None and a.effective < last:
+                self.add(("amendments", i, "effective"), "error", "amendment-order",
+                         f"amendment {a.id!r} takes effect {a.effective}, before the one listed above it ({last})")
+            last = max(last or a.effective, a.effective)
+            if not a.cite.strip():
+                self.add(("amendments", i, "cite"), "error", "amendment-citation",
+                         f"amendment {a.id!r} cites no register notice")
+            for j, r in enumerate(a.rules):
+                if r.citation is None:
+                    self.add(("amendments", i, "rules", j), "error", "amendment-citation",
+                             f"amendment {a.id!r} adds rule {r.id!r} without a citation")
+        from compliance.ruleset.loader import _overlaps
+
+        for _, i, message in _overlaps([(None, i, a) for i, a in enumerate(model.amendments)]):
+            self.add(("amendments", i), "error", "amendment-overlap", message)
+        permitted = {o.key: o for o in parent.options} if parent is not None else {}
+        for i, sel in enumerate(model.selections):
+            o = permitted.get(sel.option)
+            if o is None:
+                self.add(("selections", i, "option"), "error", "option-not-permitted",
+                         f"selection of option {sel.option!r}, which the jurisdiction does not permit (options: "
+                         f"{', '.join(permitted) or 'none'})" + _did_you_mean(sel.option, list(permitted)))
+                continue
+            if o.since is not None and sel.since < o.since:
+                self.add(("selections", i, "since"), "error", "option-date",
+                         f"selection of option {sel.option!r} from {sel.since}, before the jurisdiction permits it "
+                         f"({o.since}, {o.citation})")
+            if o.until is not None and (sel.until is None or sel.until > o.until):
+                self.add(("selections", i), "error", "option-date",
+                         f"selection of option {sel.option!r} runs past {o.until}, the last day the jurisdiction "
+                         f"permits it ({o.citation})")
 
     def _load_net(self) -> None:
         """Whatever the loader refuses that no pass above found (never lint clean and fail to load)."""
@@ -525,6 +596,24 @@ class _Linter:
 
 
 _MISSING = object()
+
+
+def _amended(own: dict, amendments: Any, rid: str) -> dict | None:
+    """A file's own game section with the amendments still in force after the last of them took effect (None:
+    no amendment changes it)."""
+    if not isinstance(amendments, list):
+        return None
+    dated = [a for a in amendments if isinstance(a, dict) and isinstance(a.get("effective"), str)]
+    games_of = [a for a in dated if isinstance(a.get("game"), dict)]
+    if not games_of:
+        return None
+    last = max(a["effective"] for a in dated)
+    out = own
+    for a in games_of:
+        ends = a.get("ends")
+        if not isinstance(ends, str) or ends >= last:
+            out = merge_keeping_house(out, a["game"], rid)
+    return out
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime
 import difflib
 import hashlib
 from importlib import resources
@@ -24,9 +25,12 @@ from compliance.errors import UserError
 from compliance.limits import DEFAULTS, Limits
 from compliance.ruleset.models import (
     HOUSE_VALUE_SCHEMA,
+    AmendmentNote,
     BoundRule,
     Citation,
     HouseNote,
+    OptionNote,
+    Period,
     Ruleset,
     RulesetFile,
     citations,
@@ -305,9 +309,10 @@ def load_ruleset(ref: str | Path, *, allow_abstract: bool = False, parsed: Parse
     ref = str(ref)
     path, display = _resolve_ref(ref, None)
     layers = _chain(path, display, parsed, bounds)
-    ruleset = _bind(layers, allow_abstract=allow_abstract)
-    return ruleset.model_copy(update={"sha256": chain_sha256([layer.doc.sha256 for layer in layers]),
-                                      "files": [str(layer.path) for layer in layers]})
+    ruleset = _bind_history(layers, allow_abstract=allow_abstract)
+    made = {"sha256": chain_sha256([layer.doc.sha256 for layer in layers]),
+            "files": [str(layer.path) for layer in layers]}  # the hash of the files: the history is in them
+    return ruleset.model_copy(update={**made, "versions": [v.model_copy(update=made) for v in ruleset.versions]})
 
 
 def chain_sha256(digests: list[str]) -> str:
@@ -460,6 +465,243 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
         ))
     return skeleton.model_copy(update={"rules": bound, "disabled": disabled,
                                        "redirects": _redirects(layers, set(order), bound)})
+
+
+# ------------------------------------------------------------------ history: amendments, options, selections
+
+
+def _next_day(day: str) -> str:
+    return (datetime.date.fromisoformat(day) + datetime.timedelta(days=1)).isoformat()
+
+
+def _day_before(day: str) -> str:
+    return (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
+
+
+def _in_force(start: str, end: str | None, day: str) -> bool:
+    return start <= day and (end is None or day <= end)
+
+
+def _changes_of(game: dict | None, overrides: dict, rules: list, sources: dict) -> list[str]:
+    """What an amendment or an option changes, one item a spot, variant, rule or source."""
+    out = []
+    for _path, key_path in leaves(game or {}, "game"):
+        head = ".".join(str(k) for k in key_path[:3 if key_path[:1] == ("variants",) else 2])
+        item = f"game.{head}" if head else "game"
+        if item not in out:
+            out.append(item)
+    out += [f"rule {r.id} added" for r in rules]
+    out += [f"rule {oid}: " + ", ".join(k for k, v in o.model_dump(exclude_unset=True).items() if v is not None)
+            for oid, o in overrides.items()]
+    out += [f"source {k}" for k in sources]
+    return out
+
+
+def _history_of(layers: list[_Layer]) -> tuple[list, dict, list]:
+    """The chain's amendments [(layer, index, amendment)], its options {key: (layer, option)} and its selections
+    [(layer, index, selection, the option's layer, option)], each checked as lint checks them: amendments in the
+    order they took effect, a selection of an option the chain permits, from a day it is permitted."""
+    amendments, options, selections = [], {}, []
+    for layer in layers:
+        m = layer.model
+        last = None
+        for i, a in enumerate(m.amendments):
+            if last is not None and a.effective < last:
+                raise UserError(f"amendment {a.id!r} takes effect {a.effective}, before the one listed above it "
+                                f"({last}): list amendments in the order they took effect",
+                                layer.doc.where(("amendments", i, "effective")))
+            last = a.effective
+            amendments.append((layer, i, a))
+        for key, option in m.options.items():
+            options[key] = (layer, option)
+        for i, sel in enumerate(m.selections):
+            where = layer.doc.where(("selections", i))
+            found = options.get(sel.option)
+            if found is None or found[0] is layer:
+                listed = ", ".join(k for k, (lay, _) in options.items() if lay is not layer) or "none"
+                raise UserError(f"selection of option {sel.option!r}, which the ruleset it extends does not permit "
+                                f"(options: {listed})", layer.doc.where(("selections", i, "option")))
+            olayer, option = found
+            if option.since is not None and sel.since < option.since:
+                raise UserError(f"selection of option {sel.option!r} from {sel.since}, before the jurisdiction "
+                                f"permits it ({option.since})", layer.doc.where(("selections", i, "since")))
+            if option.until is not None and (sel.until is None or sel.until > option.until):
+                raise UserError(f"selection of option {sel.option!r} runs past {option.until}, the last day the "
+                                f"jurisdiction permits it: give its `until`", where)
+            selections.append((layer, i, sel, olayer, option))
+    return amendments, options, selections
+
+
+def _overlaps(amendments: list) -> list[tuple]:
+    """Amendments of one file in force on a common day that change the same thing: (layer, index, message)."""
+    out = []
+    for n, (layer, i, a) in enumerate(amendments):
+        mine = set(_changes_of(a.game, a.overrides, a.rules, a.sources))
+        for other_layer, _j, b in amendments[:n]:
+            if other_layer is not layer or b.ends is None or b.ends < a.effective:
+                continue  # a permanent change is replaced by a later one, never overlapped
+            common = mine & set(_changes_of(b.game, b.overrides, b.rules, b.sources))
+            if common:
+                out.append((layer, i, f"amendment {a.id!r} takes effect {a.effective}, while {b.id!r} (to {b.ends}) "
+                                      f"is still in force, and both change {', '.join(sorted(common))}"))
+    return out
+
+
+def _merge_overrides(base: dict, over: dict, layer_id: str) -> dict:
+    out = dict(base)
+    for oid, o in over.items():
+        if oid in out:
+            old, new = out[oid].model_dump(exclude_unset=True), o.model_dump(exclude_unset=True)
+            if "params" in old and "params" in new:
+                new["params"] = merge_keeping_house(old["params"], new["params"], layer_id)
+            out[oid] = type(o).model_validate({**old, **new})
+        else:
+            out[oid] = o
+    return out
+
+
+def _drop_removed(game: dict) -> dict:
+    """A spot or variant an amendment writes null is removed (a variant's own null spots are the section's)."""
+    out = dict(game)
+    for key in ("spots", "variants"):
+        if isinstance(out.get(key), dict):
+            out[key] = {k: v for k, v in out[key].items() if v is not None}
+    return out
+
+
+def _layers_on(layers: list[_Layer], day: str | None, amendments: list, selections: list) -> list[_Layer]:
+    """The chain as it stood on ``day``: each file with its amendments in force then, and the options selected
+    then applied in the file that permits them (None: as first made)."""
+    if day is None:
+        return layers
+    out = []
+    for layer in layers:
+        m = layer.model
+        game, overrides, rules, sources = m.game, dict(m.overrides), list(m.rules), dict(m.sources)
+        changes = [(a.game, a.overrides, a.rules, a.sources) for lay, _, a in amendments
+                   if lay is layer and _in_force(a.effective, a.ends, day)]
+        changes += [(o.game, o.overrides, [], {}) for _, _, sel, olay, o in selections
+                    if olay is layer and _in_force(sel.since, sel.until, day)]
+        if not changes:
+            out.append(layer)
+            continue
+        for g, o, r, src in changes:
+            if g:
+                game = _drop_removed(merge_keeping_house(game or {}, g, m.id))
+            own = {rule.id: i for i, rule in enumerate(rules)}
+            for oid, change in o.items():  # a change to a rule of this same file is made to the rule itself
+                if oid in own:
+                    rule = rules[own[oid]]
+                    old, new = rule.model_dump(exclude_unset=True), change.model_dump(exclude_unset=True)
+                    if "params" in new:
+                        new["params"] = merge_keeping_house(old.get("params", {}), new["params"], m.id)
+                    rules[own[oid]] = type(rule).model_validate({**old, **{k: v for k, v in new.items()
+                                                                           if v is not None}})
+            overrides = _merge_overrides(overrides, {k: v for k, v in o.items() if k not in own}, m.id)
+            rules += r
+            sources.update(src)
+        model = m.model_copy(update={"game": game, "overrides": overrides, "rules": rules, "sources": sources})
+        out.append(_Layer(layer.doc, model, layer.path))
+    return out
+
+
+def _notes(layers: list[_Layer], amendments: list, selections: list, options: dict) -> list[AmendmentNote]:
+    out = []
+    for layer, _, a in amendments:
+        out.append(AmendmentNote(id=a.id, kind="amendment", defined_in=layer.model.id, title=a.title, cite=a.cite,
+                                 effective=a.effective, ends=a.ends,
+                                 changes=_changes_of(a.game, a.overrides, a.rules, a.sources)))
+    for layer, _, sel, _olayer, o in selections:
+        cite = _cite_in(layers, o.citation) + (f"; {sel.submission}" if sel.submission else "")
+        out.append(AmendmentNote(id=f"option:{sel.option}", kind="selection", defined_in=layer.model.id,
+                                 title=o.title, cite=cite, effective=sel.since, ends=sel.until,
+                                 changes=_changes_of(o.game, o.overrides, [], {})))
+    return out
+
+
+def _cite_in(layers: list[_Layer], c: Citation) -> str:
+    sources = {}
+    for layer in layers:
+        sources.update(layer.model.sources)
+    src = sources.get(c.source)
+    return (src.cite_as if src else f"{c.source} ") + ", ".join(c.at)
+
+
+def _spot_notes(day: str | None, amendments: list, selections: list, options: dict, layers) -> dict[str, str]:
+    """Why the version of ``day`` lacks a spot its history has: the amendment that adds it not yet (or no longer)
+    in force, or removing it; an option that adds it not selected by the house then."""
+    notes: dict[str, list[str]] = {}
+
+    def names(game):
+        g = game or {}
+        yield from ((k, v) for k, v in (g.get("spots") or {}).items())
+        for changes in (g.get("variants") or {}).values():
+            yield from ((k, v) for k, v in (changes or {}).items())
+
+    for _, _, a in amendments:
+        now = day is not None and _in_force(a.effective, a.ends, day)
+        for name, value in names(a.game):
+            days = f"in force from {a.effective}" + (f" to {a.ends}" if a.ends else "")
+            if value is None and now:
+                notes.setdefault(name, []).append(f"removed by amendment {a.id} ({a.cite}), {days}")
+            elif value is not None and not now:
+                notes.setdefault(name, []).append(f"added by amendment {a.id} ({a.cite}), {days}")
+    chosen = {sel.option for _, _, sel, _, _ in selections if day is not None and _in_force(sel.since, sel.until, day)}
+    for key, (_, o) in options.items():
+        if key in chosen:
+            continue
+        made = [sel for _, _, sel, _, _ in selections if sel.option == key]
+        chosen_when = "; ".join(f"selected from {sel.since}" + (f" to {sel.until}" if sel.until else "")
+                                + (f" ({sel.submission})" if sel.submission else "") for sel in made)
+        for name, value in names(o.game):
+            if value is not None:
+                notes.setdefault(name, []).append(
+                    f"offered under the option {key} the jurisdiction permits ({_cite_in(layers, o.citation)}), "
+                    f"which the submission of {layers[-1].model.id} does not select on this day"
+                    + (f" ({chosen_when})" if chosen_when else ""))
+    return {k: "; ".join(dict.fromkeys(v)) for k, v in notes.items()}
+
+
+def _bind_history(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
+    """The ruleset as it stands now, with each version of its history (:attr:`Ruleset.versions`): the chain bound
+    once for each stretch of days between the dates its amendments and selections take effect or end."""
+    amendments, options, selections = _history_of(layers)
+    for layer, i, message in _overlaps(amendments):
+        raise UserError(message, layer.doc.where(("amendments", i)))
+    option_notes = [OptionNote(key=k, title=o.title, citation=_cite_in(layers, o.citation), since=o.since,
+                               until=o.until) for k, (_, o) in options.items()]
+    if not amendments and not selections:
+        ruleset = _bind(layers, allow_abstract=allow_abstract)
+        spot_notes = _spot_notes(None, [], [], options, layers)
+        return ruleset.model_copy(update={"options": option_notes, "spot_notes": spot_notes}) \
+            if option_notes else ruleset
+    bounds: set[str] = set()
+    for _, _, a in amendments:
+        bounds.add(a.effective)
+        if a.ends:
+            bounds.add(_next_day(a.ends))
+    for _, _, sel, _, _ in selections:
+        bounds.add(sel.since)
+        if sel.until:
+            bounds.add(_next_day(sel.until))
+    starts = [None, *sorted(bounds)]
+    history = _notes(layers, amendments, selections, options)
+    versions = []
+    for n, start in enumerate(starts):
+        end = _day_before(starts[n + 1]) if n + 1 < len(starts) else None
+        in_force = [h for h in history if start is not None and _in_force(h.effective, h.ends, start)]
+        try:
+            bound = _bind(_layers_on(layers, start, amendments, selections), allow_abstract=allow_abstract)
+        except UserError as e:
+            raise UserError(f"the version in force from {start or 'the start'}"
+                            + (f" ({', '.join(h.id for h in in_force)})" if in_force else "") + f": {e.message}",
+                            e.where) from None
+        base = next((layer.model for layer in reversed(layers) if layer.model.cite or layer.model.effective), None)
+        first = {"known_from": base.effective, "cite": base.cite} if base is not None and n == 0 else {}
+        versions.append(bound.model_copy(update={
+            "period": Period(start=start, end=end, in_force=in_force, **first), "options": option_notes,
+            "spot_notes": _spot_notes(start, amendments, selections, options, layers)}))
+    return versions[-1].model_copy(update={"history": history, "versions": versions})
 
 
 def _redirects(layers: list[_Layer], ids: set[str], rules: list[BoundRule]) -> dict[str, str]:

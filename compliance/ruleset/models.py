@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -129,6 +130,71 @@ class RuleOverride(Strict):
     dealing_methods: list[str] | None = None
 
 
+def _a_day(v: str) -> str:
+    """``v`` if it is a calendar day (2014-02-30 is not)."""
+    import datetime
+    datetime.date.fromisoformat(v)
+    return v
+
+
+Day = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="a date, YYYY-MM-DD"),
+                AfterValidator(_a_day)]
+
+
+class Amendment(Strict):
+    """A dated change to a ruleset (a register's notice): what it changes, in force from ``effective`` (and to
+    ``ends``, the last day, for a temporary rule).  The changes are written as the ruleset's own sections are."""
+
+    id: RuleId = Field(description="the amendment's own id, named by reports and `ruleset history`")
+    title: str
+    cite: Annotated[str, Field(min_length=1, description="the register notice that made it, e.g. '44 Pa.B. 599'")]
+    effective: Day = Field(description="the first day it is in force")
+    ends: Day | None = Field(default=None, description="the last day it is in force (a temporary rule)")
+    url: str | None = None
+    summary: str | None = None
+    sources: dict[str, Source] = {}
+    game: dict[str, Any] | None = Field(default=None, description="changes to the game section (merged over it; a "
+                                        "spot or variant written null is removed)")
+    rules: list[Rule] = Field(default=[], description="rules it adds")
+    overrides: dict[str, RuleOverride] = Field(default={}, description="changes to rules in force, by id")
+
+
+    @model_validator(mode="after")
+    def _ends_after(self):
+        if self.ends is not None and self.ends < self.effective:
+            raise ValueError(f"ends {self.ends} is before effective {self.effective}")
+        return self
+
+
+class Option(Strict):
+    """A rule the jurisdiction lets each house choose in its approved submission: what choosing it changes."""
+
+    title: str
+    citation: Citation
+    since: Day | None = Field(default=None, description="the first day the jurisdiction permits it")
+    until: Day | None = Field(default=None, description="the last day the jurisdiction permits it")
+    summary: str | None = None
+    game: dict[str, Any] | None = Field(default=None, description="what selecting it changes of the game section")
+    overrides: dict[str, RuleOverride] = Field(default={}, description="what selecting it changes of rules, by id")
+
+
+
+class Selection(Strict):
+    """A house's choice of one of its jurisdiction's options, from the day it took effect."""
+
+    option: str = Field(description="a key of the `options` of the ruleset it extends")
+    since: Day = Field(description="the first day the selection applies (its approval's effective date)")
+    until: Day | None = Field(default=None, description="the last day it applies, where it was withdrawn")
+    submission: str | None = Field(default=None, description="the house's reference for it (its rules submission)")
+
+
+    @model_validator(mode="after")
+    def _until_after(self):
+        if self.until is not None and self.until < self.since:
+            raise ValueError(f"until {self.until} is before since {self.since}")
+        return self
+
+
 class RulesetFile(Strict):
     """One ruleset YAML file as written."""
 
@@ -157,6 +223,16 @@ class RulesetFile(Strict):
         default={}, description="rule ids renamed: the old id -> the id the rule has now (a rule of this ruleset or of "
         "one it extends). Waivers, baselines, --select/--ignore and configuration that name the old id keep working, "
         "with a note")
+    effective: Day | None = Field(default=None, description="the first day the rules as written above (before any "
+                                  "amendment) are known in force; a coup dealt before it is judged by them, and the "
+                                  "report says so")
+    cite: str | None = Field(default=None, description="the register notice that made the rules as written above")
+    amendments: list[Amendment] = Field(
+        default=[], description="the ruleset's history: dated changes, in the order they took effect (the sections "
+        "above are the rules before the first)")
+    options: dict[RuleId, Option] = Field(default={}, description="rules the jurisdiction lets each house choose")
+    selections: list[Selection] = Field(default=[], description="a house's choices among the options of the "
+                                        "jurisdiction it extends, each from its date")
 
     @field_validator("rules")
     @classmethod
@@ -219,6 +295,59 @@ class BoundRule(BaseModel):
         return own + tuple(c for cs in self.citation_by_game.values() for c in cs)
 
 
+class AmendmentNote(BaseModel):
+    """An amendment, or a house's selection of an option, as the history of a ruleset lists it."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    id: str  # the amendment's id, or "option:<key>" for a selection
+    kind: Literal["amendment", "selection"]
+    defined_in: str  # the ruleset whose file gives it
+    title: str
+    cite: str  # the register citation, or the option's citation and the house's submission
+    effective: str
+    ends: str | None = None
+    changes: list[str] = []  # what it changes, one item a spot, rule or source
+
+    def words(self) -> str:
+        days = f"from {self.effective}" + (f" to {self.ends}" if self.ends else "")
+        return f"{self.id} ({self.cite}, {days})"
+
+
+class OptionNote(BaseModel):
+    """An option a jurisdiction permits, as `rules list` and lint see it."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    key: str
+    title: str
+    citation: str
+    since: str | None = None
+    until: str | None = None
+
+
+class Period(BaseModel):
+    """The days a version of a ruleset is in force, and the amendments and selections that make it."""
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    start: str | None  # the first day (None: from the beginning of its history)
+    end: str | None  # the last day (None: still in force)
+    in_force: list[AmendmentNote] = []
+    known_from: str | None = None  # the first version: the first day it is known in force (RulesetFile.effective)
+    cite: str | None = None  # the first version: the register notice that made it
+
+    def words(self) -> str:
+        first = "as first made" + (f" ({self.cite}" + (f", in force from {self.known_from}" if self.known_from
+                                                           else "") + ")" if self.cite else "")
+        days = (f"from {self.start}" if self.start else first) + (f" to {self.end}" if self.end else "")
+        made = "; ".join(a.words() for a in self.in_force)
+        return days + (f", with {made}" if made else "")
+
+    def holds(self, day: str) -> bool:
+        return (self.start is None or self.start <= day) and (self.end is None or day <= self.end)
+
+
 class Ruleset(BaseModel):
     """A resolved, concrete ruleset: what the checker runs."""
 
@@ -242,6 +371,22 @@ class Ruleset(BaseModel):
     redirects: dict[str, str] = {}  # renamed rule ids: old -> the id of one of its rules (or disabled ones) now
     sha256: str = ""  # the content hash of its files (loader.chain_sha256): what reports name it by
     files: list[str] = []  # the absolute path of each file of its extends chain, the base first
+    # its history (loader._versions): every amendment and selection of its chain, and each version in force (the
+    # ruleset itself is the last, the current one); a version's own ruleset has its `period`, and no versions
+    history: list[AmendmentNote] = []
+    versions: list[Ruleset] = []
+    period: Period | None = None
+    options: list[OptionNote] = []  # the options the jurisdiction permits
+    spot_notes: dict[str, str] = {}  # spot -> why this version does not have it, where its history has it
+
+    def version_on(self, day: str | None) -> Ruleset:
+        """The version in force on ``day`` (YYYY-MM-DD); the current one for None or a ruleset without history."""
+        if day is None or not self.versions:
+            return self
+        for v in reversed(self.versions):
+            if v.period.start is None or v.period.start <= day:
+                return v
+        return self.versions[0]
 
     def cite(self, c: GameCitation | None) -> str:
         """A citation (or a game's list of them) in words: each source's prefix, then its paragraphs (sources

@@ -114,6 +114,9 @@ class Header(SpecModel):
     staff: list[StaffStretch] | None = Field(
         default=None,
         description="who ran the table, by stretches of coups (format 1.1); a coup's `staff` overrides it")
+    date: Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")] | None = Field(
+        default=None, description="format 1.1: the day the recording was dealt (YYYY-MM-DD), where its events carry "
+        "no timestamp: the ruleset's history judges its coups by the rules in force that day")
     rejected_rows: list[RejectedRow] | None = Field(
         default=None, description="rows of the recorders' logs the import could not use (format 1.1): each is "
         "reported as a finding (record.rejected-row)")

@@ -678,6 +678,10 @@ class Replayer:
 
     def _undeclared(self, ev, i: int) -> ReplayError:
         t = self.table
+        why = t.ruleset.spot_notes.get(ev.spot)  # the rules in force that day lack it: the history says why
+        if why:
+            return ReplayError(f"{ev.type} at events[{i}] is on spot {ev.spot!r}, which the rules in force on the "
+                               f"coup's day do not have: {why}", i)
         return ReplayError(f"{ev.type} at events[{i}] is on spot {ev.spot!r}, which this table does not offer "
                            f"({describe_spots(t.spots, t.ruleset.id, t.game)})", i)
 

@@ -1,0 +1,238 @@
+"""A ruleset's history: each coup judged by the rules in force on the day it was dealt (docs/rule-authoring.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from compliance.engine import Checker
+from compliance.errors import UserError
+from compliance.games.baccarat.simulate import Simulator, write_transcript
+from compliance.report.model import Report
+from compliance.ruleset.loader import load_ruleset
+
+PANDA_8 = "pa-627a-panda-8"
+
+
+def night(ruleset, start: dt.datetime | None, coups: int = 150, game: str = "punto_banco", seed: int = 3) -> dict:
+    out = io.BytesIO()
+    write_transcript(Simulator(ruleset, coups=coups, seed=seed, game=game, start=start), out, "json")
+    return json.loads(out.getvalue())
+
+
+def check(doc: dict, tmp_path: Path, name: str, **context):
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return Checker(judge=False, cache=False, **context).check_file(path, name)
+
+
+def panda_wagers(doc: dict) -> set[int]:
+    return {c["coup"] for c in doc["coups"] for e in c["events"] if e["type"] == "wager" and e["spot"] == "panda_8"}
+
+
+@pytest.fixture(scope="module")
+def us_pa():
+    return load_ruleset("us-pa")
+
+
+@pytest.fixture(scope="module")
+def ez_night(us_pa):
+    doc = night(us_pa, None, game="ez_baccarat")
+    assert panda_wagers(doc), "the night must hold Panda 8 wagers"
+    return doc
+
+
+def test_a_panda_8_wager_before_the_2014_amendment_is_a_finding_and_after_it_is_not(ez_night, tmp_path):
+    before = check(dict(ez_night, date="2011-06-01"), tmp_path, "night-2011.json")
+    after = check(dict(ez_night, date="2025-06-01"), tmp_path, "night-2025.json")
+    assert after.findings == []
+    flagged = {f.coup for f in before.findings}
+    assert flagged == panda_wagers(ez_night)
+    assert all("panda_8" in f.message and "44 Pa.B. 599" in f.message and "2014-02-01" in f.message
+               for f in before.findings)
+    [used] = after.versions
+    assert [a.id for a in used.ruleset.period.in_force] == [PANDA_8] and used.coups == after.coups
+    lines = Report([after]).versions_applied()
+    assert lines == [f"night-2025.json: {after.coups} coups (1–{after.coups}) judged by us-pa {used.ruleset.version} "
+                     f"as in force from 2014-02-01, with {PANDA_8} (44 Pa.B. 599, from 2014-02-01) (dated by coup "
+                     "times, else the date 2025-06-01)"]
+    # the 2011 night is before the earliest version the history records: the report says so
+    assert any("2011-06-01" in n and "2012-05-19" in n for n in Report([before]).notices())
+
+
+def test_coup_times_date_the_night_and_as_of_overrides_them(us_pa, tmp_path):
+    doc = night(us_pa, dt.datetime(2011, 6, 1, 20, 0, tzinfo=dt.UTC), game="ez_baccarat")
+    dated = check(doc, tmp_path, "timed.json")
+    assert {f.coup for f in dated.findings} == panda_wagers(doc)
+    assert check(doc, tmp_path, "timed.json", as_of="2025-06-01").findings == []
+    assert check(dict(doc, date="2025-06-01"), tmp_path, "timed.json").findings != []  # its times come first
+
+
+def test_an_undated_night_is_judged_by_the_current_version_and_the_report_says_so(ez_night, tmp_path):
+    result = check(ez_night, tmp_path, "undated.json")
+    assert result.findings == []
+    [used] = result.versions
+    assert used.undated == result.coups and used.ruleset.period.end is None
+    [notice] = [n for n in Report([result]).notices() if "give no date" in n]
+    assert notice.startswith(f"undated.json: {result.coups} of {result.coups} coups give no date")
+
+
+def amended(tmp_path: Path, effective: dt.date) -> Path:
+    path = tmp_path / "amended.yaml"
+    path.write_text(f"""
+id: amended
+title: New Jersey, with the Tie paid 9 to 1 from a day
+version: "1"
+extends: us-nj
+amendments:
+  - id: tie-nine
+    title: The Tie wager paid 9 to 1
+    cite: "Test Register 1"
+    effective: "{effective.isoformat()}"
+    game:
+      spots:
+        tie: {{odds: 9}}
+""", encoding="utf-8")
+    return path
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(effective=st.dates(min_value=dt.date(2000, 1, 2), max_value=dt.date(2090, 12, 31)))
+def test_a_night_spanning_an_amendment_at_midnight_is_judged_coup_by_coup(effective, tmp_path):
+    """Simulated with the Tie paid 8 to 1: every winning Tie wager from midnight on, and none before, is a
+    wrong settlement under the amendment."""
+    ruleset = amended(tmp_path, effective)
+    start = dt.datetime.combine(effective, dt.time(22, 30), tzinfo=dt.UTC) - dt.timedelta(days=1)
+    doc = night(load_ruleset("us-nj"), start, coups=200)
+    result = check(doc, tmp_path, "spanning.json", ruleset=str(ruleset))
+    day = {c["coup"]: next(e["at"] for e in c["events"] if e.get("at"))[:10] for c in doc["coups"]}
+    after = {n for n, d in day.items() if d >= effective.isoformat()}
+    assert after and len(after) < len(day), "the night must span midnight"
+    tie_wins = {c["coup"] for c in doc["coups"] for e in c["events"]
+                if e["type"] == "settle" and e["spot"] == "tie" and e.get("outcome") == "win"}
+    wrong = {f.coup for f in result.findings if f.rule == "BAC-SETTLE-AMOUNT"}
+    assert wrong == tie_wins & after
+    first, second = result.versions
+    assert (first.ruleset.period.end, second.ruleset.period.start) == (
+        (effective - dt.timedelta(days=1)).isoformat(), effective.isoformat())
+    assert first.coups + second.coups == result.coups and second.first == min(after)
+
+
+def test_the_history_is_in_the_content_hash_and_the_cache_keeps_every_version(tmp_path, monkeypatch):
+    from compliance.ruleset import cache
+
+    monkeypatch.setenv("BACCARAT_AUDIT_CACHE_DIR", str(tmp_path / "cache"))
+    path = amended(tmp_path, dt.date(2020, 1, 1))
+    first = cache.load(str(path))
+    assert cache.load(str(path)) == first and len(first.versions) == 2
+    path.write_text(path.read_text().replace("2020-01-01", "2021-01-01"))
+    again = cache.load(str(path))
+    assert again.sha256 != first.sha256 and again.versions[1].period.start == "2021-01-01"
+
+
+def test_amendments_out_of_order_or_overlapping_are_refused(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("""
+id: bad
+title: Bad history
+version: "1"
+extends: us-nj
+amendments:
+  - {id: later, title: Later, cite: "R 2", effective: "2020-01-01", game: {spots: {tie: {odds: 9}}}}
+  - {id: earlier, title: Earlier, cite: "R 1", effective: "2019-01-01", game: {spots: {tie: {odds: 8}}}}
+""", encoding="utf-8")
+    with pytest.raises(UserError, match="before the one listed above it"):
+        load_ruleset(str(path))
+    path.write_text("""
+id: bad
+title: Bad history
+version: "1"
+extends: us-nj
+amendments:
+  - {id: temporary, title: T, cite: "R 1", effective: "2019-01-01", ends: "2019-12-31", game: {spots: {tie: {odds: 9}}}}
+  - {id: permanent, title: P, cite: "R 2", effective: "2019-06-01", game: {spots: {tie: {odds: 8}}}}
+""", encoding="utf-8")
+    with pytest.raises(UserError, match="while 'temporary' .* is still in force, and both change game.spots.tie"):
+        load_ruleset(str(path))
+
+
+# ------------------------------------------------------------------ options and a house's submission
+
+KEYSTONE = Path(__file__).resolve().parent.parent / "fixtures" / "rulesets" / "keystone-casino.yaml"
+
+
+def test_a_house_selecting_commission_free_banker_from_a_day_is_judged_so_from_that_day(tmp_path):
+    """Keystone Casino selects Pennsylvania's commission-free Banker (629b.2) from 1 March 2020: a Midibaccarat
+    night dealt with commission before that day is clean, and the same night after it takes commission on
+    Banker wagers the house no longer takes."""
+    house = load_ruleset(str(KEYSTONE))
+    assert [(o.key, o.citation) for o in house.options] == [("commission_free_banker", "58 Pa. Code § 629b.2")]
+    before, after = house.version_on("2020-02-29"), house.version_on("2020-03-01")
+    assert before.game.spots_for("midi_baccarat", None)["banker"].commission == Decimal("0.05")
+    assert after.game.spots_for("midi_baccarat", None)["banker"].commission == 0
+    [selected] = [a for a in after.period.in_force if a.kind == "selection"]
+    assert (selected.id, selected.kind, selected.effective) == ("option:commission_free_banker", "selection",
+                                                                 "2020-03-01")
+    assert selected.cite == "58 Pa. Code § 629b.2; Rules Submission, Midibaccarat, revision 4"
+    doc = night(load_ruleset("us-pa"), None, game="midi_baccarat", coups=120)
+    clean = check(dict(doc, date="2020-02-29"), tmp_path, "feb.json", ruleset=str(KEYSTONE))
+    assert clean.findings == []
+    judged = check(dict(doc, date="2020-03-01"), tmp_path, "mar.json", ruleset=str(KEYSTONE))
+    banker_wins = {c["coup"] for c in doc["coups"] for e in c["events"]
+                   if e["type"] == "commission" or (e["type"] == "settle" and e["spot"] == "banker"
+                                                    and e.get("outcome") == "win")}
+    assert {f.coup for f in judged.findings} and {f.coup for f in judged.findings} <= banker_wins
+    assert all("629" in f.citation for f in judged.findings)
+
+
+def test_a_selection_the_jurisdiction_does_not_list_or_before_it_existed_is_refused(tmp_path):
+    broken = KEYSTONE.parent / "broken"
+    with pytest.raises(UserError, match="'commission_free_bankers', which the ruleset it extends does not permit"):
+        load_ruleset(str(broken / "option-not-permitted.yaml"))
+    with pytest.raises(UserError, match="from 2018-12-31, before the jurisdiction permits it"):
+        load_ruleset(str(broken / "option-date.yaml"))
+
+
+def test_a_wager_on_a_spot_the_house_did_not_select_cites_the_option_and_the_submission(tmp_path):
+    (tmp_path / "jurisdiction.yaml").write_text("""
+id: pair-jurisdiction
+title: A jurisdiction that lets a house offer a Player Pair wager
+version: "1"
+extends: us-nj
+sources:
+  pairs: {title: "Side wagers", cite_as: "Side Wager Rule "}
+options:
+  player_pair:
+    title: The Player Pair wager
+    citation: {source: pairs, at: ["4(b)"]}
+    game:
+      spots:
+        player_pair: {wins: {kind: pair, hand: player}, odds: 11}
+""", encoding="utf-8")
+    (tmp_path / "house.yaml").write_text("""
+id: pair-house
+title: A house offering the Player Pair from 2021
+version: "1"
+extends: jurisdiction.yaml
+casino: Pair Casino
+selections:
+  - {option: player_pair, since: "2021-01-01", submission: "Submission 7"}
+""", encoding="utf-8")
+    house = load_ruleset(str(tmp_path / "house.yaml"))
+    doc = night(house.version_on("2021-06-01"), None, coups=200)
+    pairs = {c["coup"] for c in doc["coups"] for e in c["events"] if e["type"] == "wager" and e["spot"] == "player_pair"}
+    assert pairs
+    ruleset = str(tmp_path / "house.yaml")
+    assert check(dict(doc, date="2021-06-01"), tmp_path, "2021.json", ruleset=ruleset).findings == []
+    early = check(dict(doc, date="2020-06-01"), tmp_path, "2020.json", ruleset=ruleset).findings
+    assert {f.coup for f in early} == pairs
+    assert all("option player_pair" in f.message and "Side Wager Rule 4(b)" in f.message
+               and "the submission of pair-house does not select on this day" in f.message for f in early)
