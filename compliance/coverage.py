@@ -370,6 +370,9 @@ class Coverage:
     problems: list[str] = field(default_factory=list)  # map and rulesets disagree
     recorded: tuple[str, ...] | None = None  # the evidence of the recording it was worked out for, if one
     notes: dict[str, str] = field(default_factory=dict)  # the map's notes (texts not reached, red teams)
+    # the history of each ruleset that has one: (ruleset id, the version judged here (None: every day), the
+    # amendments and selections, each its words and the source it rests on)
+    histories: list[tuple[str, str | None, list[tuple[str, str]]]] = field(default_factory=list)
 
     @property
     def checkable(self) -> int:
@@ -396,7 +399,9 @@ class Coverage:
                                       | ({"not_recorded": o.not_recorded} if o.not_recorded else {})
                                       for o in self.outside],
             "problems": self.problems,
-        } | ({"notes": self.notes} if self.notes else {})
+        } | ({"notes": self.notes} if self.notes else {}) | ({"histories": [
+            {"ruleset": rid, "version": version, "amendments": [{"words": w, "source": src} for w, src in items]}
+            for rid, version, items in self.histories]} if self.histories else {})
 
 
 def _share(covered: int, checkable: int) -> str:
@@ -463,6 +468,15 @@ def coverage(rulesets: list[Ruleset] | None = None, cmap: CoverageMap | None = N
             result.texts.append(_text_coverage(text, entries, paras, rs, cmap, result.problems,
                                                unjudged(rs, have) if rs is not None else {}))
             result.texts[-1].not_bundled = cmap.not_bundled.get(text)
+    for rs in all_rulesets:
+        first = rs.versions[0].period if rs.versions else rs.period
+        if rs.history or (first is not None and first.cite):
+            items = ([(f"as first made: {first.cite}" + (f", in force from {first.known_from}" if first.known_from
+                                                         else ""), first.cite)] if first and first.cite else [])
+            items += [(f"{a.title}: {a.words()}" + (f"; changes {', '.join(a.changes)}" if a.changes else ""), a.cite)
+                      for a in rs.history]
+            version = rs.period.words() if rs.period is not None and not rs.history else None
+            result.histories.append((rs.id, version, items))
     for rs in all_rulesets:
         why = unjudged(rs, have)
         for r in rs.rules:
@@ -562,6 +576,9 @@ def render_text(cov: Coverage) -> str:
         out.append("")
     for p in cov.problems:
         out.append(f"map out of date: {p}")
+    for rid, version, items in cov.histories:
+        out.append(f"history of {rid}" + (f" (judged here as in force {version})" if version else "") + ":")
+        out += [f"  {words}" for words, _ in items]
     for title, text in cov.notes.items():
         out.append(f"note: {title}: {text}")
     if cov.recorded is not None:
@@ -607,6 +624,14 @@ def render_markdown(cov: Coverage) -> str:
                 "against a text here.", "", "| ruleset | rule | citation |", "|---|---|---|"]
         out += [f"| {o.ruleset} | `{o.rule}` | {_md(o.citation)} |" for o in cov.outside]
         out.append("")
+    if cov.histories:
+        out += ["## Histories", "",
+                "The versions of each ruleset that has a history: a coup is judged by the version in force on the "
+                "day it was dealt (`baccarat-audit ruleset history ID`). Each line names the register notice it "
+                "rests on; what a history leaves out, and why, is in the notes below.", ""]
+        for rid, version, items in cov.histories:
+            out += [f"### {rid}" + (f" (judged here as in force {version})" if version else ""), ""]
+            out += [f"* {_md(words)}" for words, _ in items] + [""]
     if cov.notes:
         out += ["## Notes", ""]
         for title, text in cov.notes.items():

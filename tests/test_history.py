@@ -236,3 +236,31 @@ selections:
     assert {f.coup for f in early} == pairs
     assert all("option player_pair" in f.message and "Side Wager Rule 4(b)" in f.message
                and "the submission of pair-house does not select on this day" in f.message for f in early)
+
+
+# ------------------------------------------------------------------ the commands
+
+
+def test_rules_list_and_show_give_the_rules_as_they_stood_and_history_lists_the_versions():
+    from typer.testing import CliRunner
+
+    from compliance.cli import app
+
+    run = CliRunner().invoke
+    listed = run(app, ["rules", "list", "-r", "us-pa", "--as-of", "2013-06-01", "-f", "markdown"])
+    assert listed.exit_code == 0
+    shown = run(app, ["rules", "show", "PA-ADVANTAGE-PLAY", "-r", "us-pa", "--as-of", "2013-06-01"])
+    assert "in force as first made (42 Pa.B. 2906, in force from 2012-05-19) to 2014-01-31" in shown.output
+    assert "spots = [dragon_7, house_money, perfect_pairs_player, perfect_pairs_banker]" in shown.output
+    now = run(app, ["rules", "show", "PA-ADVANTAGE-PLAY", "-r", "us-pa"]).output
+    assert "spots = [dragon_7, panda_8, house_money" in now
+    history = run(app, ["ruleset", "history", "us-pa"])
+    assert history.exit_code == 0
+    assert "version 2: in force from 2014-02-01, with pa-627a-panda-8 (44 Pa.B. 599" in history.output
+    assert "changes game.variants.ez_baccarat.panda_8" in history.output
+    covered = run(app, ["coverage", "-r", "us-pa", "--as-of", "2013-06-01"])
+    assert "history of us-pa (judged here as in force as first made" in covered.output
+    bad = run(app, ["rules", "list", "--as-of", "2013-02-30"])
+    assert bad.exit_code == 2 and "is not a date" in bad.output
+    check_bad = run(app, ["check", "x.json", "--as-of", "yesterday"])
+    assert check_bad.exit_code == 2 and "is not a date" in check_bad.output

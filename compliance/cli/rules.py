@@ -59,13 +59,31 @@ def _plain(v):
     raise TypeError(type(v).__name__)
 
 
-def _rulesets(ref: str | None, include_abstract: bool = False) -> list[Ruleset]:
-    """The named ruleset, or every bundled concrete one (and the abstract ones if asked)."""
+def _rulesets(ref: str | None, include_abstract: bool = False, as_of: str | None = None) -> list[Ruleset]:
+    """The named ruleset, or every bundled concrete one (and the abstract ones if asked); ``as_of``: each as it
+    stood that day (the version of its history in force)."""
     from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
-    if ref:
-        return [load_ruleset(ref, allow_abstract=True)]
-    return bundled_rulesets(include_abstract)
+    found = [load_ruleset(ref, allow_abstract=True)] if ref else bundled_rulesets(include_abstract)
+    return [rs.version_on(as_of) for rs in found] if as_of else found
+
+
+AS_OF_HELP = "The rules as they stood on DATE (YYYY-MM-DD): the version of each ruleset's history in force then."
+
+
+def _as_of(value: str | None) -> str | None:
+    from compliance.cli.app import a_day
+
+    return a_day(value, "--as-of") if value else None
+
+
+def _version_words(rs: Ruleset) -> str:
+    return f"in force {rs.period.words()}" if rs.period is not None else ""
+
+
+def _options_words(rs: Ruleset) -> list[str]:
+    return [f"option {o.key}: {o.title} ({o.citation}" + (f", from {o.since}" if o.since else "")
+            + (f" to {o.until}" if o.until else "") + ")" for o in rs.options]
 
 
 def _value(v) -> str:
@@ -172,6 +190,9 @@ def render_rules_text(rulesets: list[Ruleset]) -> str:
     out = []
     for rs in rulesets:
         out.append(f"{rs.id} — {rs.title} (version {rs.version}, {len(rs.rules)} rules)")
+        if rs.period is not None:
+            out.append(f"  {_version_words(rs)}")
+        out += [f"  {line}" for line in _options_words(rs)]
         if not rs.rules:
             out.append("  (no rules)")
         w = max((len(r.id) for r in rs.rules), default=0)
@@ -212,6 +233,11 @@ def render_rules_markdown(rulesets: list[Ruleset]) -> str:
             out += ["Sources: " + "; ".join(_md(t) for t in texts) + ".", ""]
         if rs.dealing_methods:
             out += ["Dealing methods: " + "; ".join(f"**{k}** {_md(v)}" for k, v in rs.dealing_methods.items()) + ".", ""]
+        if rs.history:
+            out += ["History: " + "; ".join(_md(a.words()) for a in rs.history)
+                    + " (`baccarat-audit ruleset history " + rs.id + "`).", ""]
+        if rs.options:
+            out += ["Options the house may select: " + "; ".join(_md(w) for w in _options_words(rs)) + ".", ""]
         if rs.game_house:
             out += ["House parameters of the game: " + "; ".join(
                 f"`{h.path}` = {_value(h.default)}" + (f" ({_md(h.note)})" if h.note else "")
@@ -233,9 +259,10 @@ def rules_list(
                                 help=f"A ruleset id ({BUNDLED}) or YAML path [default: every jurisdiction]."),
     fmt: ListFormat = typer.Option(ListFormat.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
                                    help="text, json or markdown."),
+    as_of: str = typer.Option(None, "--as-of", metavar="DATE", show_default=False, help=AS_OF_HELP),
 ):
     """List the rules of each jurisdiction: id, category, severity, citation."""
-    rulesets = _rulesets(ruleset)
+    rulesets = _rulesets(ruleset, as_of=_as_of(as_of))
     if fmt == ListFormat.json:
         _out(_json([rule_dict(rs, r) for rs in rulesets for r in rs.rules]))
     elif fmt == ListFormat.markdown:
@@ -340,13 +367,14 @@ def rules_show(
                                        "with the package, fixtures/rules]."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
                                help="text or json."),
+    as_of: str = typer.Option(None, "--as-of", metavar="DATE", show_default=False, help=AS_OF_HELP),
 ):
     """Explain one rule: what it requires, its citation and parameters in each jurisdiction, and example coups."""
     from compliance.checks import REGISTRY
     from compliance.ruletests import bundled_dir
     from compliance.ruletests import examples as find_examples
 
-    every = _rulesets(ruleset, include_abstract=True)
+    every = _rulesets(ruleset, include_abstract=True, as_of=_as_of(as_of))
     shown = every if ruleset else [rs for rs in every if not rs.abstract]  # abstract bases only for suggestions
     rule_id = _one_rule(rule_id, shown, every)
     found = [(rs, r) for rs in shown for r in rs.rules if r.id == rule_id]
@@ -383,6 +411,8 @@ def rules_show(
     out.append("")
     for rs, r in found:
         out.append(f"  {rs.id}: severity {r.severity}; cites {citation_words(r) or '(no citation)'}")
+        if rs.period is not None:
+            out.append(f"      {_version_words(rs)}")
         if r.citation is not None:
             out.append(f"      source: {_provenance_words(rs, r)}")
         if r.summary != first.summary and r.summary:
@@ -494,6 +524,46 @@ def rulesets_list(fmt: Format = typer.Option(Format.text, "--format", "-f", meta
     _out("\n".join(out))
 
 
+# ------------------------------------------------------------------ ruleset history
+
+
+def history_dict(rs: Ruleset) -> dict:
+    return {"ruleset": rs.id, "version": rs.version, "sha256": rs.sha256,
+            "amendments": [a.model_dump() for a in rs.history],
+            "versions": [{"start": v.period.start, "end": v.period.end, "in_force": [a.id for a in v.period.in_force],
+                          "rules": len(v.rules)} for v in rs.versions]}
+
+
+def render_history(rs: Ruleset) -> str:
+    out = [f"{rs.id} — {rs.title} (version {rs.version}, sha256 {rs.sha256})"]
+    if not rs.versions:
+        out.append("  no amendments or selections: one version, in force on every day")
+        return "\n".join(out)
+    for n, v in enumerate(rs.versions, 1):
+        out.append(f"  version {n}: in force {v.period.words()}; {len(v.rules)} rules")
+        made = {a.id for a in v.period.in_force} - {a.id for a in rs.versions[n - 2].period.in_force} if n > 1 else set()
+        gone = {a.id for a in rs.versions[n - 2].period.in_force} - {a.id for a in v.period.in_force} if n > 1 else set()
+        for a in rs.history:
+            if a.id in made:
+                out.append(f"    + {a.id} ({a.kind}, {a.cite}, in {a.defined_in}): {a.title}")
+                out += [f"        changes {c}" for c in a.changes]
+            elif a.id in gone:
+                out.append(f"    - {a.id} ({a.cite}) no longer in force")
+    return "\n".join(out)
+
+
+@ruleset_app.command("history")
+def ruleset_history(
+    ruleset: str = typer.Argument(..., metavar="ID|FILE", show_default=False,
+                                  help=f"A ruleset id ({BUNDLED}) or YAML path."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", metavar="FORMAT", case_sensitive=False,
+                               help="text or json."),
+):
+    """List the versions of a ruleset: the days each is in force, and what each amendment or selection changed."""
+    [rs] = _rulesets(ruleset)
+    _out(_json(history_dict(rs)) if fmt == Format.json else render_history(rs))
+
+
 # ------------------------------------------------------------------ ruleset lint
 
 
@@ -595,6 +665,7 @@ def coverage_cmd(
                                     help="A transcript (its header is read): which "
                                     "paragraphs what it records lets the rules check (its `recorded`); the ruleset "
                                     "is its table.jurisdiction unless --ruleset names one."),
+    as_of: str = typer.Option(None, "--as-of", metavar="DATE", show_default=False, help=AS_OF_HELP),
 ):
     """Which paragraph of each regulation text is checked by which rule, and which cannot be checked.
 
@@ -619,8 +690,11 @@ def coverage_cmd(
             from compliance.ruleset.loader import load_jurisdiction
 
             rulesets = [load_jurisdiction(header.table.jurisdiction)]
+    day = _as_of(as_of)
     if ruleset or transcript is None:
-        rulesets = _rulesets(ruleset) if ruleset else None
+        rulesets = _rulesets(ruleset, as_of=day) if ruleset or day else None
+    elif day:
+        rulesets = [rs.version_on(day) for rs in rulesets]
     cov = cov_mod.coverage(rulesets, cmap, recorded=recorded, have=have)
     if fmt == ListFormat.json:
         _out(_json(cov.as_dict()))
