@@ -38,6 +38,8 @@ CATEGORIES: dict[str, str] = {
     "transcript.unreadable": "a coup could not be read or replayed",
     "settlement.order": "a wager settled at a moment or in an order the rules do not allow (a House Money wager "
                         "after a third card)",
+    "procedure.house-table": "a payout table a procedure document marks as the house's disagrees with the house's "
+                             "submission the document carries",
     "record.duplicate-coup": "the same coup captured twice: its cards are those of the coup recorded just before it",
     "record.coup-number": "the coups of a shoe are not numbered one after the other: a coup is missing from the record",
     "record.timestamp": "a timestamp that is not ISO 8601, or earlier than the one recorded before it",

@@ -175,6 +175,9 @@ class RulesetCache:
     def for_source(self, source: TranscriptFile) -> Ruleset:
         """:meth:`for_header` of an opened transcript: a ``table.jurisdiction`` that names no ruleset is said at
         its place in the file (``file:line:column``)."""
+        submission = getattr(source, "submission", None)  # a procedure document's own (compliance.procedures)
+        if submission is not None and not self.override:
+            return submission
         try:
             return self.for_header(source.header, source.display)
         except UserError as e:
@@ -412,7 +415,7 @@ class Checker:
                                   ruleset, ruleset_chosen=self.rulesets.override is not None)
         # the version of the ruleset's history in force: on --as-of, else each coup's day (its first timestamp),
         # else the header's date, else the current version; looked up again only when a coup leaves its days
-        as_of, header_day = self.context.as_of, getattr(header, "date", None)
+        as_of, header_day = self.context.as_of, getattr(header, "date", None) or getattr(source, "day", None)
         dated = bool(ruleset.versions) and as_of is None
         bound: dict[str | None, _Version] = {}
 
@@ -449,6 +452,7 @@ class Checker:
             collector = game.integrity.Collector(header, table, whole)
         staffed = self._staffing.stretches or None
         result.rejected_rows = sum(r.count or 1 for r in getattr(header, "rejected_rows", None) or ())
+        findings.extend(getattr(source, "house_findings", ()))  # a procedure document's house tables
         if getattr(source, "judges_header", True):  # (a chunk of a file other than its first: judged there)
             findings.extend(self._of_header([r for r, _ in rules if REGISTRY[r.check].scope == "transcript"],
                                             header, table, source))

@@ -156,11 +156,15 @@ def open_block(path: str | Path, display: str, index: int,
     """The ``index``-th tagged block of a document, opened as a transcript."""
     block = read_blocks(path, display, bounds)[index]
     try:
-        return EmbeddedTranscript(block, display, bounds)
+        source = EmbeddedTranscript(block, display, bounds)
     except UserError as e:
         where = _document_place(block, display, e.where) or (
             e.where if e.where and e.where != display else f"{display}:{block.line}")
         raise UserError(f"transcript block: {e.message}", where) from None
+    from compliance.procedures import attach  # the document's own submission, if it carries one
+
+    attach(source, Path(path), display.rsplit("#L", 1)[0], index)
+    return source
 
 
 def _document_place(block: Block, display: str, where: str | None) -> str | None:

@@ -696,7 +696,7 @@ def _bind_history(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
             raise UserError(f"the version in force from {start or 'the start'}"
                             + (f" ({', '.join(h.id for h in in_force)})" if in_force else "") + f": {e.message}",
                             e.where) from None
-        base = next((layer.model for layer in reversed(layers) if layer.model.cite or layer.model.effective), None)
+        base = next((layer.model for layer in layers if layer.model.cite or layer.model.effective), None)
         first = {"known_from": base.effective, "cite": base.cite} if base is not None and n == 0 else {}
         versions.append(bound.model_copy(update={
             "period": Period(start=start, end=end, in_force=in_force, **first), "options": option_notes,

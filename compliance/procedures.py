@@ -1,0 +1,185 @@
+"""A procedure document's own submission, and the house tables it writes (docs/rule-authoring.md).
+
+A Markdown procedure document may hold its house's submission as a fenced block tagged ``baccarat-ruleset``
+(a house ruleset: ``extends`` the jurisdiction, relative to the document, its ``selections`` and house
+parameters, and its ``effective`` day).  The loader refuses what ``ruleset lint`` refuses; the document's
+worked examples (its ``baccarat-transcript`` blocks) are judged by it, on its ``effective`` day where they
+carry no date of their own.  A Markdown table the document marks as the house's payout table::
+
+    <!-- baccarat-audit: house payout-table game=mini_baccarat -->
+    | spot | odds | commission |
+    |---|---|---|
+    | tie | 8 | |
+
+is compared row by row with the spots of the submission in force that day: a row that disagrees is a finding
+at its line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from compliance.errors import UserError
+from compliance.findings import Finding
+from compliance.ruleset.models import Ruleset
+from compliance.yamlread import YamlDoc, parse_yaml
+
+TAG = "baccarat-ruleset"
+MARK = re.compile(r"^\s*<!--\s*baccarat-audit:\s*house\s+payout-table(?P<args>[^>]*)-->\s*$")
+RULE = "DOC-HOUSE-TABLE"
+_FENCES = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")  # CommonMark, a line
+CATEGORY = "procedure.house-table"
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    line: int  # 1-based line in the document
+    cells: dict[str, str]  # column heading (lower case) -> the cell's text
+
+
+@dataclasses.dataclass(frozen=True)
+class HouseTable:
+    line: int  # the marker's line
+    game: str | None  # game=... of the marker (None: the table's game is the ruleset's first)
+    rows: tuple[Row, ...]
+
+
+def _lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def submission_block(text: str) -> tuple[int, str] | None:
+    """(the line of its first content line, its text) of the document's ``baccarat-ruleset`` block, if any."""
+    lines = _lines(text)
+    opening = None
+    for i, line in enumerate(lines):
+        m = _FENCES.match(line)
+        if m is None:
+            continue
+        if opening is None:
+            opening = (i, m)
+        elif m["fence"][0] == opening[1]["fence"][0] and len(m["fence"]) >= len(opening[1]["fence"]) \
+                and not m["info"].strip():
+            start, fence = opening
+            if fence["info"].split()[:1] == [TAG]:
+                return start + 2, "\n".join(lines[start + 1:i]) + "\n"
+            opening = None
+    return None
+
+
+def house_tables(text: str) -> list[HouseTable]:
+    """Every Markdown table the document marks as the house's payout table (the marker on the line before)."""
+    lines = _lines(text)
+    out = []
+    for i, line in enumerate(lines):
+        m = MARK.match(line)
+        if m is None:
+            continue
+        args = dict(a.split("=", 1) for a in m["args"].split() if "=" in a)
+        rows = []
+        heads: list[str] | None = None
+        for j in range(i + 1, len(lines)):
+            row = lines[j].strip()
+            if not row.startswith("|"):
+                break
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            if heads is None:
+                heads = [c.lower() for c in cells]
+            elif not all(set(c) <= set("-: ") for c in cells):
+                rows.append(Row(j + 1, dict(zip(heads, cells))))
+        out.append(HouseTable(i + 1, args.get("game"), tuple(rows)))
+    return out
+
+
+def load_submission(document: Path, display: str) -> tuple[Ruleset, int, str | None] | None:
+    """The ruleset of the document's submission block, the block's line and its ``effective`` day (None: it has
+    none); every error a :class:`UserError` at its line in the document."""
+    from compliance.ruleset.loader import load_ruleset
+
+    text = document.read_text(encoding="utf-8")
+    found = submission_block(text)
+    if found is None:
+        return None
+    line, body = found
+    doc = parse_yaml(body.encode("utf-8"), display)
+    shifted = YamlDoc(display, doc.data, {k: (ln + line - 1, col) for k, (ln, col) in doc.positions.items()},
+                      doc.sha256)
+    place = document.with_name(document.name + ".submission.yaml")  # where `extends` is resolved from
+    try:
+        day = doc.data.get("effective") if isinstance(doc.data, dict) else None
+        return load_ruleset(str(place), parsed={place.resolve(): shifted}), line, day if isinstance(day, str) else None
+    except UserError as e:
+        where = str(e.where).replace(str(place), display, 1) if e.where and str(e.where).startswith(str(place)) \
+            else e.where or f"{display}:{line}"  # the block's place in the document, or a parent's own file
+        raise UserError(f"the document's submission: {e.message}", where) from None
+
+
+def _number(text: str) -> Decimal | None:
+    words = text.replace("%", "").replace("to 1", "").strip()
+    if words.lower() in ("none", "—", "-"):
+        return Decimal(0)
+    try:
+        value = Decimal(words)
+    except InvalidOperation:
+        return None
+    return value / 100 if "%" in text else value
+
+
+def table_findings(ruleset: Ruleset, day: str | None, document: str, display: str) -> list[Finding]:
+    """A finding for each row of a house payout table that disagrees with ``ruleset`` as in force on ``day``."""
+    version = ruleset.version_on(day)
+    settle = next((r for r in version.rules if r.category == "settlement.wrong-amount"), None)
+    cite = (settle.citation_text + "; " if settle else "") + f"the submission of {ruleset.id}"
+    out = []
+    for table in house_tables(document):
+        game = table.game or next(iter(version.game.variants))
+        if game not in version.game.variants:
+            out.append(_finding(display, table.line, f"the house payout table is of game {game!r}, which the "
+                                f"submission does not play (it plays: {', '.join(version.game.variants)})", cite))
+            continue
+        spots = version.game.spots_for(game, None)
+        for row in table.rows:
+            name = row.cells.get("spot", "").strip("` ")
+            spot = spots.get(name)
+            if spot is None:
+                out.append(_finding(display, row.line, f"the house payout table lists spot {name!r}, which the "
+                                    f"submission does not offer at {game} tables", cite))
+                continue
+            for column, want in (("odds", spot.odds), ("commission", spot.commission)):
+                if not row.cells.get(column, "").strip():
+                    continue  # a column the table has not, or a cell it leaves blank, states nothing
+                written = _number(row.cells[column])
+                if written is None or Decimal(written) != Decimal(want or 0):
+                    out.append(_finding(display, row.line, f"the house payout table gives {name} {column} "
+                                        f"{row.cells[column] or '(blank)'}, but the submission in force "
+                                        + (f"on {day}" if day else "now") + f" gives {want or 0}", cite))
+    return out
+
+
+def _finding(display: str, line: int, message: str, cite: str) -> Finding:
+    return Finding(rule=RULE, category=CATEGORY, severity="error", transcript=display, coup=None, event=None,
+                   message=message, citation=cite, line=line, column=1, table="(procedure document)")
+
+
+_LOADED: dict[tuple[str, str], tuple] = {}  # (document, its content hash) -> (submission, its line), or None
+
+
+def attach(source, document: Path, display: str, index: int) -> None:
+    """Give a worked example of ``document`` the document's submission (``source.submission``, its ``day``), and
+    its first block the findings of the document's house tables (``source.house_findings``)."""
+    import hashlib
+
+    text = document.read_text(encoding="utf-8")
+    key = (str(document.resolve()), hashlib.sha256(text.encode("utf-8")).hexdigest())
+    if key not in _LOADED:
+        _LOADED[key] = load_submission(document, display)
+    found = _LOADED[key]
+    if found is None:
+        return
+    ruleset, _, day = found
+    source.submission, source.day = ruleset, day
+    if index == 0:
+        source.house_findings = table_findings(ruleset, day, text, display)
