@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from compliance import evidence
 from compliance.errors import UserError
-from compliance.importing.logs import MAX_KEPT, LogRead, Rejected, read_log
+from compliance.importing.logs import MAX_KEPT, LogRead, read_log
 from compliance.importing.mapping import Mapping, load_mapping
 from compliance.transcript.logs import CoupParts, Row, fault, ranges
 
@@ -444,8 +444,3 @@ def _plain(v):
 
 def _line_of(where: str) -> int:
     return int(where.rpartition(":")[2])
-
-
-def rejected_lines(imported: Imported) -> list[Rejected]:
-    """Every row rejected, log by log, in file order."""
-    return [r for log in imported.logs for r in log.rejected]

@@ -262,9 +262,6 @@ class Report:
     def fails(self, f: Finding) -> bool:
         return SEVERITY_RANK[f.severity] >= SEVERITY_RANK[self.fail_on]
 
-    def waiver_of(self, f: Finding) -> Entry | None:
-        return self._waived.get(id(f))
-
     @property
     def generated_iso(self) -> str:
         return self.generated.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
