@@ -180,6 +180,7 @@ class ProcessPoolRunner(Runner):
         self.jobs = jobs
         self.pool = None
         self.progress = None
+        self.before: set = set()
         self.objects: dict[str, object] = {}  # shared with the workers as they start (forked: not even pickled)
 
     def parts(self, total_bytes: int) -> int:
@@ -205,6 +206,7 @@ class ProcessPoolRunner(Runner):
         progress = self.progress
         shown = progress is not None and progress.bar is not None
         counts = shared_counts(mp) if shown else None  # the workers' checked coups and bytes, for the bar
+        self.before = set(multiprocessing.active_children())  # children that are not the pool's workers
         self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=mp, initializer=_worker_init,
                                         initargs=(counts, self.objects))
         if counts is not None:
@@ -228,20 +230,15 @@ class ProcessPoolRunner(Runner):
         if not at_once:
             pool.shutdown()
             return
-        # terminate the workers now (shutdown forgets them, so take them first), then drop what is queued
-        workers = list((getattr(pool, "_processes", None) or {}).values())
-        manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown forgets it too)
-        for p in workers:
-            try:
+        import multiprocessing
+
+        # terminate the workers now (this process's children the pool started), then drop what is queued; the
+        # pool's manager thread sees them gone and ends, so waiting for it is brief (and it closes its wake-up
+        # pipe before the interpreter's exit hook for process pools would use it)
+        for p in multiprocessing.active_children():
+            if p not in self.before:
                 p.terminate()
-            except Exception:  # already gone
-                pass
-        pool.shutdown(wait=False, cancel_futures=True)
-        # Let the pool's manager thread see its workers gone and close its wake-up pipe before the interpreter
-        # exits: CPython 3.11's exit hook for process pools wakes that thread through the pipe, and one closing it
-        # at the same moment prints "Exception ignored ... Bad file descriptor" under the interrupted message.
-        if manager is not None:
-            manager.join(timeout=2)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 class DaskRunner(Runner):
