@@ -275,31 +275,49 @@ game:
 # ------------------------------------------------------------------ the codes: registered, each explained
 
 
-def _codes_in_source() -> set[str]:
-    """The codes the linters' source reports (the code argument of each diagnostic it makes)."""
+def _code_arguments() -> list:
+    """The code argument of each diagnostic the linters' source makes, resolved in its module (a string if it
+    is written as one)."""
     import ast
 
     from compliance.games.baccarat import lint as baccarat_lint
     from compliance.ruleset import lint as shared_lint
 
-    def constant(node):
-        return node.value if isinstance(node, ast.Constant) else None
+    def resolve(node, module):
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Attribute) and node.attr == "code":
+            return resolve(node.value, module)  # a constant's name (``lintcodes.COVERAGE_MAP.code``)
+        if isinstance(node, ast.Name) and node.id not in vars(module):
+            return None  # a parameter passed on (``code``)
+        return eval(compile(ast.Expression(node), "<code>", "eval"), vars(module))  # a name: SCHEMA, lintcodes.LOAD
 
-    found = set()
+    found = []
     for module in (shared_lint, baccarat_lint):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 args = node.args
                 if node.func.attr in ("add", "diagnostic") and len(args) >= 4:
-                    found.add(constant(args[-2]))  # (..., severity, code, message)
+                    found.append(resolve(args[-2], module))  # (..., severity, code, message)
                 elif node.func.attr == "add_user_error" and len(args) >= 2:
-                    found.add(constant(args[1]))
+                    found.append(resolve(args[1], module))
                 elif node.func.attr == "add_validation" and len(args) >= 3:
-                    found.add(constant(args[2]))
+                    found.append(resolve(args[2], module))
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Diagnostic":
-                found.add(constant(node.args[4]))
-    return found - {None}
+                found.append(resolve(node.args[4], module))
+    return [c for c in found if c is not None]
+
+
+def _codes_in_source() -> set[str]:
+    """The codes the linters' source reports."""
+    from compliance.lintcodes import LintCode
+
+    return {c.code if isinstance(c, LintCode) else c for c in _code_arguments()}
+
+
+def test_every_call_site_names_a_code_constant_not_a_string():
+    assert [c for c in _code_arguments() if isinstance(c, str)] == []
 
 
 def test_every_code_the_linter_reports_is_registered_and_every_registered_code_is_reported():
@@ -316,13 +334,15 @@ def test_every_code_has_a_summary_and_an_explanation():
 
 
 def test_a_diagnostic_of_an_unregistered_code_or_severity_is_a_bug(tmp_path):
+    from compliance.games.baccarat.lint import TABLEAU_STANDARD
+    from compliance.lintcodes import LintCode
     from compliance.ruleset.lint import _Linter
 
     linter = _Linter(tmp_path / "x.yaml", "x.yaml")
     with pytest.raises(ValueError, match="not registered"):
-        linter.diagnostic("x.yaml", 1, 1, "error", "no-such-code", "message")
+        linter.diagnostic("x.yaml", 1, 1, "error", LintCode("no-such-code", ("error",), "", ""), "message")
     with pytest.raises(ValueError, match="not registered"):
-        linter.diagnostic("x.yaml", 1, 1, "error", "tableau-standard", "a note is never an error")
+        linter.diagnostic("x.yaml", 1, 1, "error", TABLEAU_STANDARD, "a note is never an error")
 
 
 def test_explain_prints_a_codes_explanation():

@@ -2,8 +2,8 @@
 
 The loader stops at the first problem; the linter goes on and reports every
 one it can find, each at ``file:line:column`` with a stable code, the way a
-compiler or Ruff does.  Each code is registered below (:data:`CODES`) with what it finds and an explanation,
-which ``ruleset lint --explain CODE`` prints; the linter reports no code that is not registered.
+compiler or Ruff does.  Each code is a constant of :mod:`compliance.lintcodes` with what it finds and an
+explanation, which ``ruleset lint --explain CODE`` prints; the linter reports no code that is not registered.
 
 A game adds the codes of its own ``game`` section (baccarat: its tableau and the house edge of its spots,
 :mod:`compliance.games.baccarat.lint`), through :attr:`compliance.games.Game.lint`.
@@ -43,95 +43,7 @@ from compliance.yamlread import YamlDoc
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 #: the codes every ruleset can get (a game's own are in its lint module: ``CODES``)
-CODES = lintcodes.table(
-    LintCode("schema", ("error",), "a key, type or value the ruleset format does not allow", """
-        The file is not a ruleset as the format defines it (docs/rule-authoring.md, and the JSON Schema
-        `baccarat-audit schema ruleset` prints): an unknown key, a value of the wrong type, a required key
-        missing, YAML that does not parse.  The loader refuses such a file.  Fix the key or value named; an
-        editor that reads the schema (the `yaml-language-server` comment of the bundled rulesets) shows these
-        as you type."""),
-    LintCode("unknown-check", ("error",), "a rule names a check kind that does not exist", """
-        A rule's `check` names the code that judges it; no check kind of that name is registered.  Usually a
-        typo: the message suggests the nearest name, and `baccarat-audit rules kinds` lists every kind with
-        its parameters."""),
-    LintCode("bad-params", ("error",), "a rule's parameters do not fit its check kind", """
-        Each check kind validates its own parameters (`baccarat-audit rules kinds` lists them).  A parameter
-        the kind does not know, or a value it refuses, would stop every check with this ruleset.  An override's
-        parameters are judged merged over the rule's inherited ones."""),
-    LintCode("duplicate-id", ("error",), "two rules share an id", """
-        A rule id names one rule: findings, waivers, baselines and --select name rules by it.  Two rules of one
-        file with the same id, or a rule redefining one that a ruleset it extends defines, are refused; change
-        an inherited rule under `overrides` instead."""),
-    LintCode("missing-citation", ("error",), "a rule of a jurisdiction cites no regulation paragraph", """
-        Every finding says which paragraph it breaks, so every rule a jurisdiction checks cites one.  An abstract
-        base may leave a rule uncited; the jurisdiction that extends it then cites it under `overrides` (or
-        disables it)."""),
-    LintCode("unknown-source", ("error",), "a citation names a source the ruleset does not declare", """
-        A citation is `{source: KEY, at: [paragraphs]}`, and KEY must be a key of the ruleset's `sources` (or of a
-        ruleset it extends): the source gives the prefix every cited paragraph is printed with."""),
-    LintCode("citation-not-in-text", ("warning",), "a cited paragraph is not in the bundled regulation text", """
-        Where a source names a bundled regulation text, its paragraph index (rulesets/coverage.yaml) lists the
-        paragraphs of that text.  A citation of a paragraph the index does not have is most likely a typo, or a
-        paragraph renumbered by an amendment: a finding would cite a paragraph that is not there."""),
-    LintCode("unknown-text", ("warning",), "a source names a regulation text that is not bundled", """
-        A source's `text` names the bundled regulation text its citations are checked against.  A name no
-        bundled text has means its citations cannot be checked (`citation-not-in-text` stays silent)."""),
-    LintCode("unreachable-override", ("error", "warning"), "an override that reaches no rule", """
-        An override changes a rule a ruleset this one extends defines.  One that names a rule no parent defines
-        (a typo, or a rule renamed or removed upstream), or a rule this file defines itself, is an error: it
-        would change nothing.  An override of a rule a parent disables is a warning: it has no effect unless it
-        sets `enabled: true`."""),
-    LintCode("override-no-effect", ("info",), "an override sets what is already in force", """
-        A note: the override sets a value the inherited rule already has.  It changes nothing today, and would
-        silently keep the old value if the parent changed; remove it unless it is there on purpose."""),
-    LintCode("extends-cycle", ("error",), "the `extends` chain comes back to a ruleset already in it", """
-        A ruleset extends one parent, which may extend another; the chain must end.  The message lists the
-        chain up to the ruleset met twice."""),
-    LintCode("extends-missing", ("error",), "`extends` names a ruleset that cannot be loaded", """
-        `extends` takes a bundled ruleset id or a path relative to the file.  The ruleset it names does not
-        exist, cannot be read, or cannot be loaded itself (the message gives its own first error)."""),
-    LintCode("unknown-dealing-method", ("warning",), "a rule is limited to a dealing method the ruleset does "
-             "not define", """
-        A rule's `dealing_methods` limits it to coups dealt by those methods, which the ruleset's
-        `dealing_methods` defines.  A method it does not define matches no coup: the rule never runs."""),
-    LintCode("house-sets-regulation", ("error",), "a casino's house ruleset changes what the regulation fixes", """
-        A casino's house ruleset (`casino:` set) extends a jurisdiction and may only set the parameters the
-        regulation leaves to the house (written `{house: X, note: ...}` in the jurisdiction).  It defines no
-        rules, and changes no title, severity, citation or other parameter: those are the regulation's."""),
-    LintCode("bundled-id", ("warning",), "a ruleset file takes the id of a bundled ruleset", """
-        A file outside the bundled rulesets calls itself `us-nj` (say): a report judged by it would read
-        "ruleset us-nj 2026.11" as if the bundled ruleset had judged, whatever rules the file turns off.  Every
-        report names such a ruleset as loaded from its file, with the rules it turns off, changes and adds
-        against the bundled one; give the file an id of its own, and `extends: us-nj` to build on it."""),
-    LintCode("amendment-order", ("error",), "amendments not listed in the order they took effect", """
-        A ruleset's `amendments` are its history, read in order: each takes effect on or after the one listed
-        above it.  Out of order, a reader (and `ruleset history`) would see the rules change backwards; the
-        loader refuses the file.  List them by `effective`."""),
-    LintCode("amendment-overlap", ("error",), "two amendments in force on a common day change the same thing", """
-        A temporary amendment (with `ends`) and another that takes effect before it ends, both changing the same
-        spot, variant, rule or source, leave the rules of those days to the order they are written in.  The
-        regulation never says so: end the first where the second begins, or merge them."""),
-    LintCode("amendment-citation", ("error",), "an amendment cites no register notice, or adds an uncited rule", """
-        Every version of a ruleset is named in reports by the amendments that make it, each with the register
-        notice that published it (`cite: "44 Pa.B. 599"`).  An amendment without one, or a rule it adds without
-        a `citation`, would judge coups by rules no one can look up."""),
-    LintCode("option-not-permitted", ("error",), "a house selects an option its jurisdiction does not permit", """
-        A house ruleset's `selections` choose among the `options` of the jurisdiction it extends, each of which
-        cites the paragraph that lets the house choose.  A selection of an option the jurisdiction does not list
-        (a typo, or a choice the regulation never offered) is refused by the loader too; the message lists the
-        options there are."""),
-    LintCode("option-date", ("error",), "a selection takes effect before the option existed, or outlives it", """
-        An option a jurisdiction permits from a day (`since`) cannot be selected from an earlier one, nor kept
-        past the last day it is permitted (`until`): the house's approval could not have been given then.  Date
-        the selection from the day its approval took effect."""),
-    LintCode("load", ("error",), "anything else the loader refuses", """
-        The passes of the linter found nothing, yet the loader refuses the ruleset (the message is the
-        loader's).  Lint never passes a ruleset that a check would then refuse."""),
-    LintCode("coverage-map", ("error",), "rulesets/coverage.yaml is malformed or disagrees with the rulesets", """
-        The coverage map lists, for each bundled regulation text, its paragraphs in order and the rules that
-        cite each.  It must agree with the bundled rulesets (every citation under its paragraph) and, where the
-        regulation texts are at hand, with the texts themselves (docs/coverage.md)."""),
-)
+CODES = lintcodes.CODES
 
 
 def registered() -> dict[str, LintCode]:
@@ -220,23 +132,22 @@ class _Linter:
 
     # -------------------------------------------------------------- reporting
 
-    def add(self, at: tuple, severity: str, code: str, message: str) -> None:
+    def add(self, at: tuple, severity: str, code: LintCode, message: str) -> None:
         assert self.doc is not None
         line, col = self.doc.position(at)
         self.out.append(self.diagnostic(self.display, line, col, severity, code, message))
 
-    def add_user_error(self, e: UserError, code: str, prefix: str = "") -> None:
+    def add_user_error(self, e: UserError, code: LintCode, prefix: str = "") -> None:
         path, line, col = _from_where(e.where, self.display)
         self.out.append(self.diagnostic(path, line, col, "error", code, prefix + e.message))
 
-    def diagnostic(self, path: str, line: int, col: int, severity: str, code: str, message: str) -> Diagnostic:
+    def diagnostic(self, path: str, line: int, col: int, severity: str, code: LintCode, message: str) -> Diagnostic:
         """A diagnostic of a registered code, at a severity its registration gives (else a bug: ValueError)."""
-        registration = self.codes.get(code)
-        if registration is None or severity not in registration.severities:
-            raise ValueError(f"lint code {code!r} at severity {severity!r} is not registered")
-        return Diagnostic(path, line, col, severity, code, message)
+        if self.codes.get(code.code) is not code or severity not in code.severities:
+            raise ValueError(f"lint code {code.code!r} at severity {severity!r} is not registered")
+        return Diagnostic(path, line, col, severity, code.code, message)
 
-    def add_validation(self, base: tuple, err: ValidationError, code: str, skip=lambda e: False) -> None:
+    def add_validation(self, base: tuple, err: ValidationError, code: LintCode, skip=lambda e: False) -> None:
         assert self.doc is not None
         for e, ue in zip(err.errors(include_url=False), pydantic_errors(self.doc, base, err)):
             if not skip(e):
@@ -249,17 +160,17 @@ class _Linter:
         try:
             self.doc = read_ruleset_yaml(self.path, self.display)
         except UserError as e:
-            self.add_user_error(e, "schema")
+            self.add_user_error(e, lintcodes.SCHEMA)
             return self.out
         self.parsed[self.path.resolve()] = self.doc
         data = self.doc.data
         try:
             RulesetFile.model_validate(data)
         except ValidationError as err:
-            self.add_validation((), err, "schema", skip=lambda e: "duplicate rule id" in str(e.get("msg", "")))
+            self.add_validation((), err, lintcodes.SCHEMA, skip=lambda e: "duplicate rule id" in str(e.get("msg", "")))
         kind = data.get("game_kind")
         if isinstance(kind, str) and kind not in games.PACKAGES:
-            self.add(("game_kind",), "error", "schema", unknown_game(kind))
+            self.add(("game_kind",), "error", lintcodes.SCHEMA, unknown_game(kind))
         self._bundled_id(data)
         ctx = _Context.of(data, self._parent(data))
         self._texts(data)
@@ -282,7 +193,7 @@ class _Linter:
         rid = data.get("id")
         if (isinstance(rid, str) and rid in bundled_ids()
                 and self.path.resolve().parent != bundled_dir().resolve()):
-            self.add(("id",), "warning", "bundled-id",
+            self.add(("id",), "warning", lintcodes.BUNDLED_ID,
                      f"this file takes the id {rid!r} of a bundled ruleset: a report would read as if the bundled "
                      f"{rid} had judged (it also names the file and what it changes); give it an id of its own, "
                      f"and `extends: {rid}` to build on it")
@@ -299,18 +210,18 @@ class _Linter:
             own_ids.add(rid)
             at = ("rules", i)
             if ctx.casino:
-                self.add(at + ("id",), "error", "house-sets-regulation",
+                self.add(at + ("id",), "error", lintcodes.HOUSE_SETS_REGULATION,
                          f"rule {rid!r}: a casino's house ruleset sets house parameters only; it defines no rules")
             kind = self._kind(rule.get("check"), at + ("check",), rid)
             if kind is not None:
                 self._params(kind, rule.get("params") or {}, at + ("params",), rid)
             if rid in ctx.inherited or rid in ctx.disabled:
-                self.add(at + ("id",), "error", "duplicate-id",
+                self.add(at + ("id",), "error", lintcodes.DUPLICATE_ID,
                          f"rule {rid!r} is already defined by a ruleset this one extends: change it under `overrides`")
             cit = rule.get("citation")
             if cit is None:
                 if not ctx.abstract:
-                    self.add(at, "error", "missing-citation",
+                    self.add(at, "error", lintcodes.MISSING_CITATION,
                              f"rule {rid!r} has no citation: every rule must cite its regulation paragraph")
             else:
                 self._citation(cit, ctx.sources, at + ("citation",), rid)
@@ -325,7 +236,7 @@ class _Linter:
             if not isinstance(over, dict):
                 continue
             if oid in own_ids:
-                self.add(at, "error", "unreachable-override",
+                self.add(at, "error", lintcodes.UNREACHABLE_OVERRIDE,
                          f"override of rule {oid!r}, which this file defines itself: change the rule instead")
                 continue
             base = ctx.inherited.get(oid)
@@ -334,7 +245,7 @@ class _Linter:
                     self._override_disabled(oid, over, at)
                     continue
                 hint = _did_you_mean(oid, list(ctx.inherited))
-                self.add(at, "error", "unreachable-override",
+                self.add(at, "error", lintcodes.UNREACHABLE_OVERRIDE,
                          f"override of rule {oid!r}, which no ruleset it extends defines{hint}")
                 continue
             self._override(oid, over, base, at, ctx.sources, ctx.methods, ctx.casino)
@@ -344,7 +255,7 @@ class _Linter:
         for rid, r in ctx.inherited.items():
             over = overrides.get(rid) if isinstance(overrides.get(rid), dict) else {}
             if r.citation is None and not over.get("citation") and over.get("enabled") is not False:
-                self.add(("overrides",) if "overrides" in data else ("extends",), "error", "missing-citation",
+                self.add(("overrides",) if "overrides" in data else ("extends",), "error", lintcodes.MISSING_CITATION,
                          f"rule {rid!r} (from {r.defined_in}) has no citation here: cite it under `overrides`")
 
     def _parent(self, data: dict) -> Ruleset | None:
@@ -360,17 +271,17 @@ class _Linter:
                 nxt, _ = _resolve_ref(cur, path)
                 gone = not nxt.is_file()
             except UserError as e:
-                self.add(("extends",), "error", "extends-missing", f"`extends: {ref}`: {e.message}")
+                self.add(("extends",), "error", lintcodes.EXTENDS_MISSING, f"`extends: {ref}`: {e.message}")
                 return None
             except (OSError, ValueError) as e:
-                self.add(("extends",), "error", "extends-missing", f"`extends: {ref}`: cannot be read ({e})")
+                self.add(("extends",), "error", lintcodes.EXTENDS_MISSING, f"`extends: {ref}`: cannot be read ({e})")
                 return None
             names.append(cur)
             if nxt.resolve() in seen:
-                self.add(("extends",), "error", "extends-cycle", "`extends` cycle: " + " -> ".join(names))
+                self.add(("extends",), "error", lintcodes.EXTENDS_CYCLE, "`extends` cycle: " + " -> ".join(names))
                 return None
             if gone:
-                self.add(("extends",), "error", "extends-missing",
+                self.add(("extends",), "error", lintcodes.EXTENDS_MISSING,
                          f"`extends` names {cur!r}, which is not a ruleset file" if cur == ref
                          else f"`extends: {ref}` leads to {cur!r}, which is not a ruleset file")
                 return None
@@ -388,7 +299,7 @@ class _Linter:
         try:
             return load_ruleset(str(target), allow_abstract=True, parsed=self.parsed)
         except UserError as e:
-            self.add(("extends",), "error", "extends-missing", f"`extends: {ref}` cannot be loaded: {e}")
+            self.add(("extends",), "error", lintcodes.EXTENDS_MISSING, f"`extends: {ref}` cannot be loaded: {e}")
             return None
 
     def _duplicates(self, rules: list) -> None:
@@ -399,7 +310,7 @@ class _Linter:
             rid = rule["id"]
             if rid in seen:
                 first = self.doc.position(("rules", seen[rid], "id"))[0]
-                self.add(("rules", i, "id"), "error", "duplicate-id", f"duplicate rule id {rid!r} (first at line {first})")
+                self.add(("rules", i, "id"), "error", lintcodes.DUPLICATE_ID, f"duplicate rule id {rid!r} (first at line {first})")
             else:
                 seen[rid] = i
 
@@ -408,7 +319,7 @@ class _Linter:
             return None
         kind = REGISTRY.get(name)
         if kind is None:
-            self.add(at, "error", "unknown-check",
+            self.add(at, "error", lintcodes.UNKNOWN_CHECK,
                      f"rule {rid!r}: unknown check kind {name!r}{_did_you_mean(name, list(REGISTRY))} "
                      "(see `baccarat-audit rules kinds`)")
         return kind
@@ -420,7 +331,7 @@ class _Linter:
         try:
             kind.params.model_validate(plain)
         except ValidationError as err:
-            self.add_validation(at, err, "bad-params")
+            self.add_validation(at, err, lintcodes.BAD_PARAMS)
 
     def _texts(self, data: dict) -> None:
         """A source's ``text`` names a bundled regulation text (one the paragraph index knows)."""
@@ -431,7 +342,7 @@ class _Linter:
         for key, src in (sources.items() if isinstance(sources, dict) else ()):
             text = src.get("text") if isinstance(src, dict) else None
             if isinstance(text, str) and text not in bundled:
-                self.add(("sources", key, "text"), "warning", "unknown-text",
+                self.add(("sources", key, "text"), "warning", lintcodes.UNKNOWN_TEXT,
                          f"source {key!r} names text {text!r}, which is not a bundled regulation text"
                          f"{_did_you_mean(text, list(bundled))}; the citations of it cannot be checked")
 
@@ -443,7 +354,7 @@ class _Linter:
             return  # a schema error already
         if src_name not in sources:
             known = ", ".join(sorted(sources)) or "none"
-            self.add(at + ("source",), "error", "unknown-source",
+            self.add(at + ("source",), "error", lintcodes.UNKNOWN_SOURCE,
                      f"rule {rid!r} cites source {src_name!r}, which the ruleset does not declare (declared: {known})")
             return
         src = sources[src_name]
@@ -457,7 +368,7 @@ class _Linter:
             return  # not a bundled text: the `unknown-text` warning of its source says so
         for j, para in enumerate(cit["at"]):
             if str(para) not in paragraphs:
-                self.add(at + ("at", j), "warning", "citation-not-in-text",
+                self.add(at + ("at", j), "warning", lintcodes.CITATION_NOT_IN_TEXT,
                          f"rule {rid!r} cites {para!r}, which is not a paragraph of {text}"
                          f"{_did_you_mean(str(para), list(paragraphs))}")
 
@@ -475,13 +386,13 @@ class _Linter:
                 continue  # a schema error already
             if methods is None or m not in methods:
                 known = ", ".join(methods) if methods else "none"
-                self.add(at + (j,), "warning", "unknown-dealing-method",
+                self.add(at + (j,), "warning", lintcodes.UNKNOWN_DEALING_METHOD,
                          f"rule {rid!r} applies only to dealing method {m!r}, which the ruleset does not define "
                          f"(defined: {known}): the rule never runs")
 
     def _override_disabled(self, oid: str, over: dict, at: tuple) -> None:
         if over.get("enabled") is not True:
-            self.add(at, "warning", "unreachable-override",
+            self.add(at, "warning", lintcodes.UNREACHABLE_OVERRIDE,
                      f"override of rule {oid!r}, which a parent disables: it has no effect unless it sets `enabled: true`")
 
     def _override(self, oid, over: dict, base, at: tuple, sources, methods, casino) -> None:
@@ -496,7 +407,7 @@ class _Linter:
             self._params(kind, merged, at + ("params",), oid)
         if casino:
             for key_path, message in house_rule_overreach(oid, over, {h.path for h in base.house}):
-                self.add(at + key_path, "error", "house-sets-regulation", message)
+                self.add(at + key_path, "error", lintcodes.HOUSE_SETS_REGULATION, message)
         same = []
         for key, value in over.items():
             current = {"severity": base.severity, "enabled": True, "title": base.title, "summary": base.summary,
@@ -510,7 +421,7 @@ class _Linter:
             elif current is not _MISSING and _same(current, _sorted_names(value) if key == "dealing_methods" else value):
                 same.append(key)
         for key in same:
-            self.add(at + (key,), "info", "override-no-effect",
+            self.add(at + (key,), "info", lintcodes.OVERRIDE_NO_EFFECT,
                      f"override of rule {oid!r} sets `{key}` to what it already is")
 
     def _game(self, data: dict, parent: Ruleset | None, casino) -> None:
@@ -528,7 +439,7 @@ class _Linter:
         if casino and own:
             house_paths = {h.path for h in parent.game_house} if parent else set()
             for key_path, message in house_overreach(own, house_paths, _spots_of(parent)):
-                self.add(("game",) + key_path, "error", "house-sets-regulation", message)
+                self.add(("game",) + key_path, "error", lintcodes.HOUSE_SETS_REGULATION, message)
         merged = merge_keeping_house(base, own or {}, str(data.get("id")))
         plain, notes = unwrap_house(merged, "game")
         if not plain:
@@ -554,34 +465,34 @@ class _Linter:
         last = None
         for i, a in enumerate(model.amendments):
             if last is not None and a.effective < last:
-                self.add(("amendments", i, "effective"), "error", "amendment-order",
+                self.add(("amendments", i, "effective"), "error", lintcodes.AMENDMENT_ORDER,
                          f"amendment {a.id!r} takes effect {a.effective}, before the one listed above it ({last})")
             last = max(last or a.effective, a.effective)
             if not a.cite.strip():
-                self.add(("amendments", i, "cite"), "error", "amendment-citation",
+                self.add(("amendments", i, "cite"), "error", lintcodes.AMENDMENT_CITATION,
                          f"amendment {a.id!r} cites no register notice")
             for j, r in enumerate(a.rules):
                 if r.citation is None:
-                    self.add(("amendments", i, "rules", j), "error", "amendment-citation",
+                    self.add(("amendments", i, "rules", j), "error", lintcodes.AMENDMENT_CITATION,
                              f"amendment {a.id!r} adds rule {r.id!r} without a citation")
         from compliance.ruleset.loader import _overlaps
 
         for _, i, message in _overlaps([(None, i, a) for i, a in enumerate(model.amendments)]):
-            self.add(("amendments", i), "error", "amendment-overlap", message)
+            self.add(("amendments", i), "error", lintcodes.AMENDMENT_OVERLAP, message)
         permitted = {o.key: o for o in parent.options} if parent is not None else {}
         for i, sel in enumerate(model.selections):
             o = permitted.get(sel.option)
             if o is None:
-                self.add(("selections", i, "option"), "error", "option-not-permitted",
+                self.add(("selections", i, "option"), "error", lintcodes.OPTION_NOT_PERMITTED,
                          f"selection of option {sel.option!r}, which the jurisdiction does not permit (options: "
                          f"{', '.join(permitted) or 'none'})" + _did_you_mean(sel.option, list(permitted)))
                 continue
             if o.since is not None and sel.since < o.since:
-                self.add(("selections", i, "since"), "error", "option-date",
+                self.add(("selections", i, "since"), "error", lintcodes.OPTION_DATE,
                          f"selection of option {sel.option!r} from {sel.since}, before the jurisdiction permits it "
                          f"({o.since}, {o.citation})")
             if o.until is not None and (sel.until is None or sel.until > o.until):
-                self.add(("selections", i), "error", "option-date",
+                self.add(("selections", i), "error", lintcodes.OPTION_DATE,
                          f"selection of option {sel.option!r} runs past {o.until}, the last day the jurisdiction "
                          f"permits it ({o.citation})")
 
@@ -592,7 +503,7 @@ class _Linter:
         try:
             load_ruleset(str(self.path), allow_abstract=True, parsed=self.parsed)
         except UserError as e:
-            self.add_user_error(e, "load")
+            self.add_user_error(e, lintcodes.LOAD)
 
 
 _MISSING = object()
@@ -692,10 +603,10 @@ def lint_coverage_map(path: Path, display: str) -> list[Diagnostic]:
         cmap = cov.load_map(path)
     except UserError as e:
         p, line, col = _from_where(e.where, display)
-        return [Diagnostic(display, line, col, "error", "coverage-map", e.message)]
+        return [Diagnostic(display, line, col, "error", lintcodes.COVERAGE_MAP.code, e.message)]
     out = []
     for problem in cov.coverage(cmap=cmap).problems + cov.index_problems(cmap):
-        out.append(Diagnostic(display, problem.line or 1, 1, "error", "coverage-map", problem.message))
+        out.append(Diagnostic(display, problem.line or 1, 1, "error", lintcodes.COVERAGE_MAP.code, problem.message))
     return out
 
 

@@ -13,40 +13,48 @@ from pydantic import ValidationError
 from compliance.games import GameSection, LintReport
 from compliance.games.baccarat import analyze
 from compliance.games.baccarat.section import Section
-from compliance.lintcodes import LintCode
+from compliance.lintcodes import SCHEMA, LintCode
+
+TABLEAU_INCOMPLETE = LintCode("tableau-incomplete", ("error",), "the drawing tableau lacks a decision, or has two for one case", """
+    The tableau (`game.tableau`) says, for every case, whether a hand draws: the Player's totals that draw,
+    the Banker's totals that draw when the Player stood, and for each Banker total that is not a natural a
+    row of ten decisions (D or S), one for each value of the Player's third card.  A case without a
+    decision, or with two (a natural that draws, a row for a natural), leaves the third-card rules nothing
+    to judge by.""")
+
+TABLEAU_DIFFERS = LintCode("tableau-differs", ("info",), "the drawing tableau differs from the standard punto banco tableau", """
+    A note, case by case: where this ruleset's tableau draws or stands differently from the standard one.  A
+    jurisdiction may play another tableau; this says where, so that a difference made by mistake is seen.""")
+
+TABLEAU_EDGE = LintCode("tableau-edge", ("info",), "how far a different tableau moves each wager's house edge", """
+    A note beside `tableau-differs`: the exact house edge of each wager under this tableau against the
+    standard one, by exact enumeration of an 8-deck shoe (`baccarat-audit analyze` gives the whole
+    analysis).""")
+
+TABLEAU_STANDARD = LintCode("tableau-standard", ("info",), "the drawing tableau is the standard punto banco tableau", """
+    A note: the tableau in force is the standard one (inherited, or written out again).""")
+
+SPOT_EDGE = LintCode("spot-edge", ("info",), "the exact house edge of a wager spot, game by game", """
+    A note for each wager spot: its exact house edge in each game (variant) that offers it, by exact
+    enumeration of an 8-deck shoe under the ruleset's tableau and the spot's conditions, odds, pushes and
+    commission.""")
+
+SPOT_PATRON_EDGE = LintCode("spot-patron-edge", ("warning",), "a spot whose payouts give the patron the edge", """
+    The spot pays more than its chances are worth: the patron, not the house, has the edge (8 decks).
+    Usually a house paytable set too high, or a row's odds mistyped; the message names the house parameters
+    that set its payouts.""")
+
+SPOT_NEVER_WINS = LintCode("spot-never-wins", ("warning",), "a spot that no deal wins, in any game that offers it", """
+    By exact enumeration of an 8-deck shoe, no deal meets what the spot wins on (a Banker natural 9 on three
+    cards, conditions that cannot hold together): every wager on it loses.  Usually a condition mistyped.""")
+
+ODDS_ZERO = LintCode("odds-zero", ("warning",), "a spot, or a row of its paytable, that pays 0 to 1", """
+    A win at odds of 0 returns only the stake: that is a push, which is written under `pushes`, or odds left
+    out by mistake.""")
 
 #: the codes of a baccarat ruleset's game section (registered with ``ruleset lint``'s own)
-CODES = (
-    LintCode("tableau-incomplete", ("error",), "the drawing tableau lacks a decision, or has two for one case", """
-        The tableau (`game.tableau`) says, for every case, whether a hand draws: the Player's totals that draw,
-        the Banker's totals that draw when the Player stood, and for each Banker total that is not a natural a
-        row of ten decisions (D or S), one for each value of the Player's third card.  A case without a
-        decision, or with two (a natural that draws, a row for a natural), leaves the third-card rules nothing
-        to judge by."""),
-    LintCode("tableau-differs", ("info",), "the drawing tableau differs from the standard punto banco tableau", """
-        A note, case by case: where this ruleset's tableau draws or stands differently from the standard one.  A
-        jurisdiction may play another tableau; this says where, so that a difference made by mistake is seen."""),
-    LintCode("tableau-edge", ("info",), "how far a different tableau moves each wager's house edge", """
-        A note beside `tableau-differs`: the exact house edge of each wager under this tableau against the
-        standard one, by exact enumeration of an 8-deck shoe (`baccarat-audit analyze` gives the whole
-        analysis)."""),
-    LintCode("tableau-standard", ("info",), "the drawing tableau is the standard punto banco tableau", """
-        A note: the tableau in force is the standard one (inherited, or written out again)."""),
-    LintCode("spot-edge", ("info",), "the exact house edge of a wager spot, game by game", """
-        A note for each wager spot: its exact house edge in each game (variant) that offers it, by exact
-        enumeration of an 8-deck shoe under the ruleset's tableau and the spot's conditions, odds, pushes and
-        commission."""),
-    LintCode("spot-patron-edge", ("warning",), "a spot whose payouts give the patron the edge", """
-        The spot pays more than its chances are worth: the patron, not the house, has the edge (8 decks).
-        Usually a house paytable set too high, or a row's odds mistyped; the message names the house parameters
-        that set its payouts."""),
-    LintCode("spot-never-wins", ("warning",), "a spot that no deal wins, in any game that offers it", """
-        By exact enumeration of an 8-deck shoe, no deal meets what the spot wins on (a Banker natural 9 on three
-        cards, conditions that cannot hold together): every wager on it loses.  Usually a condition mistyped."""),
-    LintCode("odds-zero", ("warning",), "a spot, or a row of its paytable, that pays 0 to 1", """
-        A win at odds of 0 returns only the stake: that is a push, which is written under `pushes`, or odds left
-        out by mistake."""),
-)
+CODES = (TABLEAU_INCOMPLETE, TABLEAU_DIFFERS, TABLEAU_EDGE, TABLEAU_STANDARD, SPOT_EDGE, SPOT_PATRON_EDGE,
+         SPOT_NEVER_WINS, ODDS_ZERO)
 
 
 def game_section(section: GameSection, report: LintReport) -> None:
@@ -57,11 +65,11 @@ def game_section(section: GameSection, report: LintReport) -> None:
     tab_at = ("game", "tableau") if own_tableau else ("extends",) if "extends" in data else ()
     problems = tableau_problems(tableau) if isinstance(tableau, dict) else [((), "the game has no drawing tableau")]
     for where, message in problems:
-        report.add(tab_at + where if own_tableau else tab_at, "error", "tableau-incomplete", message)
+        report.add(tab_at + where if own_tableau else tab_at, "error", TABLEAU_INCOMPLETE, message)
     try:
         game = Section.model_validate(plain)
     except ValidationError as err:
-        report.add_validation(("game",), err, "schema", skip=lambda e: bool(problems) and e["loc"][:1] == ("tableau",))
+        report.add_validation(("game",), err, SCHEMA, skip=lambda e: bool(problems) and e["loc"][:1] == ("tableau",))
         return
     if problems:
         return
@@ -69,12 +77,12 @@ def game_section(section: GameSection, report: LintReport) -> None:
     source = "" if own_tableau else f" (inherited from {parent.lineage[0] if parent else '?'})"
     if differences:
         for where, message in differences:
-            report.add(tab_at + where if own_tableau else tab_at, "info", "tableau-differs",
+            report.add(tab_at + where if own_tableau else tab_at, "info", TABLEAU_DIFFERS,
                        message + source)
         shift = analyze.edge_shift(game.tableau, game.spots, 8)
-        report.add(tab_at, "info", "tableau-edge", analyze.describe_edge_shift(shift, 8) + source)
+        report.add(tab_at, "info", TABLEAU_EDGE, analyze.describe_edge_shift(shift, 8) + source)
     elif data.get("abstract") is not True or own_tableau:
-        report.add(tab_at, "info", "tableau-standard",
+        report.add(tab_at, "info", TABLEAU_STANDARD,
                    "the drawing tableau is the standard punto banco tableau" + source)
     _spot_edges(game, own, section.house, data, report)
 
@@ -85,9 +93,9 @@ def _spot_edges(game, own: dict, notes, data: dict, report: LintReport) -> None:
     edges = analyze.spot_edges(game, 8)
     for name, rows in edges.items():
         at = _spot_at(name, own, data)
-        report.add(at, "info", "spot-edge", analyze.describe_spot_edges(name, rows, 8))
+        report.add(at, "info", SPOT_EDGE, analyze.describe_spot_edges(name, rows, 8))
         if all(e.exact and not e.counts.get("win") for _, e in rows):
-            report.add(at, "warning", "spot-never-wins",
+            report.add(at, "warning", SPOT_NEVER_WINS,
                        f"spot {name} wins in no deal of {', '.join(v for v, _ in rows)} (8 decks): what it wins on "
                        "cannot happen, so every wager on it loses")
         nothing: dict[str, list[str]] = {}  # what it pays 0 to 1 on -> the games in which it does
@@ -96,7 +104,7 @@ def _spot_edges(game, own: dict, notes, data: dict, report: LintReport) -> None:
                 if odds is not None and not odds:
                     nothing.setdefault(words, []).append(variant)
         for words, variants in nothing.items():
-            report.add(at, "warning", "odds-zero",
+            report.add(at, "warning", ODDS_ZERO,
                        f"spot {name} pays 0 to 1 on {words} in {', '.join(variants)}: a win that returns only "
                        "the stake (a push is written under `pushes`)")
         generous: dict[str, list[str]] = {}  # the patron's edge -> the games that give it
@@ -108,7 +116,7 @@ def _spot_edges(game, own: dict, notes, data: dict, report: LintReport) -> None:
             said = "; ".join(f"{h.path} = {h.default}" + (f", set by {h.set_by}" if h.set_by else "")
                              for h in notes if h.path.startswith(prefixes)
                              and ".requires." not in h.path and not h.path.endswith(".offered"))  # what it pays
-            report.add(at, "warning", "spot-patron-edge",
+            report.add(at, "warning", SPOT_PATRON_EDGE,
                        f"spot {name} gives the patron an edge of {edge} in {', '.join(variants)} (8 decks)"
                        + (f": its house parameters {said}" if said else ""))
 
