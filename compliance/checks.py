@@ -173,7 +173,7 @@ def check(name: str, category: str, params: type[BaseModel] = NoParams, *, game:
 
 
 @check("transcript.unreadable", "transcript.unreadable", game=None)
-def unreadable(c, p, t):
+def unreadable(coup, params, table):
     """A coup that cannot be decoded or replayed is reported with the reason and its place;
     the coups after it are still checked.  The engine reports these findings itself, before
     any coup state exists, so this function never has anything to add."""
@@ -181,7 +181,7 @@ def unreadable(c, p, t):
 
 
 @check("record.declaration", "record.declaration", game=None)
-def declaration(c, p, t):
+def declaration(coup, params, table):
     """A recording's ``recorded`` (the header's, or a coup's own) explains what the record lacks; it never
     exempts what the record holds.  Evidence a coup holds though its declaration leaves it out is judged all
     the same, and the declaration the content contradicts is reported once a transcript, at the first coup
@@ -203,7 +203,7 @@ class RequireParams(Params):
 
 
 @check("record.evidence-missing", "record.evidence-missing", RequireParams, game=None)
-def evidence_missing(c, p, t):
+def evidence_missing(coup, params, table):
     """Evidence the ruleset or the run requires (``require``, ``check --require-evidence``) that coups of a
     transcript do not hold is reported once a transcript and kind of evidence, at the first coup lacking it,
     with how many coups lack it.  The engine reports it, once every coup is read, so this function never has

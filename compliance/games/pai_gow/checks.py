@@ -32,13 +32,13 @@ Rate = Annotated[Decimal, Field(ge=0, lt=1)]
 
 
 @check("pai-gow.wager.late", "wager.late", game=GAME, needs=("wagers", "cards"))
-def late(c: RoundState, p, t):
+def late(coup: RoundState, params, table):
     """Wagers are made before the first card of the round is dealt: none is placed or increased after it."""
     out = []
-    for ch in c.changes:
+    for ch in coup.changes:
         if ch.late:
-            what = "placed: " if ch.kind == "wager" else f"increased from {t.money(ch.before)} to "
-            out.append(Breach(ch.at, f"{c.describe_box(ch.box)} wager {what}{t.money(ch.after)} after the first card"))
+            what = "placed: " if ch.kind == "wager" else f"increased from {table.money(ch.before)} to "
+            out.append(Breach(ch.at, f"{coup.describe_box(ch.box)} wager {what}{table.money(ch.after)} after the first card"))
     return out
 
 
@@ -47,41 +47,41 @@ class AlteredParams(Params):
 
 
 @check("pai-gow.wager.altered", "wager.improper-reduction", AlteredParams, game=GAME, needs=("wagers", "cards"))
-def altered(c: RoundState, p: AlteredParams, t):
+def altered(coup: RoundState, params: AlteredParams, table):
     """After the first card no wager is removed or reduced until the round is complete, except by the surrender
     option, and only where the house offers it."""
     out = []
-    for ch in c.changes:
+    for ch in coup.changes:
         if ch.reduced:
-            what = "removed" if not ch.after else f"reduced from {t.money(ch.before)} to {t.money(ch.after)}"
-            out.append(Breach(ch.at, f"{c.describe_box(ch.box)} wager {what} after the first card ({ch.reason})"))
-    if not p.surrender_offered:
-        for s in c.surrenders:
+            what = "removed" if not ch.after else f"reduced from {table.money(ch.before)} to {table.money(ch.after)}"
+            out.append(Breach(ch.at, f"{coup.describe_box(ch.box)} wager {what} after the first card ({ch.reason})"))
+    if not params.surrender_offered:
+        for s in coup.surrenders:
             if s.after_first_card:
-                out.append(Breach(s.at, f"{c.describe_box(s.box)} surrendered, but this house offers no surrender"))
+                out.append(Breach(s.at, f"{coup.describe_box(s.box)} surrendered, but this house offers no surrender"))
     return out
 
 
 @check("pai-gow.wager.limits", "wager.limits", game=GAME, needs=("stakes",))
-def limits(c: RoundState, p, t):
+def limits(coup: RoundState, params, table):
     """Each box's wager, as it stands at the first card, is within the table's minimum and maximum."""
     out = []
-    for box, stake in sorted(c.stakes_at_first_card.items()):
-        at = max((ch.at for ch in c.changes if ch.box == box and not ch.after_first_card), default=None)
-        if t.min_wager is not None and stake < t.min_wager:
-            out.append(Breach(at, f"{c.describe_box(box)} wager of {t.money(stake)} is below the table minimum "
-                                  f"of {t.money(t.min_wager)}"))
-        elif t.max_wager is not None and stake > t.max_wager:
-            out.append(Breach(at, f"{c.describe_box(box)} wager of {t.money(stake)} is above the table maximum "
-                                  f"of {t.money(t.max_wager)}"))
+    for box, stake in sorted(coup.stakes_at_first_card.items()):
+        at = max((ch.at for ch in coup.changes if ch.box == box and not ch.after_first_card), default=None)
+        if table.min_wager is not None and stake < table.min_wager:
+            out.append(Breach(at, f"{coup.describe_box(box)} wager of {table.money(stake)} is below the table minimum "
+                                  f"of {table.money(table.min_wager)}"))
+        elif table.max_wager is not None and stake > table.max_wager:
+            out.append(Breach(at, f"{coup.describe_box(box)} wager of {table.money(stake)} is above the table maximum "
+                                  f"of {table.money(table.max_wager)}"))
     return out
 
 
 @check("pai-gow.wager.box", "wager.not-eligible", game=GAME, needs=("stakes",))
-def not_a_box(c: RoundState, p, t):
+def not_a_box(coup: RoundState, params, table):
     """Wagers are made in the betting boxes of the layout: a box the table does not have takes no wager."""
-    return [Breach(ch.at, f"wager in box {ch.box}, which the table does not have (its boxes are 1 to {t.boxes})")
-            for ch in c.changes if ch.kind == "wager" and not t.is_box(ch.box)]
+    return [Breach(ch.at, f"wager in box {ch.box}, which the table does not have (its boxes are 1 to {table.boxes})")
+            for ch in coup.changes if ch.kind == "wager" and not table.is_box(ch.box)]
 
 
 class MultipleBoxesParams(Params):
@@ -89,15 +89,15 @@ class MultipleBoxesParams(Params):
 
 
 @check("pai-gow.wager.multiple-boxes", "wager.not-eligible", MultipleBoxesParams, game=GAME, needs=("stakes",))
-def multiple_boxes(c: RoundState, p: MultipleBoxesParams, t):
+def multiple_boxes(coup: RoundState, params: MultipleBoxesParams, table):
     """A patron plays more than one box only as far as the licensee permits (the table's ``boxes_per_patron``,
     else the house default)."""
-    limit = t.boxes_per_patron if t.boxes_per_patron is not None else p.boxes_per_patron
+    limit = table.boxes_per_patron if table.boxes_per_patron is not None else params.boxes_per_patron
     if limit is None:
         return ()
     played: dict[str, list[int]] = {}
     out = []
-    for ch in c.changes:
+    for ch in coup.changes:
         if ch.kind != "wager" or ch.patron is None:
             continue
         boxes = played.setdefault(ch.patron, [])
@@ -115,13 +115,13 @@ def multiple_boxes(c: RoundState, p: MultipleBoxesParams, t):
 
 
 @check("pai-gow.hands.foul", "irregularity.mishandled", game=GAME, needs=("cards", "values"))
-def foul(c: RoundState, p, t):
+def foul(coup: RoundState, params, table):
     """The five-card hand must outrank the two-card hand.  A player's foul is reported as handled (info): the
     hands are set again, or the fouled hand loses (the settlement rule judges that).  The dealer sets the
     dealer's hands by the house way: a dealer's hand left fouled is an error, and no wager of the round can
     be settled by comparing hands."""
     out = []
-    for position, settings in c.settings.items():
+    for position, settings in coup.settings.items():
         for st in settings:
             high, low = st.values()
             if not fouled(high, low):
@@ -147,78 +147,78 @@ class SettlementParams(Params):
     surrender_keeps: Rate = Decimal("0.5")  # share of a surrendered wager the house keeps
 
 
-def _judgeable(c: RoundState, box: int) -> bool:
+def _judgeable(coup: RoundState, box: int) -> bool:
     """The outcome can be told from the cards: the round is void, or both sides' hands are set from the cards
     they were dealt (the dealer's without a foul).  Otherwise the foul or deck finding is the one finding."""
-    if c.void is not None:
+    if coup.void is not None:
         return True
-    dealer = c.setting(DEALER)
-    return (dealer is not None and not dealer.fouled and c.setting(box) is not None
-            and DEALER not in c.miscounted and box not in c.miscounted)
+    dealer = coup.setting(DEALER)
+    return (dealer is not None and not dealer.fouled and coup.setting(box) is not None
+            and DEALER not in coup.miscounted and box not in coup.miscounted)
 
 
-def due(c: RoundState, box: int, stake: Decimal, p: SettlementParams, t) -> Due:
+def due(coup: RoundState, box: int, stake: Decimal, params: SettlementParams, table) -> Due:
     """What a box's wager is owed by 10-9-4(b) and the house's payout."""
-    if c.void is not None:
+    if coup.void is not None:
         return Due("push", ZERO, ZERO, "the round is void: every wager is returned")
-    ph, pl = c.setting(box).values(p.wheel)
-    dh, dl = c.setting(DEALER).values(p.wheel)
+    ph, pl = coup.setting(box).values(params.wheel)
+    dh, dl = coup.setting(DEALER).values(params.wheel)
     if fouled(ph, pl):
         return Due("lose", stake, ZERO, f"the box's hands are fouled ({describe(pl)} over {describe(ph)})")
     result = outcome(ph, pl, dh, dl)
     why = f"{describe(ph)} against {describe(dh)}, {describe(pl)} against {describe(dl)}"
     if result != "win":
         return Due(result, stake if result == "lose" else ZERO, ZERO, why)
-    rate = t.commission if t.commission is not None else p.commission
-    why += f": pays {t.money(p.odds)} to 1" + (f" less {t.money(rate * 100)}% commission" if rate else "")
-    return Due("win", stake * p.odds, stake * p.odds * rate, why)
+    rate = table.commission if table.commission is not None else params.commission
+    why += f": pays {table.money(params.odds)} to 1" + (f" less {table.money(rate * 100)}% commission" if rate else "")
+    return Due("win", stake * params.odds, stake * params.odds * rate, why)
 
 
 
-def _money(c: RoundState, t, box: int, expected: Decimal, paid: Decimal) -> Money:
+def _money(coup: RoundState, table, box: int, expected: Decimal, paid: Decimal) -> Money:
     """What a wrong settlement of ``box`` was worth (findings.Money): the patron named where recorded."""
-    player = c.players.get(box)
-    return Money(expected, paid, t.currency, bounded_name(player) if player else f"box {box}")
+    player = coup.players.get(box)
+    return Money(expected, paid, table.currency, bounded_name(player) if player else f"box {box}")
 
 
 @check("pai-gow.settlement.amount", "settlement.wrong-amount", SettlementParams, game=GAME,
        needs=("cards", "values", "stakes", "settlements"))
-def wrong_amount(c: RoundState, p: SettlementParams, t):
+def wrong_amount(coup: RoundState, params: SettlementParams, table):
     """Each wager is settled as 10-9-4(b) says: both hands higher than the dealer's wins the house's payout
     (section 6), one hand each is a push with the wager returned, otherwise the wager loses; a copy hand goes
     to the dealer.  Commission is kept from the winnings or collected apart; a surrender keeps the house's
     share of the wager."""
-    basis = settlement_basis(c)
+    basis = settlement_basis(coup)
     commission_by: dict[int, list] = {}
-    for cm in c.commissions:
+    for cm in coup.commissions:
         commission_by.setdefault(cm.box, []).append(cm)
     owed_by: dict[int, tuple[Due | None, bool]] = {}
     out = []
     seen = set()
-    for s in c.settlements:
+    for s in coup.settlements:
         if s.box in seen:
             continue  # settled twice: settlement.missing's finding
         seen.add(s.box)
-        who = f"{c.describe_box(s.box)} wager"
+        who = f"{coup.describe_box(s.box)} wager"
         stake = basis.get(s.box)
         if stake is None:
-            out.append(Breach(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no wager stands in it",
-                              money=_money(c, t, s.box, ZERO, value_to_patron(s.outcome, s.amount))))
+            out.append(Breach(s.at, f"{who} is settled ({s.outcome} {table.money(s.amount)}) but no wager stands in it",
+                              money=_money(coup, table, s.box, ZERO, value_to_patron(s.outcome, s.amount))))
             continue
-        if not _judgeable(c, s.box):
+        if not _judgeable(coup, s.box):
             continue
-        d = due(c, s.box, stake, p, t)
+        d = due(coup, s.box, stake, params, table)
         expect = d.net if d.outcome == "win" else d.gross
         gross_paid = s.outcome == d.outcome == "win" and bool(d.commission) and s.amount == d.gross
         wrong = not (gross_paid and commission_by.get(s.box)) and (s.outcome != d.outcome or s.amount != expect)
         owed_by[s.box] = (d, gross_paid, wrong)
         if wrong:
-            out.append(Breach(s.at, f"{who} of {t.money(stake)} should be {d.outcome} {t.money(expect)} ({d.why}); "
-                                    f"it was settled {s.outcome} {t.money(s.amount)}",
-                              money=_money(c, t, s.box, value_to_patron(d.outcome, expect),
+            out.append(Breach(s.at, f"{who} of {table.money(stake)} should be {d.outcome} {table.money(expect)} ({d.why}); "
+                                    f"it was settled {s.outcome} {table.money(s.amount)}",
+                              money=_money(coup, table, s.box, value_to_patron(d.outcome, expect),
                                            value_to_patron(s.outcome, s.amount))))
     for box, paid in commission_by.items():
-        if not _judgeable(c, box):
+        if not _judgeable(coup, box):
             continue
         d, gross_paid, wrong = owed_by.get(box, (None, False, False))
         if wrong:
@@ -226,57 +226,57 @@ def wrong_amount(c: RoundState, p: SettlementParams, t):
         owed = d.commission if d is not None and d.outcome == "win" else ZERO
         for cm in paid:
             if not owed:
-                out.append(Breach(cm.at, f"commission of {t.money(cm.amount)} collected from {c.describe_box(box)}, "
+                out.append(Breach(cm.at, f"commission of {table.money(cm.amount)} collected from {coup.describe_box(box)}, "
                                          "which has no winning wager that owes commission",
-                                  money=_money(c, t, box, ZERO, -cm.amount)))
+                                  money=_money(coup, table, box, ZERO, -cm.amount)))
             elif cm.amount != owed or not gross_paid:
-                out.append(Breach(cm.at, f"commission collected from {c.describe_box(box)} is {t.money(cm.amount)}; "
-                                         f"{t.money(owed)} is due on winnings of {t.money(d.gross)} paid in full",
-                                  money=_money(c, t, box, -owed if gross_paid else ZERO, -cm.amount)))
-    for s in c.surrenders:
+                out.append(Breach(cm.at, f"commission collected from {coup.describe_box(box)} is {table.money(cm.amount)}; "
+                                         f"{table.money(owed)} is due on winnings of {table.money(d.gross)} paid in full",
+                                  money=_money(coup, table, box, -owed if gross_paid else ZERO, -cm.amount)))
+    for s in coup.surrenders:
         if not s.stake:
-            out.append(Breach(s.at, f"{c.describe_box(s.box)} surrenders, but no wager stands in it",
-                              money=_money(c, t, s.box, ZERO, -s.amount)))
-        elif s.amount != s.stake * p.surrender_keeps:
-            out.append(Breach(s.at, f"{c.describe_box(s.box)} surrendered a wager of {t.money(s.stake)}: the house "
-                                    f"keeps {t.money(s.stake * p.surrender_keeps)}, it kept {t.money(s.amount)}",
-                              money=_money(c, t, s.box, -(s.stake * p.surrender_keeps), -s.amount)))
+            out.append(Breach(s.at, f"{coup.describe_box(s.box)} surrenders, but no wager stands in it",
+                              money=_money(coup, table, s.box, ZERO, -s.amount)))
+        elif s.amount != s.stake * params.surrender_keeps:
+            out.append(Breach(s.at, f"{coup.describe_box(s.box)} surrendered a wager of {table.money(s.stake)}: the house "
+                                    f"keeps {table.money(s.stake * params.surrender_keeps)}, it kept {table.money(s.amount)}",
+                              money=_money(coup, table, s.box, -(s.stake * params.surrender_keeps), -s.amount)))
     return out
 
 
-def _payout_terms(t) -> SettlementParams | None:
+def _payout_terms(table) -> SettlementParams | None:
     """The payout terms the table's ruleset settles by: the parameters of its rule of wrong settlements
     (``pai-gow.settlement.amount``); None where it has no such rule."""
-    return next((r.params for r in t.ruleset.rules if r.check == "pai-gow.settlement.amount"), None)
+    return next((r.params for r in table.ruleset.rules if r.check == "pai-gow.settlement.amount"), None)
 
 
-def _never_settled(c: RoundState, t, box: int, stake: Decimal) -> Money | None:
+def _never_settled(coup: RoundState, table, box: int, stake: Decimal) -> Money | None:
     """What a wager never settled was worth: what it was owed by the payout terms of the ruleset's settlement
     rule, paid nothing (a losing wager's stake never collected favours the patron).  None where that cannot
     be told: the ruleset settles by no such rule, or the hands do not decide the round."""
-    terms = _payout_terms(t)
-    if terms is None or not _judgeable(c, box):
+    terms = _payout_terms(table)
+    if terms is None or not _judgeable(coup, box):
         return None
-    d = due(c, box, stake, terms, t)
-    return _money(c, t, box, value_to_patron(d.outcome, d.net if d.outcome == "win" else d.gross), ZERO)
+    d = due(coup, box, stake, terms, table)
+    return _money(coup, table, box, value_to_patron(d.outcome, d.net if d.outcome == "win" else d.gross), ZERO)
 
 
 @check("pai-gow.settlement.missing", "settlement.missing", game=GAME, needs=("stakes", "settlements"))
-def missing(c: RoundState, p, t):
+def missing(coup: RoundState, params, table):
     """Every wager standing when the round is settled is settled exactly once (a surrendered wager is ended)."""
     counts: dict[int, list] = {}
-    for s in c.settlements:
+    for s in coup.settlements:
         counts.setdefault(s.box, []).append(s)
     out = []
-    for box, stake in sorted(settlement_basis(c).items()):
+    for box, stake in sorted(settlement_basis(coup).items()):
         if box not in counts:
-            out.append(Breach(c.last_event, f"{c.describe_box(box)} wager of {t.money(stake)} was never settled",
-                              money=_never_settled(c, t, box, stake)))
+            out.append(Breach(coup.last_event, f"{coup.describe_box(box)} wager of {table.money(stake)} was never settled",
+                              money=_never_settled(coup, table, box, stake)))
     for box, settled in counts.items():
         if len(settled) > 1:
             paid = sum((value_to_patron(s.outcome, s.amount) for s in settled[1:]), ZERO)  # the first: the amount's
-            out.append(Breach(settled[1].at, f"{c.describe_box(box)} wager is settled {len(settled)} times",
-                              money=_money(c, t, box, ZERO, paid)))
+            out.append(Breach(settled[1].at, f"{coup.describe_box(box)} wager is settled {len(settled)} times",
+                              money=_money(coup, table, box, ZERO, paid)))
     return out
 
 
@@ -284,7 +284,7 @@ def missing(c: RoundState, p, t):
 
 
 @check("pai-gow.deck.integrity", "shoe.integrity", game=GAME, needs=("cards",))
-def deck_integrity(c: RoundState, p, t):
+def deck_integrity(coup: RoundState, params, table):
     """The round's cards fit its one deck of 52 cards and a joker: no card twice, seven cards a position, and
     each position's hands made of exactly the cards it was dealt."""
-    return [Breach(at, message) for at, message in c.integrity]
+    return [Breach(at, message) for at, message in coup.integrity]

@@ -14,16 +14,16 @@ class SettlementParams(Params):
 
 
 @check("high-card.settlement", "settlement.wrong-amount", SettlementParams, game=GAME, needs=("wagers", "cards"))
-def settlement(c, p: SettlementParams, t):
+def settlement(coup, params: SettlementParams, table):
     """A wager is settled as the cards say: paid at the odds when the player's card is higher, collected when it
     is lower, returned on a tie."""
     out = []
-    for at, seat, outcome, amount in c.settlements:
-        stake = c.stakes.get(seat)
+    for at, seat, outcome, amount in coup.settlements:
+        stake = coup.stakes.get(seat)
         if stake is None:
             continue
-        due = {"win": stake * p.odds, "lose": stake, "push": Decimal(0)}[c.outcome]
-        if outcome != c.outcome or amount != due:
-            out.append(Breach(at, f"seat {seat}: settled as a {outcome} of {t.money(amount)}; the cards make it a "
-                                  f"{c.outcome} of {t.money(due)}"))
+        due = {"win": stake * params.odds, "lose": stake, "push": Decimal(0)}[coup.outcome]
+        if outcome != coup.outcome or amount != due:
+            out.append(Breach(at, f"seat {seat}: settled as a {outcome} of {table.money(amount)}; the cards make it a "
+                                  f"{coup.outcome} of {table.money(due)}"))
     return out

@@ -31,14 +31,14 @@ ITEM = {"shoe": "shoe", "banker_marker": "Banker marker"}
 # ------------------------------------------------------------------ shared helpers
 
 
-def tie_key(t: TableContext, tie_break: str):
+def tie_key(table: TableContext, tie_break: str):
     """Sort key of a seat among equal wagers."""
-    return t.rank if tie_break == "seat_order" else (lambda seat: seat)
+    return table.rank if tie_break == "seat_order" else (lambda seat: seat)
 
 
-def counter_clockwise_from(t: TableContext, seat: int, include: bool = True, among=None) -> Sequence[int]:
+def counter_clockwise_from(table: TableContext, seat: int, include: bool = True, among=None) -> Sequence[int]:
     """The seats of the table (or those ``among`` them) counter-clockwise, starting at ``seat`` (or just after it)."""
-    return t.counter_clockwise(among, seat, include)
+    return table.counter_clockwise(among, seat, include)
 
 
 #: a message lists at most this many seats, then says how many more
@@ -61,15 +61,15 @@ def seat_wagers(stakes: dict, spots) -> dict[int, Decimal]:
     return out
 
 
-def ranked_by_wager(wagers: dict[int, Decimal], t: TableContext, tie_break: str) -> list[int]:
+def ranked_by_wager(wagers: dict[int, Decimal], table: TableContext, tie_break: str) -> list[int]:
     """Seats by wager, highest first; equal wagers by the tie-break."""
-    key = tie_key(t, tie_break)
+    key = tie_key(table, tie_break)
     return sorted(wagers, key=lambda s: (-wagers[s], key(s)))
 
 
-def _wager_text(t: TableContext, wagers: dict[int, Decimal], seat: int) -> str:
+def _wager_text(table: TableContext, wagers: dict[int, Decimal], seat: int) -> str:
     amount = wagers.get(seat)
-    return f"seat {seat} (wager {t.money(amount)})" if amount is not None else f"seat {seat} (no wager on it)"
+    return f"seat {seat} (wager {table.money(amount)})" if amount is not None else f"seat {seat} (no wager on it)"
 
 
 # ------------------------------------------------------------------ offers
@@ -101,10 +101,10 @@ class OfferParams(Params):
     """after a coup the Banker's Hand lost, the item is offered on"""
 
 
-def _offer_rounds(c: CoupState, item: str) -> list[list]:
+def _offer_rounds(coup: CoupState, item: str) -> list[list]:
     """The offers of one item, in rounds: a round ends with the offer that was accepted."""
     rounds, current = [], []
-    for o in c.offers:
+    for o in coup.offers:
         if o.item != item:
             continue
         current.append(o)
@@ -116,72 +116,72 @@ def _offer_rounds(c: CoupState, item: str) -> list[list]:
     return rounds
 
 
-def _expected_order(c: CoupState, p: OfferParams, t: TableContext, at: int, holder: int | None,
+def _expected_order(coup: CoupState, params: OfferParams, table: TableContext, at: int, holder: int | None,
                     prescribed_start: bool, first_offered: int) -> tuple[Sequence[int], dict[int, Decimal]]:
     """The seats in the order the rules offer them, for a round starting at event ``at``."""
-    wagers = seat_wagers(c.stakes_before(at), p.wager_spots)
-    if not wagers and (p.candidates == "seated_with_wager" or p.order == "highest_wager"):
-        wagers = seat_wagers(c.whole_stakes(), p.wager_spots)  # offered before the wagers were recorded
+    wagers = seat_wagers(coup.stakes_before(at), params.wager_spots)
+    if not wagers and (params.candidates == "seated_with_wager" or params.order == "highest_wager"):
+        wagers = seat_wagers(coup.whole_stakes(), params.wager_spots)  # offered before the wagers were recorded
     # who may be offered: the seated patrons; when the record does not say who is seated, every seat of the
     # table (None: never listed, the table's seats may be many)
-    cands = set(c.seated) if c.seated else None
-    if p.candidates == "seated_with_wager" or p.order == "highest_wager":
-        cands = {s for s in wagers if (s in cands if cands is not None else t.has_seat(s))}
-    if p.order == "highest_wager":
-        return ranked_by_wager({s: wagers[s] for s in cands}, t, p.tie_break), wagers
-    if p.after_holder and holder is not None:
-        ring = counter_clockwise_from(t, holder, include=False, among=cands)
+    cands = set(coup.seated) if coup.seated else None
+    if params.candidates == "seated_with_wager" or params.order == "highest_wager":
+        cands = {s for s in wagers if (s in cands if cands is not None else table.has_seat(s))}
+    if params.order == "highest_wager":
+        return ranked_by_wager({s: wagers[s] for s in cands}, table, params.tie_break), wagers
+    if params.after_holder and holder is not None:
+        ring = counter_clockwise_from(table, holder, include=False, among=cands)
     elif not prescribed_start:
-        ring = counter_clockwise_from(t, first_offered, among=cands)
-    elif p.first == "seat_number" and p.first_seat is not None:
-        ring = counter_clockwise_from(t, p.first_seat, among=cands)
-    elif p.first == "lowest_numbered_wager":
-        with_wager = [s for s in wagers if (s in cands if cands is not None else t.has_seat(s))]
-        ring = counter_clockwise_from(t, min(with_wager), among=cands) if with_wager else t.counter_clockwise(cands)
+        ring = counter_clockwise_from(table, first_offered, among=cands)
+    elif params.first == "seat_number" and params.first_seat is not None:
+        ring = counter_clockwise_from(table, params.first_seat, among=cands)
+    elif params.first == "lowest_numbered_wager":
+        with_wager = [s for s in wagers if (s in cands if cands is not None else table.has_seat(s))]
+        ring = counter_clockwise_from(table, min(with_wager), among=cands) if with_wager else table.counter_clockwise(cands)
     else:
-        ring = t.counter_clockwise(cands)
+        ring = table.counter_clockwise(cands)
     return ring, wagers
 
 
-def _describe_first(p: OfferParams) -> str:
-    if p.order == "highest_wager":
+def _describe_first(params: OfferParams) -> str:
+    if params.order == "highest_wager":
         return "the highest wager first, then the next highest" + (
-            " (equal wagers: lowest-numbered seat first)" if p.tie_break == "lowest_number"
+            " (equal wagers: lowest-numbered seat first)" if params.tie_break == "lowest_number"
             else " (equal wagers: nearest the dealer's right first)")
-    start = {"seat_number": f"seat {p.first_seat}", "dealer_right": "the seat nearest the dealer's right",
+    start = {"seat_number": f"seat {params.first_seat}", "dealer_right": "the seat nearest the dealer's right",
              "lowest_numbered_wager": "the lowest-numbered seat with a wager",
-             "highest_wager": "the highest wager"}[p.first]
+             "highest_wager": "the highest wager"}[params.first]
     return f"from {start}, then counter-clockwise"
 
 
 @check("curator.offer-order", "curator.offer-order", OfferParams, needs=("offers", "stakes", "cards"))
-def offer_order(c: CoupState, p: OfferParams, t: TableContext):
+def offer_order(coup: CoupState, params: OfferParams, table: TableContext):
     """The shoe (or the Banker marker) is offered in the order the rules give, seat after seat until one
     accepts: from the prescribed first seat, then counter-clockwise (or by wager), skipping no entitled
     patron and offering no one else; a round that ends with every offer declined must have reached
     every entitled patron."""
     out = []
-    holder = c.marker_at_start if p.item == "banker_marker" else c.last_curator_at_start
-    what = ITEM[p.item]
-    rounds = _offer_rounds(c, p.item)
-    if p.move_on_banker_loss and not rounds and holder is not None and c.first_card_at is not None:
-        prev = c.previous
+    holder = coup.marker_at_start if params.item == "banker_marker" else coup.last_curator_at_start
+    what = ITEM[params.item]
+    rounds = _offer_rounds(coup, params.item)
+    if params.move_on_banker_loss and not rounds and holder is not None and coup.first_card_at is not None:
+        prev = coup.previous
         if prev is not None and prev.hands_complete and not prev.lacking and prev.void is None \
                 and prev.winner() == PLAYER and prev.marker == holder:  # (not prev.lacking: no card of it unread)
-            out.append(Breach(c.first_card_at, f"the Banker's Hand lost in coup {prev.number} while seat {holder} held "
+            out.append(Breach(coup.first_card_at, f"the Banker's Hand lost in coup {prev.number} while seat {holder} held "
                                                f"the {what}, but the {what} was not offered on before this coup"))
-    if p.every_coup and not rounds and c.first_card_at is not None:
-        wagers = seat_wagers(c.whole_stakes(), p.wager_spots)
-        if any(c.occupied(s) for s in wagers):
-            out.append(Breach(c.first_card_at, f"the {what} was not offered at the start of the coup"))
+    if params.every_coup and not rounds and coup.first_card_at is not None:
+        wagers = seat_wagers(coup.whole_stakes(), params.wager_spots)
+        if any(coup.occupied(s) for s in wagers):
+            out.append(Breach(coup.first_card_at, f"the {what} was not offered at the start of the coup"))
     for n, rnd in enumerate(rounds):
-        first_round_of_shoe = n == 0 and p.item not in c.offered_before
-        prescribed = p.first_applies == "always" or first_round_of_shoe
-        before = c.holder_at(p.item, rnd[0].at) if p.item == "banker_marker" else (
+        first_round_of_shoe = n == 0 and params.item not in coup.offered_before
+        prescribed = params.first_applies == "always" or first_round_of_shoe
+        before = coup.holder_at(params.item, rnd[0].at) if params.item == "banker_marker" else (
             holder if n == 0 else rounds[n - 1][-1].seat)
-        order, wagers = _expected_order(c, p, t, rnd[0].at, before if p.after_holder else None,
+        order, wagers = _expected_order(coup, params, table, rnd[0].at, before if params.after_holder else None,
                                         prescribed, rnd[0].seat)
-        rule = _describe_first(p) if prescribed or p.order == "highest_wager" else "counter-clockwise"
+        rule = _describe_first(params) if prescribed or params.order == "highest_wager" else "counter-clockwise"
         for k, o in enumerate(rnd):
             expected = order[k] if k < len(order) else None
             if o.seat == expected:
@@ -212,58 +212,58 @@ class EligibleParams(Params):
     """a curator whose wager lost gives up the shoe before the next coup"""
 
 
-def _holders_at_play(c: CoupState):
+def _holders_at_play(coup: CoupState):
     """(item, seat, event) for every moment of the coup a patron acts with the shoe or the Banker marker:
     the shoe's holder as each card leaves the shoe, and each holder as a hand is passed or the first card
     dealt (the marker's holder plays the Banker's Hand of that coup)."""
-    moments = sorted({card.at for _, card in c.drawn if not card.carried_over}
-                     | {ps.at for ps in c.passes if ps.accepted})
+    moments = sorted({card.at for _, card in coup.drawn if not card.carried_over}
+                     | {ps.at for ps in coup.passes if ps.accepted})
     for at in moments:
-        seat = c.holder_at("shoe", at)
+        seat = coup.holder_at("shoe", at)
         if seat is not None:
             yield "shoe", seat, at
-        seat = c.holder_at("banker_marker", at)
+        seat = coup.holder_at("banker_marker", at)
         if seat is not None:
             yield "banker_marker", seat, at
 
 
 @check("curator.not-eligible", "curator.not-eligible", EligibleParams, needs=("offers", "stakes", "cards"))
-def not_eligible(c: CoupState, p: EligibleParams, t: TableContext):
+def not_eligible(coup: CoupState, params: EligibleParams, table: TableContext):
     """Only a patron allowed to do so holds the shoe or the Banker marker: a seated patron, with the
     wager the rules require of the holder, and not after the holder's wager lost where the rules take
     the shoe away then.  Being seated is judged in every coup the holder deals or plays a hand in, not
     only when the shoe or the marker is accepted: a holder who has left the seat (it is not among the
     coup's ``seated``) and goes on dealing is reported in each such coup."""
     out = []
-    if p.seated_only:
+    if params.seated_only:
         reported = set()
-        for o in c.offers:
-            if o.accepted and not c.occupied(o.seat):
+        for o in coup.offers:
+            if o.accepted and not coup.occupied(o.seat):
                 reported.add((o.item, o.seat))
                 out.append(Breach(o.at, f"seat {o.seat} accepted the {ITEM[o.item]}, but no patron is seated there"))
-        for item, seat, at in _holders_at_play(c):
-            if (item, seat) in reported or c.occupied(seat):
+        for item, seat, at in _holders_at_play(coup):
+            if (item, seat) in reported or coup.occupied(seat):
                 continue
             reported.add((item, seat))
             acts = "deals from it" if item == "shoe" else "plays the Banker's Hand"
             out.append(Breach(at, f"seat {seat} still holds the {ITEM[item]} and {acts}, but no patron is seated "
                                   f"there in this coup; only a seated patron may hold it"))
-    if p.marker_holder_wagers_on and c.first_card_at is not None:
-        holder = c.holder_at("banker_marker", c.first_card_at)
-        if p.seated_only and holder is not None and not c.occupied(holder):
+    if params.marker_holder_wagers_on and coup.first_card_at is not None:
+        holder = coup.holder_at("banker_marker", coup.first_card_at)
+        if params.seated_only and holder is not None and not coup.occupied(holder):
             holder = None  # a holder who is not seated is reported as such (one finding): it cannot wager there
-        if holder is not None and not c.whole_stakes().get((holder, p.marker_holder_wagers_on)):
-            out.append(Breach(c.first_card_at, f"seat {holder} holds the Banker marker but has no wager on the "
-                                               f"{HAND[p.marker_holder_wagers_on]}"))
-    if p.shoe_lost_when_wager_loses and c.first_card_at is not None:
-        prev = c.previous
+        if holder is not None and not coup.whole_stakes().get((holder, params.marker_holder_wagers_on)):
+            out.append(Breach(coup.first_card_at, f"seat {holder} holds the Banker marker but has no wager on the "
+                                               f"{HAND[params.marker_holder_wagers_on]}"))
+    if params.shoe_lost_when_wager_loses and coup.first_card_at is not None:
+        prev = coup.previous
         if prev is not None and prev.curator is not None and prev.hands_complete and not prev.lacking \
                 and prev.void is None:  # the previous coup's winner is known (no card of it unread)
             seat = prev.curator
             own = {spot: a for (b, spot), a in prev.whole_stakes().items() if b == seat and spot != "tie"}
             winner = prev.winner()
-            if own and winner != "tie" and winner not in own and c.holder_at("shoe", c.first_card_at) == seat:
-                out.append(Breach(c.first_card_at, f"seat {seat}'s wager lost in coup {prev.number}, "
+            if own and winner != "tie" and winner not in own and coup.holder_at("shoe", coup.first_card_at) == seat:
+                out.append(Breach(coup.first_card_at, f"seat {seat}'s wager lost in coup {prev.number}, "
                                                    "yet it still holds the shoe"))
     return out
 
@@ -298,7 +298,7 @@ class RecipientParams(Params):
     curator given the second hand too is a wrong recipient for it"""
 
 
-def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: TableContext,
+def _first_wrong_pass(coup: CoupState, hand: str, who: str, params: RecipientParams, table: TableContext,
                       passes: list) -> tuple[Breach | None, int | None]:
     """Judge the passes of a hand's initial cards; (breach or None, seat that accepted)."""
     name = HAND[hand]
@@ -310,9 +310,9 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
     if who in ("curator", "marker"):
         item = "shoe" if who == "curator" else "banker_marker"
         for ps in passes:
-            holder = c.holder_at(item, ps.at)
+            holder = coup.holder_at(item, ps.at)
             if holder is None:
-                if p.without_holder == "dealer":
+                if params.without_holder == "dealer":
                     return Breach(ps.at, f"the {name} was passed to seat {ps.seat}, but no one holds the "
                                          f"{ITEM[item]}, so the dealer keeps it"), None
                 return None, ps.seat if ps.accepted else None
@@ -322,21 +322,21 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
             if ps.accepted:
                 return None, ps.seat
         return None, None
-    wagers = {s: a for s, a in seat_wagers(c.whole_stakes(), (hand,)).items() if c.occupied(s)}
+    wagers = {s: a for s, a in seat_wagers(coup.whole_stakes(), (hand,)).items() if coup.occupied(s)}
     if not wagers:
-        if not passes or p.no_wager == "unjudged":
+        if not passes or params.no_wager == "unjudged":
             return None, next((ps.seat for ps in passes if ps.accepted), None)
         ps = passes[0]
-        if p.no_wager == "dealer":
+        if params.no_wager == "dealer":
             return Breach(ps.at, f"no one has a wager on the {name}, so the dealer keeps it; "
                                  f"it was passed to seat {ps.seat}"), None
         other = BANKER if hand == PLAYER else PLAYER
-        if not c.whole_stakes().get((ps.seat, other)):
+        if not coup.whole_stakes().get((ps.seat, other)):
             # the house may let a bettor on the other hand turn it: a choice made wrongly is a warning
             return Breach(ps.at, f"no one has a wager on the {name}; the house may let only a patron with a wager "
                                  f"on the {HAND[other]} turn it, and seat {ps.seat} has none", "warning"), None
         return None, next((x.seat for x in passes if x.accepted), None)
-    ranked = ranked_by_wager(wagers, t, p.tie_break)
+    ranked = ranked_by_wager(wagers, table, params.tie_break)
     refused: list[int] = []
     for ps in passes:
         expected = next((s for s in ranked if s not in refused), None)
@@ -346,40 +346,40 @@ def _first_wrong_pass(c: CoupState, hand: str, who: str, p: RecipientParams, t: 
         if ps.seat != expected:
             rank = "highest" if not refused else "next highest"
             tie = [s for s in ranked if wagers[s] == wagers[expected] and s != expected and s not in refused]
-            why = f"{_wager_text(t, wagers, expected)} has the {rank} wager on it"
+            why = f"{_wager_text(table, wagers, expected)} has the {rank} wager on it"
             if tie:
-                why += (" and is nearest the dealer's right among the equal wagers" if p.tie_break == "seat_order"
+                why += (" and is nearest the dealer's right among the equal wagers" if params.tie_break == "seat_order"
                         else " and has the lowest seat number among the equal wagers")
-            return Breach(ps.at, f"the {name} was passed to {_wager_text(t, wagers, ps.seat)}; {why}"), None
+            return Breach(ps.at, f"the {name} was passed to {_wager_text(table, wagers, ps.seat)}; {why}"), None
         if ps.accepted:
             return None, ps.seat
         refused.append(ps.seat)
-    if p.must_pass and c.passes and c.void is None:
+    if params.must_pass and coup.passes and coup.void is None:
         expected = next((s for s in ranked if s not in refused), None)
         if expected is not None:
-            at = passes[-1].at if passes else (c.initial[-1][1].at if c.initial else c.first_card_at)
-            return Breach(at, f"the dealer kept the {name}, but {_wager_text(t, wagers, expected)} was entitled "
+            at = passes[-1].at if passes else (coup.initial[-1][1].at if coup.initial else coup.first_card_at)
+            return Breach(at, f"the dealer kept the {name}, but {_wager_text(table, wagers, expected)} was entitled "
                               "to turn it and had not refused"), None
     return None, None
 
 
-def _curators_hand(c: CoupState, p: RecipientParams) -> str | None:
+def _curators_hand(coup: CoupState, params: RecipientParams) -> str | None:
     """Where the curator plays one hand only: the hand the curator took first (None if it took none)."""
-    if p.curator_plays != "one" or p.player != "curator" or p.banker != "curator":
+    if params.curator_plays != "one" or params.player != "curator" or params.banker != "curator":
         return None
-    for ps in c.passes:
-        if ps.cards == "initial" and ps.accepted and ps.seat == c.holder_at("shoe", ps.at):
+    for ps in coup.passes:
+        if ps.cards == "initial" and ps.accepted and ps.seat == coup.holder_at("shoe", ps.at):
             return ps.hand
     return None
 
 
-def _the_dealers_hand(c: CoupState, hand: str, curators_hand: str,
+def _the_dealers_hand(coup: CoupState, hand: str, curators_hand: str,
                       passes: list) -> tuple[Breach | None, int | None]:
     """The hand the dealer plays, the curator having taken the other: passed to no one."""
     if not passes:
         return None, None
     ps = passes[0]
-    curator = c.holder_at("shoe", ps.at)
+    curator = coup.holder_at("shoe", ps.at)
     if ps.seat == curator:
         why = (f"seat {ps.seat}, holding the shoe, already plays the {HAND[curators_hand]}; the patron with the "
                f"shoe plays one hand and the dealer the other")
@@ -390,30 +390,30 @@ def _the_dealers_hand(c: CoupState, hand: str, curators_hand: str,
 
 @check("curator.wrong-recipient", "curator.wrong-recipient", RecipientParams,
        needs=("passes", "stakes", "cards"), when=("passes",))
-def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
+def wrong_recipient(coup: CoupState, params: RecipientParams, table: TableContext):
     """Each hand's cards go to the patron entitled to turn them: the highest wager on that hand (equal
     wagers by the tie-break; after a refusal, the next entitled patron), or the curator or the marker's
     holder where the rules say so; with no wager on a hand, or after every refusal, the dealer keeps it
     (or, where the rules allow, a patron betting on the other hand turns it).  Where the patron holding the
     shoe plays one hand only, the dealer plays the other: passing it to anyone, the curator included, is a
     wrong recipient.  A third card goes to whoever accepted that hand's initial cards."""
-    if c.first_card_at is None or not c.passes:
+    if coup.first_card_at is None or not coup.passes:
         return ()
     out = []
-    curators_hand = _curators_hand(c, p)
+    curators_hand = _curators_hand(coup, params)
     for hand in (PLAYER, BANKER):
-        initial = [ps for ps in c.passes if ps.hand == hand and ps.cards == "initial"]
-        who = getattr(p, hand)
+        initial = [ps for ps in coup.passes if ps.hand == hand and ps.cards == "initial"]
+        who = getattr(params, hand)
         if curators_hand is not None and hand != curators_hand:
-            breach, holder = _the_dealers_hand(c, hand, curators_hand, initial)
+            breach, holder = _the_dealers_hand(coup, hand, curators_hand, initial)
         else:
-            breach, holder = _first_wrong_pass(c, hand, who, p, t, initial)
+            breach, holder = _first_wrong_pass(coup, hand, who, params, table, initial)
         if breach is not None:
             out.append(breach)
             continue
-        if p.third_card == "unjudged":
+        if params.third_card == "unjudged":
             continue
-        thirds = [x for x in c.passes if x.hand == hand and x.cards == "third"]
+        thirds = [x for x in coup.passes if x.hand == hand and x.cards == "third"]
         for ps in thirds:
             if ps.seat != holder:
                 who = f"seat {holder}, who turned its initial cards" if holder is not None else \
@@ -422,8 +422,8 @@ def wrong_recipient(c: CoupState, p: RecipientParams, t: TableContext):
                                          f"it goes to {who}"))
                 break
         else:
-            if p.must_pass and holder is not None and not thirds and c.void is None:
-                dealt = [x for x in c.extra_cards(hand) if x.moved_from is None]
+            if params.must_pass and holder is not None and not thirds and coup.void is None:
+                dealt = [x for x in coup.extra_cards(hand) if x.moved_from is None]
                 if dealt:
                     out.append(Breach(dealt[0].at, f"the {HAND[hand]}'s third card {dealt[0].code} was kept by the "
                                                    f"dealer; it goes to seat {holder}, who turned its initial cards"))
@@ -451,38 +451,38 @@ class HandlingParams(Params):
 
 
 @check("curator.handling", "curator.handling", HandlingParams, needs=("passes", "offers", "calls", "cards"))
-def handling(c: CoupState, p: HandlingParams, t: TableContext):
+def handling(coup: CoupState, params: HandlingParams, table: TableContext):
     """Cards are handled as the dealing method allows: one hand out at a time where the rules say so;
     no patron touches the cards under a dealer-only method; the shoe stays with the dealer where the
     method says so; a curator deals only on the dealer's instruction; the Player's Hand goes out before
     the Banker's where the rules order them; a coup is dealt only by a method the rules allow, and a no
     bet coup by the method the rules prescribe for it."""
     out = []
-    if p.allowed_methods is not None and c.method is not None and c.method not in p.allowed_methods:
-        out.append(Breach(c.first_card_at, f"the coup was dealt by method {c.method}; the rules allow "
-                                           f"{', '.join(p.allowed_methods)}"))
-    if not c.passes and not c.offers and not c.no_bet and c.curator_at_start is None:
+    if params.allowed_methods is not None and coup.method is not None and coup.method not in params.allowed_methods:
+        out.append(Breach(coup.first_card_at, f"the coup was dealt by method {coup.method}; the rules allow "
+                                           f"{', '.join(params.allowed_methods)}"))
+    if not coup.passes and not coup.offers and not coup.no_bet and coup.curator_at_start is None:
         return out
-    if not p.players_handle_cards and c.passes:
-        ps = c.passes[0]
+    if not params.players_handle_cards and coup.passes:
+        ps = coup.passes[0]
         out.append(Breach(ps.at, f"the {HAND[ps.hand]} was passed to seat {ps.seat}; under dealing method "
-                                 f"{c.method} no patron handles the cards"))
-    shoe_offers = [o for o in c.offers if o.item == "shoe"]
-    if not p.shoe_to_players and shoe_offers:
+                                 f"{coup.method} no patron handles the cards"))
+    shoe_offers = [o for o in coup.offers if o.item == "shoe"]
+    if not params.shoe_to_players and shoe_offers:
         o = shoe_offers[0]
-        out.append(Breach(o.at, f"the shoe was offered to seat {o.seat}; under dealing method {c.method} "
+        out.append(Breach(o.at, f"the shoe was offered to seat {o.seat}; under dealing method {coup.method} "
                                 "the dealer keeps the shoe"))
-    elif not p.shoe_to_players and c.first_card_at is not None:
+    elif not params.shoe_to_players and coup.first_card_at is not None:
         # held since an earlier coup (dealt by a method that lets a patron hold it) and never given back
-        curator = c.holder_at("shoe", c.first_card_at)
+        curator = coup.holder_at("shoe", coup.first_card_at)
         if curator is not None:
-            out.append(Breach(c.first_card_at, f"seat {curator} still holds the shoe, given to it in an earlier "
-                                               f"coup; under dealing method {c.method} the dealer keeps the shoe"))
-    if p.one_hand_at_a_time and p.players_handle_cards:
+            out.append(Breach(coup.first_card_at, f"seat {curator} still holds the shoe, given to it in an earlier "
+                                               f"coup; under dealing method {coup.method} the dealer keeps the shoe"))
+    if params.one_hand_at_a_time and params.players_handle_cards:
         out_with: dict[str, int] = {}
-        returns = sorted(c.returns)
+        returns = sorted(coup.returns)
         ri = 0
-        for ps in c.passes:
+        for ps in coup.passes:
             while ri < len(returns) and returns[ri][0] < ps.at:
                 out_with.pop(returns[ri][1], None)
                 ri += 1
@@ -494,22 +494,22 @@ def handling(c: CoupState, p: HandlingParams, t: TableContext):
                                          f"{HAND[other]} was still out with seat {out_with[other]}"))
                 break
             out_with[ps.hand] = ps.seat
-    if p.player_hand_first and c.passes:
+    if params.player_hand_first and coup.passes:
         first = {}
-        for ps in c.passes:
+        for ps in coup.passes:
             if ps.cards == "initial":
                 first.setdefault(ps.hand, ps)
         if PLAYER in first and BANKER in first and first[BANKER].at < first[PLAYER].at:
             ps = first[BANKER]
             out.append(Breach(ps.at, f"the Banker's Hand was passed to seat {ps.seat} before the Player's Hand; "
                                      "the Player's Hand goes out first"))
-    if p.instruction_call and c.first_card_at is not None:
-        curator = c.holder_at("shoe", c.first_card_at)
-        if curator is not None and not any(call == p.instruction_call and at < c.first_card_at
-                                           for call, at in c.calls):
-            out.append(Breach(c.first_card_at, f"seat {curator}, holding the shoe, dealt the first card "
+    if params.instruction_call and coup.first_card_at is not None:
+        curator = coup.holder_at("shoe", coup.first_card_at)
+        if curator is not None and not any(call == params.instruction_call and at < coup.first_card_at
+                                           for call, at in coup.calls):
+            out.append(Breach(coup.first_card_at, f"seat {curator}, holding the shoe, dealt the first card "
                                                "before the dealer's instruction (\"Cards\")"))
-    if p.no_bet_coup_method and c.no_bet and c.method != p.no_bet_coup_method:
-        out.append(Breach(c.first_card_at, f"this no bet coup was dealt by method {c.method or '(none recorded)'}; "
-                                           f"a no bet coup is dealt by method {p.no_bet_coup_method}"))
+    if params.no_bet_coup_method and coup.no_bet and coup.method != params.no_bet_coup_method:
+        out.append(Breach(coup.first_card_at, f"this no bet coup was dealt by method {coup.method or '(none recorded)'}; "
+                                           f"a no bet coup is dealt by method {params.no_bet_coup_method}"))
     return out

@@ -18,44 +18,44 @@ UNREAD = {("cards", "hands"): "a third card drawn where a natural or the drawing
                               "whatever the value of a card not read (??)"}
 
 
-def is_natural(c: CoupState, t) -> bool:
+def is_natural(coup: CoupState, table) -> bool:
     """Either hand's two initial cards are a natural: no hand draws (known where one hand's natural is, even
     if the other hand's total is not)."""
-    naturals = t.tableau.naturals
+    naturals = table.tableau.naturals
     try:
-        if c.initial_total(PLAYER) in naturals:
+        if coup.initial_total(PLAYER) in naturals:
             return True
     except Unknown:
-        if c.initial_total(BANKER) in naturals:
+        if coup.initial_total(BANKER) in naturals:
             return True
         raise
-    return c.initial_total(BANKER) in naturals
+    return coup.initial_total(BANKER) in naturals
 
 
-def player_must_draw(c: CoupState, t) -> bool:
+def player_must_draw(coup: CoupState, table) -> bool:
     """The tableau has the Player's Hand draw on its initial total (and neither hand is a natural)."""
-    return not is_natural(c, t) and c.initial_total(PLAYER) in t.tableau.player_draws
+    return not is_natural(coup, table) and coup.initial_total(PLAYER) in table.tableau.player_draws
 
 
-def banker_must_draw(c: CoupState, t) -> bool:
+def banker_must_draw(coup: CoupState, table) -> bool:
     """The tableau has the Banker's Hand draw, given the Player's actual third card (or none)."""
-    if is_natural(c, t):
+    if is_natural(coup, table):
         return False
-    player_extra = c.extra_cards(PLAYER)
+    player_extra = coup.extra_cards(PLAYER)
     third = player_extra[0].points if player_extra else None
     if third is None and player_extra:
         raise Unknown("values")  # the Player's third card was not read: the tableau's column is not known
-    return t.tableau.banker_draws(c.initial_total(BANKER), third)
+    return table.tableau.banker_draws(coup.initial_total(BANKER), third)
 
 
-def _natural(c: CoupState, t) -> str | None:
+def _natural(coup: CoupState, table) -> str | None:
     """Which natural stops the drawing, in words (None: neither hand has one; Unknown where neither is known
     to have one and a hand's total is not known)."""
-    naturals = t.tableau.naturals
+    naturals = table.tableau.naturals
     unknown = None
     for hand, whose in ((PLAYER, "Player"), (BANKER, "Banker")):
         try:
-            total = c.initial_total(hand)
+            total = coup.initial_total(hand)
         except Unknown as e:
             unknown = e
             continue
@@ -66,32 +66,32 @@ def _natural(c: CoupState, t) -> str | None:
     return None
 
 
-def _on(c: CoupState, hand: str) -> str:
+def _on(coup: CoupState, hand: str) -> str:
     """" on 7": the hand's initial total, where it is known."""
     try:
-        return f" on {c.initial_total(hand)}"
+        return f" on {coup.initial_total(hand)}"
     except Unknown:
         return ""
 
 
-def _deal_end(c: CoupState) -> int | None:
+def _deal_end(coup: CoupState) -> int | None:
     """Event where the initial deal ended: where a missing third card was due."""
-    if c.reconstruct_at is not None:
-        return c.reconstruct_at
-    return c.initial[-1][1].at if c.initial else None
+    if coup.reconstruct_at is not None:
+        return coup.reconstruct_at
+    return coup.initial[-1][1].at if coup.initial else None
 
 
 @check("third-card.player.illegal", "third-card.player.illegal", needs=("hands", "values"), when=("player_extra",),
        partly=UNREAD)
-def player_drew(c: CoupState, p, t):
+def player_drew(coup: CoupState, params, table):
     """The Player's Hand draws only on a total the tableau says draws, and never when either hand is a natural."""
-    if not c.hands_complete:
+    if not coup.hands_complete:
         return ()
-    extra = c.extra_cards(PLAYER)
+    extra = coup.extra_cards(PLAYER)
     if not extra:
         return ()
     try:
-        natural = _natural(c, t)
+        natural = _natural(coup, table)
     except Unknown as e:  # the Banker's total not known: the Player's own total may still forbid the draw
         natural, unknown = None, e
     else:
@@ -99,33 +99,33 @@ def player_drew(c: CoupState, p, t):
     if natural:
         why = f"{natural}: no hand draws"
     else:
-        total = c.initial_total(PLAYER)
-        if total in t.tableau.player_draws:
+        total = coup.initial_total(PLAYER)
+        if total in table.tableau.player_draws:
             if unknown is not None:
                 raise unknown  # the Player may draw on its total, unless the Banker's unknown total is a natural
             return ()
         why = f"the Player's Hand stands on {total}"
-    return (Breach(extra[0].at, f"Player drew {extra[0].code}{_on(c, PLAYER)} although {why}"),)
+    return (Breach(extra[0].at, f"Player drew {extra[0].code}{_on(coup, PLAYER)} although {why}"),)
 
 
 @check("third-card.player.missing", "third-card.player.missing", needs=("hands", "values"))
-def player_stood(c: CoupState, p, t):
+def player_stood(coup: CoupState, params, table):
     """The Player's Hand draws on every total the tableau says draws, unless either hand is a natural."""
-    if not c.hands_complete or c.extra_cards(PLAYER) or c.void is not None:
+    if not coup.hands_complete or coup.extra_cards(PLAYER) or coup.void is not None:
         return ()
-    if not player_must_draw(c, t):
+    if not player_must_draw(coup, table):
         return ()
-    total = c.initial_total(PLAYER)
-    return (Breach(_deal_end(c), f"Player stood on {total} although the Player's Hand draws on {total}"),)
+    total = coup.initial_total(PLAYER)
+    return (Breach(_deal_end(coup), f"Player stood on {total} although the Player's Hand draws on {total}"),)
 
 
-def _banker_why(c: CoupState, t, draws: bool) -> str:
+def _banker_why(coup: CoupState, table, draws: bool) -> str:
     """Why the Banker's Hand draws or stands (worded only for a finding)."""
-    natural = _natural(c, t)
+    natural = _natural(coup, table)
     if natural:
         return natural
-    total = c.initial_total(BANKER)
-    player_extra = c.extra_cards(PLAYER)
+    total = coup.initial_total(BANKER)
+    player_extra = coup.extra_cards(PLAYER)
     if not player_extra:
         return f"the Player's Hand stood; the Banker {'draws' if draws else 'stands'} on {total}"
     third = player_extra[0]
@@ -140,44 +140,44 @@ def _a(points: int) -> str:
 
 @check("third-card.banker.illegal", "third-card.banker.illegal", needs=("hands", "values"), when=("banker_extra",),
        partly=UNREAD)
-def banker_drew(c: CoupState, p, t):
+def banker_drew(coup: CoupState, params, table):
     """The Banker's Hand draws only where the tableau says draw, given the Player's actual third card (or none),
     and only once the Player's Hand is complete: a Banker card dealt before the Player's third card is a breach."""
-    if not c.hands_complete:
+    if not coup.hands_complete:
         return ()
-    extra = c.extra_cards(BANKER)
+    extra = coup.extra_cards(BANKER)
     if not extra:
         return ()
-    player_extra = c.extra_cards(PLAYER)
+    player_extra = coup.extra_cards(PLAYER)
     if player_extra and player_extra[0].at > extra[0].at:
         return (Breach(extra[0].at, f"Banker drew {extra[0].code} before the Player's third card ({player_extra[0].code}) "
                                     "was dealt; the Player's Hand is completed first"),)
-    if banker_must_draw(c, t):
+    if banker_must_draw(coup, table):
         return ()
-    return (Breach(extra[0].at, f"Banker drew {extra[0].code}{_on(c, BANKER)} although "
-                                f"{_banker_why(c, t, False)}"),)
+    return (Breach(extra[0].at, f"Banker drew {extra[0].code}{_on(coup, BANKER)} although "
+                                f"{_banker_why(coup, table, False)}"),)
 
 
 @check("third-card.banker.missing", "third-card.banker.missing", needs=("hands", "values"))
-def banker_stood(c: CoupState, p, t):
+def banker_stood(coup: CoupState, params, table):
     """The Banker's Hand draws wherever the tableau says draw, given the Player's actual third card (or none)."""
-    if not c.hands_complete or c.extra_cards(BANKER) or c.void is not None:
+    if not coup.hands_complete or coup.extra_cards(BANKER) or coup.void is not None:
         return ()
-    if not banker_must_draw(c, t):
+    if not banker_must_draw(coup, table):
         return ()
-    player_extra = c.extra_cards(PLAYER)
-    at = player_extra[0].at if player_extra else _deal_end(c)
-    return (Breach(at, f"Banker stood on {c.initial_total(BANKER)} although {_banker_why(c, t, True)}"),)
+    player_extra = coup.extra_cards(PLAYER)
+    at = player_extra[0].at if player_extra else _deal_end(coup)
+    return (Breach(at, f"Banker stood on {coup.initial_total(BANKER)} although {_banker_why(coup, table, True)}"),)
 
 
 #: additional cards the readings are enumerated for (two readings a card); with more, a hand drew more than one
 _MOST_EXTRA = 2
 
 
-def reading_breach(points: list[int], hands: tuple[str, ...], t) -> str | None:
+def reading_breach(points: list[int], hands: tuple[str, ...], table) -> str | None:
     """The first drawing rule a reading of cards dealt in order breaks (each card's hand, the first four the
     Player's, the Banker's, the Player's, the Banker's), in words; None where the reading complies."""
-    tableau = t.tableau
+    tableau = table.tableau
     p, b = (points[0] + points[2]) % 10, (points[1] + points[3]) % 10
     extra = {h: [(i, points[i]) for i in range(4, len(points)) if hands[i] == h] for h in (PLAYER, BANKER)}
     for hand, whose in ((PLAYER, "Player"), (BANKER, "Banker")):
@@ -204,11 +204,11 @@ def reading_breach(points: list[int], hands: tuple[str, ...], t) -> str | None:
 
 
 @check("third-card.no-legal-reading", "third-card.no-legal-reading", needs=("cards",), when=("unplaced",))
-def no_legal_reading(c: CoupState, p, t):
+def no_legal_reading(coup: CoupState, params, table):
     """Cards recorded in the order they were dealt, without the hand each went to (a shoe log of the order
     only), comply with the tableau in some reading of where the additional cards went: where no reading
     complies, a drawing rule was broken whichever it was."""
-    cards = c.unplaced
+    cards = coup.unplaced
     if len(cards) <= 4:
         return ()
     codes = " ".join(code for code, _ in cards)
@@ -220,7 +220,7 @@ def no_legal_reading(c: CoupState, p, t):
         raise Unknown("values")  # a card not read (??): which readings comply depends on its value
     said = []
     for extra in itertools.product((PLAYER, BANKER), repeat=len(cards) - 4):
-        broken = reading_breach(points, (PLAYER, BANKER, PLAYER, BANKER) + extra, t)
+        broken = reading_breach(points, (PLAYER, BANKER, PLAYER, BANKER) + extra, table)
         if broken is None:
             return ()
         said.append(f"{', '.join(f'{code} to the {h.capitalize()}' for (code, _), h in zip(cards[4:], extra))}: "

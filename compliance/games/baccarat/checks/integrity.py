@@ -74,7 +74,7 @@ class DriftParams(Stepped):
 
 
 @check("integrity.unshuffled", "integrity.unshuffled", ShuffleParams, needs=("cards",), scope="run")
-def unshuffled(c, p, t):
+def unshuffled(coup, params, table):
     """The cards of each shoe, in the order they came out (burns and discards included where recorded),
     look shuffled: no long stretch repeats an earlier stretch of the shoe, none runs a suit in rank order as
     a new deck does, none repeats a stretch of an earlier shoe of the table.  A stretch is reported from the
@@ -90,7 +90,7 @@ def unshuffled(c, p, t):
 @check("integrity.outcomes", "integrity.outcomes", OutcomeParams, needs=("hands", "values"), scope="run",
        partly={("cards",): "the outcome of a coup whose cards are recorded in dealing order without their hands "
                            "(cards_in_order), as the tableau deals them; not judged where one was not read (??)"})
-def outcomes(c, p, t):
+def outcomes(coup, params, table):
     """The Banker, Player and Tie counts, the naturals and the longest streak of each shoe, table, dealer and
     of the run are compared with their exact probabilities for the ruleset's tableau and the shoe's decks (the
     enumeration of ``analyze``); Benjamini-Hochberg keeps false alarms over many shoes in check.  A coup found
@@ -102,7 +102,7 @@ def outcomes(c, p, t):
 
 @check("integrity.settlement-drift", "integrity.settlement-drift", DriftParams,
        needs=("hands", "values", "stakes", "settlements"), scope="run")
-def settlement_drift(c, p, t):
+def settlement_drift(coup, params, table):
     """The wrong settlements of each table and dealer (those ``settlement.amount`` reports) fall either way,
     in the patrons' favour or the house's, about alike; a sign test flags errors that run one way, with their
     net amount over the run."""
@@ -119,7 +119,7 @@ class CollusionParams(Stepped):
 
 @check("integrity.collusion", "integrity.collusion", CollusionParams,
        needs=("hands", "values", "stakes", "settlements"), scope="run")
-def collusion(c, p, t):
+def collusion(coup, params, table):
     """No dealer favours one patron: the overpayments (wrong settlements in a patron's favour, those
     ``settlement.amount`` reports) and the late wagers (``wager.late``) at each dealer's coups fall on the
     patrons about in proportion to the wagers each had settled there.  Each (dealer, patron) pair's count is put
@@ -176,7 +176,7 @@ class AdvantageParams(Params):
        partly={("cards", "stakes"): "a coup whose own cards' values are not all known (recorded in dealing order "
                                     "without their hands, or a card not read): its wagers, against the shoe left "
                                     "before it"})
-def advantage_play(c, p, t):
+def advantage_play(coup, params, table):
     """A patron's side wagers do not follow the cards left in the shoe: where a side wager (Dragon 7, Panda 8, a
     pair) favours the patron (the patron's edge, given the cards out of the shoe before the coup, is above nought), a
     patron playing blind wagers on it no more often, and no larger, than elsewhere.  For each patron and side

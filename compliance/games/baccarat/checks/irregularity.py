@@ -37,68 +37,68 @@ class ErroneousCardParams(Params):
     first card if it was not exposed, discarded if it was"""
 
 
-def _expected_destination(c: CoupState, p: ErroneousCardParams, t: TableContext, disclosed: bool) -> tuple[str, str]:
-    if not is_natural(c, t) and t.tableau.banker_draws(c.initial_total(BANKER), None):
-        return BANKER, f"the Banker's Hand must draw on {c.initial_total(BANKER)}, so it becomes the Banker's third card"
-    if disclosed and p.when_disclosed == "discard":
+def _expected_destination(coup: CoupState, params: ErroneousCardParams, table: TableContext, disclosed: bool) -> tuple[str, str]:
+    if not is_natural(coup, table) and table.tableau.banker_draws(coup.initial_total(BANKER), None):
+        return BANKER, f"the Banker's Hand must draw on {coup.initial_total(BANKER)}, so it becomes the Banker's third card"
+    if disclosed and params.when_disclosed == "discard":
         return "discard", "the Banker's Hand stands and the card was exposed, so it is discarded"
     if disclosed:
         return "next_coup", "the Banker's Hand stands, so it becomes the first card of a no bet coup"
     return "next_coup", "the Banker's Hand stands, so it becomes the first card of the next coup"
 
 
-def _carried_into_this_coup(c: CoupState, p: ErroneousCardParams):
+def _carried_into_this_coup(coup: CoupState, params: ErroneousCardParams):
     """The card the previous coup set aside must be this coup's first card (of a no bet coup if exposed)."""
-    if not c.expected_carry:
+    if not coup.expected_carry:
         return []
     out = []
-    first = c.initial[0][1] if c.initial else None
-    for code, disclosed in c.expected_carry:
-        if disclosed and p.when_disclosed == "discard":
+    first = coup.initial[0][1] if coup.initial else None
+    for code, disclosed in coup.expected_carry:
+        if disclosed and params.when_disclosed == "discard":
             continue  # it should not have been set aside (reported in the previous coup): not using it is right
-        at = c.first_card_at
+        at = coup.first_card_at
         if first is None or first.code != code:
             got = f"the first card was {first.code}" if first is not None else "no card was dealt"
             out.append(Breach(at, f"{code}, set aside by the previous coup, should be this coup's first card; {got}"))
             continue
-        if disclosed and p.when_disclosed == "no_bet_coup":
+        if disclosed and params.when_disclosed == "no_bet_coup":
             wrong = []
-            if not c.no_bet:
+            if not coup.no_bet:
                 wrong.append("the coup was not a no bet coup")
-            if p.no_bet_method and c.method != p.no_bet_method:
-                wrong.append(f"it was dealt by method {c.method or '(none recorded)'}, not {p.no_bet_method}")
+            if params.no_bet_method and coup.method != params.no_bet_method:
+                wrong.append(f"it was dealt by method {coup.method or '(none recorded)'}, not {params.no_bet_method}")
             if wrong:
                 out.append(Breach(at, f"{code} was exposed when it was set aside, so it is the first card of a no bet "
-                                      f"coup{' dealt by method ' + p.no_bet_method if p.no_bet_method else ''}; "
+                                      f"coup{' dealt by method ' + params.no_bet_method if params.no_bet_method else ''}; "
                                       + " and ".join(wrong)))
     return out
 
 
 @check("irregularity.erroneous-card", "irregularity.mishandled", ErroneousCardParams,
        needs=("hands", "values", "faces"), when=("moves", "expected_carry"))
-def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
+def erroneous_card(coup: CoupState, params: ErroneousCardParams, table: TableContext):
     """A third card dealt to the Player's Hand when none was authorised becomes the Banker's third card if
     the Banker's Hand must draw (as for a Player's Hand that stood); otherwise it becomes the next coup's
     first card, or, if it was exposed, what the rules say of an exposed card (the first card of a no bet
     coup, or the discard holder).  The next coup is judged for receiving it."""
-    if not c.moves and not c.expected_carry:
+    if not coup.moves and not coup.expected_carry:
         return ()
-    out = _carried_into_this_coup(c, p)
-    if not c.hands_complete or c.reconstruct_at is not None:
+    out = _carried_into_this_coup(coup, params)
+    if not coup.hands_complete or coup.reconstruct_at is not None:
         return out
-    if p.excess_banker_card:
-        out += _excess_banker_card(c, p, t)
-    if len(c.dealt_player) < 3:
+    if params.excess_banker_card:
+        out += _excess_banker_card(coup, params, table)
+    if len(coup.dealt_player) < 3:
         return out
-    if player_must_draw(c, t):
+    if player_must_draw(coup, table):
         return out  # the Player's third card was authorised
-    card = c.dealt_player[2]
-    move = c.move_of(card, PLAYER)
+    card = coup.dealt_player[2]
+    move = coup.move_of(card, PLAYER)
     if move is None:
         return out  # left in the Player's Hand: the drawing rules report it
     disclosed = card.exposed
-    where, why = _expected_destination(c, p, t, disclosed)
-    banker_extra = c.extra_cards(BANKER)
+    where, why = _expected_destination(coup, params, table, disclosed)
+    banker_extra = coup.extra_cards(BANKER)
     if move.to != where:
         out.append(Breach(move.at, f"the Player's Hand received {card.code} when no third card was authorised; "
                                    f"{why}, but it was moved to {move.to.replace('_', ' ')}"))
@@ -111,15 +111,15 @@ def erroneous_card(c: CoupState, p: ErroneousCardParams, t: TableContext):
     return out
 
 
-def _excess_banker_card(c: CoupState, p: ErroneousCardParams, t: TableContext) -> list[Breach]:
+def _excess_banker_card(coup: CoupState, params: ErroneousCardParams, table: TableContext) -> list[Breach]:
     """A Banker third card drawn when none was authorised, then moved out of the hand."""
-    if len(c.dealt_banker) < 3:
+    if len(coup.dealt_banker) < 3:
         return []
-    card = c.dealt_banker[2]
-    move = c.move_of(card, BANKER)
+    card = coup.dealt_banker[2]
+    move = coup.move_of(card, BANKER)
     if move is None:
         return []  # left in the Banker's Hand: the drawing rules report it
-    if banker_must_draw(c, t):
+    if banker_must_draw(coup, table):
         return []  # the Banker's third card was authorised
     disclosed = card.exposed
     where = "discard" if disclosed else "next_coup"
@@ -145,30 +145,30 @@ class FaceUpParams(Params):
 
 @check("irregularity.face-up-card", "irregularity.mishandled", FaceUpParams, needs=("cards", "faces"),
        when=("found_face_up",))
-def face_up_card(c: CoupState, p: FaceUpParams, t: TableContext):
+def face_up_card(coup: CoupState, params: FaceUpParams, table: TableContext):
     """A card found face up in the shoe is handled as the rules say: discarded, played as if face down, or
     made the first card of a no bet coup, according to the rules and to whether the coup's first card was
     already dealt."""
-    if not c.found_face_up:
+    if not coup.found_face_up:
         return ()
     out = []
-    for to, card in c.drawn:
+    for to, card in coup.drawn:
         if not card.found_face_up:
             continue
-        first = c.first_card_at is None or card.at <= c.first_card_at
-        how = p.before_first_card if first else p.after_first_card
+        first = coup.first_card_at is None or card.at <= coup.first_card_at
+        how = params.before_first_card if first else params.after_first_card
         when = "before the coup's first card was dealt" if first else "after the coup's first card"
-        moved = c.move_of(card)
+        moved = coup.move_of(card)
         final = moved.to if moved is not None else to
         if how == "discard":
             ok, want = final == "discard", "is discarded"
         elif how == "play":
             ok, want = final in (PLAYER, BANKER), "is played as if it were face down"
         else:
-            ok = final in (PLAYER, BANKER) and card.at == c.first_card_at and c.no_bet and (
-                p.no_bet_method is None or c.method == p.no_bet_method)
-            want = "is the first card of a no bet coup" + (f" dealt by method {p.no_bet_method}"
-                                                          if p.no_bet_method else "")
+            ok = final in (PLAYER, BANKER) and card.at == coup.first_card_at and coup.no_bet and (
+                params.no_bet_method is None or coup.method == params.no_bet_method)
+            want = "is the first card of a no bet coup" + (f" dealt by method {params.no_bet_method}"
+                                                          if params.no_bet_method else "")
             if final == "next_coup":
                 continue  # set aside for the next coup; judged there by the erroneous-card rule
         verdict = "handled as the rules require" if ok else f"it went to {final.replace('_', ' ')}" + (
@@ -186,35 +186,35 @@ class InsufficientParams(Params):
     """after such a void, play goes on only with the cards replaced or reshuffled (a new shoe)"""
 
 
-def _needs_cards(c: CoupState, t: TableContext) -> bool:
+def _needs_cards(coup: CoupState, table: TableContext) -> bool:
     """The hands as they stand are not finished: an initial card or a required third card is missing."""
-    if not c.hands_complete:
+    if not coup.hands_complete:
         return True
-    if not c.extra_cards(PLAYER) and player_must_draw(c, t):
+    if not coup.extra_cards(PLAYER) and player_must_draw(coup, table):
         return True
-    return not c.extra_cards(BANKER) and banker_must_draw(c, t)
+    return not coup.extra_cards(BANKER) and banker_must_draw(coup, table)
 
 
 @check("irregularity.insufficient-cards", "irregularity.mishandled", InsufficientParams,
        needs=("hands", "values", "results"))
-def insufficient_cards(c: CoupState, p: InsufficientParams, t: TableContext):
+def insufficient_cards(coup: CoupState, params: InsufficientParams, table: TableContext):
     """When the shoe has too few cards to finish the coup, the coup is void (every wager returned); a coup
     whose hands were already finished is not voided for it; where the rules say so, play resumes only
     with a new shoe."""
     out = []
-    prev = c.previous
-    if p.new_shoe_after and prev is not None and prev.void is not None \
-            and prev.void.reason == "insufficient_cards" and prev.shoe == c.shoe and c.first_card_at is not None:
-        out.append(Breach(c.first_card_at, f"coup {prev.number} was void for want of cards, yet this coup is dealt "
-                                           f"from the same shoe {c.shoe!r}; play resumes with the cards replaced "
+    prev = coup.previous
+    if params.new_shoe_after and prev is not None and prev.void is not None \
+            and prev.void.reason == "insufficient_cards" and prev.shoe == coup.shoe and coup.first_card_at is not None:
+        out.append(Breach(coup.first_card_at, f"coup {prev.number} was void for want of cards, yet this coup is dealt "
+                                           f"from the same shoe {coup.shoe!r}; play resumes with the cards replaced "
                                            "or reshuffled"))
-    if c.void is None or c.void.reason != "insufficient_cards":
+    if coup.void is None or coup.void.reason != "insufficient_cards":
         return out
-    if _needs_cards(c, t):
-        out.append(Breach(c.void_at, "the shoe ran out before the hands were finished; the coup was declared void, "
+    if _needs_cards(coup, table):
+        out.append(Breach(coup.void_at, "the shoe ran out before the hands were finished; the coup was declared void, "
                                      "as the rules require", INFO))
     else:
-        out.append(Breach(c.void_at, "the coup was declared void for want of cards, but its hands were already "
+        out.append(Breach(coup.void_at, "the coup was declared void for want of cards, but its hands were already "
                                      "finished"))
     return out
 
@@ -234,7 +234,7 @@ class MisdealParams(Params):
 
 @check("irregularity.misdeal", "irregularity.mishandled", MisdealParams, needs=("hands", "order"),
        when=("reconstructed", "void"))
-def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
+def misdeal(coup: CoupState, params: MisdealParams, table: TableContext):
     """Cards dealt out of the Player, Banker, Player, Banker order are reconstructed into that order (the
     first and third cards the Player's, the second and fourth the Banker's), or, if they cannot be, the
     coup is void; where the rules say so, a hand misdealt its additional cards may be put right by voiding
@@ -243,73 +243,73 @@ def misdeal(c: CoupState, p: MisdealParams, t: TableContext):
     resumes; a wager taken down is not put back, no other wager changes, and if every wager is taken down
     the coup is void."""
     out = []
-    if c.reconstructed is not None:
-        dealt = [card.code for to, card in c.drawn if to in (PLAYER, BANKER)][:4]
+    if coup.reconstructed is not None:
+        dealt = [card.code for to, card in coup.drawn if to in (PLAYER, BANKER)][:4]
         want_p, want_b = tuple(dealt[0:4:2]), tuple(dealt[1:4:2])
-        got_p, got_b = c.reconstructed[0][:2], c.reconstructed[1][:2]
+        got_p, got_b = coup.reconstructed[0][:2], coup.reconstructed[1][:2]
         shown = f"Player {' '.join(got_p) or '-'}, Banker {' '.join(got_b) or '-'}"
         if len(dealt) == 4 and (got_p, got_b) == (want_p, want_b):
-            if not dealt_in_order(c):
-                out.append(Breach(c.reconstruct_at, f"misdeal reconstructed to the dealing order ({shown})", INFO))
+            if not dealt_in_order(coup):
+                out.append(Breach(coup.reconstruct_at, f"misdeal reconstructed to the dealing order ({shown})", INFO))
         else:
-            out.append(Breach(c.reconstruct_at, f"the reconstruction gives {shown}; dealt in order the cards give "
+            out.append(Breach(coup.reconstruct_at, f"the reconstruction gives {shown}; dealt in order the cards give "
                                                 f"Player {' '.join(want_p)}, Banker {' '.join(want_b)}"))
-        if p.withdrawal_after_reconstruction:
-            out += _withdrawals(c, t)
-    elif voided_for_misdeal(c):
-        if not dealt_in_order(c):
-            out.append(Breach(c.void_at, "misdealt cards not reconstructed: the coup was declared void", INFO))
+        if params.withdrawal_after_reconstruction:
+            out += _withdrawals(coup, table)
+    elif voided_for_misdeal(coup):
+        if not dealt_in_order(coup):
+            out.append(Breach(coup.void_at, "misdealt cards not reconstructed: the coup was declared void", INFO))
         else:
-            excess = [(hand, extra) for hand in (PLAYER, BANKER) if len(extra := c.extra_cards(hand)) > 1]
+            excess = [(hand, extra) for hand in (PLAYER, BANKER) if len(extra := coup.extra_cards(hand)) > 1]
             if excess:
                 dealt = "; ".join(f"the {HAND[hand]} received {len(extra)} additional cards "
                                   f"({', '.join(x.code for x in extra)})" for hand, extra in excess)
-                if p.void_for == "any_misdeal":
-                    out.append(Breach(c.void_at, f"misdeal not reconstructed: {dealt}; the coup was declared "
+                if params.void_for == "any_misdeal":
+                    out.append(Breach(coup.void_at, f"misdeal not reconstructed: {dealt}; the coup was declared "
                                                  "void", INFO))
                 else:
-                    out.append(Breach(c.void_at, f"misdeal of the additional cards: {dealt}; the coup was "
+                    out.append(Breach(coup.void_at, f"misdeal of the additional cards: {dealt}; the coup was "
                                                  "declared void, but voiding puts right only an initial deal out "
                                                  "of sequence (later cards are reconstructed)"))
     return out
 
 
-def _option_closed(c: CoupState, index: int) -> tuple[int, str] | None:
+def _option_closed(coup: CoupState, index: int) -> tuple[int, str] | None:
     """What, before event ``index``, ended the patrons' option to take their wagers down after the
     reconstruction (the first such event, and what it was): a card of the coup exposed (dealt or found face
     up, or a hand passed to a patron to turn), play resumed (a card dealt after the reconstruction), or
     the result announced.  None while the option is open."""
     found = []
-    for to, card in c.drawn:
+    for to, card in coup.drawn:
         if card.at >= index:
             break
         if to != PLAYER and to != BANKER:
             continue
         if card.exposed:
             found.append((card.at, f"{card.code} was exposed"))
-        elif card.at > c.reconstruct_at:
+        elif card.at > coup.reconstruct_at:
             found.append((card.at, f"play had resumed ({card.code} was dealt after the reconstruction)"))
-    for ps in c.passes:
+    for ps in coup.passes:
         if ps.accepted and ps.at < index:
             found.append((ps.at, f"the {HAND[ps.hand]} had been passed to seat {ps.seat} to turn"))
             break
-    if c.result_at is not None and c.result_at < index:
-        found.append((c.result_at, "the result had been announced"))
+    if coup.result_at is not None and coup.result_at < index:
+        found.append((coup.result_at, "the result had been announced"))
     return min(found) if found else None
 
 
-def _withdrawals(c: CoupState, t: TableContext) -> list[Breach]:
+def _withdrawals(coup: CoupState, table: TableContext) -> list[Breach]:
     """After a reconstruction a patron may take a wager down whole, before any card is exposed; nothing else
     may change, a wager taken down is not put back, and if every wager is taken down the coup is void."""
     out = []
     withdrew: set = set()  # bettors who took a wager down after the reconstruction
-    for ch in c.changes:
-        if ch.at < c.reconstruct_at or ch.reason == "table_differential":
+    for ch in coup.changes:
+        if ch.at < coup.reconstruct_at or ch.reason == "table_differential":
             continue  # a reduction for the table differential is judged by the reduction rule
         who = describe_bettor(ch.bettor)
         if ch.kind == "wager_adjust" and not ch.after and ch.before:
             withdrew.add(ch.bettor)
-            closed = _option_closed(c, ch.at)
+            closed = _option_closed(coup, ch.at)
             if closed is not None:
                 out.append(Breach(ch.at, f"{who} withdrew its {ch.spot} wager after the reconstruction, but "
                                          f"{closed[1]}: a wager may be withdrawn only before any card is exposed "
@@ -318,16 +318,16 @@ def _withdrawals(c: CoupState, t: TableContext) -> list[Breach]:
             out.append(Breach(ch.at, f"after the reconstruction a wager may only be withdrawn whole; "
                                      f"{who} {ch.spot} wager was reduced instead"))
         elif ch.kind == "wager" or ch.after > ch.before:
-            what = f"placed {t.money(ch.after)}" if ch.kind == "wager" else \
-                f"increased from {t.money(ch.before)} to {t.money(ch.after)}"
+            what = f"placed {table.money(ch.after)}" if ch.kind == "wager" else \
+                f"increased from {table.money(ch.before)} to {table.money(ch.after)}"
             if ch.bettor in withdrew:
                 out.append(Breach(ch.at, f"{who} withdrew a wager after the reconstruction and may not replace it; "
                                          f"its {ch.spot} wager was {what}"))
             else:
                 out.append(Breach(ch.at, f"after the reconstruction a wager may only be withdrawn whole, not "
                                          f"raised; {who} {ch.spot} wager was {what}"))
-    if withdrew and not c.stakes and c.void is None:
-        last = [ch for ch in c.changes if ch.at > c.reconstruct_at and ch.kind == "wager_adjust" and not ch.after]
+    if withdrew and not coup.stakes and coup.void is None:
+        last = [ch for ch in coup.changes if ch.at > coup.reconstruct_at and ch.kind == "wager_adjust" and not ch.after]
         out.append(Breach(last[-1].at, "every wager was withdrawn after the reconstruction, so the coup is void; "
                                        "it was not declared void"))
     return out

@@ -60,28 +60,28 @@ def _amounts(terms: tuple, stake: Decimal) -> tuple[Decimal, Decimal]:
 _VOID = ("push", None, ZERO, "the coup is void: every wager is returned", None)
 
 
-def terms(c: CoupState, spot: str, t, key: tuple | None = None) -> tuple:
+def terms(coup: CoupState, spot: str, table, key: tuple | None = None) -> tuple:
     """(outcome, odds, commission rate, why, spot model) of any wager on ``spot`` in this coup: the same for
     every bettor (and, for a spot settled on the result alone, in every coup with the same result).  ``key``:
     the coup's :func:`result_key`, when already worked out; :data:`ANNOUNCED` where the cards do not say the
     outcome (not recorded, or a card not read): the announced result does, and a condition reading the cards
     raises Unknown."""
-    if c.void is not None:
+    if coup.void is not None:
         return _VOID
-    s = t.spots[spot]
+    s = table.spots[spot]
     if key is ANNOUNCED:
-        found = s.terms(announced_facts(c.result))
+        found = s.terms(announced_facts(coup.result))
         if found is None:  # a condition the announced result cannot settle
             raise Unknown("cards")
         return found
     known = s.by_result
     if known is None:  # it reads the first cards too
-        return s.terms(coup_facts(c, t.naturals))
+        return s.terms(coup_facts(coup, table.naturals))
     if key is None:
-        key = result_key(c, t.naturals)
+        key = result_key(coup, table.naturals)
     found = known.get(key)
     if found is None:
-        found = known[key] = s.terms(coup_facts(c, t.naturals))
+        found = known[key] = s.terms(coup_facts(coup, table.naturals))
     return found
 
 
@@ -89,27 +89,27 @@ _UNKNOWN = object()
 ANNOUNCED = ("announced",)  # the outcome by the announced result, not the cards (see terms)
 
 
-def _settling(c: CoupState, spot: str, t, result: tuple | None) -> tuple:
+def _settling(coup: CoupState, spot: str, table, result: tuple | None) -> tuple:
     """(terms, what a stake is owed in units) of the wagers on ``spot`` in this coup.  The owed amounts are kept
     for the table by what settles them (never by object identity: a spot that reads the first cards has new
     terms each coup); for a spot settled on the result alone, both are kept by (spot, result) too."""
-    keep = result is not None and result is not ANNOUNCED and t.spots[spot].by_result is not None
+    keep = result is not None and result is not ANNOUNCED and table.spots[spot].by_result is not None
     if keep:
-        found = t.settling.get((spot, result))
+        found = table.settling.get((spot, result))
         if found is not None:
             return found
-    spot_terms = terms(c, spot, t, result)
-    found = (spot_terms, None if spot_terms is None else t.owed_units.setdefault((spot, *spot_terms[:3]), {}))
+    spot_terms = terms(coup, spot, table, result)
+    found = (spot_terms, None if spot_terms is None else table.owed_units.setdefault((spot, *spot_terms[:3]), {}))
     if keep:
-        t.settling[(spot, result)] = found
+        table.settling[(spot, result)] = found
     return found
 
 
-def _against_every_suit(c: CoupState, s, stake: Decimal, t) -> Wrong | None:
+def _against_every_suit(coup: CoupState, s, stake: Decimal, table) -> Wrong | None:
     """A settlement of a wager whose spot reads suits the record leaves out (``7? 7?``): right if it is what
     some suit the cards could have gives, else wrong (a pair of sevens settled as a loss, whatever the suits)."""
     try:
-        every = t.spots[s.spot].possible_terms(coup_facts(c, t.naturals))
+        every = table.spots[s.spot].possible_terms(coup_facts(coup, table.naturals))
     except Unknown:  # a card's rank not read either
         return None
     if not every:
@@ -118,29 +118,29 @@ def _against_every_suit(c: CoupState, s, stake: Decimal, t) -> Wrong | None:
     for terms, gross, commission in due:  # paid net, or in full with the commission collected apart
         if s.outcome == terms[0] and (s.amount == gross - commission or (commission and s.amount == gross)):
             return None
-    ways = " or ".join(f"{terms[0]} {t.money(gross - commission)} ({_owed(terms, stake).why})"
+    ways = " or ".join(f"{terms[0]} {table.money(gross - commission)} ({_owed(terms, stake).why})"
                        for terms, gross, commission in due)
     least = min(value_to_patron(terms[0], gross - commission) for terms, gross, commission in due)
-    return Wrong(s.at, f"{describe_bettor(s.bettor)} {s.spot} wager of {t.money(stake)} should be {ways}, whichever "
-                       f"suits the cards recorded without one have; it was settled {s.outcome} {t.money(s.amount)}",
+    return Wrong(s.at, f"{describe_bettor(s.bettor)} {s.spot} wager of {table.money(stake)} should be {ways}, whichever "
+                       f"suits the cards recorded without one have; it was settled {s.outcome} {table.money(s.amount)}",
                  least, value_to_patron(s.outcome, s.amount), "payout", s.bettor)
 
 
-def _judgeable(c: CoupState) -> bool:
-    return c.void is not None or c.hands_complete
+def _judgeable(coup: CoupState) -> bool:
+    return coup.void is not None or coup.hands_complete
 
 
-def _outcome(c: CoupState, t) -> tuple | None:
+def _outcome(coup: CoupState, table) -> tuple | None:
     """What settles the coup's wagers: None for a void coup, the coup's :func:`result_key` where its cards say
     the outcome, :data:`ANNOUNCED` where they do not (not recorded, or a card not read) and a result was
     announced; Unknown where neither is recorded.  Raises Unknown too for a coup not yet complete (nothing to
     settle) when its cards are not known."""
-    if c.void is not None:
+    if coup.void is not None:
         return None
     try:
-        return result_key(c, t.naturals)
+        return result_key(coup, table.naturals)
     except Unknown:
-        if c.result is None:
+        if coup.result is None:
             raise
         return ANNOUNCED
 
@@ -164,55 +164,55 @@ class Wrong(NamedTuple):
 
 
 
-def patron(c: CoupState, bettor: int | str) -> str:
+def patron(coup: CoupState, bettor: int | str) -> str:
     """Who a wager was: the patron's id where the record names one (a standing patron, or the patron seated
     there), else the seat ("seat 3")."""
     if isinstance(bettor, int):
-        named = c.seated.get(bettor) if c.seated else None
+        named = coup.seated.get(bettor) if coup.seated else None
         return bounded_name(named) if named is not None else f"seat {bettor}"
     return bounded_name(bettor.removeprefix("patron:"))
 
 
-def _money(c: CoupState, t, bettor, expected: Decimal, paid: Decimal) -> Money:
-    return Money(expected, paid, t.currency, patron(c, bettor))
+def _money(coup: CoupState, table, bettor, expected: Decimal, paid: Decimal) -> Money:
+    return Money(expected, paid, table.currency, patron(coup, bettor))
 
 
 @check("settlement.amount", "settlement.wrong-amount", needs=("hands", "values", "stakes", "settlements"),
        partly={("stakes", "settlements", "results"): "each settlement against the announced result, where the "
                "cards were not recorded or a card was not read: the spots settled on the winner and the points "
                "(a Banker win paid without commission, a Tie paid even money, both sides paid)"})
-def wrong_amount(c: CoupState, p, t):
+def wrong_amount(coup: CoupState, params, table):
     """Each settled wager gets exactly what its spot gives for the true outcome: what pushes it, the paytable
     row or the odds it wins at, less the commission the spot takes."""
-    wrong = wrong_settlements(c, t)
-    return [Breach(w.at, w.message, money=_money(c, t, w.bettor, w.expected, w.paid)) for w in wrong] if wrong else ()
+    wrong = wrong_settlements(coup, table)
+    return [Breach(w.at, w.message, money=_money(coup, table, w.bettor, w.expected, w.paid)) for w in wrong] if wrong else ()
 
 
-def wrong_settlements(c: CoupState, t) -> list[Wrong]:
+def wrong_settlements(coup: CoupState, table) -> list[Wrong]:
     """Every settlement and collected commission of the coup that is not what its spot gives, with its cost.
 
     The finding of :func:`wrong_amount`, and the per-coup errors whose pattern the integrity stage judges
     (a dealer's errors that run one way)."""
-    if not c.settlements:
+    if not coup.settlements:
         return []
     try:
-        if not _judgeable(c):
+        if not _judgeable(coup):
             return []
     except Unknown:  # the cards not recorded: judged by the announced result, if one was
-        if c.result is None:
+        if coup.result is None:
             raise
-    basis = settlement_basis(c)
+    basis = settlement_basis(coup)
     commission_by: dict = {}
-    for cm in c.commissions:
+    for cm in coup.commissions:
         commission_by.setdefault(cm.bettor, []).append(cm)
     out = []
     seen = set()
     by_spot = {}  # spot -> its terms, worked out once a coup
-    result = _outcome(c, t)
+    result = _outcome(coup, table)
     unknown = None  # a wager whose spot's settlement reads what the record does not hold
-    units = t.units
+    units = table.units
     converted = units.converted  # amount -> units, as far as the table has met them
-    for s in c.settlements:
+    for s in coup.settlements:
         key = (s.bettor, s.spot)
         if key in seen:
             continue  # settled twice: settlement.missing's finding
@@ -220,19 +220,19 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
         stake = basis.get(key)
         if stake is None:
             who = f"{describe_bettor(s.bettor)} {s.spot} wager"
-            out.append(Wrong(s.at, f"{who} is settled ({s.outcome} {t.money(s.amount)}) but no such wager stands",
+            out.append(Wrong(s.at, f"{who} is settled ({s.outcome} {table.money(s.amount)}) but no such wager stands",
                              ZERO, value_to_patron(s.outcome, s.amount), "no wager", s.bettor))
             continue
         spot = by_spot.get(s.spot)
         if spot is None:
             try:
-                spot = by_spot[s.spot] = _settling(c, s.spot, t, result)
+                spot = by_spot[s.spot] = _settling(coup, s.spot, table, result)
             except Unknown as e:
                 spot = by_spot[s.spot] = (None, None)
                 unknown = e
         spot_terms, by_stake = spot
         if spot_terms is None:  # the record does not show all the spot is settled on (a card recorded in part)
-            wrong = _against_every_suit(c, s, stake, t) if result is not ANNOUNCED else None
+            wrong = _against_every_suit(coup, s, stake, table) if result is not ANNOUNCED else None
             if wrong is not None:
                 out.append(wrong)
             continue
@@ -261,36 +261,36 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
             why = _owed(spot_terms, stake).why
             kind = ("commission" if commission and s.outcome == "win" and s.amount == gross
                     else "collection" if outcome == "lose" else "payout")
-            out.append(Wrong(s.at, f"{who} of {t.money(stake)} should be {outcome} {t.money(expect_amount)} ({why}); "
-                                   f"it was settled {s.outcome} {t.money(s.amount)}",
+            out.append(Wrong(s.at, f"{who} of {table.money(stake)} should be {outcome} {table.money(expect_amount)} ({why}); "
+                                   f"it was settled {s.outcome} {table.money(s.amount)}",
                              value_to_patron(outcome, expect_amount), value_to_patron(s.outcome, s.amount), kind,
                              s.bettor))
     if unknown is not None and not out:
         raise unknown
     if not commission_by:
         return out
-    takers = [name for name, spot in t.spots.items() if spot.rate]  # the spots that take commission (a rate above 0)
+    takers = [name for name, spot in table.spots.items() if spot.rate]  # the spots that take commission (a rate above 0)
     for bettor, paid in commission_by.items():
         taken = next((name for name in takers if (bettor, name) in basis), takers[0] if takers else None)
         stake = basis.get((bettor, taken))
         if stake is not None and taken not in by_spot:
             try:
-                by_spot[taken] = (terms(c, taken, t, result), None)
+                by_spot[taken] = (terms(coup, taken, table, result), None)
             except Unknown:
                 by_spot[taken] = (None, None)
         d = _owed(by_spot[taken][0], stake) if stake is not None and by_spot[taken][0] is not None else None
         owed = d.commission if d is not None and d.outcome == "win" else None
         gross_paid = any(s.bettor == bettor and s.spot == taken and s.outcome == "win" and d is not None and s.amount == d.gross
-                         for s in c.settlements)
+                         for s in coup.settlements)
         for cm in paid:
             if owed is None or not owed:
-                which = " or ".join(t.spots[name].title for name in takers)
-                out.append(Wrong(cm.at, f"commission of {t.money(cm.amount)} collected from {describe_bettor(bettor)}, "
+                which = " or ".join(table.spots[name].title for name in takers)
+                out.append(Wrong(cm.at, f"commission of {table.money(cm.amount)} collected from {describe_bettor(bettor)}, "
                                         f"who has no winning {which + ' ' if which else ''}wager that owes commission",
                                  ZERO, -cm.amount, "commission", bettor))
             elif cm.amount != owed or not gross_paid:
-                out.append(Wrong(cm.at, f"commission collected from {describe_bettor(bettor)} is {t.money(cm.amount)}; "
-                                        f"{t.money(owed)} is due on winnings of {t.money(d.gross)}"
+                out.append(Wrong(cm.at, f"commission collected from {describe_bettor(bettor)} is {table.money(cm.amount)}; "
+                                        f"{table.money(owed)} is due on winnings of {table.money(d.gross)}"
                                         + ("" if gross_paid else " paid in full"),
                                  -owed if gross_paid else ZERO, -cm.amount, "commission", bettor))
     return out
@@ -299,51 +299,51 @@ def wrong_settlements(c: CoupState, t) -> list[Wrong]:
 @check("settlement.missing", "settlement.missing", needs=("hands", "stakes", "settlements"),
        partly={("stakes", "settlements"): "every standing wager settled once, in a coup shown to be over without "
                                           "its cards (its result announced, or other wagers settled)"})
-def missing(c: CoupState, p, t):
+def missing(coup: CoupState, params, table):
     """Every wager standing when the coup is settled is settled exactly once."""
     try:
-        if not _judgeable(c):
+        if not _judgeable(coup):
             return ()
     except Unknown:  # the cards not recorded: the coup is over where its result was announced or it was settled
-        if not c.settlements:
+        if not coup.settlements:
             try:
-                over = c.result is not None
+                over = coup.result is not None
             except Unknown:
                 over = False
             if not over:
                 raise
-    basis = settlement_basis(c)
-    settled = {(s.bettor, s.spot) for s in c.settlements}
-    if len(settled) == len(c.settlements) == len(basis) and basis.keys() == settled:
+    basis = settlement_basis(coup)
+    settled = {(s.bettor, s.spot) for s in coup.settlements}
+    if len(settled) == len(coup.settlements) == len(basis) and basis.keys() == settled:
         return ()  # the usual coup: each standing wager settled once
     counts: dict[tuple, list] = {}
-    for s in c.settlements:
+    for s in coup.settlements:
         counts.setdefault((s.bettor, s.spot), []).append(s)
     out = []
-    end = c.last_event
+    end = coup.last_event
     try:
-        result = _outcome(c, t)
+        result = _outcome(coup, table)
     except Unknown:  # neither the cards nor the result say the outcome: what a wager was owed is not known
         result = _UNKNOWN
     for key, stake in basis.items():
         settled = counts.get(key, ())
         if not settled:
             try:
-                spot_terms = terms(c, key[1], t, result) if key[1] in t.spots and result is not _UNKNOWN else None
+                spot_terms = terms(coup, key[1], table, result) if key[1] in table.spots and result is not _UNKNOWN else None
             except Unknown:  # its spot's settlement reads the cards, not recorded
                 spot_terms = None
             money = None
             if spot_terms is not None:  # what it was owed (none where the record shows too little to say)
                 gross, commission = _amounts(spot_terms, stake)
-                money = _money(c, t, key[0], value_to_patron(spot_terms[0], gross - commission), ZERO)
-            out.append(Breach(end, f"{describe_bettor(key[0])} {key[1]} wager of {t.money(stake)} was never settled",
+                money = _money(coup, table, key[0], value_to_patron(spot_terms[0], gross - commission), ZERO)
+            out.append(Breach(end, f"{describe_bettor(key[0])} {key[1]} wager of {table.money(stake)} was never settled",
                               money=money))
     for key, settled in counts.items():
         if len(settled) > 1:  # the first settlement is judged by settlement.amount; the others were not due at all
             paid = sum((value_to_patron(s.outcome, s.amount) for s in settled[1:]), ZERO)
             twice = f"{describe_bettor(key[0])} {key[1]} wager is settled {len(settled)} times"
             out.append(Breach(settled[1].at, twice,
-                              money=_money(c, t, key[0], ZERO, paid)))
+                              money=_money(coup, table, key[0], ZERO, paid)))
     return out
 
 
@@ -354,25 +354,25 @@ class OrderParams(Params):
 
 
 @check("settlement.order", "settlement.order", OrderParams, needs=("hands", "settlements"), when=("settlements",))
-def settled_in_order(c: CoupState, p: OrderParams, t):
+def settled_in_order(coup: CoupState, params: OrderParams, table):
     """A wager on a spot settled on the initial cards (``settled: before_third_card``) is settled before any
     third card is dealt, and, where the rules say so, those wagers are settled seat by seat counter-clockwise
     from the dealer's right.  A coup with no third card has no moment to miss: only the order is judged."""
-    early = [s for s in c.settlements if t.spots[s.spot].spot.settled == "before_third_card"]
+    early = [s for s in coup.settlements if table.spots[s.spot].spot.settled == "before_third_card"]
     if not early:
         return ()
     out = []
-    third = min((card for hand in (PLAYER, BANKER) for card in c.extra_cards(hand)), key=lambda x: x.at, default=None)
+    third = min((card for hand in (PLAYER, BANKER) for card in coup.extra_cards(hand)), key=lambda x: x.at, default=None)
     for s in early:
         if third is not None and s.at > third.at:
-            hand = "Player's" if third in c.extra_cards(PLAYER) else "Banker's"
-            out.append(Breach(s.at, f"{describe_bettor(s.bettor)} {t.spots[s.spot].title} wager settled after the "
+            hand = "Player's" if third in coup.extra_cards(PLAYER) else "Banker's"
+            out.append(Breach(s.at, f"{describe_bettor(s.bettor)} {table.spots[s.spot].title} wager settled after the "
                                     f"{hand} third card ({third.code}); it is settled before any third card is dealt"))
-    if p.seat_order:
+    if params.seat_order:
         seated = [s for s in early if isinstance(s.bettor, int)]
         for before, after in zip(seated, seated[1:], strict=False):
-            if t.rank(after.bettor) < t.rank(before.bettor):
-                out.append(Breach(after.at, f"{describe_bettor(after.bettor)} {t.spots[after.spot].title} wager settled "
+            if table.rank(after.bettor) < table.rank(before.bettor):
+                out.append(Breach(after.at, f"{describe_bettor(after.bettor)} {table.spots[after.spot].title} wager settled "
                                             f"after {describe_bettor(before.bettor)}'s; these wagers are settled "
                                             "counter-clockwise from the dealer's right"))
                 break

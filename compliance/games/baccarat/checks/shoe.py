@@ -8,7 +8,7 @@ from compliance.games.baccarat.replay import CoupState
 
 
 @check("shoe.integrity", "shoe.integrity", needs=("cards",), when=("integrity",))
-def integrity(c: CoupState, p, t):
+def integrity(coup: CoupState, params, table):
     """No more copies of a card than the shoe's decks hold, no more cards than the shoe holds,
     and no card in two places (moved from a hand that does not hold it, carried over from nowhere)."""
-    return [Breach(at, message) for at, message in c.integrity]
+    return [Breach(at, message) for at, message in coup.integrity]

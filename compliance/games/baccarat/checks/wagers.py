@@ -27,19 +27,19 @@ class LateParams(Params):
 
 @check("wager.late", "wager.late", LateParams, needs=("wagers", "cards"),
        partly={("wagers",): 'a wager placed or increased (or withdrawn) after "no more bets", without the cards'})
-def late(c: CoupState, p: LateParams, t):
+def late(coup: CoupState, params: LateParams, table):
     """No wager is placed or increased after "no more bets" is called or after the first card is dealt; where
     the rules say so, none is withdrawn or reduced either."""
-    if p.changes == "withdrawn_or_reduced":
-        void_at = c.void_at if c.void is not None else None  # a wager taken down after a void was returned with it
-        found = _after_the_call(c, p, lambda ch: _taken_down(ch) and (void_at is None or ch.at < void_at))
-        return [Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager of {t.money(ch.before)} "
-                              + ("withdrawn" if not ch.after else f"reduced to {t.money(ch.after)}") + f" {when}")
+    if params.changes == "withdrawn_or_reduced":
+        void_at = coup.void_at if coup.void is not None else None  # a wager taken down after a void was returned with it
+        found = _after_the_call(coup, params, lambda ch: _taken_down(ch) and (void_at is None or ch.at < void_at))
+        return [Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager of {table.money(ch.before)} "
+                              + ("withdrawn" if not ch.after else f"reduced to {table.money(ch.after)}") + f" {when}")
                 for ch, when in found]
-    found = _after_the_call(c, p, _put_up)
+    found = _after_the_call(coup, params, _put_up)
     return [Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager "
-                          + ("placed" if ch.kind == "wager" else f"increased from {t.money(ch.before)} to")
-                          + f" {t.money(ch.after)} {when}") for ch, when in found]
+                          + ("placed" if ch.kind == "wager" else f"increased from {table.money(ch.before)} to")
+                          + f" {table.money(ch.after)} {when}") for ch, when in found]
 
 
 def _put_up(ch) -> bool:
@@ -51,20 +51,20 @@ def _taken_down(ch) -> bool:
     return ch.kind == "wager_adjust" and ch.after < ch.before and ch.reason != "table_differential"
 
 
-def _after_the_call(c: CoupState, p: LateParams, judged) -> list[tuple]:
+def _after_the_call(coup: CoupState, params: LateParams, judged) -> list[tuple]:
     """(change, "after ...") of each change ``judged`` picks that came after "no more bets" or the first card,
     but those the misdeal rule judges (after a reconstruction, where the rules say so).  Raises Unknown where only
     the cards, not recorded, would tell."""
     out = []
     unknown = None  # a change that is late only if it came after the first card, where the cards were not recorded
     try:
-        _ = c.first_card_at  # where the cards were recorded, each change's place against the first card is known
+        _ = coup.first_card_at  # where the cards were recorded, each change's place against the first card is known
         cards = True
     except Unknown as e:  # (a change after "no more bets" is late whatever the cards)
         cards, unknown_cards = False, e
-    after = (c.reconstruct_at if cards and p.after_reconstruction == "misdeal_rule" and c.reconstruct_at is not None
+    after = (coup.reconstruct_at if cards and params.after_reconstruction == "misdeal_rule" and coup.reconstruct_at is not None
              else None)
-    for ch in c.changes:
+    for ch in coup.changes:
         if not judged(ch) or (after is not None and ch.at > after):
             continue
         if not (ch.after_no_more_bets or ch.after_first_card):
@@ -88,21 +88,21 @@ class EligibleWagerParams(Params):
 
 
 @check("wager.not-eligible", "wager.not-eligible", EligibleWagerParams, needs=("stakes",))
-def not_eligible(c: CoupState, p: EligibleWagerParams, t):
+def not_eligible(coup: CoupState, params: EligibleWagerParams, table):
     """No wager is placed where wagering is not allowed: by a patron who is not seated where only seated
     patrons may wager, or in a no bet coup."""
-    if p.standing and (p.no_bet_coup or not c.no_bet):
+    if params.standing and (params.no_bet_coup or not coup.no_bet):
         return ()
     out = []
-    wagers = [ch for ch in c.changes if ch.kind == "wager"]
-    if c.no_bet and not p.no_bet_coup:
+    wagers = [ch for ch in coup.changes if ch.kind == "wager"]
+    if coup.no_bet and not params.no_bet_coup:
         if wagers:
             out.append(Breach(wagers[0].at, f"{describe_bettor(wagers[0].bettor)} placed a {wagers[0].spot} wager "
                                             "in a no bet coup, where no wager is allowed"))
-    if not p.standing:
+    if not params.standing:
         seen = set()
         for ch in wagers:
-            standing = isinstance(ch.bettor, str) or not c.occupied(ch.bettor)
+            standing = isinstance(ch.bettor, str) or not coup.occupied(ch.bettor)
             if standing and ch.bettor not in seen:
                 seen.add(ch.bettor)
                 where = "is not seated" if isinstance(ch.bettor, str) else "is not an occupied seat"
@@ -122,61 +122,61 @@ class LimitParams(Params):
     it is reported (the rule's severity), but the coup is settled on it"""
 
 
-def _last_changes(c: CoupState) -> dict[tuple, int]:
+def _last_changes(coup: CoupState) -> dict[tuple, int]:
     """(bettor, spot) -> the event of the last change to that wager before the first card."""
     last = {}
-    for ch in c.changes:
-        if c.first_card_at is None or ch.at < c.first_card_at:
+    for ch in coup.changes:
+        if coup.first_card_at is None or ch.at < coup.first_card_at:
             last[(ch.bettor, ch.spot)] = ch.at
     return last
 
 
-def _limits(t, p: LimitParams) -> dict[str, tuple]:
+def _limits(table, params: LimitParams) -> dict[str, tuple]:
     """spot -> (minimum, maximum, whose) that apply to its wagers: its own posted limits, else the table's
     (worked out once for a table and the rule's parameters)."""
-    key = ("wager.limits", id(p))
-    found = t.memo.get(key)
+    key = ("wager.limits", id(params))
+    found = table.memo.get(key)
     if found is None:
-        found = t.memo[key] = {}
-        for spot, s in t.spots.items():
-            own = t.spot_limits.get(spot)
+        found = table.memo[key] = {}
+        for spot, s in table.spots.items():
+            own = table.spot_limits.get(spot)
             if own is not None:
                 found[spot] = (own[0], own[1], s.title)
-            elif (spot in p.spots) if p.spots is not None else s.table_limits:
-                found[spot] = (t.min_wager, t.max_wager, "table")
+            elif (spot in params.spots) if params.spots is not None else s.table_limits:
+                found[spot] = (table.min_wager, table.max_wager, "table")
             else:
                 found[spot] = (None, None, "")
     return found
 
 
 @check("wager.limits", "wager.limits", LimitParams, needs=("stakes",))
-def limits(c: CoupState, p: LimitParams, t):
+def limits(coup: CoupState, params: LimitParams, table):
     """Every wager, as it stands at the first card, is at least the minimum and at most the maximum posted
     for it: the table's (the limits of the transcript's header), or its spot's own where the header posts them."""
-    if t.min_wager is None and t.max_wager is None and not t.spot_limits:
+    if table.min_wager is None and table.max_wager is None and not table.spot_limits:
         return ()
-    bounds = _limits(t, p)
-    for (_, spot), a in c.stakes_at_first_card.items():
+    bounds = _limits(table, params)
+    for (_, spot), a in coup.stakes_at_first_card.items():
         low, high, _ = bounds[spot]
         if (low is not None and a < low) or (high is not None and a > high):
             break
     else:
         return ()
     out = []
-    valid = "; not rejected before the first card, it stands as a valid wager" if p.unrejected_valid else ""
-    last = _last_changes(c)
-    at = {key: last.get(key, c.first_card_at) for key in c.stakes_at_first_card}
-    for key in sorted(c.stakes_at_first_card, key=lambda k: at[k] or 0):
+    valid = "; not rejected before the first card, it stands as a valid wager" if params.unrejected_valid else ""
+    last = _last_changes(coup)
+    at = {key: last.get(key, coup.first_card_at) for key in coup.stakes_at_first_card}
+    for key in sorted(coup.stakes_at_first_card, key=lambda k: at[k] or 0):
         bettor, spot = key
-        amount = c.stakes_at_first_card[key]
+        amount = coup.stakes_at_first_card[key]
         low, high, whose = bounds[spot]
         if low is not None and amount < low:
-            limit = f"below the {whose} minimum of {t.money(low)}"
+            limit = f"below the {whose} minimum of {table.money(low)}"
         elif high is not None and amount > high:
-            limit = f"above the {whose} maximum of {t.money(high)}"
+            limit = f"above the {whose} maximum of {table.money(high)}"
         else:
             continue
-        out.append(Breach(at[key], f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} is {limit}{valid}"))
+        out.append(Breach(at[key], f"{describe_bettor(bettor)} {spot} wager of {table.money(amount)} is {limit}{valid}"))
     return out
 
 
@@ -184,15 +184,15 @@ def limits(c: CoupState, p: LimitParams, t):
 
 
 @check("wager.limits-unoffered", "wager.limits", scope="transcript")
-def limits_unoffered(header, p, t):
+def limits_unoffered(header, params, table):
     """The header posts limits (``table.limits.spots``) only for spots the table offers: limits for any other
     name judge no wager, as a wager on such a spot makes its coup unreadable.  Each is reported once, and the
     transcript is judged all the same (the table's own limits, and each offered spot's)."""
-    if not t.unoffered_limits:
+    if not table.unoffered_limits:
         return ()
-    offers = describe_spots(t.spots, t.ruleset.id, t.game)
+    offers = describe_spots(table.spots, table.ruleset.id, table.game)
     return [Breach(None, f"table.limits.spots posts limits for {name!r}, which this table does not offer ({offers}): "
-                         "they apply to no wager" + _did_you_mean(name, t.spots)) for name in t.unoffered_limits]
+                         "they apply to no wager" + _did_you_mean(name, table.spots)) for name in table.unoffered_limits]
 
 
 def _did_you_mean(name: str, spots) -> str:
@@ -201,33 +201,33 @@ def _did_you_mean(name: str, spots) -> str:
 
 
 @check("wager.spot-requirement", "wager.not-eligible", needs=("stakes",))
-def spot_requirement(c: CoupState, p, t):
+def spot_requirement(coup: CoupState, params, table):
     """A wager on a spot that requires another wager (a side wager only beside a main wager) stands, at the
     first card, beside a wager of the same bettor on one of the spots it names, and, where the spot says so,
     is no larger than that wager."""
-    requiring = t.requiring
+    requiring = table.requiring
     if not requiring:
         return ()
     out = []
-    stakes = c.stakes_at_first_card
-    doubtful = {bettor for bettor, _ in c.doubtful}  # a wager of theirs recorded twice, differently: not known
+    stakes = coup.stakes_at_first_card
+    doubtful = {bettor for bettor, _ in coup.doubtful}  # a wager of theirs recorded twice, differently: not known
     for (bettor, spot), amount in stakes.items():
         if spot not in requiring:
             continue
         if bettor in doubtful:
             continue
-        needs = t.spots[spot].requires
+        needs = table.spots[spot].requires
         beside = [stakes[(bettor, other)] for other in needs.wager_on if (bettor, other) in stakes]
         if beside and (not needs.at_most or amount <= max(beside)):
             continue  # the usual side wager: beside its main wager, within it
-        at = _last_changes(c).get((bettor, spot), c.first_card_at)
-        names = " or ".join(t.spots[x].title if x in t.spots else x for x in needs.wager_on)
+        at = _last_changes(coup).get((bettor, spot), coup.first_card_at)
+        names = " or ".join(table.spots[x].title if x in table.spots else x for x in needs.wager_on)
         if not beside:
-            out.append(Breach(at, f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} stands without a "
-                                  f"wager on {names} beside it, which the {t.spots[spot].title} wager requires"))
+            out.append(Breach(at, f"{describe_bettor(bettor)} {spot} wager of {table.money(amount)} stands without a "
+                                  f"wager on {names} beside it, which the {table.spots[spot].title} wager requires"))
         else:
-            out.append(Breach(at, f"{describe_bettor(bettor)} {spot} wager of {t.money(amount)} is larger than the "
-                                  f"{t.money(max(beside))} wagered on {names} beside it, its limit"))
+            out.append(Breach(at, f"{describe_bettor(bettor)} {spot} wager of {table.money(amount)} is larger than the "
+                                  f"{table.money(max(beside))} wagered on {names} beside it, its limit"))
     out.sort(key=lambda b: b.event if b.event is not None else -1)
     if not out and any(bettor in doubtful and spot in requiring for bettor, spot in stakes):
         raise Unknown("stakes")  # a side wager beside a main wager the record leaves doubtful
@@ -244,13 +244,13 @@ def _differential(staked: dict[str, Decimal]) -> Decimal:
 @check("wager.table-differential", "wager.table-differential", needs=("stakes", "cards"),
        partly={("stakes",): "the wagers as they stood at the deal, in a coup shown to be dealt (a call made, or "
                             "its result announced) without its cards"})
-def table_differential(c: CoupState, p, t):
+def table_differential(coup: CoupState, params, table):
     """At the first card, the totals wagered on the Player's Hand and on the Banker's Hand differ by no
     more than the table differential."""
-    if t.table_differential is None:
+    if table.table_differential is None:
         return ()
     try:
-        first = c.first_card_at
+        first = coup.first_card_at
     except Unknown as e:  # the cards not recorded: judged on the wagers as they stood at the deal
         first, unknown = -1, e
     else:
@@ -258,30 +258,30 @@ def table_differential(c: CoupState, p, t):
     if first is None:
         return ()
     player = banker = ZERO  # the totals on each side: the spots whose declaration counts them there
-    sides = t.sides
-    for (_, spot), amount in c.whole_stakes().items():
+    sides = table.sides
+    for (_, spot), amount in coup.whole_stakes().items():
         side = sides.get(spot)
         if side == PLAYER:
             player += amount
         elif side == BANKER:
             banker += amount
     diff = abs(player - banker)
-    if diff <= t.table_differential:
+    if diff <= table.table_differential:
         return ()
     if unknown is not None:
-        first = _dealt_at(c, unknown)  # over the limit, where the coup is shown to have been dealt
-    reduced = any(ch.reason == "table_differential" for ch in c.changes)
+        first = _dealt_at(coup, unknown)  # over the limit, where the coup is shown to have been dealt
+    reduced = any(ch.reason == "table_differential" for ch in coup.changes)
     return (Breach(first if first >= 0 else None,
-                   f"at the first card the Player's Hand had {t.money(player)} and the Banker's Hand "
-                   f"{t.money(banker)}: a difference of {t.money(diff)}, over the table differential of "
-                   f"{t.money(t.table_differential)}"
+                   f"at the first card the Player's Hand had {table.money(player)} and the Banker's Hand "
+                   f"{table.money(banker)}: a difference of {table.money(diff)}, over the table differential of "
+                   f"{table.money(table.table_differential)}"
                    + ("; the reduction made did not bring it within the limit" if reduced else "")),)
 
 
-def _dealt_at(c: CoupState, unknown: Unknown) -> int:
+def _dealt_at(coup: CoupState, unknown: Unknown) -> int:
     """Where a coup whose cards were not recorded was dealt: at its "Cards" call if one was recorded (-1: dealt,
     where not known: a call made, or its result announced); Unknown where nothing recorded shows it was dealt."""
-    for lookup in (lambda: c.calls, lambda: [] if c.result is None else [("result", -1)]):
+    for lookup in (lambda: coup.calls, lambda: [] if coup.result is None else [("result", -1)]):
         try:
             found = lookup()
         except Unknown:
@@ -303,11 +303,11 @@ def _unit_choices(exact: Decimal, unit: Decimal) -> tuple[Decimal, Decimal]:
 
 
 @check("wager.improper-reduction", "wager.improper-reduction", ReductionParams, needs=("wagers",))
-def improper_reduction(c: CoupState, p: ReductionParams, t):
+def improper_reduction(coup: CoupState, params: ReductionParams, table):
     """Wagers reduced for the table differential are reduced before the first card, only on the side that
     exceeded it, and pro rata: every wager on that side by the same proportion (to the currency unit),
     just enough to bring the difference within the table differential."""
-    cuts = [ch for ch in c.changes if ch.kind == "wager_adjust" and ch.reason == "table_differential"]
+    cuts = [ch for ch in coup.changes if ch.kind == "wager_adjust" and ch.reason == "table_differential"]
     if not cuts:
         return ()
     out = []
@@ -318,38 +318,38 @@ def improper_reduction(c: CoupState, p: ReductionParams, t):
         cuts = [ch for ch in cuts if not ch.after_first_card]
         if not cuts:
             return out
-    before = c.stakes_before(cuts[0].at)
-    totals = side_totals(before, t.spots)
-    limit = t.table_differential
+    before = coup.stakes_before(cuts[0].at)
+    totals = side_totals(before, table.spots)
+    limit = table.table_differential
     diff = _differential(totals)
     if limit is None or diff <= limit:
         why = "the table has no table differential" if limit is None else \
-            f"the difference of {t.money(diff)} was within the table differential of {t.money(limit)}"
+            f"the difference of {table.money(diff)} was within the table differential of {table.money(limit)}"
         out.append(Breach(cuts[0].at, f"wagers were reduced for the table differential, but {why}"))
         return out
     side = PLAYER if totals[PLAYER] > totals[BANKER] else BANKER
     other = BANKER if side == PLAYER else PLAYER
-    wrong = [ch for ch in cuts if t.spots[ch.spot].differential != side]
+    wrong = [ch for ch in cuts if table.spots[ch.spot].differential != side]
     if wrong:
         out.append(Breach(wrong[0].at, f"{describe_bettor(wrong[0].bettor)} {wrong[0].spot} wager was reduced, but "
                                        f"the {HAND[side]} exceeded the table differential "
-                                       f"({t.money(totals[side])} against {t.money(totals[other])})"))
+                                       f"({table.money(totals[side])} against {table.money(totals[other])})"))
         return out
     target = totals[other] + limit
     ratio = target / totals[side]
-    now = c.stakes_before(cuts[-1].at + 1)
+    now = coup.stakes_before(cuts[-1].at + 1)
     last_cut = {(ch.bettor, ch.spot): ch.at for ch in cuts}
-    for key in sorted((k for k in before if t.spots[k[1]].differential == side), key=lambda k: last_cut.get(k, cuts[0].at)):
+    for key in sorted((k for k in before if table.spots[k[1]].differential == side), key=lambda k: last_cut.get(k, cuts[0].at)):
         old = before[key]
         new = now.get(key, ZERO)
         exact = old * ratio
-        choices = _unit_choices(exact, p.unit)
+        choices = _unit_choices(exact, params.unit)
         if new in choices:
             continue
-        want = t.money(choices[0]) if choices[0] == choices[1] else f"{t.money(choices[0])} or {t.money(choices[1])}"
+        want = table.money(choices[0]) if choices[0] == choices[1] else f"{table.money(choices[0])} or {table.money(choices[1])}"
         out.append(Breach(last_cut.get(key, cuts[0].at),
-                          f"{describe_bettor(key[0])} {side} wager of {t.money(old)} was "
-                          + (f"reduced to {t.money(new)}" if key in last_cut else "not reduced")
+                          f"{describe_bettor(key[0])} {side} wager of {table.money(old)} was "
+                          + (f"reduced to {table.money(new)}" if key in last_cut else "not reduced")
                           + f"; pro rata it becomes {want} (the {side.capitalize()}'s total of "
-                            f"{t.money(totals[side])} comes down to {t.money(target)})"))
+                            f"{table.money(totals[side])} comes down to {table.money(target)})"))
     return out
