@@ -3,8 +3,8 @@
 ``bench/startup.py`` measures start-up (docs/performance.md); these tests keep its tricks honest:
 
 * typer (0.29) converts every parameter of the command through a pydantic ``TypeAdapter`` built on the
-  spot, the ones left out or left at their default too; ``compliance.cli.app`` hands those back as typer
-  would, without the adapter.  If typer's option classes change, the adapters come back (or the
+  spot, the ones left out or left at their default too; ``compliance.cli._compat`` hands those back as typer
+  would, without the adapter, on the typer versions it was written for (and this suite fails on others).  If typer's option classes change, the adapters come back (or the
   command breaks) and the test of what is converted fails.
 * pydantic looks up its plugins (the ``importlib.metadata`` entry points of every installed
   distribution) when the first validator is built; typer builds adapters outside its own switch for it,
@@ -22,6 +22,16 @@ from typer.core import TyperArgument, TyperOption
 from typer.testing import CliRunner
 
 from compliance.cli import app
+
+
+def test_the_installed_typer_is_one_the_compat_module_was_written_for():
+    import typer
+
+    from compliance.cli import _compat
+
+    assert _compat.written_for(typer.__version__), \
+        f"typer {typer.__version__}: read compliance/cli/_compat.py against it, then add it to TYPER"
+    assert not _compat.written_for("0.30.0") and not _compat.written_for("0.12.5") and not _compat.written_for("x")
 
 
 def test_typer_converts_through_the_hooks_the_command_line_replaces():

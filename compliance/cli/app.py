@@ -1,6 +1,7 @@
 """The root of the command line: ``app``, and what every command shares (one way to fail).
 
-Files are written by :mod:`compliance.outputs` (never through a link, never over a device or an input).
+What leans on typer's internals is :mod:`compliance.cli._compat` alone.  Files are written by
+:mod:`compliance.outputs` (never through a link, never over a device or an input).
 """
 
 from __future__ import annotations
@@ -8,83 +9,13 @@ from __future__ import annotations
 import io
 
 import typer
-from typer.core import TyperArgument, TyperGroup, TyperOption
+from typer.core import TyperGroup
 
 from compliance import __version__
+from compliance.cli._compat import BUNDLED as BUNDLED  # the placeholder the commands' help names
+from compliance.cli._compat import plain_arguments
 from compliance.errors import UserError
 from compliance.printable import printable
-
-
-def _nothing_given(self, ctx, value):
-    """typer's ``process_value``, without building a converter for a parameter left out or left as it is.
-
-    typer (0.29) builds a pydantic ``TypeAdapter`` for every parameter of the
-    command being run, the ones not given too, only to hand back ``None`` (or
-    ``()``) for them, or a flag's ``False`` unchanged: a tenth of a small
-    check's start-up.  For a value of ``None``, a ``bool`` (a flag: converting
-    it gives it back) or an ``int`` left at its default, this does what typer
-    does (the value, the callback) without the adapter; anything else, or a
-    required parameter, goes through typer.  ``tests/test_startup.py`` fails
-    when typer's classes stop working so.
-    """
-    if self.required or not hasattr(self, "get_runtime_param"):
-        return super(type(self), self).process_value(ctx, value)
-    if value is None:
-        value = () if self.multiple or self.nargs == -1 else None
-    elif not (type(value) is bool or (type(value) is int and type(self.default) is int and value == self.default)):
-        return super(type(self), self).process_value(ctx, value)
-    return self.callback(ctx, self, value) if self.callback is not None else value
-
-
-#: in the help of an option, the bundled rulesets (``--ruleset``): listed from the rulesets bundled, when help is shown
-BUNDLED = "{bundled rulesets}"
-
-
-class _Option(TyperOption):
-    __slots__ = ()
-    process_value = _nothing_given
-
-    @property
-    def help(self) -> str | None:
-        """The option's help, read by ``--help`` and by shell completion alike: the bundled rulesets listed
-        where it names them (looked up only then, not at every start)."""
-        text = self.__dict__.get("help")
-        if text is None or BUNDLED not in text:
-            return text
-        from compliance.ruleset.loader import jurisdiction_ids
-
-        return text.replace(BUNDLED, ", ".join(jurisdiction_ids()))
-
-    @help.setter
-    def help(self, text: str | None) -> None:
-        self.__dict__["help"] = text
-
-
-class _Argument(TyperArgument):
-    """An argument shown in help by its metavar alone (typer would add the Python type after it: <list[Path]>)."""
-
-    __slots__ = ()
-    process_value = _nothing_given
-
-    def display_type_rich(self, ctx):
-        return None
-
-
-class _PlainArgument(TyperArgument):
-    __slots__ = ()
-    process_value = _nothing_given
-
-
-def _plain_arguments(command) -> None:
-    """Every parameter of ``command`` (a click command typer made) and of its subcommands: arguments shown
-    plainly, parameters left out not converted."""
-    for param in command.params:
-        if type(param) is TyperArgument:
-            param.__class__ = _Argument if param.metavar is not None else _PlainArgument
-        elif type(param) is TyperOption:
-            param.__class__ = _Option
-    for sub in getattr(command, "commands", {}).values():
-        _plain_arguments(sub)
 
 
 class ClosedStdout(io.TextIOBase):
@@ -110,7 +41,7 @@ class _Commands(TyperGroup):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _plain_arguments(self)
+        plain_arguments(self)
 
     def invoke(self, ctx):
         try:
