@@ -16,7 +16,7 @@ print.
 
 The characters are those of the Unicode categories Cc (controls), Cf
 (format), Zl and Zp (line and paragraph separators) and Cs (lone
-surrogates, which cannot even be encoded); ``tests/test_forged_output.py``
+surrogates, which cannot even be encoded); ``tests/test_report_escaping.py``
 checks the list below against the running Python's Unicode database.
 """
 
