@@ -4,8 +4,9 @@
 
 * typer (0.29) converts every parameter of the command through a pydantic ``TypeAdapter`` built on the
   spot, the ones left out or left at their default too; ``compliance.cli._compat`` hands those back as typer
-  would, without the adapter, on the typer versions it was written for (and this suite fails on others).  If typer's option classes change, the adapters come back (or the
-  command breaks) and the test of what is converted fails.
+  would, without the adapter, on the typer versions it was written for (and this suite fails on others).
+  If typer's option classes change, the adapters come back (or the command breaks) and the test of what is
+  converted fails.
 * pydantic looks up its plugins (the ``importlib.metadata`` entry points of every installed
   distribution) when the first validator is built; typer builds adapters outside its own switch for it,
   so the entry point sets ``PYDANTIC_DISABLE_PLUGINS`` for the command's process.
