@@ -21,6 +21,10 @@ instructions in software, where the CPU's own instructions take some 1,500.
 
     .venv/bin/python bench/check_instructions.py                 # every stage (about 10 minutes)
     .venv/bin/python bench/check_instructions.py --stages check orjson
+    .venv/bin/python bench/check_instructions.py --table ez --stages check   # the EZ Baccarat night (us-pa)
+
+``--table ez``: the bench's EZ Baccarat night instead (us-pa, side wagers beside 30% of the main wagers,
+patrons named: what the patron-level integrity rules judge).
 """
 
 from __future__ import annotations
@@ -35,14 +39,16 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 STAGES = ("orjson", "decode", "replay", "nojudge", "check")
+#: the bench's tables: ``transcript``'s arguments after the coups
+TABLES = {"bench": ("au-nsw", "C", 1000), "ez": ("us-pa", "face_up", 1000, "ez_baccarat", 0.3)}
 
 
-def run_stage(stage: str, coups: int) -> None:
+def run_stage(stage: str, coups: int, table: str = "bench") -> None:
     """The stage itself, in this process (what valgrind runs)."""
     sys.path.insert(0, str(HERE))
     from check_speed import decode_and_replay, decode_only, parse_only, transcript
 
-    path = transcript(coups, "au-nsw", "C", 1000)
+    path = transcript(coups, *TABLES[table])
     if stage == "orjson":
         parse_only(path)
     elif stage == "decode":
@@ -55,10 +61,10 @@ def run_stage(stage: str, coups: int) -> None:
         Checker(judge=stage == "check").check_file(path)
 
 
-def count(stage: str, coups: int) -> int:
+def count(stage: str, coups: int, table: str = "bench") -> int:
     """Instructions of one run of the stage under cachegrind."""
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, __file__, "--run", stage, str(coups)],
+                          sys.executable, __file__, "--run", stage, str(coups), table],
                          capture_output=True, text=True, check=True,
                          env={**os.environ, "BACCARAT_AUDIT_NO_CACHE": "1"}).stderr
     return int(re.search(r"I\s+refs:\s+([\d,]+)", out).group(1).replace(",", ""))
@@ -69,19 +75,20 @@ def main(argv=None) -> int:
     ap.add_argument("--stages", nargs="+", choices=STAGES, default=list(STAGES))
     ap.add_argument("--small", type=int, default=2_000)
     ap.add_argument("--large", type=int, default=10_000)
-    ap.add_argument("--run", nargs=2, metavar=("STAGE", "COUPS"), help=argparse.SUPPRESS)
+    ap.add_argument("--table", choices=TABLES, default="bench")
+    ap.add_argument("--run", nargs=3, metavar=("STAGE", "COUPS", "TABLE"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.run:
-        run_stage(a.run[0], int(a.run[1]))
+        run_stage(a.run[0], int(a.run[1]), a.run[2])
         return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
         return 2
     for coups in (a.small, a.large):  # generate the transcripts outside valgrind
-        run_stage("orjson", coups)
+        run_stage("orjson", coups, a.table)
     per_coup = {}
     for stage in a.stages:
-        per_coup[stage] = (count(stage, a.large) - count(stage, a.small)) / (a.large - a.small)
+        per_coup[stage] = (count(stage, a.large, a.table) - count(stage, a.small, a.table)) / (a.large - a.small)
         ratio = f"  ({per_coup[stage] / per_coup['orjson']:.2f}x orjson's parse)" if "orjson" in per_coup else ""
         print(f"{stage:8} {per_coup[stage]:>10,.0f} instructions a coup{ratio}", flush=True)
     return 0

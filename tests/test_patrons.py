@@ -32,6 +32,7 @@ from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.games.common import money
 from compliance.inputs import Input
 from compliance.ruleset.loader import load_ruleset
+from compliance.stats import benjamini_hochberg
 
 RULE = "BAC-COLLUSION"
 
@@ -68,8 +69,11 @@ def test_a_dealer_who_overpays_one_patron_is_found_with_the_pair_the_coups_and_t
         paid, due = re.search(r"settled win ([\d.]+), not ([\d.]+)", i.what).groups()
         net += Decimal(paid) - Decimal(due)
     assert f"net {money(net)} paid to this patron over what was due" in finding.message
-    (stat,) = finding.statistics
-    assert stat.group == f"dealer {made.dealer}, patron {made.patron}" and "binomial tail" in stat.test
+    # the pair against the dealer's rate with the other patrons, the patron's with the other dealers, and the
+    # house-favouring errors of the pair: each required
+    assert [s.test.split(" overpayments")[0] for s in finding.statistics] == [
+        "the pair's share of the dealer's", "the pair's share of the patron's"]
+    assert {s.group for s in finding.statistics} == {f"dealer {made.dealer}, patron {made.patron}"}
     r = run("simulate", "-r", "us-pa", "-n", "400", "--seed", "5", "-o", str(tmp_path / "s.jsonl"),
             "--inject", "integrity.collusion@0.5")
     assert r.exit_code == 0, r.stderr
@@ -140,7 +144,9 @@ def test_every_pair_of_the_run_is_a_test_though_only_those_with_events_are_worke
     assert sorted(pairs) == [("D-1", "P-1"), ("D-2", "P-9")]
     assert run_tests.m == 2 * 4  # three pairs with wagers, one with a late wager only
     over = next(t for t in run_tests.tests if t.kind == "over" and t.pair.patron == "P-1")
-    assert (over.x, over.n, over.share, over.p_value) == (1, 1, Fraction(30, 40), 0.75)
+    assert [(part.name, part.x, part.n, part.share) for part in over.parts] == [
+        ("dealer", 1, 1, Fraction(30, 40)), ("patron", 1, 1, Fraction(30, 35))]
+    assert over.p_value == 30 / 35  # every part must be significant: the largest p-value
 
 
 @given(n=st.integers(1, 400), data=st.data(), numerator=st.integers(1, 60), denominator=st.integers(61, 300))
@@ -149,3 +155,113 @@ def test_the_binomial_tail_summed_from_either_side_is_the_same_exact_fraction(n,
     a, b = numerator, denominator
     plain = Fraction(sum(math.comb(n, j) * a ** j * (b - a) ** (n - j) for j in range(x, n + 1)), b ** n)
     assert patrons.upper_tail(x, n, Fraction(a, b)) == float(plain)
+
+
+def _run(wagers: Counter, events: list) -> tuple[list, float]:
+    """The pair tests of a synthetic run and the Benjamini-Hochberg cut at the rule's default level (0.001)."""
+    pairs, by_kind = patrons.pairs_of(wagers, events)
+    run_tests = patrons.tests_of(wagers, pairs, by_kind)
+    return run_tests.tests, benjamini_hochberg([t.p_value for t in run_tests.tests], 0.001, run_tests.m)
+
+
+def _floor(rng: random.Random, dealers: int, patrons_: int, wagers: int, rate: float) -> tuple[Counter, list]:
+    """A floor of honest slips: every (dealer, patron) pair ``wagers`` wagers, each overpaid or underpaid with
+    chance ``rate`` either way."""
+    shoe = SimpleNamespace(label=0)
+    counts, events = Counter(), []
+    for d in range(dealers):
+        for p in range(patrons_):
+            counts[(f"D-{d}", f"P-{p}")] = wagers
+            for _ in range(wagers):
+                if rng.random() < rate:
+                    gain = Decimal(5) if rng.random() < 0.5 else Decimal(-5)
+                    events.append(patrons.Event("over", (shoe, len(events)), f"D-{d}", f"P-{p}", gain, Decimal(10)))
+    return counts, events
+
+
+def test_a_patron_mispaid_by_every_dealer_both_ways_names_no_dealer():
+    """A patron whose odd stakes every dealer pays wrong, 12% of the time either way: with each dealer the pair
+    is far above the dealer's rate with the others, but not above the patron's own rate with the other dealers,
+    and half the slips went the house's way: no pair is named."""
+    rng = random.Random(35)
+    for _ in range(5):
+        wagers, events = _floor(rng, 9, 12, 40, 0.01)
+        shoe = SimpleNamespace(label=0)
+        for d in range(9):
+            wagers[(f"D-{d}", "P-ODD")] = 60
+            for _ in range(60):
+                if rng.random() < 0.12:
+                    gain = Decimal(5) if rng.random() < 0.5 else Decimal(-5)
+                    events.append(patrons.Event("over", (shoe, len(events)), f"D-{d}", "P-ODD", gain, Decimal(10)))
+        tests, cut = _run(wagers, events)
+        assert not [t for t in tests if t.p_value <= cut], cut
+
+
+def test_a_latecomer_late_with_every_dealer_names_no_dealer():
+    shoe = SimpleNamespace(label=0)
+    wagers, events = _floor(random.Random(3), 9, 12, 40, 0.0)
+    for d in range(9):
+        wagers[(f"D-{d}", "P-LATE")] = 60
+        events += [patrons.Event("late", (shoe, len(events) + i), f"D-{d}", "P-LATE", Decimal(25)) for i in range(6)]
+    tests, cut = _run(wagers, events)
+    assert not [t for t in tests if t.p_value <= cut]
+    # the same patron late with one dealer only (and on time with the others) is that pair's effect
+    events = [e for e in events if e.dealer == "D-3"] * 1
+    tests, cut = _run(wagers, events)
+    assert {(t.pair.dealer, t.pair.patron, t.kind) for t in tests if t.p_value <= cut} == {("D-3", "P-LATE", "late")}
+
+
+def test_slips_in_the_house_favour_count_against_collusion():
+    """A pair whose wrong settlements go both ways is sloppiness, not a favour: its underpayments are taken off
+    its overpayments, where the same overpayments with none the house's way name the pair."""
+    shoe = SimpleNamespace(label=0)
+    wagers, events = _floor(random.Random(4), 4, 10, 50, 0.005)
+    for d in range(4):
+        wagers[(f"D-{d}", "P-X")] = 100
+    over = [patrons.Event("over", (shoe, 1000 + i), "D-1", "P-X", Decimal(5), Decimal(10)) for i in range(14)]
+    under = [patrons.Event("over", (shoe, 2000 + i), "D-1", "P-X", Decimal(-5), Decimal(10)) for i in range(14)]
+    tests, cut = _run(wagers, events + over)
+    assert ("D-1", "P-X") in {(t.pair.dealer, t.pair.patron) for t in tests if t.p_value <= cut}
+    tests, cut = _run(wagers, events + over + under)
+    assert not [t for t in tests if t.p_value <= cut]
+
+
+def test_a_patron_with_one_dealer_only_is_judged_against_the_floor():
+    shoe = SimpleNamespace(label=0)
+    wagers, events = _floor(random.Random(5), 4, 10, 50, 0.01)
+    wagers[("D-2", "P-ONE")] = 300
+    tests, _ = _run(wagers, events)
+    favoured = [patrons.Event("over", (shoe, 5000 + i), "D-2", "P-ONE", Decimal(5), Decimal(10)) for i in range(25)]
+    tests, cut = _run(wagers, events + favoured)
+    (test,) = [t for t in tests if t.pair.patron == "P-ONE" and t.kind == "over"]
+    assert [part.name for part in test.parts] == ["dealer", "floor"]
+    assert test.parts[1].share == Fraction(300, sum(wagers.values())) and test.p_value <= cut
+    # at the floor's rate (about 3 of 300), nothing
+    tests, cut = _run(wagers, events + favoured[:3])
+    assert not [t for t in tests if t.pair.patron == "P-ONE" and t.p_value <= cut]
+
+
+def test_the_pair_test_false_alarm_rate_is_at_most_its_level():
+    """Under no pair effect (each patron's and each dealer's own rates, multiplied, slips either way), the pair's
+    p-value (the largest of its tests) is at most the level at most that often."""
+    rng = random.Random(36)
+    for level in (0.05, 0.01):
+        flagged = total = 0
+        for _ in range(60):
+            shoe = SimpleNamespace(label=0)
+            dealer_rate = [rng.choice((0.5, 1, 2)) for _ in range(5)]
+            patron_rate = [rng.choice((0.5, 1, 4, 12)) for _ in range(8)]
+            wagers, events = Counter(), []
+            for d in range(5):
+                for p in range(8):
+                    n = rng.randrange(5, 60)
+                    wagers[(f"D-{d}", f"P-{p}")] = n
+                    for _ in range(n):
+                        if rng.random() < 0.01 * dealer_rate[d] * patron_rate[p]:
+                            events.append(patrons.Event("over", (shoe, len(events)), f"D-{d}", f"P-{p}",
+                                                        Decimal(rng.choice((5, -5))), Decimal(10)))
+            pairs, by_kind = patrons.pairs_of(wagers, events)
+            tests = [t for t in patrons.tests_of(wagers, pairs, by_kind).tests if t.kind == "over"]
+            total += len(wagers)
+            flagged += sum(t.p_value <= level for t in tests)
+        assert flagged / total <= level, (level, flagged, total)

@@ -28,7 +28,7 @@ def collusion_night(tmp_path_factory):
     where = tmp_path_factory.mktemp("collusion")
     path = where / "night.jsonl"
     made = run("simulate", "-r", "us-pa", "-n", "800", "--seed", "5", "--table-id", "T-9", "--dealers", "4",
-               "--start", "2026-11-01T20:00:00Z", "--inject", "integrity.collusion@0.3",
+               "--start", "2026-11-01T20:00:00Z", "--inject", "integrity.collusion@0.5",
                "--inject", "settlement.wrong-amount@0.01", "-o", path)
     assert made.exit_code == 0, made.stderr
     report = run("check", path, "-o", "json=-", "-o", f"html={where / 'night.html'}", "--timestamp", STAMP)

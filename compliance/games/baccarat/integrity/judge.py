@@ -540,14 +540,46 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
 # ------------------------------------------------------------------ 4. collusion: a dealer who favours a patron
 
 
+def _listed(places, most: int = 12) -> str:
+    """The coups at ``places`` ((shoe, coup index)) in the run's order, the first ``most`` of them: their numbers,
+    each transcript's named before its coups where they span more than one ("a.jsonl: 3, 9; b.jsonl: 4")."""
+    ordered = sorted(places, key=lambda place: (place[0].label, place[1]))
+    files = {place[0].result.transcript for place in ordered}
+    parts, last = [], None
+    for shoe, index in ordered[:most]:
+        number = str(shoe.coup(index))
+        if len(files) > 1 and shoe.result.transcript != last:
+            last = shoe.result.transcript
+            number = f"{last}: {number}"
+            if parts:
+                parts[-1] += ";"
+        parts.append(number)
+    more = len(ordered) - most
+    return ", ".join(parts).replace(";,", ";") + (f" and {more} more" if more > 0 else "")
+
+
 def _bh_level(cut: float, m: int, q: float) -> str:
     """A Benjamini-Hochberg threshold as a test's level: '1.2e-6 (Benjamini-Hochberg, 40 tests at 0.001)'."""
     return f"{probability_text(cut)} (Benjamini-Hochberg, {m} tests at {probability_text(q)})"
 
 
+#: each test of a pair (patrons.Part), in a finding's words
+_PART_WORDS = {
+    "dealer": "{x} of the dealer's {n} {words} went to this patron, who placed {share:.1%} of the wagers settled at "
+              "the dealer's coups (p = {p})",
+    "patron": "{x} of the patron's {n} {words} came at this dealer's coups, where the patron placed {share:.1%} of "
+              "their wagers (p = {p})",
+    "floor": "the patron wagered with this dealer alone: {x} of the floor's {n} {words}, against the pair's "
+             "{share:.1%} of every wager settled (p = {p})",
+}
+_PART_TESTS = {"dealer": "the pair's share of the dealer's", "patron": "the pair's share of the patron's",
+               "floor": "the pair's share of the floor's"}
+
+
 def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
-    """Every (dealer, patron) pair of the run: its share of the dealer's overpayments and late wagers against its
-    share of the dealer's wagers (an exact binomial tail), Benjamini-Hochberg over every pair's p-values."""
+    """Every (dealer, patron) pair of the run: its overpayments and late wagers against the dealer's rate with the
+    other patrons and the patron's with the other dealers (exact binomial tails, each required), Benjamini-Hochberg
+    over every pair's p-values (patrons.py)."""
     judged = [r for r in results if r.integrity.patrons is not None and COLLUSION in r.integrity.rules]
     if not judged:
         return []
@@ -567,9 +599,9 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
             if n:
                 key = (r.integrity.rules[COLLUSION].id, lacking)
                 counts[key] = counts.get(key, 0) + n
-    pairs, by_dealer = patrons.pairs_of(wagers, events)
-    run_tests = patrons.tests_of(wagers, pairs, by_dealer)
-    tests, m = run_tests.tests, run_tests.m
+    pairs, by_kind = patrons.pairs_of(wagers, events)
+    run_tests = patrons.tests_of(wagers, pairs, by_kind)
+    tests, m, margins = run_tests.tests, run_tests.m, run_tests.margins
     p = rule.params
     cut = benjamini_hochberg([t.p_value for t in tests], p.false_discovery_rate, m)
     if cut <= 0:
@@ -582,30 +614,30 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
     for key in sorted(rejected):
         found = rejected[key]
         pair = found[0].pair
-        at = min((patrons.decisive(t, by_dealer, cut) for t in found),
-                 key=lambda e: (e.place[0].label, e.place[1]))
+        firsts = {t.kind: patrons.decisive(t, by_kind, cut, margins) for t in found}
+        at = min(firsts.values(), key=lambda e: (e.place[0].label, e.place[1]))
         shoe, index = at.place
         label = f"dealer {pair.dealer}, patron {pair.patron}"
         parts, stats = [], []
         for t in found:
             words, what = patrons.TESTS[t.kind]
-            parts.append(f"{t.x} of the dealer's {t.n} {words} went to this patron, who placed {float(t.share):.1%} "
-                         f"of the wagers settled at the dealer's coups (binomial tail: p = "
-                         f"{probability_text(t.p_value)})")
-            first = patrons.decisive(t, by_dealer, cut)
-            stats.append(Statistic(label, f"share of the dealer's {words} (binomial tail)", what,
-                                   f"{t.x} of {t.n} (fair share {float(t.share):.1%}: {t.n * float(t.share):.1f})",
-                                   probability_text(t.p_value),
-                                   _bh_level(cut, m, p.false_discovery_rate),
-                                   first.place[0].coup(first.place[1])))
+            first = firsts[t.kind]
+            less = f" net ({t.x}, less the pair's {t.under} in the house's favour)" if t.under else ""
+            for part in t.parts:
+                parts.append(_PART_WORDS[part.name].format(x=f"{part.x}{less}", n=part.n, share=float(part.share),
+                                                           words=words, p=probability_text(part.p_value)))
+                stats.append(Statistic(label, f"{_PART_TESTS[part.name]} {words} (binomial tail)", what,
+                                       f"{part.x} of {part.n} (by chance {float(part.share):.1%}: "
+                                       f"{part.n * float(part.share):.1f})",
+                                       probability_text(part.p_value),
+                                       _bh_level(cut, m, p.false_discovery_rate),
+                                       first.place[0].coup(first.place[1])))
         net = sum((e.gain for e in pair.events["over"]), Decimal(0))
-        coups = sorted({(e.place[0].label, e.place[0].coup(e.place[1])) for k in ("over", "late")
-                        for e in pair.events[k]})
-        numbers = [n for _, n in coups]
-        listed = ", ".join(map(str, numbers[:12])) + (f" and {len(numbers) - 12} more" if len(numbers) > 12 else "")
+        listed = _listed({e.place for k in ("over", "late") for e in pair.events[k]})
         net_words = (f"net {money(net)} paid to this patron over what was due" if net > 0 else
                      f"net {money(-net)} kept from this patron" if net < 0 else "no net amount")
-        message = (f"{label}: the dealer favours this patron: " + "; ".join(parts)
+        message = (f"{label}: the dealer favours this patron, beyond the patron's rate with the other dealers and "
+                   f"the dealer's with the other patrons: " + "; ".join(parts)
                    + f" (Benjamini-Hochberg over {m} tests at {probability_text(p.false_discovery_rate)}: "
                    + f"decisive at p <= {probability_text(cut)}); {net_words}; in coups {listed}; decisive at coup "
                    + f"{shoe.coup(index)}")
@@ -747,9 +779,8 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
             b, c = advantage.worth(line, line.wagers[0].place[0].result.ruleset.game.tableau)
             blind, counted = blind + b, counted + c
             wagers += len(line.wagers)
-            coups |= {(w.place[0].label, w.place[0].coup(w.place[1])) for w in line.wagers if w.favourable}
-        numbers = [n for _, n in sorted(coups)]
-        listed = ", ".join(map(str, numbers[:12])) + (f" and {len(numbers) - 12} more" if len(numbers) > 12 else "")
+            coups |= {w.place for w in line.wagers if w.favourable}
+        listed = _listed(coups)
         currencies = {w.place[0].result.integrity.currency for line in spots.values() for w in line.wagers}
         gain = counted - blind
         message = (f"{label}: side wagers that follow the cards left in the shoe: " + "; ".join(parts)

@@ -1,20 +1,28 @@
 """Collusion: a dealer who favours one patron, found in the (dealer, patron) pairs of a run.
 
 A dealer's honest slips fall on the wagers settled at that dealer's coups as
-they come: each patron gets about their share of them.  A dealer who favours
-an accomplice pays that patron a little over, many times (or lets that patron
-wager late), and the pair's share of the dealer's overpayments (late wagers)
-grows far past the patron's share of the dealer's wagers.
+they come, and a patron's own habits (odd stakes that every dealer pays wrong,
+wagers pushed out late) show with every dealer.  Only a pair effect names a
+pair: the pair's favourable events (overpayments; late wagers) in excess both
+of the dealer's rate with the other patrons and of the patron's rate with the
+other dealers, each an exact conditional binomial tail:
 
-For each pair the test is exact: of the ``n`` overpayments (wrong settlements
-in a patron's favour, :func:`~compliance.games.baccarat.checks.settlement.wrong_settlements`)
-at the dealer's coups, ``x`` went to the patron; if each fell on a patron in
-proportion to the wagers settled (the patron's share ``s``), ``x`` is binomial
-``(n, s)``, and the p-value is its upper tail.  The same for the late wagers
-(``wager.late``) at the dealer's coups.  Every pair's two p-values go through
-Benjamini-Hochberg at the rule's ``false_discovery_rate``.  Patrons are those
-the record names (a standing patron's id, or the patron seated at the seat);
-the dealer is the record's (format 1.1 ``staff``).
+* **dealer**: of the dealer's ``n`` events, ``x`` were the patron's, whose share of the wagers settled at the
+  dealer's coups is ``s``: ``P(X >= x)``, ``X ~ Binomial(n, s)``;
+* **patron**: of the patron's events over every dealer, ``x`` came at this dealer's coups, where the patron
+  placed the share ``s'`` of their wagers; a patron who wagered with this dealer alone is judged against the
+  floor (every event of the run, the pair's share of every wager settled);
+Wrong settlements in the house's favour count against collusion: the pair's
+``u`` underpayments are taken off its ``x`` overpayments before both tails
+(``P(X - U >= x - u) <= P(X >= x - u)`` under no pair effect, so the tail stays
+a valid p-value, and a pair whose slips go both ways scores nothing).
+
+The pair's p-value is the largest of its tests (an intersection-union test: it
+is at most the level only where every one is, and its false-alarm rate is at
+most the level), and every pair's p-values go through Benjamini-Hochberg at the
+rule's ``false_discovery_rate``.  A pattern a patron shows with every dealer
+names no dealer.  Patrons are those the record names; the dealer is the
+record's (format 1.1 ``staff``).
 """
 
 from __future__ import annotations
@@ -73,28 +81,44 @@ class Pair:
 
 
 @dataclass
-class PairTest:
-    pair: Pair
-    kind: str
-    x: int  # the pair's events
-    n: int  # the dealer's
-    share: Fraction  # the patron's share of the dealer's wagers
+class Part:
+    """One of a pair test's tests: ``x`` of ``n`` events where the share ``share`` of them is due by chance."""
+
+    name: str  # "dealer", "patron" or "floor"
+    x: int  # the pair's favourable events less those in the house's favour
+    n: int
+    share: Fraction
     p_value: float
 
 
+@dataclass
+class PairTest:
+    pair: Pair
+    kind: str
+    x: int  # the pair's favourable events
+    under: int  # the pair's wrong settlements in the house's favour (overpayments: counted against)
+    parts: tuple[Part, ...]
+    p_value: float  # the largest of the parts' (each must be significant)
+
+
+def favourable(e: Event) -> bool:
+    """An event in the patron's favour: an overpayment that paid more than due, or a late wager."""
+    return e.gain > 0 if e.kind == "over" else True
+
+
 def pairs_of(wagers: Counter, events: list[Event]) -> tuple[dict, dict]:
-    """The pairs (dealer, patron) with an event -> Pair, and each dealer's events of each kind, in the run's
-    order.  (A pair with none is tested all the same, p = 1: :func:`tests_of` counts it from ``wagers``.)"""
+    """The pairs (dealer, patron) with an event -> Pair, and the run's events of each kind, in the run's order.
+    (A pair with none is tested all the same, p = 1: :func:`tests_of` counts it from ``wagers``.)"""
     pairs: dict[tuple[str, str], Pair] = {}
-    by_dealer: dict[tuple[str, str], list[Event]] = defaultdict(list)
+    by_kind: dict[str, list[Event]] = defaultdict(list)
     for e in sorted(events, key=lambda e: (e.place[0].label, e.place[1])):
         key = (e.dealer, e.patron)
         pair = pairs.get(key)
         if pair is None:  # (wagers 0: a patron with no wager settled at this dealer, a late wager voided)
             pair = pairs[key] = Pair(e.dealer, e.patron, wagers.get(key, 0))
         pair.events[e.kind].append(e)
-        by_dealer[(e.dealer, e.kind)].append(e)
-    return pairs, by_dealer
+        by_kind[e.kind].append(e)
+    return pairs, by_kind
 
 
 @dataclass
@@ -104,42 +128,86 @@ class PairTests:
 
     tests: list[PairTest]
     m: int
+    margins: Margins | None = None
 
 
-def tests_of(wagers: Counter, pairs: dict, by_dealer: dict) -> PairTests:
+@dataclass
+class Margins:
+    """The wagers settled by each dealer, each patron and in all (the shares of the tests)."""
+
+    dealer: Counter
+    patron: Counter
+    total: int
+
+    @classmethod
+    def of(cls, wagers: Counter) -> Margins:
+        dealer, patron = Counter(), Counter()
+        for (d, p), n in wagers.items():
+            dealer[d] += n
+            patron[p] += n
+        return cls(dealer, patron, sum(dealer.values()))
+
+
+def parts_of(pair: Pair, kind: str, margins: Margins, counts: tuple) -> tuple[Part, ...]:
+    """The pair's tests of ``kind`` from the counts of favourable events (the pair's, and its house-favouring
+    ones; the dealer's, the patron's, the run's)."""
+    over, under, by_dealer, by_patron, total = counts
+    x = max(0, over - under)
+    w = pair.wagers
+    d_share = Fraction(w, margins.dealer[pair.dealer]) if margins.dealer[pair.dealer] else Fraction(0)
+    out = [Part("dealer", x, by_dealer, d_share, upper_tail(x, by_dealer, d_share) if x else 1.0)]
+    patron_wagers = margins.patron[pair.patron]
+    if w and patron_wagers > w:  # the patron wagered with other dealers too: against the patron's own rate
+        share = Fraction(w, patron_wagers)
+        out.append(Part("patron", x, by_patron, share, upper_tail(x, by_patron, share) if x else 1.0))
+    else:  # this dealer alone: against the floor's
+        share = Fraction(w, margins.total) if margins.total else Fraction(0)
+        out.append(Part("floor", x, total, share, upper_tail(x, total, share) if x else 1.0))
+    return tuple(out)
+
+
+def tests_of(wagers: Counter, pairs: dict, by_kind: dict) -> PairTests:
     """Every pair's two tests: those with an event worked out, each of the others (p = 1) counted."""
-    totals = Counter()
-    for (dealer, _), n in wagers.items():
-        totals[dealer] += n
+    margins = Margins.of(wagers)
     m = 2 * (len(wagers) + sum(1 for key in pairs if key not in wagers))
-    # each dealer's events of each kind (overpayments: those that paid more than due), counted once a dealer
-    counts = {(dealer, kind): sum(1 for e in events if e.gain > 0) if kind == "over" else len(events)
-              for (dealer, kind), events in by_dealer.items()}
+    dealer_n, patron_n, total_n = Counter(), Counter(), Counter()
+    for kind, events in by_kind.items():
+        for e in events:
+            if favourable(e):
+                dealer_n[(kind, e.dealer)] += 1
+                patron_n[(kind, e.patron)] += 1
+                total_n[kind] += 1
     out = []
     for pair in pairs.values():
-        total = totals[pair.dealer]
-        share = Fraction(pair.wagers, total) if total else Fraction(0)
         for kind in ("over", "late"):
-            x, n = len(pair.events[kind]), counts.get((pair.dealer, kind), 0)
-            if kind == "over":
-                x = sum(1 for e in pair.events[kind] if e.gain > 0)
-            out.append(PairTest(pair, kind, x, n, share, upper_tail(x, n, share) if x else 1.0))
-    return PairTests(out, m)
+            events = pair.events[kind]
+            x = sum(1 for e in events if favourable(e))
+            under = sum(1 for e in events if kind == "over" and e.gain < 0)
+            parts = parts_of(pair, kind, margins,
+                             (x, under, dealer_n[(kind, pair.dealer)], patron_n[(kind, pair.patron)], total_n[kind]))
+            out.append(PairTest(pair, kind, x, under, parts, max(part.p_value for part in parts)))
+    return PairTests(out, m, margins)
 
 
-def decisive(test: PairTest, by_dealer: dict, threshold: float) -> Event:
-    """The event at which the running test (the events so far, against the patron's share) first fell to
-    ``threshold``; the pair's last event if never before the end."""
-    x = n = 0
+def decisive(test: PairTest, by_kind: dict, threshold: float, margins: Margins) -> Event:
+    """The event at which the running tests (the events so far, against the shares of the whole run) first all
+    fell to ``threshold``; the pair's last favourable event if never before the end."""
+    dealer, patron = test.pair.dealer, test.pair.patron
+    x = under = by_dealer = by_patron = total = 0
     last = None
-    for e in by_dealer[(test.pair.dealer, test.kind)]:
-        if test.kind == "over" and e.gain <= 0:
+    for e in by_kind[test.kind]:
+        mine = e.dealer == dealer and e.patron == patron
+        if not favourable(e):
+            under += mine and e.gain < 0
             continue
-        n += 1
-        if e.patron != test.pair.patron:
+        total += 1
+        by_dealer += e.dealer == dealer
+        by_patron += e.patron == patron
+        if not mine:
             continue
         x += 1
         last = e
-        if upper_tail(x, n, test.share) <= threshold:
+        parts = parts_of(test.pair, test.kind, margins, (x, under, by_dealer, by_patron, total))
+        if max(part.p_value for part in parts) <= threshold:
             return e
     return last
