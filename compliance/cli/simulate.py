@@ -72,6 +72,9 @@ def simulate(
                                      "header's staff (format 1.1) [default: none named]."),
     rotation: int = typer.Option(40, "--rotation", min=1, metavar="COUPS",
                                  help="Coups a dealer deals before the next relieves them (with --dealers)."),
+    stay: float = typer.Option(None, "--stay", min=1, metavar="COUPS", show_default=False,
+                               help="The coups a seated patron stays, on average: a longer night's crowd with a "
+                                    "larger one (--stay 15 at 1,000 coups: about 250 patrons) [default: 33]."),
     start: str = typer.Option(None, "--start", metavar="ISO-TIME", show_default=False,
                               help="Time the night from here (2026-11-01T20:00:00Z): each coup's first event gets its "
                                    "time, 45 to 75 seconds a coup, minutes for a shuffle [default: no times]."),
@@ -94,7 +97,7 @@ def simulate(
     rate = _commission(commission)
     sim = Simulator(rules, coups=coups, seed=seed, decks=decks, game=game, seats=seats,
                     dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities,
-                    table_id=table_id, dealers=dealers, rotation=rotation,
+                    table_id=table_id, dealers=dealers, rotation=rotation, stay=stay,
                     start=None if start is None else parse_start(start),
                     currency=currency.strip().upper() if currency is not None else None)
     encoding = (fmt.value if fmt else None) or ("jsonl" if output and output.suffix == ".jsonl" else "json")

@@ -48,11 +48,14 @@ from compliance.categories import under
 from compliance.errors import UserError
 from compliance.games.baccarat.edges import removal_count, returns
 from compliance.games.baccarat.simulate.curator import Holders
+from compliance.games.baccarat.simulate.habits import HABITS, REPORTED, Habit
+from compliance.games.baccarat.simulate.habits import WORDS as HABIT_WORDS
 from compliance.games.baccarat.simulate.irregular import irregularities as irregular_kinds
 from compliance.games.baccarat.simulate.play import CoupPlay, Game, Injection
 from compliance.games.baccarat.simulate.procedure import Procedure
 from compliance.games.baccarat.simulate.shoe import FACTORY_ORDER, Shoe
 from compliance.games.baccarat.simulate.table import Patrons, TableSetup
+from compliance.games.baccarat.spots import hand_facts
 from compliance.games.common import encode
 from compliance.ruleset.models import Ruleset
 
@@ -76,7 +79,8 @@ RUN_WAYS: dict[str, tuple[str, ...]] = {
     "integrity.outcomes": ("banker", "player"),
     "integrity.settlement-drift": ("patrons",),
     "integrity.collusion": ("patron",),
-    "integrity.advantage-play": ("counter",),
+    "integrity.advantage-play": ("counter", "wonging"),
+    "innocent": tuple(HABITS),
 }
 WAY_WORDS = {
     "decks-alike": "every deck put in the shoe in the same order, unshuffled (as at the Golden Nugget)",
@@ -90,7 +94,7 @@ WAY_WORDS = {
     "counter": "one patron, seated all night, wagers on the Player or Banker every coup and places a side wager "
                "(Dragon 7, Panda 8) only where the count of the cards out of the shoe says it favours the patron, "
                "at that share of such coups",
-}
+} | HABIT_WORDS
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,8 @@ class RunInjection:
                "what": WAY_WORDS[self.way]}
         if self.dealer is not None:
             out |= {"dealer": self.dealer, "patron": self.patron, "overpaid": list(self.overpaid)}
+        if self.category == "innocent":
+            out["patron"] = self.patron
         if self.wagered:
             out |= {"patron": self.patron, "wagered": [
                 {"coup": n, "spot": spot} | ({"dealer": dealer} if dealer is not None else {})
@@ -201,7 +207,8 @@ def parse_inject(spec: str) -> tuple[str, float]:
         raise UserError(f"--inject {kind!r}: the simulator can inject: {', '.join(INJECTABLE + tuple(ways))}, or a "
                         "prefix of them (third-card: each category under it)")
     try:
-        value = float(rate) if rate else DEFAULT_RATE
+        value = float(rate) if rate else HABITS.get(kind.partition(":")[2], DEFAULT_RATE) \
+            if kind.startswith("innocent:") else 1.0 if kind.endswith(":wonging") else DEFAULT_RATE
     except ValueError:
         raise UserError(f"--inject {spec!r}: RATE must be a number between 0 and 1") from None
     if not 0 < value <= 1:
@@ -218,6 +225,8 @@ def _under(prefix: str) -> list[str]:
 def _reported_by(category: str, way: str | None = None) -> tuple[str, ...]:
     """The categories whose rules must report a shoe or run spoilt so (``way``: the category's first)."""
     way = way or RUN_WAYS[category][0]
+    if category == "innocent":  # what the innocent makes that a per-coup rule reports, nothing else
+        return REPORTED.get(way, ())
     return (category, "settlement.wrong-amount") if way in ("patrons", "patron") else (category,)
 
 
@@ -239,7 +248,7 @@ class Simulator:
                  seats: int = 7, dealing_method: str | None = None, commission: Decimal | None = None,
                  inject: dict[str, float] | None = None, irregularities: float = 0.0, table_id: str = "SIM-01",
                  dealers: int = 0, rotation: int = ROTATION, start: dt.datetime | None = None,
-                 currency: str | None = None):
+                 currency: str | None = None, stay: float | None = None):
         if ruleset.game is None:
             raise UserError(f"ruleset {ruleset.id!r} is not baccarat ({getattr(ruleset, 'game_kind', '?')}): "
                             "the simulator plays baccarat")
@@ -257,6 +266,8 @@ class Simulator:
             raise UserError("--table-id must name the table")
         if dealers < 0 or rotation < 1:
             raise UserError("--dealers must be 0 or more and --rotation at least 1")
+        if stay is not None and stay < 1:
+            raise UserError("--stay must be at least 1 coup")
         self.dealers = dealers
         self.rotation = rotation
         self.start = start
@@ -285,7 +296,10 @@ class Simulator:
         # collusion is between a dealer and a patron: the dealers are named (four, unless --dealers says)
         self.colluding = ("integrity.collusion", "patron") in self.run_inject
         self.counting = ("integrity.advantage-play", "counter") in self.run_inject
-        if (self.colluding or self.counting) and not dealers:
+        self.wonging = ("integrity.advantage-play", "wonging") in self.run_inject
+        if self.counting and self.wonging:
+            raise UserError("integrity.advantage-play: one counter a table (counter or wonging)")
+        if (self.colluding or self.counting or self.wonging) and not dealers:
             dealers = self.dealers = 4
         self.rng = random.Random(seed)
         self.schedule = random.Random(f"inject:{seed}")
@@ -324,7 +338,8 @@ class Simulator:
                 raise UserError(f"the rules of category {category!r} in ruleset {ruleset.id!r} (dealing method "
                                 f"{dealing_method or '(none)'}) forbid nothing the simulator knows how to break; "
                                 f"it can inject here: {', '.join(possible)}")
-        self.patrons = Patrons(self.rng, self.table.seat_order, standing_allowed=self.procedure.standing_may_wager())
+        self.patrons = Patrons(self.rng, self.table.seat_order, standing_allowed=self.procedure.standing_may_wager(),
+                               leave=0.03 if stay is None else 1 / stay)
         self.holders = Holders()
         self.shoes: list[str] = []
         self.injected: list[Injection] = []
@@ -352,7 +367,7 @@ class Simulator:
         self.counter_seat = None
         self.counter_play = None
         self.wagered: list[tuple[int, str, str | None]] = []
-        if self.counting:
+        if self.counting or self.wonging:
             counts = _counts(self.game, self.table.decks)
             if not counts:
                 raise UserError(f"integrity.advantage-play: game {game!r} of ruleset {ruleset.id!r} offers no side "
@@ -363,9 +378,41 @@ class Simulator:
             self.counter_seat = seats[0]
             if self.counter_seat not in self.patrons.seated:
                 self.patrons.seated[self.counter_seat] = self.patrons._new()
-            self.counter_play = (self.counter_seat, self.run_inject[("integrity.advantage-play", "counter")],
-                                 self.schedule, counts)
+            if self.counting:
+                self.counter_play = (self.counter_seat, self.run_inject[("integrity.advantage-play", "counter")],
+                                     self.schedule, counts)
         self.counter = self.patrons.seated.get(self.counter_seat) if self.counter_seat is not None else None
+        # the patrons with a habit (habits.py), each seated all night at a seat of their own
+        self.habits: dict[int, Habit] = {}
+        ways = [("wonging", self.run_inject[("integrity.advantage-play", "wonging")])] if self.wonging else []
+        ways += [(way, rate) for (category, way), rate in self.run_inject.items() if category == "innocent"]
+        for way, rate in ways:
+            taken = {self.accomplice_seat} | set(self.habits) | ({self.counter_seat} if way != "wonging" else set())
+            seat = self.counter_seat if way == "wonging" else next(
+                (s for s in self.table.seat_order if s not in taken), None)
+            if seat is None:
+                raise UserError(f"innocent:{way} needs a seat of its own: give the table more --seats")
+            # the same name every night: a run of nights judges the same patron
+            self.patrons.seated[seat] = f"P-{way.upper()}"
+            if way == "wonging":
+                self.counter = self.patrons.seated[seat]
+            self.habits[seat] = Habit(way, seat, self.patrons.seated[seat], rate, random.Random(f"habit:{seed}:{way}"),
+                                      counts=counts if way == "wonging" else None)
+
+    def _habits_after(self, play: CoupPlay, number: int) -> None:
+        """What the habits made in the coup (listed as injected: the per-coup rules report it), and the coups since
+        the first side wager last won (the Dragon 'due')."""
+        side = next((s for s in self.game.side_spots if self.game.spots[s].requires is not None), None)
+        won = None
+        for habit in self.habits.values():
+            for coup, category, what in habit.made:
+                self.injected.append(Injection(coup, category, what))
+            habit.made.clear()
+            if habit.way == "dragon-due" and side is not None:
+                if won is None:
+                    facts = hand_facts(play.player, play.banker, self.game.naturals)
+                    won = self.game.spots[side].outcome(facts)[0] == "win"
+                habit.since = 0 if won else habit.since + 1
 
     def dealer_of(self, coup: int) -> str | None:
         """Who deals coup ``coup`` (None: the run names no dealers)."""
@@ -401,7 +448,7 @@ class Simulator:
                 self.holders.offered = set()
                 carry = None
             seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker,
-                                                            self.accomplice_seat, self.counter_seat})
+                                                            self.accomplice_seat, self.counter_seat, *self.habits})
             irregular = self.irregular_pending[0] if self.irregular_pending and carry is None else None
             breaches = self.pending if irregular is None else []
             if shoe.preset is not None and carry is None and irregular is None:
@@ -412,7 +459,10 @@ class Simulator:
                 play.favoured = (self.accomplice_seat, self.run_inject[("integrity.collusion", "patron")],
                                  self.schedule)
             play.counting = self.counter_play
+            play.habits = self.habits
             coup = play.play()
+            if self.habits:
+                self._habits_after(play, number)
             for spot in play.counted:
                 self.wagered.append((number, spot, self.dealer_of(number)))
             if clock is not None and coup["events"]:
@@ -442,14 +492,20 @@ class Simulator:
         if self.overpaid:
             self.integrity.append(RunInjection("integrity.collusion", "patron", None, self.overpaid[0],
                                                self.coup_count, self.colluder, self.accomplice, tuple(self.overpaid)))
+        for habit in self.habits.values():
+            if habit.way != "wonging":
+                self.integrity.append(RunInjection("innocent", habit.way, None, 1, self.coup_count,
+                                                   patron=habit.patron))
         if self.wagered:
-            self.integrity.append(RunInjection("integrity.advantage-play", "counter", None, self.wagered[0][0],
+            self.integrity.append(RunInjection("integrity.advantage-play", "wonging" if self.wonging else "counter",
+                                               None, self.wagered[0][0],
                                                self.coup_count, patron=self.counter, wagered=tuple(self.wagered)))
 
     def _spoil(self, previous: Shoe | None, number: int) -> tuple[list[str] | None, tuple[str, str, int] | None]:
         """How the next shoe goes into the table (its cards' order, None: shuffled), and how it was spoilt."""
         for (category, way), rate in self.run_inject.items():
-            if category in ("integrity.settlement-drift", "integrity.collusion", "integrity.advantage-play") \
+            if category in ("integrity.settlement-drift", "integrity.collusion", "integrity.advantage-play",
+                            "innocent") \
                     or self.schedule.random() >= rate:
                 continue
             if way == "decks-alike":

@@ -19,6 +19,7 @@ from compliance.cards import POINTS, hand_total
 from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, describe_bettor
 from compliance.games.baccarat.section import Spot, Tableau
 from compliance.games.baccarat.simulate.curator import CuratorSteps, Holders
+from compliance.games.baccarat.simulate.habits import HabitSteps
 from compliance.games.baccarat.simulate.irregular import Carry, Injection, IrregularSteps
 from compliance.games.baccarat.simulate.procedure import Procedure
 from compliance.games.baccarat.simulate.shoe import Shoe
@@ -61,7 +62,7 @@ class Game:
         return spot in p.spots if p.spots is not None else self.spots[spot].table_limits
 
 
-class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
+class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps, HabitSteps):
     """Plays one coup into its transcript events."""
 
     def __init__(self, game: Game, rng: random.Random, number: int, shoe: Shoe, seated: dict[int, str],
@@ -103,6 +104,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
         # wager's count), set at every coup of a night with a counter; the side wagers the counter placed
         self.counting: tuple | None = None
         self.counted: list[str] = []
+        self.habits: dict = {}  # seat -> habits.Habit: the patrons with a habit seated all night
 
     # ------------------------------------------------------------ breaches
     def can(self, category: str) -> bool:
@@ -181,6 +183,8 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
             self.events.append({"type": "announce", "call": call})
             if call == "no_more_bets":
                 self.breach_late()
+                if self.habits:
+                    self.habit_late()
 
     # ------------------------------------------------------------ cards
     def face(self, hand: str) -> str:
@@ -309,6 +313,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 amount = stake if outcome == "lose" else ZERO
             entries.append([bettor, spot, outcome, amount, commission if apart else None, stake])
         plain_entries = [e for e in entries if e[4] is None]
+        amounts = [e[3] for e in plain_entries] if self.habits else None
         if self.favoured is not None:
             self.favour([e for e in plain_entries if e[0] == self.favoured[0] and e[2] == "win"], t.unit, facts)
         if plain_entries and self.can("settlement.missing"):
@@ -343,6 +348,10 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps):
                 how = ""
             self.take("settlement.wrong-amount", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, "
                                                  f"not {plain(was)}{how}")
+        if amounts is not None:  # (an entry left unsettled by a breach is not paid wrong besides)
+            kept = {id(e) for e in entries}
+            pairs = [(e, w) for e, w in zip(plain_entries, amounts, strict=True) if id(e) in kept]
+            self.habit_slips([e for e, _ in pairs], [w for _, w in pairs], _slip)
         early = []  # the settlements of spots settled on the initial cards, before any third card
         for bettor, spot, outcome, amount, commission, _ in entries:
             ev: dict = {"type": "settle"}

@@ -78,8 +78,9 @@ class TableSetup:
 class Patrons:
     """Who sits where, coup after coup: patrons come and go; some stand behind the seats."""
 
-    def __init__(self, rng: random.Random, seat_order: tuple[int, ...], standing_allowed: bool):
+    def __init__(self, rng: random.Random, seat_order: tuple[int, ...], standing_allowed: bool, leave: float = 0.03):
         self.rng = rng
+        self.leave = leave  # the chance a seated patron leaves after a coup (1 / the coups a patron stays)
         self.seat_order = seat_order
         self.standing_allowed = standing_allowed
         self.count = 0
@@ -99,7 +100,7 @@ class Patrons:
         rng = self.rng
         for seat in self.seat_order:
             if seat in self.seated:
-                if seat not in keep and rng.random() < 0.03:
+                if seat not in keep and rng.random() < self.leave:
                     del self.seated[seat]
             elif rng.random() < 0.05:
                 self.seated[seat] = self._new()

@@ -83,7 +83,11 @@ class WagerSteps:
                 self.add_wager(self.holders.marker, holder_spot, t.min_wager * rng.choice((1, 2, 4)))
         reduced = False
         counter = self.counting[0] if self.counting is not None else None
+        habits = self.habits
         for bettor in self.bettors():
+            if habits and bettor in habits:
+                self.habit_wager(bettor, habits[bettor])
+                continue
             if rng.random() > 0.75 and bettor != counter:
                 continue
             spot = rng.choices(self.g.main_spots, self.g.main_weights)[0]
