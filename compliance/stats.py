@@ -171,6 +171,61 @@ def hypergeometric_upper(x: int, population: int, marked: int, drawn: int) -> fl
     return min(1.0, total * math.exp(first))
 
 
+def stratified_hypergeometric_upper(x: int, strata) -> float | Fraction:
+    """P(X >= x) for X the sum of independent hypergeometric counts, one a stratum ``(population, marked, drawn)``:
+    the chance that choices blind to the marks within each stratum take ``x`` or more marked items in all (a
+    patron's wagers placed by habit at each shoe depth, blind to the cards).  Exact up to double precision: each
+    stratum's law convolved in turn, tilted towards ``x`` (each law's terms times ``e^(theta k)``, undone in the
+    sum) so the tail keeps its digits however small; a tail below 1e-300 as a fraction of its leading digits.  A
+    count at most one standard deviation above its mean gives 1.0 (a bound: far above any level a test uses)."""
+    strata = [(t, f, n) for t, f, n in strata if n]
+    mean = var = 0.0
+    lo_sum = hi_sum = 0
+    for t, f, n in strata:
+        r = f / t
+        mean += n * r
+        var += n * r * (1 - r) * (t - n) / (t - 1) if t > 1 else 0.0
+        lo_sum += max(0, n - (t - f))
+        hi_sum += min(n, f)
+    if x <= lo_sum:
+        return 1.0
+    if x > hi_sum:
+        return 0.0
+    if x <= mean + math.sqrt(var):
+        return 1.0
+    total_n = sum(n for _, _, n in strata)
+    theta = max(0.0, math.log((x + 0.5) / (total_n - x + 0.5)) - math.log((mean + 0.5) / (total_n - mean + 0.5)))
+    dist, offset, log_scale = [1.0], 0, 0.0
+    for t, f, n in strata:
+        lo, hi = max(0, n - (t - f)), min(n, f)
+        if lo == hi:
+            offset += lo
+            continue
+        base = _log_comb(t, n)
+        logs = [_log_comb(f, k) + _log_comb(t - f, n - k) - base + theta * k for k in range(lo, hi + 1)]
+        top = max(logs)
+        law = [math.exp(v - top) for v in logs]
+        out = [0.0] * (len(dist) + len(law) - 1)
+        for i, a in enumerate(dist):
+            if a:
+                for j, b in enumerate(law):
+                    out[i + j] += a * b
+        peak = max(out)
+        dist = [v / peak for v in out]
+        log_scale += top + math.log(peak)
+        offset += lo
+    k = x - offset
+    tail = sum(v * math.exp(-theta * (i - k)) for i, v in enumerate(dist) if i >= k)
+    if tail <= 0:
+        return 0.0
+    log_p = math.log(tail) + log_scale - theta * x
+    if log_p >= -690:
+        return min(1.0, math.exp(log_p))
+    exponent = math.floor(log_p / math.log(10))
+    digits = round(10 ** (log_p / math.log(10) - exponent + 12))
+    return Fraction(digits, 10 ** (12 - exponent))
+
+
 def benjamini_hochberg(pvalues: Sequence[float], q: float, m: int | None = None) -> float:
     """The Benjamini-Hochberg threshold at false discovery rate ``q``: every p-value at or below it is a finding
     (0.0: none is).  With the p-values sorted ascending, ``R`` is the largest rank ``i`` with

@@ -7,42 +7,54 @@ ranks, or a few cards of one suit, are over-represented in what is left.  A
 patron who keeps the count wagers on it only then, or wagers more then.  Such
 play is legal; the house and the regulator want it known.
 
-For every coup a named patron could place a side wager (a wager on a spot
-beside which it may stand; for a spot that needs none, every coup the patron
-is at the table), the patron's edge on it is worked out from the cards out of
-the shoe before the coup (:class:`~compliance.games.baccarat.edges.RemovalCount`,
-the effect-of-removal count, its error against the exact enumeration in
-docs/integrity.md; for a pair, the exact edge by card,
-:class:`~compliance.games.baccarat.edges.PairCount`), and the coup is
-*favourable* where it is above nought.  A patron playing blind places side
-wagers, and large ones, without regard to it.
-So for each (patron, spot):
+For every coup a named patron was present for (seated, or placing any wager
+at the table: a counter who sits out the coups the count does not favour is
+present at them), the patron's edge on each side wager is worked out from the
+cards out of the shoe before the coup
+(:class:`~compliance.games.baccarat.edges.RemovalCount`, the effect-of-removal
+count, its error against the exact enumeration in docs/integrity.md; for a pair,
+the exact edge by card, :class:`~compliance.games.baccarat.edges.PairCount`),
+and the coup is *favourable* where it is above nought.  Favourable coups
+cluster late in a shoe, so a patron blind to the cards whose habit is tied to
+the shoe's depth (the side wager only in the last decks, larger late) would
+look like a counter to a test that ignores depth.  So each test is stratified
+by depth: the coups are put in bands of ``BAND`` cards dealt from the shoe, and
+within each band the patron's wagers are compared with the patron's own chances
+there.  For each (patron, spot):
 
-* **placement**: of the patron's ``T`` chances, ``F`` were favourable; of the
-  ``n`` side wagers placed, ``x`` fell on them.  Under blind play ``x`` is
-  hypergeometric (``n`` drawn from ``T`` of which ``F`` are marked); the
-  p-value is its upper tail.
-* **size**: of the ``n`` wagers, ``L`` were larger than the patron's median
-  wager on the spot; of them ``y`` fell on favourable coups, against the
-  ``x`` of ``n`` wagers that did: hypergeometric again.
+* **placement**: in each band ``b``, of the patron's ``T_b`` chances ``F_b``
+  were favourable and the patron placed ``n_b`` side wagers; under a placement
+  blind to the cards within the band, the favourable wagers of each band are
+  hypergeometric and their sum ``x`` has the law of their convolution; the
+  p-value is its upper tail (:func:`compliance.stats.stratified_hypergeometric_upper`).
+* **size**: in each band, of the patron's wagers, those larger than the
+  patron's median wager on the spot; ``y`` of them at favourable coups, against
+  the favourable wagers of the band: the same tail.
 
-Every test of the run goes through Benjamini-Hochberg.  The count's error
-only weakens the tests: under blind play which coups it calls favourable is
-no matter, so their false-alarm rate holds whatever its error.
+Every test of the run goes through Benjamini-Hochberg; a patron is named only
+where, besides, the side wagers found have a positive exact expected value
+given the cards left (the judge's).  The count's error only weakens the tests:
+under blind play which coups it calls favourable is no matter, so their
+false-alarm rate holds whatever its error.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
 from compliance.games.baccarat.edges import PairCount, PairReturns, exact_edge, full_shoe, pair_edge
-from compliance.stats import hypergeometric_upper
+from compliance.stats import stratified_hypergeometric_upper
 
 #: the tests of a patron and spot, in words
-TESTS = {"placement": "side wagers placed where the cards favour the patron",
-         "size": "large side wagers placed where the cards favour the patron"}
+TESTS = {"placement": "side wagers placed where the cards favour the patron, against the patron's own placement at "
+                      "each shoe depth",
+         "size": "large side wagers placed where the cards favour the patron, against the patron's own wagers at "
+                 "each shoe depth"}
+#: the depth bands of the tests: cards dealt from the shoe before the coup, a quarter deck a band
+BAND = 13
 CENT = Decimal("0.01")
 
 
@@ -96,6 +108,7 @@ class Wager:
     favourable: bool
     amount: Decimal
     left: tuple[int, ...]
+    band: int = 0  # the coup's depth band (BAND)
 
 
 FAVOURABLE, WAGERED = 1, 2
@@ -110,6 +123,7 @@ class Line:
     spot: str
     back: tuple
     flags: bytearray = field(default_factory=bytearray)
+    bands: bytearray = field(default_factory=bytearray)  # each chance's depth band
     wagers: list[Wager] = field(default_factory=list)
 
     def large(self) -> Decimal | None:
@@ -129,56 +143,85 @@ class Test:
     p_value: float
 
 
+def _placement(flags, bands, end: int | None = None) -> tuple[int, list]:
+    """(the favourable wagers, each band's (chances, favourable chances, wagers)) of the chances before ``end``."""
+    chances, marked, drawn = Counter(), Counter(), Counter()
+    x = 0
+    for flag, band in zip(flags[:end], bands[:end], strict=True):
+        chances[band] += 1
+        if flag:
+            if flag & FAVOURABLE:
+                marked[band] += 1
+            if flag & WAGERED:
+                drawn[band] += 1
+                x += flag == FAVOURABLE | WAGERED
+    return x, [(chances[b], marked[b], drawn[b]) for b in chances]
+
+
+def _size(wagers: list[Wager], cut: Decimal) -> tuple[int, list]:
+    """(the large wagers at favourable coups, each band's (wagers, favourable wagers, large wagers))."""
+    chances, marked, drawn = Counter(), Counter(), Counter()
+    y = 0
+    for w in wagers:
+        chances[w.band] += 1
+        marked[w.band] += w.favourable
+        if w.amount > cut:
+            drawn[w.band] += 1
+            y += w.favourable
+    return y, [(chances[b], marked[b], drawn[b]) for b in chances]
+
+
 def tests_of(line: Line) -> list[Test]:
     n = len(line.wagers)
     if not n:
         return []
     flags = line.flags
-    x = flags.count(FAVOURABLE | WAGERED)
+    x = sum(w.favourable for w in line.wagers)
     t, f = len(flags), flags.count(FAVOURABLE) + x
-    out = [Test(line, "placement", x, n, f, t, hypergeometric_upper(x, t, f, n) if x else 1.0)]
+    p = stratified_hypergeometric_upper(x, _placement(flags, line.bands)[1]) if x else 1.0
+    out = [Test(line, "placement", x, n, f, t, p)]
     cut = line.large()
-    big = [w for w in line.wagers if w.amount > cut]
-    y = sum(w.favourable for w in big)
-    out.append(Test(line, "size", y, len(big), x, n, hypergeometric_upper(y, n, x, len(big)) if y else 1.0))
+    big = sum(1 for w in line.wagers if w.amount > cut)
+    y, strata = _size(line.wagers, cut) if x else (0, [])
+    out.append(Test(line, "size", y, big, x, n, stratified_hypergeometric_upper(y, strata) if y else 1.0))
     return out
 
 
 def decisive(test: Test, threshold: float) -> Wager:
-    """The wager at which the running test (on the chances so far) first fell to ``threshold``; the line's last
-    favourable wager if never before the end."""
+    """The favourable wager at which the running test (on the chances so far, or the wagers so far) fell to
+    ``threshold``: the first found by bisection over the favourable wagers (the test is worked out at a few of
+    them, not at each); the line's last favourable wager if none."""
     line = test.line
-    t = f = n = x = 0
-    last = None
-    if test.kind == "placement":  # every chance is in the population, its wagers drawn
-        wagers = iter(line.wagers)
-        for flag in line.flags:
-            t += 1
-            good = flag & FAVOURABLE
-            f += good
-            if not flag & WAGERED:
-                continue
-            w = next(wagers)
-            n += 1
-            x += good
-            if good:
-                last = w
-                if hypergeometric_upper(x, t, f, n) <= threshold:
-                    return w
-        return last
-    cut = line.large()  # size: every wager is in the population, its large ones drawn
-    for w in line.wagers:
-        t += 1
-        f += w.favourable
-        if w.amount <= cut:
-            continue
-        n += 1
-        x += w.favourable
-        if w.favourable:
-            last = w
-            if hypergeometric_upper(x, t, f, n) <= threshold:
-                return w
-    return last
+    cut = line.large()
+    if test.kind == "placement":  # the chance index of each favourable wager
+        ends, i = [], 0
+        for at, flag in enumerate(line.flags):
+            if flag & WAGERED:
+                if flag & FAVOURABLE:
+                    ends.append((at + 1, i))
+                i += 1
+
+        def p_at(end: int) -> float:
+            x, strata = _placement(line.flags, line.bands, end)
+            return stratified_hypergeometric_upper(x, strata)
+    else:
+        ends = [(i + 1, i) for i, w in enumerate(line.wagers) if w.favourable and w.amount > cut]
+
+        def p_at(end: int) -> float:
+            y, strata = _size(line.wagers[:end], cut)
+            return stratified_hypergeometric_upper(y, strata)
+    if not ends:
+        return line.wagers[-1]
+    lo, hi = 0, len(ends) - 1
+    if p_at(ends[hi][0]) > threshold:
+        return line.wagers[ends[hi][1]]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if p_at(ends[mid][0]) <= threshold:
+            hi = mid
+        else:
+            lo = mid + 1
+    return line.wagers[ends[lo][1]]
 
 
 def edge_at(back, tableau, left) -> Fraction | None:

@@ -370,13 +370,10 @@ class Collector:
             if spots:
                 self.data.chances = Chances(spots)
                 self.known = frozenset({"cards", "values"})
-                # each spot -> the side wagers a wager on it allows beside it
-                self.beside = {name: tuple(side for side, (_, allowed) in spots.items()
-                                           if side != name and allowed is not None and name in allowed)
-                               for name in table.spots}
-                # the side wagers that need no wager beside them (Perfect Pairs): a chance at them for every
-                # patron at the table, seated or placing any wager
-                self.free = tuple(side for side, (_, allowed) in spots.items() if allowed is None)
+                # every side wager judged: a chance at each for every patron at the table (seated, or placing
+                # any wager), whether or not they wagered beside it (a counter who sits out the coups the count
+                # does not favour is present at them)
+                self.every = tuple(spots)
                 # a seated patron's id, a standing patron's "patron:<id>" -> the name a finding carries
                 self.names: dict = {}
                 self.standing: dict = {}
@@ -519,8 +516,8 @@ class Collector:
                     patrons.events.append(("late", shoe.shoe, index, dealer, who, ch.after, None))
 
     def _chances(self, s, shoe: ShoeRecord, have, duplicate: bool) -> None:
-        """Keep, for the advantage-play test, each named patron's chance at a side wager in this coup (a wager
-        beside which one may stand) and the side wagers placed; and whether the coup's cards are all known.
+        """Keep, for the advantage-play test, each named patron's chance at the side wagers in this coup (every
+        patron present: seated, or placing any wager) and the side wagers placed; and whether the coup's cards are all known.
         Every coup of a table with side wagers comes here: kept lean (each name bounded once, no dict made for a
         coup without side wagers)."""
         chances = self.data.chances
@@ -530,32 +527,24 @@ class Collector:
         stakes = s.stakes_at_first_card
         if stakes is None:
             stakes = s.stakes
-        free = self.free
-        if not stakes and not (free and s.seated):
+        seated = s.seated
+        if not stakes and not seated:
             return
-        beside, sides = self.beside, chances.spots
-        could_of: dict = {}
+        sides, every = chances.spots, self.every
         placed_of = None
         for (bettor, spot), amount in stakes.items():
-            allows = beside.get(spot)
-            if allows:
-                had = could_of.get(bettor)
-                could_of[bettor] = allows if had is None else tuple(dict.fromkeys(had + allows))
             if spot in sides:
                 if placed_of is None:
                     placed_of = {}
                 placed_of[bettor] = placed_of.get(bettor, ()) + ((spot, amount),)
-        if free:  # (never among the spots a wager allows beside it)
-            at_table = dict.fromkeys(bettor for bettor, _ in stakes)
-            if s.seated:
-                at_table.update(dict.fromkeys(s.seated))
-            for bettor in at_table:
-                had = could_of.get(bettor)
-                could_of[bettor] = free if had is None else had + free
+        # a chance at every side wager for every patron at the table: seated, or placing any wager
+        could_of = dict.fromkeys((bettor for bettor, _ in stakes), every)
+        if seated:
+            could_of.update(dict.fromkeys(seated, every))
         if not could_of:
             return
         index = len(shoe.numbers) - 1
-        seated, keep = s.seated, chances.chances.append
+        keep = chances.chances.append
         unnamed = False
         for bettor, could in could_of.items():
             if type(bettor) is str:  # a standing patron's "patron:<id>"

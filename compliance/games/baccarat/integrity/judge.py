@@ -217,9 +217,10 @@ def stepped(rule, p_value, bound: bool = False) -> tuple[str, str]:
 
 
 def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statistic], p_value=1.0,
-             bound: bool = False, money: Money | None = None) -> _Made:
+             bound: bool = False, money: Money | None = None, dealer: bool = True) -> _Made:
     """The finding, at the coup ``index`` of ``shoe`` (its place, who ran the table and when, where recorded);
-    ``p_value``: its strongest test's p-value or bound, which steps its severity (:func:`stepped`)."""
+    ``p_value``: its strongest test's p-value or bound, which steps its severity (:func:`stepped`); ``dealer``
+    False: the finding is a patron's own, and carries no one who ran the table."""
     r, rec = shoe.result, shoe.record
     number = rec.numbers[index]
     severity, words = stepped(rule, p_value, bound)
@@ -227,7 +228,7 @@ def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statisti
     f = Finding(rule=rule.id, category=rule.category, severity=severity, transcript=r.transcript,
                 coup=number, event=None, message=message, citation=rule.cite_for(r.game),
                 line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
-                staff=r.integrity.timeline.at(number), at=rec.time_of(index), statistics=tuple(tests), money=money)
+                staff=r.integrity.timeline.at(number) if dealer else (), at=rec.time_of(index), statistics=tuple(tests), money=money)
     shoe.view.flagged.append(f"{rule.id}: {message}")
     return _Made(r, f)
 
@@ -673,7 +674,9 @@ def _shoe_left(run: ShoeRun, gaps: set[int], spots: dict, tableau, counts: dict)
         good[spot], left_of[spot] = advantage.favourable(count, lefts), lefts
     if kinds is not None:  # a card without its suit: the shoe left is not known to a pair's spot, nor judged
         lefts = [None if k is None else left for left, k in zip(lefts, kinds, strict=True)]
-    return run, lefts, good, left_of
+    full = 52 * decks  # each coup's depth band: the cards dealt from the shoe before it
+    bands = [0 if left is None else min(255, (full - sum(left)) // advantage.BAND) for left in lefts]
+    return run, lefts, good, left_of, bands
 
 
 def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
@@ -710,7 +713,7 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                                                                             counts)
             if got is None:
                 continue
-            run, lefts, good, left_of = got
+            run, lefts, good, left_of, bands = got
             if lefts[index] is None:
                 unknown.add((shoe, index))
                 continue
@@ -719,19 +722,23 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                 these = lines_of[(patron, could)] = tuple(
                     lines.get((patron, spot)) or lines.setdefault((patron, spot), advantage.Line(
                         patron, spot, data.spots[spot][0])) for spot in could)
+            band = bands[index]
             if not placed:
                 for line in these:
                     line.flags.append(good[line.spot][index])
+                    line.bands.append(band)
                 continue
             amounts = dict(placed)
             for line in these:
                 fav = good[line.spot][index]
                 amount = amounts.get(line.spot)
+                line.bands.append(band)
                 if amount is None:
                     line.flags.append(fav)
                 else:
                     line.flags.append(fav | advantage.WAGERED)
-                    line.wagers.append(advantage.Wager((run, index), bool(fav), amount, left_of[line.spot][index]))
+                    line.wagers.append(advantage.Wager((run, index), bool(fav), amount, left_of[line.spot][index],
+                                                       band))
         for lacking, n in ((("patrons",), data.no_patron), (("cards",), len(unknown))):
             if n:
                 key = (r.integrity.rules[ADVANTAGE].id, lacking)
@@ -748,29 +755,8 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
     made = []
     for patron in sorted(rejected):
         found = rejected[patron]
-        at = min((advantage.decisive(t, cut) for t in found), key=lambda c: (c.place[0].label, c.place[1]))
-        shoe, index = at.place
-        label = f"patron {patron}"
-        parts, stats = [], []
-        for t in found:
-            spot = t.line.spot
-            if t.kind == "placement":
-                parts.append(f"{t.x} of the patron's {t.n} {spot} wagers fell at the {t.marked} of the patron's "
-                             f"{t.population} chances at it where the cards left favoured the patron "
-                             f"({t.marked / t.population:.1%}; hypergeometric tail: p = "
-                             f"{probability_text(t.p_value)})")
-                what = f"{spot} wagers at favourable coups, of the patron's wagers"
-            else:
-                parts.append(f"{t.x} of the patron's {t.n} larger {spot} wagers fell at favourable coups, against "
-                             f"{t.marked} of all {t.population} (hypergeometric tail: p = "
-                             f"{probability_text(t.p_value)})")
-                what = f"larger {spot} wagers at favourable coups, of the patron's larger wagers"
-            first = advantage.decisive(t, cut)
-            stats.append(Statistic(label, f"{advantage.TESTS[t.kind]} (hypergeometric tail)", what,
-                                   f"{t.x} of {t.n} (favourable: {t.marked} of {t.population})",
-                                   probability_text(t.p_value),
-                                   _bh_level(cut, len(tests), p.false_discovery_rate),
-                                   first.place[0].coup(first.place[1])))
+        # the money first: a patron whose side wagers had no positive expected value given the cards left gained
+        # nothing from them, whatever their placement (a habit tied to the shoe, not a count): not named
         spots = {t.line.spot: t.line for t in found}
         blind = counted = Decimal(0)
         wagers = 0
@@ -780,6 +766,31 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
             blind, counted = blind + b, counted + c
             wagers += len(line.wagers)
             coups |= {w.place for w in line.wagers if w.favourable}
+        if counted <= 0:
+            continue
+        firsts = [advantage.decisive(t, cut) for t in found]
+        at = min(firsts, key=lambda c: (c.place[0].label, c.place[1]))
+        shoe, index = at.place
+        label = f"patron {patron}"
+        parts, stats = [], []
+        for t, first in zip(found, firsts, strict=True):
+            spot = t.line.spot
+            if t.kind == "placement":
+                parts.append(f"{t.x} of the patron's {t.n} {spot} wagers fell at the {t.marked} of the patron's "
+                             f"{t.population} chances at it where the cards left favoured the patron "
+                             f"({t.marked / t.population:.1%}), more than the patron's own placement at each shoe "
+                             f"depth explains (hypergeometric tail, by depth: p = {probability_text(t.p_value)})")
+                what = f"{spot} wagers at favourable coups, of the patron's wagers"
+            else:
+                parts.append(f"{t.x} of the patron's {t.n} larger {spot} wagers fell at favourable coups, against "
+                             f"{t.marked} of all {t.population}, more than the patron's own wagers at each shoe "
+                             f"depth explain (hypergeometric tail, by depth: p = {probability_text(t.p_value)})")
+                what = f"larger {spot} wagers at favourable coups, of the patron's larger wagers"
+            stats.append(Statistic(label, f"{advantage.TESTS[t.kind]} (hypergeometric tail, by depth)", what,
+                                   f"{t.x} of {t.n} (favourable: {t.marked} of {t.population})",
+                                   probability_text(t.p_value),
+                                   _bh_level(cut, len(tests), p.false_discovery_rate),
+                                   first.place[0].coup(first.place[1])))
         listed = _listed(coups)
         currencies = {w.place[0].result.integrity.currency for line in spots.values() for w in line.wagers}
         gain = counted - blind
@@ -790,5 +801,6 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                    + f"odds: an expected gain of {money(gain)} from the cards; favourable wagers in coups {listed}; "
                    + f"decisive at coup {shoe.coup(index)}")
         worth = Money(blind, counted, currencies.pop() if len(currencies) == 1 else None, patron, sums=wagers)
-        made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth))
+        made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth,
+                             dealer=False))
     return made
