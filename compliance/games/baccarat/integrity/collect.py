@@ -105,7 +105,8 @@ class ShoeRecord(Slotted):
         self.numbers: array | list = array("q")  # coup numbers (each of these three a list, should one not fit)
         self.lines = array("I")  # where each coup starts in the file
         self.columns = array("I")
-        self.outcomes = bytearray()  # as the table gave them: b"B", b"P", b"T" (lower case: a natural), b"-" none
+        # as the table gave them: b"B", b"P", b"T" (lower case: a natural), b"-" none, b"?" dealt but not read
+        self.outcomes = bytearray()
         # (coup index, the patron's gain, kind, what was due: its value to the patron) of wrong settlements
         self.errors: list[tuple[int, Decimal, str, Decimal]] = []
         self.aside: list[int] = []  # places in ``cards`` of the cards that went to no hand (burnt, discarded)
@@ -447,7 +448,8 @@ class Collector:
             if categories and NOT_DEALT_BY_THE_TABLEAU & categories and len(s.initial) == 4 and len(cards) > start:
                 self._recount(shoe, s, start)
         else:
-            letter = 45  # "-"
+            # "?": a coup dealt whose outcome the counts cannot read (outcomes.py counts it at its worst); "-": none
+            letter = 63 if s.void is None and not duplicate else 45
             if not OUTCOME <= have and "cards" in have:
                 self._without_hands(shoe, s, have, len(cards) - start, start, duplicate)
         shoe.outcomes.append(letter)

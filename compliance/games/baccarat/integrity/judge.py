@@ -144,7 +144,7 @@ def judge(results: list, context: RunContext | None = None) -> None:
             if len(record):
                 run = ShoeRun(r, record, len(shoes), rules, cache=cache, judged_as=apart.get(id(r)))
                 run.view = ShoeView(record.shoe, r.table, record.decks, record.numbers[0], record.numbers[-1],
-                                    record.outcomes.decode("ascii"))
+                                    record.outcomes.decode("ascii").replace("?", "-"))
                 shoes.append(run)
     if not shoes:
         return

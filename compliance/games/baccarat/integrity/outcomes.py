@@ -18,6 +18,15 @@ a shoe (Banker or Player; a tie neither breaks nor extends it, as on the big
 road) is compared with the chance of a streak at least as long in that many
 Banker-or-Player coups.
 
+A coup dealt whose outcome the record does not let the counts read (``?``: its
+hands set aside by an import, its values not recorded) is not a random one: a
+hand log without totals sets aside exactly the five-card coups, none of them a
+natural.  Leaving such coups out would make a fair shoe look rigged, so each
+test accounts for them at their worst: a count's p-value is the largest over
+every outcome the coups set aside could have had (the count most like fair
+play), and a streak is taken as broken by each of them, in as many coups as
+they could add.  Coups set aside never make a shoe look less fair than it is.
+
 Benjamini-Hochberg over every p-value a rule computes in the run keeps false
 alarms over many shoes in check.  A finding names, for each test it rejected,
 the first coup at which the running test (on the coups up to it) fell to the
@@ -66,6 +75,7 @@ class Test:
     chance: float  # of one coup (a streak: of a Banker win among Banker-or-Player coups)
     p_value: float
     side: str = ""  # a streak's: B or P
+    unread: int = 0  # coups set aside (``?``), counted at their worst (for a count: ``k`` and ``n`` include them)
 
     @property
     def words(self) -> str:
@@ -75,8 +85,13 @@ class Test:
     def value(self) -> str:
         if self.statistic == "streak":
             name = "Banker" if self.side == "B" else "Player"
-            return f"{self.k} {name} wins in a row in {self.n} Banker or Player coups"
-        return f"{self.k:,} of {self.n:,} (fair: {self.n * self.chance:,.1f} on average)"
+            return f"{self.k} {name} wins in a row in {self.n} Banker or Player coups" + self._unread
+        return f"{self.k:,} of {self.n:,} (fair: {self.n * self.chance:,.1f} on average)" + self._unread
+
+    @property
+    def _unread(self) -> str:
+        return (f" ({self.unread:,} coups not read among them, counted as fair play would best explain)"
+                if self.unread else "")
 
 
 WORDS = {stat: words for stat, words, _ in COUNTS}
@@ -96,25 +111,42 @@ def tests_of(group: Group, wanted: list[str]) -> list[Test]:
                                                    [s.odds for s in group.segments], group.kind == "shoe", wanted)]
 
 
+UNREAD = 63  # "?": a coup dealt whose outcome the counts cannot read
+
+
+def worst(k: int, n: int, unread: int, p: float) -> tuple[int, float]:
+    """(the count, the p-value) of ``k`` of ``n`` coups read, and ``unread`` more whose outcome is not known, at the
+    outcome of those most like fair play: the largest p-value over every count they could add (``n + unread``
+    coups in all).  A p-value at least that of the truth, whatever it was."""
+    if not unread:
+        return k, binomial_two_sided(k, n, p)
+    total = n + unread
+    best = round(total * p) - k
+    candidates = {min(max(j, 0), unread) for j in (best - 1, best, best + 1)} | {0, unread}
+    return max(((k + j, binomial_two_sided(k + j, total, p)) for j in candidates), key=lambda x: (x[1], -x[0]))
+
+
 def statistics_of(texts: list[bytes], odds: list[dict[str, float]], shoe: bool, wanted: list[str]) -> list[tuple]:
     """The tests of the coups ``texts`` (segments, each with its ``odds``), as :class:`Test`'s fields after its
-    group: (statistic, k, n, chance, p-value, side); ``shoe``: one shoe's, its longest streak tested too."""
+    group: (statistic, k, n, chance, p-value, side, unread); ``shoe``: one shoe's, its longest streak tested too.
+    Coups set aside (``?``) are counted at their worst (:func:`worst`)."""
     sizes = [len(t) - t.count(b"-") for t in texts]
     n = sum(sizes)
     if n == 0:
         return []
+    unread = sum(t.count(b"?") for t in texts)
     out = []
     for stat, _, of in COUNTS:
         if stat not in wanted:
             continue
         p = sum(o[stat] * k for o, k in zip(odds, sizes)) / n
-        k = sum(_count(t, of) for t in texts)
-        out.append((stat, k, n, p, binomial_two_sided(k, n, p), ""))
+        k, p_value = worst(sum(_count(t, of) for t in texts), n - unread, unread, p)
+        out.append((stat, k, n, p, p_value, "", unread))
     if shoe and "streak" in wanted:
         side, length, _, m = streak(texts[0])
         if m:
             q = odds[0]["banker"] / (odds[0]["banker"] + odds[0]["player"])
-            out.append(("streak", length, m, q, longest_run_tail(length, m, q), side))
+            out.append(("streak", length, m, q, longest_run_tail(length, m, q), side, unread))
     return out
 
 
@@ -127,6 +159,10 @@ def decisive(test: Test, threshold: float) -> tuple[Segment, int]:
         seg = segments[0]
         run, last, resolved, best = 0, None, 0, 0
         for i, c in enumerate(letters(seg)):
+            if c == UNREAD:  # at its worst: a break, and one more coup
+                resolved += 1
+                run, last = 0, None
+                continue
             s = "B" if c in b"Bb" else "P" if c in b"Pp" else None
             if s is None:
                 continue
@@ -139,19 +175,22 @@ def decisive(test: Test, threshold: float) -> tuple[Segment, int]:
         return seg, seg.end - 1
     of = dict((stat, of) for stat, _, of in COUNTS)[test.statistic]
     p = test.chance
-    k = n = 0
+    k = n = u = 0
     for seg in segments:
         text = letters(seg)
-        size = len(text) - text.count(b"-")
-        if seg is not segments[-1] and binomial_two_sided(k + _count(text, of), n + size, p) > threshold:
-            k, n = k + _count(text, of), n + size
+        size, unread = len(text) - text.count(b"-") - text.count(b"?"), text.count(b"?")
+        if seg is not segments[-1] and worst(k + _count(text, of), n + size, u + unread, p)[1] > threshold:
+            k, n, u = k + _count(text, of), n + size, u + unread
             continue
         for i, c in enumerate(text):
             if c == 45:  # "-": not compared
                 continue
-            n += 1
-            k += c in of
-            if binomial_two_sided(k, n, p) <= threshold:
+            if c == UNREAD:
+                u += 1
+            else:
+                n += 1
+                k += c in of
+            if worst(k, n, u, p)[1] <= threshold:
                 return seg, seg.start + i
         return seg, seg.end - 1
     return segments[-1], segments[-1].end - 1
@@ -166,6 +205,10 @@ def streak(text: bytes) -> tuple[str, int, int, int]:
             s = "B"
         elif c in b"Pp":
             s = "P"
+        elif c == UNREAD:  # at its worst: a break, in one coup more
+            m += 1
+            run, side = 0, None
+            continue
         else:
             continue
         m += 1
@@ -178,7 +221,7 @@ def streak(text: bytes) -> tuple[str, int, int, int]:
 
 def bands(text: bytes, odds: dict[str, float]) -> list[CountBand]:
     """The shoe's counts against the band a fair shoe lands in 95 times in 100."""
-    n = len(text) - text.count(b"-")
+    n = len(text) - text.count(b"-") - text.count(b"?")
     out = []
     for stat, words, of in COUNTS:
         p = odds[stat]
