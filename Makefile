@@ -10,7 +10,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # $(call generate,ARGS,FILE): FILE is the output of `baccarat-audit ARGS`, written whole or left as it was.
 generate = $(BIN)/baccarat-audit $(1) > $(2).tmp && mv $(2).tmp $(2) || { rm -f $(2).tmp; exit 1; }
 
-.PHONY: run test test-all test-slow lint fuzz browser conformance bench bench-integrity integrity-false-alarms bench-patrons docs clean
+.PHONY: run test test-all test-slow lint fuzz browser conformance bench bench-integrity integrity-false-alarms bench-patrons bench-innocents docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,12 @@ integrity-false-alarms: $(TOOL)
 # patron-level integrity: the count's error, detection power, false alarms, cost (docs/integrity.md; a few minutes)
 bench-patrons: $(TESTS)
 	$(BIN)/python bench/advantage_play.py
+
+# who the patron-level rules name: the simulator's innocents and the guilty (docs/integrity.md; NIGHTS=20 for the
+# full figures, long on a shared machine)
+NIGHTS ?= 3
+bench-innocents: $(TOOL)
+	$(BIN)/python bench/innocents.py --nights $(NIGHTS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,148 @@
+"""Who the patron-level integrity rules name: the simulator's innocents, and the guilty beside them (docs/integrity.md).
+
+Crowded EZ Baccarat nights (us-pa, nine dealers relieving each other every 40 coups, ``--stay 15``: about 250
+patrons a night with those standing, honest slips in 1% of coups), each class of patron on nights of its own:
+
+* **innocents** (``--inject innocent:WAY``, each at its default rate): the nights of a class checked as one run;
+  the patrons and the dealers BAC-COLLUSION or PA-ADVANTAGE-PLAY name, per 1,000 patron-nights (a patron present
+  at a night: seated, or wagering);
+* **guilty** (``integrity.collusion@0.2``, ``@0.05``, ``integrity.advantage-play:wonging@0.2``): the first 1, 3,
+  10 and 20 nights checked as one run, for each of ``--seeds`` seeds: how many runs name the guilty patron.
+
+``--base DIR`` checks the same nights with the code of another tree (a copy of main before a change: its
+``compliance`` package is put first on the path), for the figures before and after.
+
+    .venv/bin/python bench/innocents.py --nights 20 --coups 1000
+    .venv/bin/python bench/innocents.py --nights 5 --base /tmp/main-copy     # the figures before
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from compliance.games.baccarat.simulate import Simulator, write_transcript
+from compliance.games.baccarat.simulate.habits import HABITS
+from compliance.ruleset.loader import load_ruleset
+
+RULES = ("BAC-COLLUSION", "PA-ADVANTAGE-PLAY")
+GUILTY = {"collusion@0.2": {"integrity.collusion:patron": 0.2}, "collusion@0.05": {"integrity.collusion:patron": 0.05},
+          "wonging@0.2": {"integrity.advantage-play:wonging": 0.2}}
+RUNS = (1, 3, 10, 20)
+
+
+def play(where: Path, name: str, nights: int, coups: int, inject: dict, seed: int) -> tuple[list[Path], list]:
+    """The class's nights, made once and kept (the same nights for the code before and after)."""
+    paths, made = [], []
+    for night in range(nights):
+        path = where / f"{name}-{seed}-{night + 1}.jsonl"
+        sim = Simulator(load_ruleset("us-pa"), coups=coups, seed=seed * 1000 + night, game="ez_baccarat", dealers=9,
+                        stay=15, table_id=f"T-{night + 1}", inject={"settlement.wrong-amount": 0.01} | inject)
+        if not path.exists():
+            with open(path, "wb") as f:
+                write_transcript(sim, f, "jsonl")
+            _same_pair(path, sim.integrity)
+        else:
+            for _ in sim.coups():
+                pass
+        paths.append(path)
+        made.append(sim.integrity)
+    return paths, made
+
+
+def _same_pair(path: Path, made: list) -> None:
+    """A colluding pair under the same names every night (P-ACCOMPLICE, dealer D-01), as a run of nights of one
+    accomplice and one dealer is (the simulator draws them anew each night)."""
+    pair = next((i for i in made if i.category == "integrity.collusion"), None)
+    if pair is None:
+        return
+    text = path.read_text()
+    text = text.replace(f'"{pair.patron}"', '"P-ACCOMPLICE"')
+    if pair.dealer != "D-01":
+        text = text.replace('"D-01"', '"D-SWAP"').replace(f'"{pair.dealer}"', '"D-01"').replace('"D-SWAP"',
+                                                                                                 f'"{pair.dealer}"')
+    path.write_text(text)
+
+
+def present(paths: list[Path]) -> int:
+    """Patron-nights: the patrons present at each night (seated, or wagering), summed over the nights."""
+    total = 0
+    for path in paths:
+        patrons = set()
+        with open(path) as f:
+            next(f)
+            for line in f:
+                c = json.loads(line)
+                patrons.update(c.get("seated", {}).values())
+                patrons.update(e["patron"] for e in c["events"] if e["type"] == "wager" and "patron" in e)
+        total += len(patrons)
+    return total
+
+
+def named(paths: list[Path], base: str | None) -> tuple[set, set]:
+    """(the patrons, the dealers) the run's BAC-COLLUSION and PA-ADVANTAGE-PLAY findings name."""
+    env = dict(os.environ, BACCARAT_AUDIT_NO_CACHE="1")
+    if base:
+        env["PYTHONPATH"] = base
+    out = subprocess.run([sys.executable, "-m", "compliance", "check", *map(str, paths), "-f", "json", "-j", "1"],
+                         capture_output=True, text=True, env=env)
+    if out.returncode not in (0, 1):
+        raise SystemExit(out.stderr)
+    patrons, dealers = set(), set()
+    for f in json.loads(out.stdout)["findings"]:
+        if f["rule"] not in RULES:
+            continue
+        if f.get("money", {}).get("patron"):
+            patrons.add(f["money"]["patron"])
+        if f.get("staff", {}).get("dealer"):
+            dealers.add(f["staff"]["dealer"])
+    return patrons, dealers
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nights", type=int, default=20, help="nights a class (the longest guilty run: at most this)")
+    ap.add_argument("--coups", type=int, default=1000, help="coups a night")
+    ap.add_argument("--seeds", type=int, default=1, help="guilty: runs of each length")
+    ap.add_argument("--base", help="check with the compliance package of this tree (the figures before)")
+    ap.add_argument("--only", choices=("innocents", "guilty"))
+    ap.add_argument("--keep", default=str(Path(tempfile.gettempdir()) / "baccarat-bench-innocents"),
+                    help="where the nights are kept between runs")
+    a = ap.parse_args(argv)
+    where = Path(a.keep)
+    where.mkdir(parents=True, exist_ok=True)
+    print(f"{'before: ' + a.base if a.base else 'this tree'}; EZ Baccarat nights of {a.coups:,} coups, nine "
+          f"dealers, --stay 15, honest slips in 1% of coups")
+    if a.only != "guilty":
+        print("innocents: patrons and dealers named (BAC-COLLUSION, PA-ADVANTAGE-PLAY), the nights of a class as one run")
+        for way, rate in HABITS.items():
+            paths, _ = play(where, way, a.nights, a.coups, {f"innocent:{way}": rate}, 1)
+            patrons, dealers = named(paths, a.base)
+            shifts = present(paths)
+            print(f"  innocent:{way}@{rate}: {a.nights} nights, {shifts:,} patron-nights: {len(patrons)} patrons "
+                  f"({1000 * len(patrons) / shifts:.2f} per 1,000), {len(dealers)} dealers named"
+                  + (f" ({', '.join(sorted(patrons | dealers))})" if patrons or dealers else ""))
+    if a.only != "innocents":
+        print("guilty: runs that name the guilty patron (of --seeds), by the nights in the run")
+        for name, inject in GUILTY.items():
+            cells = []
+            for nights in (n for n in RUNS if n <= a.nights):
+                found = 0
+                for seed in range(1, a.seeds + 1):
+                    paths, made = play(where, name, nights, a.coups, inject, 100 + seed)
+                    guilty = {"P-ACCOMPLICE" if i.category == "integrity.collusion" else i.patron
+                              for m in made for i in m if i.category != "innocent"}
+                    patrons, _ = named(paths, a.base)
+                    found += bool(patrons & guilty)
+                cells.append(f"{nights} night{'s' if nights > 1 else ''}: {found} of {a.seeds}")
+            print(f"  {name}: " + "; ".join(cells))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
