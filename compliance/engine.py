@@ -19,6 +19,7 @@ Renderers (:mod:`compliance.report`) only format what this returns.
 from __future__ import annotations
 
 import bisect
+import decimal
 import dataclasses
 import operator
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from compliance import evidence, games
 from compliance.checks import REGISTRY
 from compliance.context import RunContext
 from compliance.errors import UserError
-from compliance.findings import Finding
+from compliance.findings import MONEY, Finding
 from compliance.games.common import ReplayError
 from compliance.printable import bounded_name
 from compliance.reading.reader import CoupRecord, TranscriptFile, bounded, open_transcript
@@ -377,7 +378,8 @@ class Checker:
         """Check every coup of ``source``; ``on_coup(coups, nbytes)``, if given, is called as each coup is read
         with the coups read so far and about how many bytes of the file they took (for a progress display)."""
         try:
-            return self._check_source(source, on_coup)
+            with decimal.localcontext(MONEY):  # every sum of money exact (findings.MONEY)
+                return self._check_source(source, on_coup)
         finally:
             source.close()
 
@@ -713,5 +715,6 @@ def judge_run(results: list[TranscriptResult], context: RunContext = RunContext(
         if r.integrity is not None:
             by_game.setdefault(games.for_table_game(r.game).kind, []).append(r)
     for kind, mine in by_game.items():
-        games.get(kind).integrity.judge(mine, context)
+        with decimal.localcontext(MONEY):
+            games.get(kind).integrity.judge(mine, context)
 

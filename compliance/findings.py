@@ -5,11 +5,16 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal
 
 from compliance.categories import SEVERITY_RANK
 
 _UNREADABLE = "transcript.unreadable"
+
+#: the context money is added, subtracted and multiplied in: 400 digits, where the default keeps 28, so that every
+#: sum of amounts a transcript may hold (below 1E+40, to 28 places: compliance.limits.money_figure), and their
+#: products with odds and commission rates (28 digits each), is exact.  The engine checks each transcript in it.
+MONEY = Context(prec=400, Emax=MAX_EMAX, Emin=MIN_EMIN)
 
 
 def fingerprint(rule: str, category: str, transcript: str, coup: int | None, event: int | None, message: str) -> str:
@@ -81,7 +86,7 @@ class Money:
     @property
     def gain(self) -> Decimal:
         """The patron's gain beyond what was due: the signed difference (negative: the house's)."""
-        return self.paid - self.expected
+        return MONEY.subtract(self.paid, self.expected)
 
     @property
     def favours(self) -> str:

@@ -355,6 +355,21 @@ def fine_figure(value, what: str, named: str):
     return value
 
 
+#: amounts are kept exactly below 10 ** MONEY_MAGNITUDE, to FIGURE_DIGITS decimal places: within these bounds every
+#: sum, difference and product of money a run makes is exact in ``compliance.findings.MONEY``
+MONEY_MAGNITUDE = 40
+
+
+def money_figure(value):
+    """An amount of a transcript, if it is within the bounds money is kept exactly in (below 10 ** 40, at most
+    28 decimal places), else a ValueError saying so: beyond them a sum would not be exact, or would not end."""
+    if value.is_finite() and value and value.adjusted() >= MONEY_MAGNITUDE:
+        raise ValueError(f"amounts are kept exactly below 1E+{MONEY_MAGNITUDE}; this one is {value:E}")
+    if significant(value)[1] > FIGURE_DIGITS:
+        raise ValueError(f"amounts are kept exactly to {FIGURE_DIGITS} decimal places; this one is {value:E}")
+    return value
+
+
 def commission_figure(value):
     """A commission rate or rounding unit, as :func:`fine_figure` bounds it."""
     return fine_figure(value, "commission figures", f"commission figures of {value:E}")

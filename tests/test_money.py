@@ -15,6 +15,7 @@ import json
 from decimal import Decimal
 
 import jsonschema
+import pytest
 from builders import check, coup, transcript
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -170,3 +171,44 @@ def test_every_format_gives_the_money(tmp_path, monkeypatch):
     assert "due 950, paid 1,000 USD: 50 USD in the patron" in html and 'id="money"' in html
     stats = run("check", "night-shift.json", "--statistics")
     assert "money: net 50 USD paid to patrons beyond what was due" in stats.stdout
+
+
+# ------------------------------------------------------------------ exact at every size a transcript may hold
+
+@settings(max_examples=40, deadline=None)
+@given(stake=st.decimals(min_value=1, max_value=Decimal("9.99E+38"), places=2, allow_nan=False, allow_infinity=False),
+       off=st.sampled_from([Decimal("0"), Decimal("0.01"), Decimal("-0.01")]))
+def test_a_banker_win_is_judged_to_the_cent_whatever_its_size(stake, off):
+    """A Banker win owes 0.95 of the stake, exactly, however many digits the stake has: paid that, no finding;
+    one cent more or less, a finding whose difference is that cent, and a net of that cent."""
+    from compliance.findings import MONEY
+
+    due = MONEY.multiply(stake, Decimal("0.95"))
+    found = one_coup(BANKER_WINS, [(2, "banker", stake)], [settle(2, "banker", "win", MONEY.add(due, off))],
+                     currency="USD")
+    money = money_of(found)
+    if not off:
+        assert money == []
+        return
+    assert [(m["expected"], m["difference"], m["favours"]) for m in money] == [
+        (amount_text(due), "0.01", "patron" if off > 0 else "house")]
+    summary = money_summary([f for f in found if f.money is not None])
+    assert summary.total.net == off
+
+
+def test_a_wager_of_ten_to_the_thirty_plus_one_is_worded_to_its_last_digit():
+    stake = Decimal(10**30 + 1)
+    found = one_coup(BANKER_WINS, [(2, "banker", stake)],
+                     [settle(2, "banker", "win", Decimal("950000000000000000000000000000.96"))], currency="USD")
+    (wrong,) = [f for f in found if f.category == "settlement.wrong-amount"]
+    assert ("should be win 950,000,000,000,000,000,000,000,000,000.95" in wrong.message
+            and "settled win 950,000,000,000,000,000,000,000,000,000.96" in wrong.message)
+    assert wrong.money.as_dict()["difference"] == "0.01"
+
+
+@pytest.mark.parametrize("amount, why", [("1E+40", "kept exactly below 1E+40"),
+                                         ("0.00000000000000000000000000001", "to 28 decimal places")])
+def test_an_amount_past_the_bounds_of_exact_money_is_refused_at_its_line(amount, why):
+    found = one_coup(BANKER_WINS, [(2, "banker", Decimal(amount))], [settle(2, "banker", "lose", Decimal(amount))])
+    (refused,) = found
+    assert refused.category == "transcript.unreadable" and why in refused.message and refused.line

@@ -74,8 +74,8 @@ WIDE = decimal.Context(Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
 
 def money(amount: Decimal) -> str:
     """An amount as reports write it: grouped digits, no trailing zeros (1,000; 23.75)."""
-    if not -15 < amount.adjusted() < 15:  # an absurd amount (1e999999): its digits would fill the report
-        return f"{amount.normalize(WIDE):E}"
+    if not amount.is_finite() or not -60 < amount.adjusted() < 60:  # beyond any amount a transcript may hold
+        return f"{amount.normalize(decimal.Context(prec=max(28, len(amount.as_tuple().digits)))):E}"
     text = f"{amount:,f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")

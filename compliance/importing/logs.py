@@ -21,7 +21,9 @@ from pathlib import Path
 
 from compliance.cards import read_logged
 from compliance.errors import UserError, Where
+from compliance.findings import MONEY
 from compliance.importing.mapping import TEMPLATE, FieldMap, Mapping, offset, zone
+from compliance.limits import money_figure
 from compliance.transcript.logs import Row
 
 MAX_LOG = 512 << 20  # bytes: a log is read row by row, but kept whole per coup while coups are merged
@@ -369,7 +371,13 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
         return _bounded(fm, int(text), text)
     if kind == "money":
         value = _money(text, column.decimal)
-        return _bounded(fm, value * column.scale if column.scale is not None else value, text)
+        if column.scale is not None:
+            value = MONEY.multiply(value, column.scale)
+        try:
+            money_figure(value)
+        except ValueError as e:
+            raise _Bad(f"{_q(text)}: {e}") from None
+        return _bounded(fm, value, text)
     if kind == "flag":
         word = _folded(column).get(text.casefold()) or _FLAGS.get(text.casefold())
         if word is None:

@@ -25,7 +25,7 @@ from compliance import __version__
 from compliance import evidence as evidence_words
 from compliance.categories import CATEGORIES, SEVERITIES, SEVERITY_RANK
 from compliance.context import ConfigSource
-from compliance.findings import Finding, amount_text
+from compliance.findings import MONEY, Finding, amount_text
 from compliance.games.common import money
 from compliance.selection import ALWAYS, Selection
 
@@ -710,7 +710,7 @@ class MoneyTotal:
 
     @property
     def net(self) -> Decimal:
-        return self.to_patrons - self.to_house
+        return MONEY.subtract(self.to_patrons, self.to_house)
 
     def as_dict(self) -> dict:
         return {"net": amount_text(self.net), "to_patrons": amount_text(self.to_patrons),
@@ -719,17 +719,17 @@ class MoneyTotal:
     def add(self, gain: Decimal) -> None:
         self.findings += 1
         if gain > 0:
-            self.to_patrons += gain
+            self.to_patrons = MONEY.add(self.to_patrons, gain)
         elif gain < 0:
-            self.to_house -= gain
+            self.to_house = MONEY.subtract(self.to_house, gain)
 
     @classmethod
     def together(cls, totals) -> MoneyTotal:
         """Several totals added up (of one currency)."""
         out = cls()
         for t in totals:
-            out.to_patrons += t.to_patrons
-            out.to_house += t.to_house
+            out.to_patrons = MONEY.add(out.to_patrons, t.to_patrons)
+            out.to_house = MONEY.add(out.to_house, t.to_house)
             out.findings += t.findings
         return out
 

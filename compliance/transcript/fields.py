@@ -13,10 +13,11 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from compliance.evidence import DECLARABLE
-from compliance.limits import commission_figure
+from compliance.limits import commission_figure, money_figure
 
-# strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal
-Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False)]
+# strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal; bounded so that
+# the money a run adds up stays exact (limits.money_figure)
+Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False), AfterValidator(money_figure)]
 # a commission rate of a table header: below 1, exact to at most 28 decimal places (1e-999999999 is no table's)
 Rate = Annotated[Decimal, Field(ge=0, lt=1, allow_inf_nan=False, strict=False), AfterValidator(commission_figure)]
 # a seat number as a JSON object key ("seated"): digits, no sign, no leading zero; the fast
