@@ -60,6 +60,7 @@ class Breach(NamedTuple):
     message: str
     severity: str | None = None  # None: the rule's severity; "info" for a correctly handled irregularity
     money: Money | None = None  # a settlement's finding: what was due and what was paid (findings.Money)
+    coup: int | None = None  # a finding of the header (scope="transcript") about one coup: its number
 
 
 class NoParams(BaseModel):

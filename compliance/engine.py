@@ -657,7 +657,7 @@ class Checker:
         for rule in rules:
             for b in REGISTRY[rule.check].fn(header, rule.params, table):
                 out.append(Finding(rule=rule.id, category=rule.category, severity=b.severity or rule.severity,
-                                   transcript=source.display, coup=None, event=None, message=b.message,
+                                   transcript=source.display, coup=b.coup, event=None, message=b.message,
                                    citation=rule.citation_text, line=line, column=1, table=bounded_name(header.table.id)))
         return out
 

@@ -103,6 +103,15 @@ class Money:
         return out
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
+def _in_number_order(message: str) -> tuple:
+    """A message's sort key with its numbers as numbers: rows of a log at lines 9, 10 and 100 in that order."""
+    parts = _DIGITS.split(message)
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts))
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     rule: str
@@ -136,7 +145,7 @@ class Finding:
             self.event if self.event is not None else -1,
             -SEVERITY_RANK[self.severity],
             self.rule,
-            self.message,
+            (self.message,) if self.event is not None else _in_number_order(self.message),
         )
 
     def as_dict(self) -> dict:

@@ -25,12 +25,20 @@ from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.report.model import not_judged
 from compliance.ruleset.loader import load_ruleset
 from tests import builders, recorder_logs
-from tests.reporting import run
+from tests.reporting import run as run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "fixtures" / "import"
 HEADER = ("--header", str(LOGS / "header.json"))
 BROKEN = sorted((LOGS / "broken-mappings").glob("*.yaml"))
+
+
+def run(*args):
+    """The command; an import given neither a header nor a jurisdiction is of a table in New Jersey (an import
+    names its jurisdiction: tests/test_import_nothing_lost.py)."""
+    if args and args[0] == "import" and not {"--header", "--jurisdiction", "--list-mappings"} & set(map(str, args)):
+        args = (*args, "--jurisdiction", "us-nj")
+    return run_command(*args)
 
 
 def imported(tmp_path: Path, *logs: str, name: str = "night.jsonl", extra: tuple = HEADER):
@@ -183,13 +191,16 @@ def test_bad_and_duplicated_rows_of_a_shoe_log_are_reported_at_their_line_and_lo
     found = {(f.coup, f.rule) for f in check(out).findings}
     assert found == {(22, "BAC-RECORD-DUPLICATE"), (22, "BAC-SHOE-INTEGRITY"), (24, "BAC-SHOE-INTEGRITY"),
                      (25, "BAC-SHOE-INTEGRITY"), (27, "BAC-SHOE-INTEGRITY"), (31, "BAC-RECORD-COUP-NUMBER"),
-                     (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP"), (None, "BAC-RECORD-REJECTED-ROW")}
-    # every row the import could not use is in the transcript, and the check reports each (coup 8's gap is its
-    # rejected row, not a second finding)
-    rejected = [f.message for f in check(out).findings if f.rule == "BAC-RECORD-REJECTED-ROW"]
-    assert sorted(m.partition(": the import could not use this row: ")[::2] for m in rejected) == [
-        (f"{log}:177", "a row of table 'BAC-09', not of 'BAC-07', the table imported"),
-        (f"{log}:50", said[0].partition(": ")[2]), (f"{log}:83", said[1].partition(": ")[2])]
+                     (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP"), (None, "BAC-RECORD-REJECTED-ROW"),
+                     (8, "BAC-RECORD-REJECTED-ROW"), (15, "BAC-RECORD-REJECTED-ROW")}
+    # every row the import could not use is in the transcript, and the check reports each at its coup (coup 8's
+    # gap is its rejected row, not a second finding): a row lost is an error, a row captured twice a warning, the
+    # other table's row information
+    rejected = [f for f in check(out).findings if f.rule == "BAC-RECORD-REJECTED-ROW"]
+    assert [(f.coup, f.severity, f.message.partition(": the import could not use this row: ")[::2])
+            for f in rejected] == [
+        (None, "info", (f"{log}: 1 row of table 'BAC-09', not this transcript's, not imported (line 177)", "")),
+        (8, "error", (f"{log}:50", said[0].partition(": ")[2])), (15, "warning", (f"{log}:83", said[1].partition(": ")[2]))]
     values = {nj.rule.id: nj for nj in not_judged(check(out))}["BAC-DRAW-PLAYER-MISSING"]
     assert values.missing == {"hands": 1, "values": 2}  # coup 8 set aside; coup 12's card not read
 
@@ -212,8 +223,9 @@ def test_bad_and_duplicated_rows_of_a_hand_log(tmp_path):
     shoe3 = [e["card"] for c in read.values() if c["shoe"] == "S0003" for e in c["events"] if e["type"] == "card"]
     assert shoe3 and all(code.endswith("?") for code in shoe3)  # values only: the suits not recorded
     checked = check(out)
-    assert [(f.coup, f.rule) for f in checked.findings] == [(None, "BAC-RECORD-REJECTED-ROW")] * 2 + [
-        (38, "BAC-RECORD-DUPLICATE-ROW")]
+    assert [(f.coup, f.rule, f.severity) for f in checked.findings] == [
+        (9, "BAC-RECORD-REJECTED-ROW", "error"), (16, "BAC-RECORD-REJECTED-ROW", "warning"),
+        (38, "BAC-RECORD-DUPLICATE-ROW", "error")]
     assert checked.findings[2].message == (
         f"hand-log: coup 38 of shoe 'S0003' is recorded twice, with different values (winner banker and tie): "
         f"neither is judged ({log}:40-41)")
@@ -257,7 +269,8 @@ def test_the_faulty_logs_merged_are_judged_on_what_they_show(tmp_path):
     assert {(f.coup, f.rule) for f in checked.findings} == {
         (34, "BAC-SETTLE-MISSING"), (40, "BAC-RECORD-TIMESTAMP"), (45, "BAC-RECORD-TIMESTAMP"),
         (None, "BAC-RECORD-REJECTED-ROW"), (22, "BAC-RECORD-LOGS-DISAGREE"), (26, "BAC-RECORD-DUPLICATE-ROW"),
-        (26, "BAC-SETTLE-AMOUNT"), (38, "BAC-RECORD-DUPLICATE-ROW")}
+        (26, "BAC-SETTLE-AMOUNT"), (38, "BAC-RECORD-DUPLICATE-ROW")} | {
+        (n, "BAC-RECORD-REJECTED-ROW") for n in (8, 9, 10, 15, 16, 18)}  # each rejected row at its coup
     # coup 26: only the two rows of seat 2's Player wager that clash are set aside; the coup's other wagers are
     # judged (seat 3 overpaid beside them), and what needs every wager of the coup (its totals) is not
     assert [r["row"] for r in read[26]["x-rows"]] == [f"{log}:113", f"{log}:114"]
@@ -382,17 +395,19 @@ def _write(tmp_path: Path, name: str, text: str) -> str:
 WAGERS = "Table,Shoe,Coup,Seat,Patron,Spot,Amount,Outcome,Payout,Commission,Time\n"
 
 
-def test_rows_of_a_near_identical_table_id_are_kept_and_reported_by_the_check(tmp_path):
-    # BAC-O7 (letter O): a mistyped table id; its overpayment must not vanish from the check
+def test_rows_of_a_near_identical_table_id_are_rows_of_this_table_lost_an_error_naming_both(tmp_path):
+    # BAC-O7 (letter O): a mislabelled table id; its overpayment must not vanish from the check
     wagers = _write(tmp_path, "w.csv", WAGERS + "BAC-07,S0001,2,2,,P,100,L,100,,\nBAC-O7,S0001,2,3,,B,5000,W,9000,,\n")
     result, out = imported(tmp_path, f"shoe-log={fixture('shoe-log/clean.csv')}", f"wager-log={wagers}")
-    assert result.exit_code == 0 and f"{wagers}: 2 rows read, 1 imported, 0 rejected, 1 of other tables" in result.stderr
+    assert result.exit_code == 1 and f"{wagers}: 2 rows read, 1 imported, 1 rejected" in result.stderr
     header = json.loads(out.read_text().splitlines()[0])
-    assert header["rejected_rows"] == [{"log": wagers, "line": 3, "reason": "a row of table 'BAC-O7', not of 'BAC-07', "
-                                        "the table imported", "cells": ["BAC-O7", "S0001", "2", "3", "", "B", "5000",
-                                                                        "W", "9000", "", ""]}]
+    assert header["rejected_rows"] == [{"log": wagers, "line": 3, "coup": 2, "reason": "a row of table 'BAC-O7', "
+                                        "which is not 'BAC-07', the table imported, but differs from it as a "
+                                        "mislabelled id does (a confusable character, one character more or less): "
+                                        "not imported", "cells": ["BAC-O7", "S0001", "2", "3", "", "B", "5000", "W",
+                                                                  "9000", "", ""]}]
     checked = check(out)
-    assert [(f.rule, f.severity, f.coup) for f in checked.findings] == [("BAC-RECORD-REJECTED-ROW", "warning", None)]
+    assert [(f.rule, f.severity, f.coup) for f in checked.findings] == [("BAC-RECORD-REJECTED-ROW", "error", 2)]
     assert checked.findings[0].message.startswith(f"{wagers}:3: the import could not use this row: a row of table")
     summary = run("check", out).stdout.splitlines()[-1]
     assert "1 row of the recorders' logs not imported (record.rejected-row)" in summary

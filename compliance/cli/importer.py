@@ -113,6 +113,11 @@ def import_(
     # the tableau that settles what the logs leave open: --ruleset (a ruleset id or file), else the jurisdiction,
     # which names a bundled ruleset and never a file (as a transcript's table.jurisdiction)
     jurisdiction = head_table.get("jurisdiction")
+    for m, _ in specs:  # a broken mapping is said first, at its place
+        load_mapping(m)
+    if not jurisdiction:  # said now, not by the check of a transcript that could never be judged
+        raise UserError("the table's jurisdiction is not given: name it with --jurisdiction ID (or table.jurisdiction "
+                        "in --header); the transcript is judged by that jurisdiction's ruleset")
     rules = load_ruleset(ruleset) if ruleset else (
         load_jurisdiction(jurisdiction) if isinstance(jurisdiction, str) and jurisdiction else None)
     if target is not None:
@@ -152,8 +157,8 @@ def import_(
     for note in imported.notes:
         typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
     for log in imported.logs:
-        other = f", {log.other_tables:,} of other tables" if log.other_tables else ""
-        typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - log.rejected_count - log.other_tables:,} "
+        other = f", {log.other_count:,} of other tables" if log.other_count else ""
+        typer.echo(f"{printable(log.path)}: {_plural(log.read, 'row')} read, {log.read - log.rejected_count - log.other_count:,} "
                    f"imported, {log.rejected_count:,} rejected{other}", err=True)
     where = printable(str(output)) if output is not None else "standard output"
     extra = []

@@ -37,6 +37,8 @@ class Rejected:
     key: tuple | None = None  # (shoe, coup) of the row, as far as its cells tell (None: they do not)
     after: int = 0  # how many rows of the log were read before it (where it stands among them)
     cells: list[str] | None = None  # the row's cells as read (None: the row could not be split into cells)
+    table: str | None = None  # a row of another table: that table
+    repeats: str | None = None  # a row captured twice: the row it repeats (nothing of it is lost)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.why}"
@@ -54,6 +56,9 @@ class LogRead:
     others: list[Rejected] = field(default_factory=list)  # rows of another table: not imported, kept
     notes: list[Rejected] = field(default_factory=list)  # rows imported with a remark (a time written as recorded)
     tables: set[str] = field(default_factory=set)
+    other_tables: dict[str, str] = field(default_factory=dict)  # the tables of rows not imported -> the first such row
+    expect_currency: str | None = None  # the table's currency (table.currency), where the header names it
+    currency: tuple | None = None  # without it: the currency the log's amounts first name (as written, where, codes)
     present: set[str] = field(default_factory=set)  # the mapped fields whose column the log has
     # beyond MAX_KEPT rows rejected (or of other tables), a log's rows are counted, not kept one by one
     more_rejected: int = 0
@@ -72,7 +77,7 @@ class LogRead:
         return frozenset(have)
 
     @property
-    def other_tables(self) -> int:
+    def other_count(self) -> int:
         return len(self.others) + self.more_others
 
     @property
@@ -94,16 +99,51 @@ class LogRead:
             self.more_rejected += 1
             self.first_more.setdefault("rejected", row_where)
 
-    def reject_read(self, row_where: str, why: str) -> None:
-        """A row read whole, then refused (by the merge): its coup lost nothing by it."""
+    def reject_read(self, row_where: str, why: str, key: tuple | None = None) -> None:
+        """A row read whole, then refused (by the merge): its coup lost nothing by it.  ``key``: its (shoe, coup),
+        as the log numbers them (to name its coup in the finding)."""
         self.reject(row_where, why, whole=True)
+        if key is not None and self.rejected and self.rejected[-1].where == row_where:
+            self.rejected[-1].key = key
 
-    def other(self, row_where: str, why: str, cells: list[str]) -> None:
+    def other(self, row_where: str, why: str, cells: list[str], named: str) -> None:
+        self.other_tables.setdefault(named, row_where)
         if len(self.others) < MAX_KEPT:
-            self.others.append(Rejected(row_where, why, None, len(self.rows), _kept(cells)))
+            self.others.append(Rejected(row_where, why, None, len(self.rows), _kept(cells), named))
         else:
             self.more_others += 1
             self.first_more.setdefault("others", row_where)
+
+
+def fill_cells(log: LogRead) -> None:
+    """The cells of the rejected rows kept without them (refused whole by the merge, which keeps a row's values,
+    not its cells), read again from their lines: every rejected row keeps its cells where they can be read."""
+    wanted = {_line_number(r.where): r for r in log.rejected if r.cells is None}
+    if not wanted:
+        return
+    m = log.mapping
+    try:
+        with open(log.path, encoding=m.csv.encoding, newline="") as f:
+            for n, line in enumerate(f, 1):
+                r = wanted.get(n)
+                if r is None:
+                    continue
+                if n == 1:
+                    line = line.removeprefix("\ufeff")
+                if len(line) <= MAX_LINE:
+                    try:
+                        r.cells = _kept(next(csv.reader([line], delimiter=m.csv.delimiter, quotechar=m.csv.quote),
+                                             []))
+                    except csv.Error:
+                        pass
+                if n >= max(wanted):
+                    break
+    except (OSError, UnicodeError, ValueError):
+        return  # (the log was read once: its rows are reported without their cells)
+
+
+def _line_number(where: str) -> int:
+    return int(where.rpartition(":")[2])
 
 
 MAX_KEPT = 1000  # rows rejected (and rows of other tables) a log keeps one by one; the rest are counted
@@ -113,8 +153,9 @@ class _Bad(Exception):
     pass
 
 
-def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
-    """Every row of the log at ``path``; ``table``: only that table's rows (when the log names tables)."""
+def read_log(path: str, mapping: Mapping, table: str | None = None, currency: str | None = None) -> LogRead:
+    """Every row of the log at ``path``; ``table``: only that table's rows (when the log names tables);
+    ``currency``: the table's (an amount written in another is refused)."""
     p = Path(path)
     if not p.is_file():
         raise UserError("no such log file" if not p.exists() else "is not a file", path)
@@ -122,7 +163,7 @@ def read_log(path: str, mapping: Mapping, table: str | None = None) -> LogRead:
         raise UserError(f"the log is larger than {MAX_LOG >> 20} MB: split it (by shift or by shoe)", path)
     with open(p, encoding=mapping.csv.encoding, newline="") as f:  # streamed: a log is never held whole
         try:
-            return _read(f, path, mapping, table)
+            return _read(f, path, mapping, table, currency)
         except (UnicodeError, ValueError) as e:
             raise UserError(f"cannot read the log as {mapping.csv.encoding} (the mapping's csv.encoding): {e}",
                             path) from None
@@ -133,34 +174,53 @@ MAX_COLUMNS = 10_000  # columns a header row may name
 _OVERLONG = "\x00overlong\x00"
 
 
-def _lines(f, overlong: list[int]):
-    """The file's lines, a line longer than :data:`MAX_LINE` replaced by a marker row (its line number noted)."""
-    for n, line in enumerate(f, 1):
-        if len(line) > MAX_LINE:
-            overlong.append(n)
-            yield _OVERLONG + "\n"
-        else:
-            yield line
+class _Lines:
+    """The file's lines for the CSV reader, one record a line: a line longer than :data:`MAX_LINE` is replaced by
+    a marker row, and a record that would run onto the next line (a quote opened and never closed) ends at the
+    end of its line, with ``open`` set, so that the line after it is read anew (a stray quote swallows nothing)."""
+
+    def __init__(self, f):
+        self.lines = iter(f)
+        self.waiting = False  # a line was handed over and its record has not come out yet
+        self.open = False
+
+    def __iter__(self):
+        return self
+
+    def start(self) -> None:
+        """Before each record."""
+        self.waiting = self.open = False
+
+    def __next__(self) -> str:
+        if self.waiting:  # the reader asks for more of the same record: its quote runs past the line's end
+            self.waiting, self.open = False, True
+            raise StopIteration
+        line = next(self.lines)
+        self.waiting = True
+        return _OVERLONG + "\n" if len(line) > MAX_LINE else line
 
 
-def _read(f, path: str, mapping: Mapping, table: str | None) -> LogRead:
+def _read(f, path: str, mapping: Mapping, table: str | None, currency: str | None) -> LogRead:
     if f.read(1) != "\ufeff":  # a byte order mark before the first line is not a part of it
         f.seek(0)
-    out = LogRead(path, mapping)
+    out = LogRead(path, mapping, expect_currency=currency if isinstance(currency, str) else None)
     for n in range(mapping.csv.skip):
         if not f.readline():
             raise UserError(f"the log has {n:,} lines, and the mapping skips {mapping.csv.skip:,} (csv.skip)", path)
     first = mapping.csv.skip + 1  # the line the reader starts on
-    overlong: list[int] = []
-    reader = csv.reader(_lines(f, overlong), delimiter=mapping.csv.delimiter, quotechar=mapping.csv.quote)
+    lines = _Lines(f)
+    reader = csv.reader(lines, delimiter=mapping.csv.delimiter, quotechar=mapping.csv.quote)
     ended = 0  # csv's line count where the last record ended
     columns = None
     try:
         if mapping.csv.header:
+            lines.start()
             header = next(reader, None)
             ended = reader.line_num
             if header is None:
                 raise UserError("the log is empty: the mapping expects a header row", path)
+            if lines.open:
+                raise UserError("the header row opens a quote it never closes: not a log's header", Where(path, first))
             if header == [_OVERLONG] or len(header) > MAX_COLUMNS:
                 raise UserError(f"the header row names more than {MAX_COLUMNS:,} columns (or is longer than "
                                 f"{MAX_LINE >> 20} MB): not a log's header", Where(path, first))
@@ -172,6 +232,7 @@ def _read(f, path: str, mapping: Mapping, table: str | None) -> LogRead:
         raise UserError(f"not a readable CSV log: {e}", Where(path, first + ended)) from None
     while True:
         line = first + ended
+        lines.start()
         try:
             cells = next(reader)
         except StopIteration:
@@ -186,11 +247,63 @@ def _read(f, path: str, mapping: Mapping, table: str | None) -> LogRead:
             out.read += 1
             out.reject(f"{path}:{line}", f"the line is longer than {MAX_LINE >> 20} MB: not read")
             continue
+        if lines.open:  # a stray quote: this line alone is lost, and said so; the next line is read anew
+            out.read += 1
+            cells = [c.rstrip("\r\n") for c in cells]
+            named = _table_of(cells, columns, mapping)
+            if table is not None and named is not None and named != table and not lookalike(named, table):
+                out.other(f"{path}:{line}", f"a row of table {_q(named)}, not of {_q(table)}, the table imported "
+                                            "(a quote in it is never closed)", cells, named)
+                continue
+            out.reject(f"{path}:{line}", "a quote opened in this line is never closed (a cell may not run onto the "
+                                         "next line): the line is not read; the next line is read anew",
+                       _key_of(cells, columns, mapping), _kept(cells))
+            continue
         if not any(c.strip() for c in cells):
             continue
         out.read += 1
         _row(out, cells, columns, f"{path}:{line}", table)
     return out
+
+
+def _table_of(cells: list[str], columns: dict[str, int | None], mapping: Mapping) -> str | None:
+    """The table a row names (as the transcript writes it), or None."""
+    index = columns.get("table")
+    if index is None or index >= len(cells) or not cells[index].strip():
+        return None
+    return _id(mapping.fields["table"].column, cells[index].strip())
+
+
+#: characters a recorder's typing or a font confuses, folded alike: a table id that differs from another only in
+#: them (BAC-O7, BAC-07) is the same table mislabelled
+_CONFUSABLE = str.maketrans({"O": "0", "o": "0", "I": "1", "i": "1", "l": "1", "L": "1", "|": "1", "S": "5", "s": "5",
+                             "B": "8", "Z": "2", "z": "2", "\u2010": "-", "\u2011": "-", "\u2012": "-",
+                             "\u2013": "-", "\u2014": "-", "\u2212": "-", "_": "-"})
+
+
+def _folded_id(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip().translate(_CONFUSABLE).casefold()
+
+
+def lookalike(one: str, other: str) -> bool:
+    """Whether two table ids differ as a mislabelled one does: in confusable characters only (BAC-O7, BAC-07),
+    by one character more or less (BAC-7, BAC-07), or by two characters swapped.  Ids that differ in one digit for
+    another (BAC-07, BAC-09) are two tables."""
+    if one == other:
+        return False
+    a, b = _folded_id(one), _folded_id(other)
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) == 1:
+        short, long_ = (a, b) if len(a) < len(b) else (b, a)
+        return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]:
+            return True
+        if len(diff) == 1 and not (a[diff[0]].isdigit() and b[diff[0]].isdigit()):
+            return True
+    return False
 
 
 def _numbers(name: str, fm: FieldMap) -> dict[str, int]:
@@ -251,8 +364,14 @@ def _row(out: LogRead, cells: list[str], columns: dict[str, int | None], where: 
     named = None
     if index is not None and index < len(cells) and cells[index].strip():
         named = _id(out.mapping.fields["table"].column, cells[index].strip())
-        if table is not None and named != table:  # another table's row: not imported, kept and reported
-            out.other(where, f"a row of table {_q(named)}, not of {_q(table)}, the table imported", cells)
+        if table is not None and named != table:
+            if lookalike(named, table):  # this table's row, mislabelled: rejected, as a row of this table lost
+                out.other_tables.setdefault(named, where)
+                out.reject(where, f"a row of table {_q(named)}, which is not {_q(table)}, the table imported, but "
+                                  "differs from it as a mislabelled id does (a confusable character, one character "
+                                  "more or less): not imported", _key_of(cells, columns, out.mapping), _kept(cells))
+                return
+            out.other(where, f"a row of table {_q(named)}, not of {_q(table)}, the table imported", cells, named)
             return
     for name, index in columns.items():
         if index is None or "@" in name:
@@ -306,7 +425,9 @@ def _captured_twice(out: LogRead, where: str, values: dict) -> bool:
         return False
     if same[1] != values:
         return False  # a clash: both kept, for the merge to set aside (record.duplicate-row)
-    out.reject(where, f"the same row captured twice (it repeats {same[0]}): not imported", whole=True)
+    out.reject(where, f"the same row captured twice (it repeats {same[0]}): not imported", key, whole=True)
+    if out.rejected and out.rejected[-1].where == where:
+        out.rejected[-1].repeats = same[0]
     return True
 
 
@@ -371,6 +492,7 @@ def _value(fm: FieldMap, cell: str, where: str, out: LogRead):
         return _bounded(fm, int(text), text)
     if kind == "money":
         value = _money(text, column.decimal)
+        _in_currency(out, text, where)
         if column.scale is not None:
             value = MONEY.multiply(value, column.scale)
         try:
@@ -516,12 +638,52 @@ def _cards(fm: FieldMap, text: str) -> tuple[str, ...] | None:
 
 
 _CODE = re.compile(r"^[A-Z]{3}(?=[\d+\-.,])|(?<=[\d.,])[A-Z]{3}$")
+_DOLLARS = frozenset({"USD", "AUD", "NZD", "CAD", "HKD", "SGD", "TWD", "MXN", "MOP", "BND", "FJD", "JMD", "BSD",
+                      "BBD", "BZD", "TTD", "XCD", "LRD", "NAD", "SBD", "GYD", "SRD", "KYD", "BMD", "ARS", "CLP",
+                      "COP", "CUP", "DOP", "UYU", "BRL"})
+#: the currencies a sign may stand for (a sign not listed: any currency)
+_SIGNS = {"$": _DOLLARS, "\uff04": _DOLLARS, "\u20ac": frozenset({"EUR"}), "\u00a3": frozenset({"GBP", "GIP", "FKP"}),
+          "\u00a5": frozenset({"JPY", "CNY"}), "\uffe5": frozenset({"JPY", "CNY"}), "\u20a9": frozenset({"KRW"}),
+          "\u20b9": frozenset({"INR"}), "\u20b1": frozenset({"PHP"}), "\u0e3f": frozenset({"THB"}),
+          "\u20ab": frozenset({"VND"}), "\u20bd": frozenset({"RUB"}), "\u20ba": frozenset({"TRY"}),
+          "\u20aa": frozenset({"ILS"}), "\u20b4": frozenset({"UAH"}), "\u20a6": frozenset({"NGN"})}
+
+
+def _currency_of(text: str) -> tuple[str, frozenset[str]] | None:
+    """The currency a cell names, as (how it is written, the codes it may stand for), or None if it names none."""
+    code = _CODE.search("".join(ch for ch in text if unicodedata.category(ch) != "Sc" and not ch.isspace()))
+    if code is not None:
+        return code[0], frozenset({code[0]})
+    for ch in text:
+        if unicodedata.category(ch) == "Sc":
+            return ch, _SIGNS.get(ch, frozenset())
+    return None
+
+
+def _in_currency(out: LogRead, text: str, where: str) -> None:
+    """An amount written in another currency than the table's (``table.currency``), or than the log's other
+    amounts, is refused: it is never read as an amount of the table's currency, nor converted."""
+    named = _currency_of(text)
+    if named is None:
+        return
+    written, codes = named
+    if out.expect_currency is not None:
+        if codes and out.expect_currency.upper() not in codes:
+            raise _Bad(f"{_q(text)} is written in {written} ({' or '.join(sorted(codes))}), not in "
+                       f"{out.expect_currency}, the table's currency (table.currency): amounts are never converted")
+        return
+    if out.currency is None:
+        out.currency = (written, where, codes)
+    elif codes and out.currency[2] and not codes & out.currency[2]:
+        raise _Bad(f"{_q(text)} is written in {written}, and the log's amounts in {out.currency[0]} (first at "
+                   f"{out.currency[1]}): amounts are never converted (give the table's currency in --header)")
 
 
 def _money(text: str, decimal: str) -> Decimal:
-    """An amount as a log writes it: a currency sign or code (``$``, ``€``, ``AUD``) dropped, a sign, the digits
-    grouped in threes by the other mark (or spaces), ``decimal`` before the fraction.  A mark that does not fit
-    (``1.250,00`` read with ``.``, ``1,25`` read with ``.``) is an error, never another amount."""
+    """An amount as a log writes it: a currency sign or code (``$``, ``€``, ``AUD``) dropped (checked against the
+    table's by :func:`_in_currency`), a sign, the digits grouped in threes by the other mark (or spaces),
+    ``decimal`` before the fraction.  A mark that does not fit (``1.250,00`` read with ``.``, ``1,25`` read with
+    ``.``) is an error, never another amount."""
     group = "," if decimal == "." else "."
     plain = "".join(ch for ch in text if unicodedata.category(ch) != "Sc" and not ch.isspace())
     plain = _CODE.sub("", plain)

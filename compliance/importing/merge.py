@@ -18,13 +18,16 @@ is in ``x-source``.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import stat
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from compliance import evidence
 from compliance.errors import UserError
-from compliance.importing.logs import MAX_KEPT, LogRead, read_log
+from compliance.importing.logs import MAX_KEPT, LogRead, Rejected, fill_cells, read_log
 from compliance.importing.mapping import Mapping, load_mapping
 from compliance.transcript.logs import CoupParts, Row, fault, ranges
 
@@ -61,6 +64,7 @@ class _Group:
     clashes: dict[tuple, str] = field(default_factory=dict)  # rows that stand alone and clash: what tells them -> why
     faults: list[dict] = field(default_factory=list)  # the recorder's faults its rows show (record_faults)
     lost: bool = False  # a row of it was rejected (a gap in its card sequence is that row, reported as rejected)
+    also: list[str] = field(default_factory=list)  # rows of another log that are rows of this one (overlapping logs)
 
 
 def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=None,
@@ -79,7 +83,8 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
     header = dict(header or {})
     table_head = dict(header.get("table") or {})
     table = table or table_head.get("id")
-    logs = [read_log(path, m, table) for (_, path), m in zip(specs, mappings)]
+    _refuse_a_log_twice(specs)
+    logs = [read_log(path, m, table, table_head.get("currency")) for (_, path), m in zip(specs, mappings)]
     if len(numbering) > 1:  # coups numbered through the night in one log, in each shoe in another
         _renumber(logs)
     if table is None:
@@ -89,7 +94,17 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
         if not tables:
             raise UserError("the logs do not name their table: give its id with --table (or in --header)")
         table = tables[0]
+    elif not any(log.rows for log in logs) and any(log.other_tables for log in logs):
+        held = sorted(set().union(*(log.other_tables for log in logs)))
+        raise UserError(f"no row of the logs is of table {table!r} (--table, or table.id in --header): the logs hold "
+                        f"table{'s' if len(held) > 1 else ''} {', '.join(held)}")
     groups = [_groups(log, per_shoe) for log in logs]
+    _fuse(logs, groups)
+    for log, gs in zip(logs, groups):
+        if "sequence" in log.mapping.fields:
+            base = _sequence_base(gs)
+            for group in gs.values():
+                _in_sequence(group, base, log.mapping.name)
     keys, shoes = _keys(logs, groups, per_shoe)
     context = game.importer.context(ruleset)
     claimed = frozenset().union(*(log.evidence for log in logs))
@@ -108,8 +123,24 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
         "shoes": [{"id": s, "decks": decks_of.get(s, decks)} for s in order] or [{"id": "S1", "decks": decks}],
         "recorded": [n for n in evidence.DECLARABLE if n in claimed],
     } | {k: v for k, v in header.items() if k not in ("format", "version", "table", "shoes", "recorded")}
-    kept = [{"log": log.path, "line": _line_of(r.where), "reason": r.why} | ({"cells": r.cells} if r.cells is not None
-                                                                            else {})
+    places = {s: i + 1 for i, s in enumerate(order)}
+
+    def coup_of(log: LogRead, r: Rejected) -> int | None:
+        """The transcript's number of a rejected row's coup, where its cells or values tell it."""
+        if r.key is None or r.key[1] is None or r.table is not None:
+            return None
+        if per_shoe:
+            place = places.get(r.key[0])
+            return None if place is None or not 0 <= r.key[1] < SHOE_BASE else place * SHOE_BASE + r.key[1]
+        return r.key[1] if log.mapping.coup_numbers == "transcript" and r.key[1] >= 0 else None
+
+    for log in logs:
+        fill_cells(log)
+    kept = [{"log": log.path, "line": _line_of(r.where), "reason": r.why}
+            | ({"coup": n} if (n := coup_of(log, r)) is not None else {})
+            | ({"table": r.table} if r.table is not None else {})
+            | ({"repeats": r.repeats} if r.repeats is not None else {})
+            | ({"cells": r.cells} if r.cells is not None else {})
             for log in logs for r in sorted(log.rejected + log.others, key=lambda r: _line_of(r.where))]
     for log in logs:
         for what, n, words in (("rejected", log.more_rejected, "rejected"),
@@ -117,12 +148,13 @@ def import_logs(specs: list[tuple[str, str]], table: str | None = None, ruleset=
             if n:
                 kept.append({"log": log.path, "line": _line_of(log.first_more[what]), "count": n,
                              "reason": f"{n:,} more rows {words} from this line on, counted, not kept one by one "
-                                       f"(the first {MAX_KEPT:,} are)"})
+                                       f"(the first {MAX_KEPT:,} are)"}
+                            | ({"table": ", ".join(sorted(log.other_tables))} if what == "others" else {}))
     if kept:
         out.header["rejected_rows"] = kept
     out.header["x-import"] = {"logs": [{"file": log.path, "mapping": log.mapping.name, "rows": log.read,
-                                        "imported": log.read - log.rejected_count - log.other_tables,
-                                        "rejected": log.rejected_count, "other_tables": log.other_tables}
+                                        "imported": log.read - log.rejected_count - log.other_count,
+                                        "rejected": log.rejected_count, "other_tables": log.other_count}
                                        for log in logs]}
     return out
 
@@ -153,7 +185,8 @@ def _renumber(logs: list[LogRead]) -> None:
             first = firsts.get(r.get("shoe"))
             if first is None:
                 log.reject_read(r.where, f"coup {r.get('coup')} of shoe {r.get('shoe')!r}: no log numbered through the "
-                                         "night holds that shoe, so the coup's number there is not known: not imported")
+                                         "night holds that shoe, so the coup's number there is not known: not imported",
+                                (r.get("shoe"), r.get("coup")))
                 continue
             r.values["coup"] = first + r.get("coup") - 1
             kept.append(r)
@@ -180,21 +213,24 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
         if group is not None and key != current:
             first = group.rows[0].where if group.rows else "?"
             log.reject_read(row.where, f"{_coup_words(key, group.shoe)} appears again, after other coups (its rows "
-                                  f"began at {first}): not imported")
+                                  f"began at {first}): not imported", (row.get("shoe"), row.get("coup")))
             continue
         if group is None:
             group = groups[key] = _Group(key, row.get("shoe"))
         current = key
         if group.shoe is not None and row.get("shoe") is not None and row.get("shoe") != group.shoe:
             log.reject_read(row.where, f"coup {key[1]} is in shoe {group.shoe!r} ({group.rows[0].where}), this row says "
-                                  f"shoe {row.get('shoe')!r}: not imported")
+                                  f"shoe {row.get('shoe')!r}: not imported", (group.shoe, row.get("coup")))
             continue
         if group.shoe is None:
             group.shoe = row.get("shoe")
         same = _same_row(group, row, unique)
         if same is not None:
             if same.values == row.values:
-                log.reject_read(row.where, f"the same row captured twice (it repeats {same.where}): not imported")
+                log.reject_read(row.where, f"the same row captured twice (it repeats {same.where}): not imported",
+                                (group.shoe, row.get("coup")))
+                if log.rejected and log.rejected[-1].where == row.where:
+                    log.rejected[-1].repeats = same.where
                 continue
             what = f"{_coup_words(key, group.shoe)}" + (f", {_unique_words(row, unique)}," if unique else "")
             differ = ", ".join(f"{f} {_shown(same.get(f))} and {_shown(row.get(f))}" for f in
@@ -213,11 +249,114 @@ def _groups(log: LogRead, per_shoe: bool) -> OrderedDict[tuple, _Group]:
             continue
         group.rows.append(row)
     _rejected_rows(log, groups, per_shoe, unreadable)
-    if "sequence" in log.mapping.fields:
-        base = _sequence_base(groups)
-        for group in groups.values():
-            _in_sequence(group, base, log.mapping.name)
     return groups
+
+
+def _refuse_a_log_twice(specs: list[tuple[str, str]]) -> None:
+    """The same log given twice (the same file, or a copy of it) would give every row twice: refused."""
+    seen: list[tuple[tuple, int, str]] = []  # (the file's identity, its size, its path)
+    digests: dict[str, str] = {}
+
+    def digest(path: str) -> str:
+        if path not in digests:
+            h = hashlib.sha256()
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+            digests[path] = h.hexdigest()
+        return digests[path]
+
+    for _, path in specs:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue  # read_log says what is wrong with it
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        for identity, size, other in seen:
+            if identity == (st.st_dev, st.st_ino) or (size == st.st_size and digest(other) == digest(path)):
+                raise UserError(f"the same log is given twice ({other}, {path}): every row of it would be read "
+                                "twice; name each log once", path)
+        seen.append(((st.st_dev, st.st_ino), st.st_size, path))
+
+
+def _fuse(logs: list[LogRead], groups: list[OrderedDict]) -> None:
+    """Logs of one kind of row that record alike (two exports of one shoe log, which may overlap) give each coup's
+    rows once: a row both give alike is one row (both places kept in ``x-source``); a row they give differently
+    is ``record.logs-disagree``, and is judged as a clash of the log's rows is (set aside)."""
+    families: dict[tuple, list[int]] = {}
+    for i, log in enumerate(logs):
+        families.setdefault((log.mapping.rows, log.evidence), []).append(i)
+    for members in families.values():
+        first = members[0]
+        into = groups[first]
+        for j in members[1:]:
+            common = tuple(sorted(logs[first].present & logs[j].present))
+            for key, g in groups[j].items():
+                have = into.get(key)
+                if have is None:
+                    into[key] = g
+                else:
+                    _fuse_group(have, g, logs[first], logs[j], common)
+            groups[j] = OrderedDict()
+
+
+def _fuse_group(have: _Group, g: _Group, one: LogRead, other: LogRead, common: tuple[str, ...]) -> None:
+    """The rows ``g`` of log ``other`` for a coup ``have`` holds rows of (from log ``one``), put in ``have``."""
+    mapping = one.mapping
+    unique = mapping.game.importer.UNIQUE[mapping.rows]
+    alone = mapping.rows in mapping.game.importer.ALONE
+    have.faults += g.faults
+    have.set_aside = have.set_aside or g.set_aside
+    have.lost = have.lost or g.lost
+    have.clashes.update(g.clashes)
+
+    def seen(r: Row) -> tuple:
+        return tuple(r.get(f) for f in common)
+
+    def differ(a: Row, b: Row) -> str:
+        return ", ".join(f"{f} {_shown(a.get(f))} and {_shown(b.get(f))}" for f in common if a.get(f) != b.get(f))
+
+    what = f"{_coup_words(have.key, have.shoe)}"
+    logs = f"{one.mapping.name} ({one.path}) and {other.mapping.name} ({other.path})"
+    if unique and all(any(r.get(f) is not None for f in unique) for r in have.rows + g.rows):
+        by = {_tell(r, unique): r for r in have.rows}
+        for r in g.rows:
+            tell = _tell(r, unique)
+            o = by.get(tell)
+            if o is None:
+                have.rows.append(r)
+                by[tell] = r
+            elif seen(o) == seen(r):
+                have.also.append(r.where)  # the same row in both logs: one row
+            else:
+                why = f"{_unique_words(r, unique)}: {logs} give it differently ({o.where}, {r.where})"
+                have.faults.append(fault("logs-disagree", [o.where, r.where], f"{what}, {_unique_words(r, unique)}: "
+                                         f"the logs {logs} give different values ({differ(o, r)}): neither is judged"))
+                if alone:
+                    have.clashes.setdefault(tell, why)
+                else:
+                    have.set_aside = have.set_aside or why
+                have.rows.append(r)
+        return
+    a, b = [seen(r) for r in have.rows], [seen(r) for r in g.rows]
+    if _within(b, a):
+        have.also += [r.where for r in g.rows]
+    elif _within(a, b):  # the other log holds the whole coup, this one a part of it (an export cut mid-coup)
+        have.also += [r.where for r in have.rows]
+        have.rows = list(g.rows)
+    else:
+        wheres = ranges(r.where for r in have.rows) + ranges(r.where for r in g.rows)
+        have.faults.append(fault("logs-disagree", wheres, f"{what}: the logs {logs} give its rows differently: "
+                                 "neither is judged"))
+        have.set_aside = have.set_aside or f"{logs} give its rows differently"
+        have.rows += g.rows
+
+
+def _within(part: list, whole: list) -> bool:
+    """Whether ``part`` is a run of ``whole`` (its rows one after the other)."""
+    n = len(part)
+    return any(whole[i:i + n] == part for i in range(len(whole) - n + 1))
 
 
 def _shown(value) -> str:
@@ -323,7 +462,7 @@ def _keys(logs: list[LogRead], groups: list[OrderedDict], per_shoe: bool) -> tup
             if key in shoes and shoes[key] != g.shoe:
                 for row in g.rows:
                     log.reject_read(row.where, f"coup {key[1]} is in shoe {shoes[key]!r} ({where[key]}), this log says "
-                                          f"shoe {g.shoe!r}: not imported")
+                                          f"shoe {g.shoe!r}: not imported", (shoes[key], key[1]))
                 del gs[key]
                 continue
             shoes.setdefault(key, g.shoe)
@@ -333,7 +472,7 @@ def _keys(logs: list[LogRead], groups: list[OrderedDict], per_shoe: bool) -> tup
             if key not in shoes:
                 for row in g.rows:
                     log.reject_read(row.where, f"coup {key[1]}: no other log holds it, and this log does not name its "
-                                          "shoe: not imported")
+                                          "shoe: not imported", (None, key[1]))
                 del gs[key]
     if per_shoe:
         place = {s: i for i, s in enumerate(dict.fromkeys(shoes[k] for gs in groups for k in gs))}
@@ -370,7 +509,7 @@ def _coup(game, context, logs: list[LogRead], groups: list[OrderedDict], key: tu
             if not m.every_coup:
                 have |= ev  # a log that holds a row for a coup only when there is something (a wager) to say
             continue
-        sources += ranges(r.where for r in g.rows)
+        sources += ranges(r.where for r in g.rows) + ranges(g.also)
         faults += g.faults
         if g.set_aside is not None:
             kept = ("this log's rows of the coup are kept under x-rows and not judged" if g.rows else

@@ -95,6 +95,13 @@ class RejectedRow(SpecModel):
     line: Annotated[int, Field(ge=1)] = Field(description="the row's line in the log (its first, for a row of "
                                                           "several lines)")
     reason: str = Field(description="why the import could not use it (unreadable, of another table, ...)")
+    coup: Annotated[int, Field(ge=0)] | None = Field(default=None, description="the coup the row is of, as the "
+                                                     "transcript numbers it, where its cells tell it")
+    table: str | None = Field(default=None, description="a row of another table than the transcript's: that "
+                                                        "table (absent: a row of the transcript's own table, or of "
+                                                        "no table the row tells)")
+    repeats: str | None = Field(default=None, description="a row captured twice: the row (log:line) it repeats, "
+                                                          "which was imported (nothing of it is lost)")
     cells: list[str] | None = Field(default=None, description="the row's cells as read (absent: the row could "
                                                               "not be split into cells)")
     count: Annotated[int, Field(ge=1)] | None = Field(default=None, description="how many rows this entry stands "

@@ -80,11 +80,25 @@ def _comparable(a, b) -> bool:
 @check("record.rejected-row", "record.rejected-row", scope="transcript")
 def rejected_row(header, params, table):
     """Every row of the recorders' logs is accounted for: a row the import could not use (a cell it could not
-    read, a row of another table, a row repeated after other coups) is kept in the header's ``rejected_rows``,
-    and each is reported, with its log, line and the reason: what it held is not judged anywhere else."""
-    return [Breach(None, f"{r.log}:{r.line}: the import could not use this row: {r.reason}" if not r.count else
-                   f"{r.log}:{r.line}: the import could not use {r.count:,} rows: {r.reason}")
-            for r in getattr(header, "rejected_rows", None) or ()]
+    read, a row repeated after other coups) is kept in the header's ``rejected_rows``, and each is reported, with
+    its log, line, coup (where its cells tell it) and the reason: what it held is not judged anywhere else.  A row
+    captured twice loses nothing (a warning); rows of another table are not this table's evidence: they are listed
+    once a log and table, as information."""
+    rows = getattr(header, "rejected_rows", None) or ()
+    out = [Breach(None, f"{r.log}:{r.line}: the import could not use this row: {r.reason}" if not r.count else
+                  f"{r.log}:{r.line}: the import could not use {r.count:,} rows: {r.reason}",
+                  "warning" if r.repeats is not None else None, coup=r.coup)
+           for r in rows if r.table is None]
+    others: dict[tuple, list] = {}
+    for r in rows:
+        if r.table is not None:
+            others.setdefault((r.log, r.table), []).append(r)
+    for (log, table), kept in others.items():
+        n = sum(r.count or 1 for r in kept)
+        lines = ", ".join(str(r.line) for r in kept[:10]) + (", ..." if len(kept) > 10 else "")
+        out.append(Breach(None, f"{log}: {n:,} row{'s' if n != 1 else ''} of table {table!r}, not this "
+                                f"transcript's, not imported (line{'s' if len(kept) > 1 else ''} {lines})", "info"))
+    return out
 
 
 def _faults(coup: CoupState, fault: str):
