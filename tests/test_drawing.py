@@ -269,3 +269,12 @@ def test_cards_in_order_with_a_card_not_read_are_not_judged_where_its_value_deci
     why = {nj.rule.id: nj for nj in not_judged(Checker(judge=False).check_file(path, path.name))}
     assert why["BAC-DRAW-NO-READING"].missing == {"values": 1}
     assert why["BAC-DRAW-PLAYER-MISSING"].reason == "the hand each card went to not recorded"
+
+
+@pytest.mark.parametrize("short", [["2H", "4S", "2D"], ["2H"]])
+def test_cards_in_order_fewer_than_a_deal_make_the_coup_unreadable_the_others_judged(short):
+    """A deal is four cards: a coup recorded with fewer in dealing order is not a coup that could be judged, and
+    says so at its line; the coup after it is still judged."""
+    found = check(in_order_only(short, ["2C", "4D", "2S", "KH", "5D"]))
+    assert [(f.coup, f.category) for f in found] == [(1, "transcript.unreadable"), (2, "third-card.no-legal-reading")]
+    assert "cards_in_order" in found[0].message and "4" in found[0].message

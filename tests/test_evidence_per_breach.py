@@ -219,3 +219,42 @@ def test_what_a_partial_recording_finds_the_whole_transcript_finds_too(tmp_path,
                "no cards": lambda d: without(d, ["calls", "wagers", "results", "settlements"])}[recording](doc)
     found = builders.pairs(check(partial, tmp_path, "partial.json").findings)
     assert found <= whole
+
+
+def test_a_banker_that_drew_on_7_is_judged_whatever_the_players_unread_first_card(tmp_path):
+    """The Banker stands on 7 whatever the Player holds (a natural stops the drawing too): the unread card cannot
+    change the answer, so the coup is judged, and the breach found."""
+    doc = cards_only([unread_coup(1, ["??", "3S"], ["KS", "7C"], ("5D", "banker"))])
+    result = check(doc, tmp_path)
+    assert [(f.coup, f.rule) for f in result.findings] == [(1, "BAC-DRAW-BANKER-ILLEGAL")]
+    assert result.findings[0].message == ("Banker drew 5D on 7 although the Banker's Hand stands there whatever the "
+                                          "value of the card not read (??)")
+    assert not [k for k in result.not_judged if k[0] == "BAC-DRAW-BANKER-ILLEGAL"]
+
+
+CODES = [f"{r}{s}" for r in "A23456789TJQK" for s in "SH"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cards=st.lists(st.sampled_from(CODES), min_size=5, max_size=5), unread=st.integers(0, 3),
+       drew=st.sampled_from(["banker", "player"]))
+def test_an_unread_card_is_judged_exactly_where_every_value_it_may_have_gives_one_answer(tmp_path, cards, unread,
+                                                                                       drew):
+    """The Banker's draw with one initial card not read is a breach if and only if it is one whatever that card's
+    value (each of the ten), and judged (found or cleared) if and only if every value gives one answer."""
+    player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
+    third = (cards[4], drew)
+    hidden = player if unread in (0, 2) else banker
+    values = []
+    for rank in "A23456789T":
+        seen = [list(player), list(banker)]
+        (seen[0] if hidden is player else seen[1])[unread // 2] = rank + "C"
+        found = check(cards_only([unread_coup(1, *seen, third)]), tmp_path).findings
+        values.append(any(f.rule == "BAC-DRAW-BANKER-ILLEGAL" for f in found))
+    (player if hidden is player else banker)[unread // 2] = "??"
+    result = check(cards_only([unread_coup(1, player, banker, third)]), tmp_path)
+    found = any(f.rule == "BAC-DRAW-BANKER-ILLEGAL" for f in result.findings)
+    judged = not [k for k in result.not_judged if k[0] == "BAC-DRAW-BANKER-ILLEGAL"]
+    if drew == "banker":
+        assert judged == (len(set(values)) == 1)
+    assert found == (judged and all(values))

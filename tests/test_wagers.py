@@ -77,8 +77,9 @@ def test_any_exact_pro_rata_cut_down_to_the_unit_is_right(tens, player_tens):
     total_player = Decimal(player_tens * 10)
     if banker - total_player <= limit:
         return
-    ratio = (total_player + limit) / banker
-    cuts = [cut(s, "banker", (a * ratio).to_integral_value(rounding="ROUND_FLOOR")) for s, sp, a in wagers if sp == "banker"]
+    # each wager's exact share of the Player's total plus the differential, down to the unit (never a share
+    # rounded to 28 digits first: 1,360 x 20/1,360 is 20, not 19.999...)
+    cuts = [cut(s, "banker", a * (total_player + limit) // banker) for s, sp, a in wagers if sp == "banker"]
     d = nsw([dealer_only(1, wagers, before_calls=cuts)], limits={"table_differential": limit})
     assert found(d, "NSW-DIFFERENTIAL-REDUCTION") == []
     assert found(d, "BAC-TABLE-DIFFERENTIAL") == []
@@ -141,6 +142,20 @@ def test_a_wager_withdrawn_after_no_more_bets_breaks_the_pennsylvania_wager_rule
     [breach] = by_rule(check(taken))["PA-WAGER-WITHDRAWN"]
     assert breach.message == 'seat 2 banker wager of 200 withdrawn after "no more bets"'
     assert breach.citation == "58 Pa. Code § 627a.7, 627a.8(b)"
+
+
+def test_a_panda_8_wager_withdrawn_after_the_first_card_is_an_improper_reduction_not_a_late_wager():
+    """A wager taken down is no wager placed or increased (wager.late): Pennsylvania files it as the other
+    rulesets file a wager reduced, under wager.improper-reduction."""
+    c = coup(1, P, B, [(1, "player", 100), (1, "panda_8", 25)])
+    events = c["events"]
+    first = next(i for i, e in enumerate(events) if e["type"] == "card")
+    events.insert(first + 1, cut(1, "panda_8", 0, "withdrawn"))
+    events[:] = [e for e in events if not (e["type"] == "settle" and e["spot"] == "panda_8")]
+    findings = check(header("us-pa", game="ez_baccarat", dealing_method="face_up") | {"version": "1.1", "coups": [c]})
+    taken = [(f.rule, f.category) for f in findings if "withdrawn" in f.message]
+    assert taken == [("PA-WAGER-WITHDRAWN", "wager.improper-reduction")]
+    assert not [f for f in findings if f.category == "wager.late"]
 
 
 def test_a_wager_taken_down_before_the_call_or_cut_for_the_differential_or_after_a_void_is_no_breach():

@@ -259,8 +259,9 @@ class Coup(SpecModel):
     record_faults: list[RecordFault] | None = Field(
         default=None, description="faults of the recorder the import found in this coup's rows (format 1.1): each "
         "is reported as a finding (record.<fault>)")
-    cards_in_order: list[CardCode] | None = Field(
-        default=None, description="the cards the shoe gave this coup, in the order they were dealt, "
+    cards_in_order: Annotated[list[CardCode], Field(min_length=4)] | None = Field(
+        default=None, description="the cards the shoe gave this coup, in the order they were dealt (four at "
+        "least: a deal is four cards), "
         "where the record does not say which hand each went to (format 1.1: a log of the order only whose "
         "additional cards no single reading of the tableau places); judged by whether any reading complies")
 

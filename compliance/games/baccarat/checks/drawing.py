@@ -152,10 +152,40 @@ def banker_drew(coup: CoupState, params, table):
     if player_extra and player_extra[0].at > extra[0].at:
         return (Breach(extra[0].at, f"Banker drew {extra[0].code} before the Player's third card ({player_extra[0].code}) "
                                     "was dealt; the Player's Hand is completed first"),)
-    if banker_must_draw(coup, table):
-        return ()
-    return (Breach(extra[0].at, f"Banker drew {extra[0].code}{_on(coup, BANKER)} although "
-                                f"{_banker_why(coup, table, False)}"),)
+    try:
+        if banker_must_draw(coup, table):
+            return ()
+        why = _banker_why(coup, table, False)
+    except Unknown:  # a card not read: judged if the Banker stands whatever its value
+        tableau = table.tableau
+        if _whatever_unread(coup, lambda p, b, third: b not in tableau.naturals and p not in tableau.naturals
+                            and tableau.banker_draws(b, third)):
+            return ()
+        why = "the Banker's Hand stands there whatever the value of the card not read (??)"
+    return (Breach(extra[0].at, f"Banker drew {extra[0].code}{_on(coup, BANKER)} although {why}"),)
+
+
+_VALUES = range(10)
+
+
+def _possible(c: CoupState, index: int) -> list[int]:
+    """The initial totals a hand may have: its total where every card was read, else every total 0 to 9."""
+    try:
+        return [c.points[index]]
+    except Unknown:
+        return list(_VALUES)
+
+
+def _whatever_unread(c: CoupState, decide) -> bool:
+    """``decide(player_total, banker_total, player_third)`` (the initial totals, the Player's third card's points or
+    None) where it gives one answer whatever the values of the cards not read (??); Unknown where the values
+    change it.  A card's value matters only where it changes the answer."""
+    extra = c.extra_cards(PLAYER)
+    thirds = [None] if not extra else [extra[0].points] if extra[0].points is not None else list(_VALUES)
+    answers = {decide(p, b, third) for p in _possible(c, 0) for b in _possible(c, 1) for third in thirds}
+    if len(answers) != 1:
+        raise Unknown("values")
+    return answers.pop()
 
 
 @check("third-card.banker.missing", "third-card.banker.missing", needs=("hands", "values"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from decimal import Decimal
+from fractions import Fraction
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -19,27 +20,29 @@ class LateParams(Params):
     after_reconstruction: Literal["late", "misdeal_rule"] = "late"
     """a wager placed or increased after a reconstruction: a late wager, or left to the misdeal rule where
     the rules say what patrons may do with their wagers after a reconstruction (one finding, not two)"""
-    changes: Literal["placed_or_increased", "withdrawn_or_reduced"] = "placed_or_increased"
-    """what the rule forbids once "no more bets" is called or the first card is out: placing or raising a
-    wager, or taking one down in whole or in part (a reduction for the table differential is the reduction
-    rule's, and a wager taken down once the coup is declared void is returned with it)"""
 
 
 @check("wager.late", "wager.late", LateParams, needs=("wagers", "cards"),
-       partly={("wagers",): 'a wager placed or increased (or withdrawn) after "no more bets", without the cards'})
+       partly={("wagers",): 'a wager placed or increased after "no more bets", without the cards'})
 def late(coup: CoupState, params: LateParams, table):
-    """No wager is placed or increased after "no more bets" is called or after the first card is dealt; where
-    the rules say so, none is withdrawn or reduced either."""
-    if params.changes == "withdrawn_or_reduced":
-        void_at = coup.void_at if coup.void is not None else None  # a wager taken down after a void was returned with it
-        found = _after_the_call(coup, params, lambda ch: _taken_down(ch) and (void_at is None or ch.at < void_at))
-        return [Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager of {table.money(ch.before)} "
-                              + ("withdrawn" if not ch.after else f"reduced to {table.money(ch.after)}") + f" {when}")
-                for ch, when in found]
+    """No wager is placed or increased after "no more bets" is called or after the first card is dealt."""
     found = _after_the_call(coup, params, _put_up)
     return [Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager "
                           + ("placed" if ch.kind == "wager" else f"increased from {table.money(ch.before)} to")
                           + f" {table.money(ch.after)} {when}") for ch, when in found]
+
+
+@check("wager.taken-down", "wager.improper-reduction", LateParams, needs=("wagers", "cards"),
+       partly={("wagers",): 'a wager withdrawn or reduced after "no more bets", without the cards'})
+def taken_down(coup: CoupState, params: LateParams, table):
+    """Where the rules say a wager stands as made once "no more bets" is called or the first card is out, none
+    is withdrawn or reduced (a reduction for the table differential is the reduction rule's, and a wager taken
+    down once the coup is declared void is returned with it)."""
+    void_at = coup.void_at if coup.void is not None else None
+    found = _after_the_call(coup, params, lambda ch: _taken_down(ch) and (void_at is None or ch.at < void_at))
+    return [Breach(ch.at, f"{describe_bettor(ch.bettor)} {ch.spot} wager of {table.money(ch.before)} "
+                          + ("withdrawn" if not ch.after else f"reduced to {table.money(ch.after)}") + f" {when}")
+            for ch, when in found]
 
 
 def _put_up(ch) -> bool:
@@ -296,10 +299,12 @@ class ReductionParams(Params):
     """the currency unit a reduced wager is rounded to"""
 
 
-def _unit_choices(exact: Decimal, unit: Decimal) -> tuple[Decimal, Decimal]:
-    down = (exact / unit).to_integral_value(rounding="ROUND_FLOOR") * unit
-    up = (exact / unit).to_integral_value(rounding="ROUND_CEILING") * unit
-    return down, up
+def _unit_choices(exact: Fraction, unit: Decimal) -> tuple[Decimal, Decimal]:
+    """The multiples of ``unit`` just below and just above ``exact`` (the same where it is one)."""
+    units = exact / Fraction(unit)
+    down = units.numerator // units.denominator
+    up = -(-units.numerator // units.denominator)
+    return Decimal(down) * unit, Decimal(up) * unit
 
 
 @check("wager.improper-reduction", "wager.improper-reduction", ReductionParams, needs=("wagers",))
@@ -336,13 +341,13 @@ def improper_reduction(coup: CoupState, params: ReductionParams, table):
                                        f"({table.money(totals[side])} against {table.money(totals[other])})"))
         return out
     target = totals[other] + limit
-    ratio = target / totals[side]
+    ratio = Fraction(target) / Fraction(totals[side])  # exact: a wager's share is never rounded before its unit
     now = coup.stakes_before(cuts[-1].at + 1)
     last_cut = {(ch.bettor, ch.spot): ch.at for ch in cuts}
     for key in sorted((k for k in before if table.spots[k[1]].differential == side), key=lambda k: last_cut.get(k, cuts[0].at)):
         old = before[key]
         new = now.get(key, ZERO)
-        exact = old * ratio
+        exact = Fraction(old) * ratio
         choices = _unit_choices(exact, params.unit)
         if new in choices:
             continue
