@@ -19,8 +19,8 @@ Renderers (:mod:`compliance.report`) only format what this returns.
 from __future__ import annotations
 
 import bisect
-import decimal
 import dataclasses
+import decimal
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace

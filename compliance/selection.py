@@ -46,12 +46,13 @@ class Selection:
 
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    always: tuple[str, ...] = ()  # categories shown whatever is selected (a requirement of the run's own)
 
     def __bool__(self) -> bool:
         return bool(self.select or self.ignore)
 
     def applies(self, rule: str, category: str) -> bool:
-        if category == ALWAYS:
+        if category == ALWAYS or category in self.always:
             return True
         if self.select and not any(names(p, rule, category) for p in self.select):
             return False
@@ -72,7 +73,7 @@ class Selection:
                 out.append(r.new if r is not None else p)
             return tuple(out)
 
-        moved = Selection(new("select", self.select), new("ignore", self.ignore))
+        moved = Selection(new("select", self.select), new("ignore", self.ignore), self.always)
         return (moved, notes) if notes else (self, [])
 
     def check_known(self, rules: Iterable[tuple[str, str]]) -> None:

@@ -158,6 +158,10 @@ def test_require_evidence_on_the_command_line_and_in_the_configuration(tmp_path,
     assert "[record.evidence-missing] coup 1: coups (every coup" in out
     out = run("check", path, "--require-evidence", "calls,coups", "--select", "BAC-RECORD", expect=1).stdout
     assert out.count("record.evidence-missing") == 1
+    # the run's requirement stands whatever is selected or ignored
+    for chosen in (("--select", "BAC-SHUFFLE"), ("--ignore", "record")):
+        out = run("check", path, "--require-evidence", "coups", *chosen, expect=1).stdout
+        assert "[record.evidence-missing] coup 1: coups (every coup" in out
     (tmp_path / ".baccarat-audit.yaml").write_text("require_evidence: [coups]\n", encoding="utf-8")
     assert "record.evidence-missing" in run("check", path, "--select", "BAC-RECORD", expect=1).stdout
     (tmp_path / ".baccarat-audit.yaml").write_text("require-evidence: all\n", encoding="utf-8")

@@ -284,6 +284,8 @@ def check(
     if not quiet:
         for note in notes:
             typer.echo(f"baccarat-audit: note: {printable(note)}", err=True)
+    if require:  # the run's requirement stands whatever is selected or ignored
+        selection = replace(selection, always=("record.evidence-missing",))
     options = RenderOptions(quiet=quiet, junit_cases=settings["junit-cases"])
     # the run's context, built once: the engine, the workers and the integrity stage are handed it
     context = replace(loading, selection=selection, require_evidence=require, keep_states="html" in formats,
