@@ -167,6 +167,8 @@ def _has_a_way(proc: Procedure, category: str, method: str | None, irregularitie
         return bool(proc.required_calls(method))
     if category == "wager.limits":  # a wager on the minor spot (the tie) under the minimum
         return game.limited(game.minor_spot, method)
+    if category == "wager.improper-reduction":  # a cut for the differential within it: the reduction rule's to see
+        return proc.params("wager.improper-reduction", method) is not None
     if category == "irregularity.mishandled":  # an erroneous Player third card put in the wrong place
         return proc.params("irregularity.erroneous-card", method) is not None
     return True
