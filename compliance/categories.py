@@ -51,6 +51,9 @@ CATEGORIES: dict[str, str] = {
     "record.logs-disagree": "two logs of one coup disagree on what happened (the cards, the hands)",
     "record.duplicate-row": "one row of a log recorded twice with different values: neither can be believed",
     "record.contradiction": "what a log says of a coup (its totals, winner or flags) contradicts its own cards",
+    "record.staff": "the header's staff stretches contradict each other (two names for one role over the same coups, "
+                    "a stretch that ends before it starts): who held the role there is in doubt",
+    "record.seat-patron": "a seat's recorded occupant and its wagers disagree on whose wager it was",
     "integrity.unshuffled": "a shoe's cards repeat themselves, run in the manufacturer's order, or repeat an earlier shoe: "
                             "they were not shuffled",
     "integrity.outcomes": "the Banker, Player and Tie counts, naturals or streaks of a shoe, table, dealer or run are "

@@ -18,7 +18,6 @@ Renderers (:mod:`compliance.report`) only format what this returns.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import decimal
 import operator
@@ -32,12 +31,13 @@ from compliance.context import RunContext
 from compliance.errors import UserError
 from compliance.findings import MONEY, Finding
 from compliance.games.common import ReplayError
-from compliance.printable import bounded_name
+from compliance.printable import bounded_name, bounded_staff
 from compliance.reading.reader import CoupRecord, TranscriptFile, bounded, open_transcript
 from compliance.ruleset import cache as ruleset_cache
 from compliance.ruleset.loader import load_jurisdiction
 from compliance.ruleset.models import BoundRule, Ruleset
 from compliance.transcript.locate import event_offsets, position
+from compliance.transcript.staff import Staffing
 
 
 @dataclass
@@ -124,27 +124,6 @@ class _Version:
         self.unreadable_rule = next((r for r in ruleset.rules if r.category == "transcript.unreadable"), None)
         # (dealing method, evidence) -> the rules' plan (Checker._plan)
         self.by_key: dict[tuple, tuple[list, list, list]] = {}
-
-
-class Staffing:
-    """Who ran the table in each coup: the header's stretches of coups, a coup's own ``staff`` over them."""
-
-    ROLES = ("dealer", "inspector", "supervisor")
-
-    def __init__(self, stretches):
-        self.stretches = sorted(stretches or (), key=lambda s: s.from_coup)
-        self.starts = [s.from_coup for s in self.stretches]
-
-    def of(self, number: int | None, own) -> tuple[tuple[str, str], ...]:
-        found: dict[str, str] = {}
-        if number is not None and self.stretches:
-            k = bisect.bisect_right(self.starts, number) - 1
-            if k >= 0 and (self.stretches[k].to_coup is None or number <= self.stretches[k].to_coup):
-                found = {r: getattr(self.stretches[k], r) for r in self.ROLES if getattr(self.stretches[k], r)}
-        if own is not None:
-            found |= {r: getattr(own, r) for r in self.ROLES if getattr(own, r)}
-        # each name within a bound: a report repeats it in every finding (a 1 MB name, 1,000 findings: 1 GB)
-        return tuple((r, bounded_name(found[r])) for r in self.ROLES if r in found)
 
 
 class RulesetCache:
@@ -493,7 +472,8 @@ class Checker:
             if staffed or getattr(record.coup, "staff", None) is not None:  # who dealt it, where recorded
                 coup_staff = self._staffing.of(record.number, getattr(record.coup, "staff", None))
                 dealer = next((name for role, name in coup_staff if role == "dealer"), None)
-                if dealer is not None:
+                if dealer is not None:  # (the reports' count of a dealer's coups, under the name they show)
+                    dealer = bounded_name(dealer)
                     dealt[dealer] = dealt.get(dealer, 0) + 1
             if on_coup is not None:
                 nbytes += len(record.raw) + 1  # its line, or its place in the document
@@ -666,7 +646,7 @@ class Checker:
         staff, at = (), None
         coup = record.coup
         if coup is not None:  # who and when, where the record says (format 1.1 staff; the events' timestamps)
-            staff = self._staffing.of(record.number, getattr(coup, "staff", None))
+            staff = bounded_staff(self._staffing.of(record.number, getattr(coup, "staff", None)))
             at = _time_of(coup, event)
         return Finding(rule=rule.id, category=rule.category, severity=severity, transcript=source.display,
                        coup=record.number, event=event, message=message,

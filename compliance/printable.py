@@ -85,12 +85,24 @@ def json_safe(document: str) -> str:
 MAX_NAME = 256
 
 
+#: the end of a name cut by :func:`bounded_name`: a name written so is cut too, so that no one's name as written is
+#: another's as cut
+_CUT = re.compile(r"… \([0-9,]+ characters, sha256 [0-9a-f]{12}\)\Z")
+
+
 @functools.lru_cache(maxsize=256)
 def bounded_name(name: str) -> str:
     """A name as findings carry it: as written up to :data:`MAX_NAME` characters; a longer one cut to its start,
     its length and the start of its SHA-256 (two long names alike at the start stay two names), so a report
-    holds each field within a bound whatever the evidence writes."""
-    if len(name) <= MAX_NAME:
+    holds each field within a bound whatever the evidence writes.  For display only: identity compares names
+    whole.  A name that already reads as one cut is cut too (its own length and digest), so that it is never
+    shown as the cut name of another."""
+    if len(name) <= MAX_NAME and (not name.endswith(")") or _CUT.search(name) is None):
         return name
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     return f"{name[:MAX_NAME - 50]}… ({len(name):,} characters, sha256 {digest})"
+
+
+def bounded_staff(staff: tuple) -> tuple:
+    """(role, name) pairs with each name as findings carry it (:func:`bounded_name`)."""
+    return tuple((role, bounded_name(name)) for role, name in staff)

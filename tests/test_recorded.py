@@ -84,7 +84,8 @@ def test_a_cards_only_recording_of_compliant_play_gives_no_finding_and_lists_the
               "BAC-RECORD-DECLARATION", "BAC-RECORD-EVIDENCE",  # what the record holds, judged on every record
               "BAC-RECORD-REJECTED-ROW", "BAC-RECORD-CARD-SEQUENCE", "BAC-RECORD-LOGS-DISAGREE",  # what an import
               "BAC-RECORD-DUPLICATE-ROW", "BAC-RECORD-CONTRADICTION",  # found: wherever it says so
-              "BAC-LIMITS-UNOFFERED-SPOT"}  # the header's posted limits: judged on every record
+              "BAC-LIMITS-UNOFFERED-SPOT",  # the header's posted limits: judged on every record
+              "BAC-RECORD-STAFF"}  # the header's staff stretches: likewise
     rules = {r.id for r in result.ruleset.rules}
     assert set(why) == rules - judged
     assert why["BAC-RECORD-DUPLICATE"] == "every coup of the shoe not recorded"  # a recording that does not claim it

@@ -177,6 +177,7 @@ class CoupState:
         "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
         "player_extra", "banker_extra", "won", "to_hands", "faults", "unplaced", "doubtful",
+        "named", "seat_doubt", "behind",
     )
 
     #: the evidence each fact of the coup comes from (compliance.evidence): on a coup whose record lacks it, a
@@ -254,6 +255,13 @@ class CoupState:
         # the wagers (bettor, spot) the record leaves doubtful: recorded twice with different values, neither in
         # the events (format 1.1 record_faults, duplicate-row with a key)
         self.doubtful: frozenset[tuple] = frozenset()
+        # seat -> the patron its events name, where the record does not say who is seated (None: two named)
+        self.named: dict[int, str | None] = _NONE
+        # (event, seat, spot, what the record says): a seat whose recorded occupant and wagers disagree
+        # (event, seat, spot, in words, the bettors in doubt)
+        self.seat_doubt: list[tuple[int, int, str, str, tuple]] = _NONE
+        # (event, seat, spot, patron) of the events naming a patron at a seat another is recorded seated at
+        self.behind: list[tuple[int, int, str, str]] = _NONE
 
     # ------------------------------------------------------------ what the record shows
     def shows(self) -> frozenset[str]:
@@ -569,7 +577,7 @@ class Replayer:
             elif kind == "wager":
                 if ev.spot not in spots:
                     raise self._undeclared(ev, i)
-                bettor = ev.seat if ev.seat is not None else _bettor(ev, seated, i)
+                bettor = _bettor(ev, seated, i, s)
                 spot = ev.spot
                 key = (bettor, spot)
                 before = stakes.get(key, ZERO)
@@ -585,7 +593,7 @@ class Replayer:
                     raise self._undeclared(ev, i)
                 if s.stakes_at_settlement is None:
                     s.stakes_at_settlement = dict(stakes)
-                s.settlements.append(_new(Settlement, (i, ev.seat if ev.seat is not None else _bettor(ev, seated, i),
+                s.settlements.append(_new(Settlement, (i, _bettor(ev, seated, i, s),
                                                        ev.spot, ev.outcome, ev.amount)))
             elif kind == "announce":
                 s.calls.append((ev.call, i))
@@ -597,7 +605,7 @@ class Replayer:
             elif kind == "wager_adjust":
                 if ev.spot not in spots:
                     raise self._undeclared(ev, i)
-                bettor = ev.seat if ev.seat is not None else _bettor(ev, seated, i)
+                bettor = _bettor(ev, seated, i, s)
                 key = (bettor, ev.spot)
                 before = stakes.get(key, ZERO)
                 after = ev.amount
@@ -627,7 +635,7 @@ class Replayer:
                 _add(s, "shoe_returns", i)
                 s.curator = self.curator = None
             elif kind == "commission":
-                _add(s, "commissions", CommissionPaid(i, _bettor(ev, seated, i), ev.amount))
+                _add(s, "commissions", CommissionPaid(i, _bettor(ev, seated, i, s), ev.amount))
             elif kind == "card_move":
                 _keep_dealt(s)
                 dealt_player, dealt_banker = s.dealt_player, s.dealt_banker
@@ -646,6 +654,8 @@ class Replayer:
                 s.void = ev
                 s.void_at = i
         s.last_event = i
+        if s.behind:
+            _behind(s)
         s.points = _points(player, s.player_initial, banker, s.banker_initial)  # the hands are final now
         pi, bi = s.player_initial, s.banker_initial
         s.hands_complete = pi == 2 and bi == 2
@@ -857,16 +867,58 @@ def _doubtful(faults, seated: dict[int, str]):
         if f.fault == "duplicate-row" and key and key.get("spot") is not None:
             seat, patron = key.get("seat"), key.get("patron")
             if isinstance(seat, int):
-                yield seat, key["spot"]
+                behind = patron is not None and seated and seated.get(seat) != patron
+                yield ("patron:" + str(patron) if behind else seat), key["spot"]
             elif patron is not None:
                 seat = next((n for n, p in reversed(list(seated.items())) if p == patron), None)
                 yield (seat if seat is not None else "patron:" + str(patron)), key["spot"]
 
 
-def _bettor(ev, seated: dict[int, str], i: int) -> int | str:
-    """Who made a wager, settlement or commission: a seat, the seat of a seated patron, or a standing patron."""
-    if ev.seat is not None:
-        return ev.seat
+def _behind(s: CoupState) -> None:
+    """A wager named for a patron behind a seat whose settlement names no patron (so is the occupant's), or the
+    other way round: the record disagrees on whose wager it was (``seat_doubt``)."""
+    for at, seat, spot, patron in s.behind:
+        mine = "patron:" + patron
+        wagered = any(ch.bettor == mine and ch.spot == spot for ch in s.changes)
+        settled = any(st.bettor == mine and st.spot == spot for st in s.settlements)
+        if wagered == settled:
+            continue
+        seat_wagered = any(ch.bettor == seat and ch.spot == spot for ch in s.changes)
+        seat_settled = any(st.bettor == seat and st.spot == spot for st in s.settlements)
+        if (seat_settled and not seat_wagered) if wagered else (seat_wagered and not seat_settled):
+            if not any(d[1] == seat and d[2] == spot for d in s.seat_doubt):
+                side = "settlement" if wagered else "wager"
+                _add(s, "seat_doubt", (at, seat, spot, f"its {spot} wager names patron {patron!r} and its {side} "
+                                       f"names no patron (so the seat's occupant, {s.seated.get(seat)!r})",
+                                       (seat, mine)))
+
+
+def _bettor(ev, seated: dict[int, str], i: int, s: CoupState) -> int | str:
+    """Who made a wager, settlement or commission: a seat (its occupant's), the seat of a seated patron, or a
+    patron's own (``patron:<id>``): a standing patron, or one wagering at a seat another is recorded seated at
+    (a back-bettor).  The patron an event names is its bettor whatever seat it names; where the record does not
+    say who is seated, the seat's wagers are the patron's its events name (two named: in doubt)."""
+    seat = ev.seat
+    if seat is not None:
+        patron = ev.patron
+        if patron is None:
+            return seat
+        if seated:
+            if seated.get(seat) == patron:
+                return seat
+            _add(s, "behind", (i, seat, getattr(ev, "spot", ""), patron))
+            return "patron:" + patron  # behind a seat (or at one the record leaves empty): the patron's own
+        named = s.named
+        if named is _NONE:
+            named = s.named = {}
+        had = named.get(seat, named)
+        if had is named:
+            named[seat] = patron
+        elif had is not None and had != patron:
+            named[seat] = None
+            _add(s, "seat_doubt", (i, seat, getattr(ev, "spot", ""), f"its events name patron {had!r} and patron "
+                                   f"{patron!r}, and the record does not say who is seated", (seat,)))
+        return seat
     if ev.patron is not None:
         seat = None
         for number, patron in seated.items():  # the last seat the patron is listed at

@@ -16,6 +16,7 @@ from __future__ import annotations
 from compliance.checks import Breach
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import CoupState
+from compliance.transcript.staff import Staffing
 
 
 def _cards(coup: CoupState) -> list[tuple[str, str]]:
@@ -99,6 +100,27 @@ def rejected_row(header, params, table):
         out.append(Breach(None, f"{log}: {n:,} row{'s' if n != 1 else ''} of table {table!r}, not this "
                                 f"transcript's, not imported (line{'s' if len(kept) > 1 else ''} {lines})", "info"))
     return out
+
+
+@check("record.staff", "record.staff", scope="transcript")
+def staff(header, params, table):
+    """The header's stretches of staff agree: none ends before it starts, and no two give one role different
+    names over the same coups.  Where they disagree, who held the role in those coups is in doubt: they name
+    nobody there, and no rule that names a dealer judges them."""
+    stretches = getattr(header, "staff", None)
+    if not stretches:
+        return ()
+    return [Breach(None, c.message) for c in Staffing(stretches).contradictions]
+
+
+@check("record.seat-patron", "record.seat-patron", needs=("stakes",), when=("seat_doubt",))
+def seat_patron(coup: CoupState, params, table):
+    """A seat's recorded occupant and its wagers agree on who placed each wager: a wager whose events name a
+    patron behind the seat while its settlement (or its placing) names none, so the occupant, or two patrons
+    named at a seat the record does not seat anyone at, leaves whose wager it was in doubt; no patron-level
+    rule judges it."""
+    return [Breach(at, f"seat {seat}: {words}: whose wager it was is in doubt, and no patron-level rule judges it")
+            for at, seat, spot, words, _ in coup.seat_doubt]
 
 
 def _faults(coup: CoupState, fault: str):

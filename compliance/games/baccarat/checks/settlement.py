@@ -169,6 +169,8 @@ def patron(coup: CoupState, bettor: int | str) -> str:
     there), else the seat ("seat 3")."""
     if isinstance(bettor, int):
         named = coup.seated.get(bettor) if coup.seated else None
+        if named is None and coup.named:  # the record does not say who is seated: the patron its events name
+            named = coup.named.get(bettor)
         return bounded_name(named) if named is not None else f"seat {bettor}"
     return bounded_name(bettor.removeprefix("patron:"))
 

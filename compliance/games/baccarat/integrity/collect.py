@@ -206,11 +206,20 @@ class ShoeRecord(Slotted):
 _POINTS = tuple(POINTS[code] if code in POINTS else PARTIAL_POINTS[code] for code in CODES)
 
 
-def patron_of(bettor, seated: dict) -> str | None:
-    """Who placed a wager: a standing patron's id (``patron:<id>``), or the patron seated at its seat (None: not
-    named), bounded as a report bounds names."""
-    who = bettor.removeprefix("patron:") if isinstance(bettor, str) else seated.get(bettor)
-    return None if who is None else bounded_name(who)
+def patron_of(bettor, seated: dict, named=None) -> str | None:
+    """Who placed a wager: the patron it names (``patron:<id>``), or the patron seated at its seat, or where the
+    record does not say who is seated, the one its events name (None: not named, or in doubt); the id whole (a
+    report shortens it, identity never)."""
+    if isinstance(bettor, str):
+        return bettor[7:]  # "patron:<id>"
+    who = seated.get(bettor)
+    return named.get(bettor) if who is None and named else who
+
+
+def _in_doubt(s) -> frozenset:
+    """The bettors of a coup whose patron the record leaves in doubt (a seat whose occupant and wagers
+    disagree): no patron-level rule judges them."""
+    return frozenset(b for *_, bettors in s.seat_doubt for b in bettors) if s.seat_doubt else frozenset()
 
 
 def side_wagers(table, names: list[str] | None) -> dict[str, tuple]:
@@ -481,9 +490,10 @@ class Collector:
         """Count each wager settled in the coup against its patron (the id the record names, a standing
         patron's or the one seated at the seat; else the seat), once however often it was settled."""
         wagered = self.data.wagered
+        doubt = _in_doubt(s)
         for bettor, _ in {(st.bettor, st.spot) for st in s.settlements}:
-            who = patron_of(bettor, s.seated or {})
-            wagered[who if who is not None else f"seat {bettor}"] += 1
+            who = None if bettor in doubt else patron_of(bettor, s.seated or {}, s.named)
+            wagered[bounded_name(who) if who is not None else f"seat {bettor}"] += 1
 
     def _patrons(self, s, shoe: ShoeRecord, found, wrong, staff) -> None:
         """Keep, for the collusion test, who was settled at whose coup, and the overpayments and late wagers."""
@@ -492,10 +502,10 @@ class Collector:
         if dealer is None:
             patrons.no_dealer += self.dealers_recordable
             return
-        seated = s.seated
+        seated, named, doubt = s.seated, s.named, _in_doubt(s)
 
         def patron(bettor) -> str | None:
-            return patron_of(bettor, seated)
+            return None if bettor in doubt else patron_of(bettor, seated, named)
 
         index = len(shoe.numbers) - 1
         unnamed = False
@@ -547,15 +557,21 @@ class Collector:
             return
         index = len(shoe.numbers) - 1
         keep = chances.chances.append
+        named, doubt = s.named, s.seat_doubt and _in_doubt(s)
         unnamed = False
         for bettor, could in could_of.items():
-            if type(bettor) is str:  # a standing patron's "patron:<id>"
+            if doubt and bettor in doubt:
+                unnamed = True
+                continue
+            if type(bettor) is str:  # a patron's own wager, "patron:<id>"
                 names, key = self.standing, bettor
-            else:  # a seat: the patron seated there
+            else:  # a seat: the patron seated there (or named there, where the record does not say who is seated)
                 names, key = self.names, seated.get(bettor)
+                if key is None and named:
+                    key = named.get(bettor)
             who = names.get(key)
             if who is None:
-                who = patron_of(bettor, seated)
+                who = patron_of(bettor, seated, named)
                 if who is None:
                     unnamed = True
                     continue

@@ -31,6 +31,7 @@ from compliance.games.baccarat.integrity.collect import _POINTS, CODES, NO_TIME,
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.common import money
 from compliance.games.integrity import ShoeView
+from compliance.printable import bounded_name, bounded_staff
 from compliance.stats import benjamini_hochberg, longest_run_tail, probability_text
 
 SHUFFLE, OUTCOMES, DRIFT = "integrity.unshuffled", "integrity.outcomes", "integrity.settlement-drift"
@@ -228,7 +229,7 @@ def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statisti
     f = Finding(rule=rule.id, category=rule.category, severity=severity, transcript=r.transcript,
                 coup=number, event=None, message=message, citation=rule.cite_for(r.game),
                 line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
-                staff=r.integrity.timeline.at(number) if dealer else (), at=rec.time_of(index), statistics=tuple(tests), money=money)
+                staff=bounded_staff(r.integrity.timeline.at(number)) if dealer else (), at=rec.time_of(index), statistics=tuple(tests), money=money)
     shoe.view.flagged.append(f"{rule.id}: {message}")
     return _Made(r, f)
 
@@ -426,7 +427,7 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
         if current is not None:
             dealers[current].append(outcomes.Segment(s, start, len(s.record), _odds(s)))
     for dealer in sorted(dealers):
-        add("dealer", f"dealer {dealer}", dealers[dealer])
+        add("dealer", f"dealer {bounded_name(dealer)}", dealers[dealer])
     add("run", "the run", [whole(s) for s in judged])
 
     def group_of(g) -> outcomes.Group:
@@ -519,7 +520,7 @@ def _drift(shoes: list[ShoeRun]) -> list[_Made]:
         net = g.net
         main, main_n = g.main_kind()
         way = "the patrons'" if up > down else "the house's"
-        label = f"{kind} {name}"
+        label = f"{kind} {bounded_name(name)}"
         net_words = (f"net {money(net)} more paid to patrons than due" if net > 0 else
                      f"net {money(-net)} more kept by the house than due" if net < 0 else "net nothing either way")
         message = (f"{label}: {len(g.errors)} wrong settlements over the run, {max(up, down)} of them in {way} "
@@ -618,7 +619,7 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         firsts = {t.kind: patrons.decisive(t, by_kind, cut, margins) for t in found}
         at = min(firsts.values(), key=lambda e: (e.place[0].label, e.place[1]))
         shoe, index = at.place
-        label = f"dealer {pair.dealer}, patron {pair.patron}"
+        label = f"dealer {bounded_name(pair.dealer)}, patron {bounded_name(pair.patron)}"
         parts, stats = [], []
         for t in found:
             words, what = patrons.TESTS[t.kind]
@@ -644,7 +645,7 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                    + f"{shoe.coup(index)}")
         due = sum((e.expected for e in pair.events["over"] if e.expected is not None), Decimal(0))
         currencies = {e.place[0].result.integrity.currency for e in pair.events["over"]}
-        worth = Money(due, due + net, currencies.pop() if len(currencies) == 1 else None, pair.patron,
+        worth = Money(due, due + net, currencies.pop() if len(currencies) == 1 else None, bounded_name(pair.patron),
                       sums=len(pair.events["over"])) if pair.events["over"] else None
         made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth))
     return made
@@ -771,7 +772,7 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         firsts = [advantage.decisive(t, cut) for t in found]
         at = min(firsts, key=lambda c: (c.place[0].label, c.place[1]))
         shoe, index = at.place
-        label = f"patron {patron}"
+        label = f"patron {bounded_name(patron)}"
         parts, stats = [], []
         for t, first in zip(found, firsts, strict=True):
             spot = t.line.spot
@@ -800,7 +801,8 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                    + f"wagers, given the cards left, {money(counted)}, against {money(blind)} at a full shoe's "
                    + f"odds: an expected gain of {money(gain)} from the cards; favourable wagers in coups {listed}; "
                    + f"decisive at coup {shoe.coup(index)}")
-        worth = Money(blind, counted, currencies.pop() if len(currencies) == 1 else None, patron, sums=wagers)
+        worth = Money(blind, counted, currencies.pop() if len(currencies) == 1 else None, bounded_name(patron),
+                      sums=wagers)
         made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth,
                              dealer=False))
     return made
