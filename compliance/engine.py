@@ -446,6 +446,7 @@ class Checker:
         # (dealing method, evidence) -> (rule, check, params, gate) of the rules that apply and are judged, and the
         # (rule id, evidence missing) of those that apply but are not judged
         by_key = v.by_key
+        unjudged_ids: dict[int, frozenset] = {}  # id(a plan's unjudged) -> those rules' ids, for the collector
         not_judged = result.not_judged
         nbytes = 0
         dealt = result.dealt
@@ -519,11 +520,15 @@ class Checker:
             applicable, unjudged, partly = plan
             for key in unjudged:
                 not_judged[key] = not_judged.get(key, 0) + 1
+            if collector is not None:
+                skip = unjudged_ids.get(id(unjudged))
+                if skip is None:
+                    skip = unjudged_ids[id(unjudged)] = frozenset(rule_id for rule_id, _ in unjudged)
             found = self._run_rules(applicable, state, table, source, record, unreadable_rule, not_judged)
             if partly:
                 found = self._run_partly(partly, state, table, source, record, unreadable_rule, not_judged, found)
             if collector is not None:
-                collector.add(state, record, found, have, coup_staff or ())
+                collector.add(state, record, found, have, coup_staff or (), skip)
             if found:
                 findings.extend(found)
                 if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards

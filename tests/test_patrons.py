@@ -109,7 +109,10 @@ def test_without_the_dealers_or_the_patrons_recorded_the_rule_is_not_judged(tmp_
         c.pop("seated", None)  # the seats' wagers, with no patron named at them
     path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
     result = checked(path)
-    assert result.not_judged[(RULE, ("patrons",))] > 250
+    # a coup the test took for a standing patron's wagers is not also counted not judged
+    unnamed = sum(1 for c in coups if any(e["type"] == "settle" for e in c["events"])
+                  and not any(e["type"] == "settle" and "patron" in e for e in c["events"]))
+    assert result.not_judged[(RULE, ("patrons",))] == unnamed > 150
     words = run("check", str(path)).stdout
     assert "not judged BAC-COLLUSION" in words and "patrons not recorded" in words
 

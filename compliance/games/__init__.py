@@ -107,9 +107,12 @@ class Importer(Protocol):
 
 @runtime_checkable
 class Collector(Protocol):
-    """Gathers, coup by coup, what a game's integrity stage judges of a transcript."""
+    """Gathers, coup by coup, what a game's integrity stage judges of a transcript.  ``unjudged``: the ids of the
+    stage's rules the engine counted not judged at this coup (for want of what they need): the stage neither
+    uses the coup for them nor counts it again."""
 
-    def add(self, state: CoupState, record: Any, findings: list, have: frozenset, staff: tuple) -> None: ...
+    def add(self, state: CoupState, record: Any, findings: list, have: frozenset, staff: tuple,
+            unjudged: frozenset = ...) -> None: ...
 
     def finish(self) -> Any:
         """What was gathered (picklable: a worker process hands it to the parent)."""

@@ -83,9 +83,10 @@ def money(amount: Decimal) -> str:
 
 
 def value_to_patron(outcome: str, amount: Decimal) -> Decimal:
-    """What a settlement is worth to the patron: winnings paid, a stake collected (negative), a push nothing
-    (the ``expected`` and ``paid`` of a finding's money, compliance.findings.Money)."""
-    return amount if outcome == "win" else -amount if outcome == "lose" else ZERO
+    """What a settlement is worth to the patron: winnings paid, a stake collected (negative); a push is due
+    nothing beside the stake handed back, so what a push was paid is paid beyond it (the ``expected`` and
+    ``paid`` of a finding's money, compliance.findings.Money)."""
+    return -amount if outcome == "lose" else amount
 
 
 class Due:

@@ -373,9 +373,12 @@ class Collector:
         self.table = table  # the TableContext: decks per shoe, tableau, payouts
         self.data = IntegrityData(bounded_name(header.table.id), table.currency)
         self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
+        self.collusion_id = self.advantage_id = None
         if COLLUSION in self.data.rules:
             self.data.patrons = Patrons()
+            self.collusion_id = self.data.rules[COLLUSION].id
         if ADVANTAGE in self.data.rules:
+            self.advantage_id = self.data.rules[ADVANTAGE].id
             spots = side_wagers(table, self.data.rules[ADVANTAGE].params.spots)
             if spots:
                 self.data.chances = Chances(spots)
@@ -394,9 +397,10 @@ class Collector:
         self.current: ShoeRecord | None = None
         self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
 
-    def add(self, s, record, found, have=V1, staff=()) -> None:
+    def add(self, s, record, found, have=V1, staff=(), unjudged=frozenset()) -> None:
         """One replayed coup ``s`` (read from ``record``), with the findings ``found`` of the per-coup rules, the
-        evidence its recording holds and who ran the table."""
+        evidence its recording holds and who ran the table; ``unjudged``: the ids of the rules the engine
+        counted not judged here (the collusion and advantage-play tests neither take the coup nor count it)."""
         shoe = self.current
         if shoe is None or shoe.shoe != s.shoe:
             shoe = self.current = self.data.shoes.get(s.shoe)
@@ -469,7 +473,8 @@ class Collector:
                 shoe.errors.append((index, w.gain, w.kind, w.expected))
         if s.settlements:
             self._wagered(s)
-        if self.data.patrons is not None and (s.settlements or categories):
+        if self.data.patrons is not None and (s.settlements or categories) \
+                and not (unjudged and self.collusion_id in unjudged):
             self._patrons(s, shoe, found, wrong, staff)
         if self.data.chances is not None:
             # cards in order without their hands are the shoe's cards like any dealt (in ``cards`` above): the shoe
@@ -478,7 +483,7 @@ class Collector:
                 # a card not read, or a coup dealt whose cards were not captured: the shoe left after it is not known
                 self.data.chances.gaps.append((shoe.shoe, len(shoe.numbers) - 1))
             if "cards" in have:  # (else the rule is not judged at this coup: the engine says so)
-                self._chances(s, shoe, have, duplicate)
+                self._chances(s, shoe, have, duplicate, not (unjudged and self.advantage_id in unjudged))
         times = s.times
         if times or shoe.times is not None:
             shoe.add_time(next((t.when for t in times if t.when is not None), None))
@@ -508,14 +513,15 @@ class Collector:
             return None if bettor in doubt else patron_of(bettor, seated, named)
 
         index = len(shoe.numbers) - 1
-        unnamed = False
+        unnamed = taken = False
         for bettor, _ in {(st.bettor, st.spot) for st in s.settlements}:
             who = patron(bettor)
             if who is None:
                 unnamed = True
             else:
+                taken = True
                 patrons.wagers[(dealer, who)] += 1
-        patrons.no_patron += unnamed
+        patrons.no_patron += unnamed and not taken  # (a coup the test took is not also counted not judged)
         for w in wrong:
             who = patron(w.bettor)
             if who is not None and w.gain:
@@ -527,7 +533,7 @@ class Collector:
                 if who is not None:
                     patrons.events.append(("late", shoe.shoe, index, dealer, who, ch.after, None))
 
-    def _chances(self, s, shoe: ShoeRecord, have, duplicate: bool) -> None:
+    def _chances(self, s, shoe: ShoeRecord, have, duplicate: bool, judged: bool = True) -> None:
         """Keep, for the advantage-play test, each named patron's chance at the side wagers in this coup (every
         patron present: seated, or placing any wager) and the side wagers placed; and whether the coup's cards are all known.
         Every coup of a table with side wagers comes here: kept lean (each name bounded once, no dict made for a
@@ -536,6 +542,8 @@ class Collector:
         drawn = s.drawn
         if drawn and (duplicate or not self.known <= have or None in [card.points for _, card in drawn]):
             chances.gaps.append((shoe.shoe, len(shoe.numbers) - 1))
+        if not judged:  # the engine counted the rule not judged here: the shoe left is all the coup gives it
+            return
         stakes = s.stakes_at_first_card
         if stakes is None:
             stakes = s.stakes
@@ -558,6 +566,7 @@ class Collector:
         index = len(shoe.numbers) - 1
         keep = chances.chances.append
         named, doubt = s.named, s.seat_doubt and _in_doubt(s)
+        kept = len(chances.chances)
         unnamed = False
         for bettor, could in could_of.items():
             if doubt and bettor in doubt:
@@ -577,7 +586,7 @@ class Collector:
                     continue
                 names[key] = who
             keep((shoe.shoe, index, who, could, placed_of.get(bettor, ()) if placed_of else ()))
-        if unnamed:
+        if unnamed and len(chances.chances) == kept:  # (a coup the test took is not also counted not judged)
             chances.no_patron += 1
 
     def _implied(self, s) -> list | None:

@@ -4,7 +4,8 @@ The per-coup rule ``settlement.amount`` reports each wrong payout.  Honest
 mistakes fall either way: a patron paid a unit too much, another a unit too
 little.  Here every wrong settlement is signed by what the patron gained over
 what was due (a commission collected short, a win overpaid: gained; a loss
-collected twice: lost), and each table's and dealer's errors are put to a
+collected twice: lost; a push paid anything: gained, as a push is due
+nothing beside the stake), and each table's and dealer's errors are put to a
 sign test: ``k`` of ``n`` one way, when each falls either way with chance 1/2
 (exact).  An error with no gain either way (a wrong word, the right value)
 counts in neither.  The finding gives the net amount over the run, exact, and

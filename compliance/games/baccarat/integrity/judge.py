@@ -229,7 +229,8 @@ def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statisti
     f = Finding(rule=rule.id, category=rule.category, severity=severity, transcript=r.transcript,
                 coup=number, event=None, message=message, citation=rule.cite_for(r.game),
                 line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
-                staff=bounded_staff(r.integrity.timeline.at(number)) if dealer else (), at=rec.time_of(index), statistics=tuple(tests), money=money)
+                staff=bounded_staff(r.integrity.timeline.at(number)) if dealer else (), at=rec.time_of(index),
+                statistics=tuple(tests), money=money)
     shoe.view.flagged.append(f"{rule.id}: {message}")
     return _Made(r, f)
 

@@ -342,8 +342,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps, HabitSteps):
                 if wrong is None:
                     patrons = not patrons
                     wrong = _slip(e[2], was, t.unit, patrons)
-                if e[2] != "push":  # a push paid anything is wrong, but to no one's gain
-                    self.g.slips += 1 if patrons else -1
+                self.g.slips += 1 if patrons else -1  # (a push paid a unit: a unit to the patron's good)
                 e[3] = wrong
                 how = ""
             self.take("settlement.wrong-amount", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, "
