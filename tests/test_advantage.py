@@ -339,18 +339,11 @@ def test_without_the_patrons_or_a_coup_s_cards_recorded_the_rule_is_not_judged_t
     path, _ = night(tmp_path, "no-patrons", coups=120, seed=2, seats=3)
     lines = path.read_text().splitlines()
     coups = [json.loads(line) for line in lines[1:]]
-<<<<<<< HEAD
-    with_wagers = sum(1 for c in coups  # coups with a seat's wager: a patron present, not named
-                      if any(e["type"] == "wager" and "seat" in e for e in c["events"]))
-=======
-    # coups with a seat's wager a side wager may stand beside, and no standing patron's (a coup the test took for a
+    # coups with a seat's wager (a patron present, not named) and no standing patron's (a coup the test took for a
     # named patron is not also counted not judged)
     with_wagers = sum(1 for c in coups
-                      if any(e["type"] == "wager" and e["spot"] in ("player", "banker") and "seat" in e
-                             for e in c["events"])
-                      and not any(e["type"] == "wager" and e["spot"] in ("player", "banker") and "seat" not in e
-                                  for e in c["events"]))
->>>>>>> 172a3ba (Count a paid push as money paid and each coup once as not judged)
+                      if any(e["type"] == "wager" and "seat" in e for e in c["events"])
+                      and not any(e["type"] == "wager" and "seat" not in e for e in c["events"]))
     for c in coups:
         c.pop("seated", None)  # the seats' wagers, with no patron named at them
     path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
