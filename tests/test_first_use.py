@@ -103,3 +103,24 @@ def test_a_house_ruleset_that_changes_odds_and_commission_says_so(tmp_path, monk
         "game.spots.banker.commission from 0.05 to 0.04", "game.spots.tie.odds from 8 to 9"]
     for fmt in ("markdown", "html"):
         assert "game.spots.tie.odds from 8 to 9" in run("check", "night.json", "-r", HOUSE, "-f", fmt).stdout
+
+
+# ------------------------------------------------------------------ a push that was paid
+
+
+def test_a_wager_settled_as_a_push_with_an_amount_carries_what_was_paid(tmp_path, monkeypatch):
+    """Seat 2's Banker wager of 200 lost (the Player won 7 to 6) and was settled `push 5`: the house owed it
+    nothing back but took 200; it took nothing and paid 5 (a push is due nothing beside the stake handed back)."""
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads((ROOT / "fixtures" / "samples" / "night-shift.json").read_text())
+    doc["coups"] = doc["coups"][:2]
+    settle = doc["coups"][0]["events"][-1]
+    assert (settle["seat"], settle["outcome"], settle["amount"]) == (2, "lose", 200)
+    settle.update(outcome="push", amount=5)
+    (tmp_path / "push.json").write_text(json.dumps(doc))
+    report = json.loads(run("check", "push.json", "-f", "json").stdout)
+    (finding,) = report["findings"]
+    assert finding["message"].endswith("it was settled push 5")
+    assert {k: finding["money"][k] for k in ("expected", "paid", "difference", "favours")} == {
+        "expected": "-200", "paid": "5", "difference": "205", "favours": "patron"}
+    assert report["money"]["net"] == "205"
