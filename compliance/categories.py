@@ -62,6 +62,8 @@ CATEGORIES: dict[str, str] = {
     "integrity.collusion": "a dealer's overpayments or late wagers go to one patron far beyond that patron's share",
     "integrity.advantage-play": "a patron's side wagers fall (or grow) where the cards left in the shoe favour the "
                                 "patron, far more than chance places them",
+    "integrity.hold": "a table's, shift's, dealer's or day's win is further from its theoretical win than honest "
+                      "play puts it, toward the house or the patrons",
 }
 
 

@@ -91,6 +91,28 @@ def config_model():
         require_evidence: list[str] = Field(
             default=[], alias="require-evidence", description="evidence every coup's record must hold (names of the "
             "transcript format's `recorded`, or `all`): a coup lacking it is an error (record.evidence-missing)")
+        shifts: list[str] = Field(
+            default=[], description="the times the shifts start, HH:MM on a quarter hour (06:00, 14:00, 22:00): "
+            "the hold test's shifts (integrity.hold); a gaming day starts with its first shift (default: none, the "
+            "day from midnight)")
+        time_zone: str | None = Field(
+            default=None, alias="time-zone", description="the IANA time zone (America/New_York) the shifts and "
+            "days are told in (default: each time at the offset it was recorded with)")
+
+        @field_validator("shifts", mode="before")
+        @classmethod
+        def _shift_list(cls, v):
+            return [v] if isinstance(v, str) else v
+
+        @field_validator("shifts")
+        @classmethod
+        def _shift_starts(cls, v):
+            return check_shifts(v)
+
+        @field_validator("time_zone")
+        @classmethod
+        def _zone(cls, v):
+            return check_time_zone(v)
 
         @field_validator("output", "paths", "exclude", "select", "ignore", "require_evidence", mode="before")
         @classmethod
@@ -147,7 +169,39 @@ DEFAULTS: dict[str, Any] = {
     "junit-cases": "rule",
     "cache": True,  # validated rulesets kept between runs (compliance.ruleset.cache)
     "require-evidence": [],  # evidence every coup must hold (compliance.evidence.required)
+    "shifts": [],  # the hold test's shift starts (HH:MM)
+    "time-zone": None,  # the zone shifts and days are told in
 }
+_CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+
+
+def check_shifts(starts: list[str]) -> list[str]:
+    """Shift starts as given, each HH:MM on a quarter hour and each once (a ValueError says which is not)."""
+    seen = set()
+    for text in starts:
+        m = _CLOCK.fullmatch(text) if isinstance(text, str) else None
+        if m is None:
+            raise ValueError(f"a shift starts at a time of day written HH:MM (06:00), not {text!r}")
+        if int(m.group(2)) % 15:
+            raise ValueError(f"a shift starts on the hour or a quarter past, half past or a quarter to it, not {text}")
+        if text in seen:
+            raise ValueError(f"the shift starting at {text} is given twice")
+        seen.add(text)
+    return list(starts)
+
+
+def check_time_zone(name: str | None) -> str | None:
+    """An IANA time zone name known to this machine (a ValueError names one that is not)."""
+    if name is None:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"no time zone {name!r} is known here (an IANA name: Europe/London, "
+                         "America/New_York)") from None
+    return name
 _PATH_KEYS = ("waivers", "baseline")
 #: settings that write files: refused in a configuration found by searching upward (only --config may name them)
 WRITING_KEYS = ("output",)

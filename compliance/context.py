@@ -61,6 +61,10 @@ class RunContext:
     require_evidence: frozenset[str] = frozenset()
     #: --as-of DATE (YYYY-MM-DD): every coup judged by the rules in force that day, whatever its own date
     as_of: str | None = None
+    #: the hold test's shift starts (HH:MM) and the time zone its shifts and days are told in (the configuration's
+    #: ``shifts`` and ``time-zone``); none: the day is one shift, each time at the offset it was recorded with
+    shifts: tuple[str, ...] = ()
+    time_zone: str | None = None
 
     @property
     def jurisdiction_map(self) -> dict[str, str]:

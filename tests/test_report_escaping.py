@@ -104,7 +104,7 @@ def test_no_text_line_is_forged(reports):
     assert [line for line in lines if line.startswith("checked ")] == [lines[-1]]
     assert lines[-1].startswith("checked 1 transcript, 6 coups, ")
     for line in lines[:-1]:
-        assert line.startswith((printable(NAME), "note: ", "error: ", "ruleset ")), line
+        assert line.startswith((printable(NAME), "note: ", "error: ", "ruleset ", "hold against theory: ")), line
 
 
 def test_stderr_lines_are_not_forged_either(reports):
@@ -129,7 +129,8 @@ def test_the_markdown_report_keeps_its_structure(reports):
     md = reports["markdown"]
     assert "<!--" in md  # in a file name shown as code, where it is only text
     headings = [line for line in md.splitlines() if line.startswith("#")]
-    assert headings == ["### baccarat-audit: ❌ fails", "#### Money (USD)", "#### Findings", "#### Notes"]
+    assert headings == ["### baccarat-audit: ❌ fails", "#### Money (USD)", "#### Hold against theory", "#### Findings",
+                        "#### Notes"]
     prose = _outside_code_spans(md)
     tags = set(re.findall(r"</?[a-z]+[^>]*>", prose))
     assert tags <= {"<details>", "</details>", "<summary>", "</summary>", "<br>", "<sub>", "</sub>"}

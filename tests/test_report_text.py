@@ -32,7 +32,9 @@ def test_a_clean_transcript_says_so(tmp_path, monkeypatch):
     r = run("check", "clean.json")
     assert r.exit_code == 0
     nj = load_ruleset("us-nj")  # the report names the ruleset it judged by, and its content hash
-    assert r.stdout == f"ruleset us-nj {nj.version}, sha256 {nj.sha256}\nchecked 1 transcript, 3 coups, 0 findings\n"
+    hold, *rest = r.stdout.splitlines()  # its hold against theory (BAC-HOLD) in one line, then the ruleset
+    assert hold.startswith("hold against theory: 1 group, 0 outside the 95% band, 0 findings; table BAC-07 held ")
+    assert rest == [f"ruleset us-nj {nj.version}, sha256 {nj.sha256}", "checked 1 transcript, 3 coups, 0 findings"]
 
 
 def test_summary_line_counts_with_thousands_separators():
@@ -81,8 +83,8 @@ def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatc
     (tmp_path / "w.yaml").write_text("- {rule: BAC-WAGER-LATE, justification: pit boss accepted it, "
                                      "approved_by: M. Okafor, expires: 2030-01-01}\n")
     plain = run("check", "night-shift.json", "--waivers", "w.yaml", "--timestamp", STAMP).stdout.splitlines()
-    assert plain[-3].startswith("night-shift.json:453:5: waived error BAC-WAGER-LATE")
-    assert plain[-3].endswith("[waiver #1]")
+    assert plain[-4].startswith("night-shift.json:453:5: waived error BAC-WAGER-LATE")
+    assert plain[-4].endswith("[waiver #1]")
     inputs = collect(["night-shift.json"], on_error=print)
     results = driver.run(inputs, RunContext(), on_error=print)
     shown = text.render_rich(Report(results, waivers=waivers.load("w.yaml", dt.date(2026, 11, 29))), width=160)

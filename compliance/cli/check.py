@@ -255,7 +255,8 @@ def check(
     # the run's rulesets, each loaded once: for the rules the selection, waivers and baseline may name, for every
     # transcript, in every worker
     loading = RunContext(ruleset=settings["ruleset"], jurisdictions=tuple(settings["jurisdictions"].items()),
-                         limits=bounds, cache=cache, config=settings.source(), isolated=isolated, as_of=as_of)
+                         limits=bounds, cache=cache, config=settings.source(), isolated=isolated, as_of=as_of,
+                         shifts=tuple(settings["shifts"]), time_zone=settings["time-zone"])
     rulesets = RulesetCache(loading)
     rulesets.chosen()  # a wrong --ruleset is said once, before any transcript is read
     selection = Selection(tuple(settings["select"]), tuple(settings["ignore"]))

@@ -78,12 +78,15 @@ def simulate(
     start: str = typer.Option(None, "--start", metavar="ISO-TIME", show_default=False,
                               help="Time the night from here (2026-11-01T20:00:00Z): each coup's first event gets its "
                                    "time, 45 to 75 seconds a coup, minutes for a shuffle [default: no times]."),
+    during: str = typer.Option(None, "--inject-during", metavar="HH:MM-HH:MM", show_default=False,
+                               help="Make the --inject breaches only in the coups dealt within these hours (at "
+                                    "--start's offset), as in one shift [default: at any hour]."),
     progress: bool = typer.Option(None, "--progress/--no-progress", show_default=False,
                                   help="Progress bar on standard error [default: on a terminal, unless the transcript "
                                        "goes to the same terminal]."),
 ):
     """Play shoes as the ruleset prescribes and write the transcript; --inject breaks chosen coups on purpose."""
-    from compliance.games.baccarat.simulate import Simulator, parse_inject, parse_start, write_transcript
+    from compliance.games.baccarat.simulate import Simulator, parse_during, parse_inject, parse_start, write_transcript
     from compliance.ruleset.loader import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -99,7 +102,8 @@ def simulate(
                     dealing_method=method, commission=rate, inject=wanted, irregularities=irregularities,
                     table_id=table_id, dealers=dealers, rotation=rotation, stay=stay,
                     start=None if start is None else parse_start(start),
-                    currency=currency.strip().upper() if currency is not None else None)
+                    currency=currency.strip().upper() if currency is not None else None,
+                    during=None if during is None else parse_during(during))
     encoding = (fmt.value if fmt else None) or ("jsonl" if output and output.suffix == ".jsonl" else "json")
     if output is not None:
         targets = [resolve_output(output)] + ([resolve_output(injected_path(output))] if listed else [])

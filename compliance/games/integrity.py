@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 Staff = tuple[tuple[str, str], ...]  # (role, name) pairs, as a Finding carries them
 
@@ -131,3 +132,66 @@ class ShoeView:
     cards: tuple[str, ...] | None = None  # the cards in the order drawn: only for a shoe flagged unshuffled
     stretches: list[Stretch] = field(default_factory=list)
     decisive_card: int | None = None  # the card whose coming out made the evidence decisive
+
+
+@dataclass(frozen=True, slots=True)
+class HoldGroup:
+    """One group's hold beside theory (table over the run, a table's shift or day, a dealer, a day): exact money
+    as Decimal (the theoretical win, hold and spread rounded half-even, as their fields say), the z-score and its
+    two-sided p-value; ``low`` and ``high`` the band of hold at the run's confidence."""
+
+    kind: str  # "table", "table-shift", "table-day", "dealer", "day"
+    table: str | None
+    shift: str | None  # "14:00-22:00"
+    day: str | None  # the gaming day, ISO 8601
+    dealer: str | None
+    currency: str | None
+    coups: int
+    handle_by_spot: tuple[tuple[str, Decimal], ...]
+    handle: Decimal
+    win: Decimal  # the house's net from settlements and commission
+    theoretical_win: Decimal  # to 4 places
+    hold: Decimal  # win / handle, to 6 places
+    theoretical_hold: Decimal
+    variance: Decimal  # of the win, to 4 places
+    spread: Decimal  # its standard deviation, to 4 places
+    z: float
+    p_value: float
+    low: Decimal  # the band of hold at the confidence, to 6 places
+    high: Decimal
+    outside: bool  # the hold is outside the band
+    direction: str | None  # "toward the house", "toward the patrons" (None: on theory exactly)
+    flagged: bool  # it survived false-discovery control: a finding
+    unjudged_handle: Decimal = Decimal(0)  # staked on spots whose outcome the theory does not count
+
+    @property
+    def name(self) -> str:
+        """The group in words: ``table T2, shift 14:00-22:00``, ``table T2, 2026-11-03``, ``dealer D-01``."""
+        parts = []
+        if self.table is not None:
+            parts.append(f"table {self.table}")
+        if self.shift is not None:
+            parts.append(f"shift {self.shift}")
+        if self.day is not None:
+            parts.append(self.day if self.table is not None else f"day {self.day}")
+        if self.dealer is not None:
+            parts.append(f"dealer {self.dealer}")
+        return ", ".join(parts)
+
+
+@dataclass(slots=True)
+class HoldView:
+    """The run's hold against theory, for the reports: every group, and what was not judged with why."""
+
+    confidence: float
+    false_discovery_rate: float
+    shifts: tuple[str, ...]  # "06:00-14:00" ...; empty: the day is one shift
+    time_zone: str | None  # None: each time at the offset it was recorded with
+    groups: list[HoldGroup] = field(default_factory=list)
+    not_judged: list[tuple[str, str]] = field(default_factory=list)  # (table, why)
+    rule: str = ""  # the id of the rule that judged it (a run that does not select it reports no hold)
+    category: str = ""
+
+    @property
+    def outside(self) -> list[HoldGroup]:
+        return [g for g in self.groups if g.outside]

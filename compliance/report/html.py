@@ -31,6 +31,7 @@ gives the same bytes.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from html import escape
 
 from compliance.categories import CATEGORIES, SEVERITIES
@@ -49,6 +50,7 @@ from compliance.report.model import (
     counts_digest,
     digest,
     finding_patron,
+    hold_percent,
     money_digest,
     money_words,
     patron_digest,
@@ -749,6 +751,42 @@ def _time_table(time: TimeFold, heads: str) -> str:
 MONEY_JSON = {"day": "hour", "month": "hour", "year": "hour"}
 
 
+#: the most groups the hold's picture draws (the table lists them all)
+HOLD_DRAWN = 60
+
+
+def _hold(view) -> str:
+    """Hold against theory: each table and shift drawn against its band; every group in a table."""
+    level = f"{view.confidence * 100:g}%"
+    shifts = ", ".join(view.shifts) if view.shifts else "none (the day from midnight)"
+    head = (f'<h2 id="hold">Hold against theory</h2><p class="meta">The house\'s win over the handle beside the '
+            f"theoretical hold (each stake times the exact house edge of its spot), with the band honest play lands "
+            f"in {level} of the time; red: outside it. Shifts {_e(shifts)}; time zone "
+            f"{_e(view.time_zone or 'each time at its recorded offset')}; a finding where a group survives "
+            f"Benjamini-Hochberg at {view.false_discovery_rate:g}.</p>")
+    drawn = [g for g in view.groups if g.kind in ("table", "table-shift")]
+    picture = svg.hold_bands(drawn[:HOLD_DRAWN], view.confidence)
+    if len(drawn) > HOLD_DRAWN:
+        picture += f'<p class="meta">{len(drawn) - HOLD_DRAWN:,} more tables and shifts in the table below.</p>'
+    outside = ' class="outside"'
+    rows = "".join(
+        f'<tr{outside if g.outside else ""}><td>{_e(g.name)}</td><td class="num">{g.coups:,}</td>'
+        f'<td class="num">{_e(money(g.handle))}</td><td class="num">{_e(money(g.win))}</td>'
+        f'<td class="num">{_e(money(g.theoretical_win.quantize(Decimal("0.01"))))}</td>'
+        f'<td class="num">{_e(hold_percent(g.hold))}</td><td class="num">{_e(hold_percent(g.theoretical_hold))}</td>'
+        f'<td class="num">{_e(hold_percent(g.low))} to {_e(hold_percent(g.high))}</td><td class="num">{g.z:.2f}</td>'
+        f'<td class="num">{g.p_value:.2g}</td><td>{_e(("finding: " if g.flagged else "") + g.direction) if g.outside else ""}'
+        "</td></tr>" for g in view.groups)
+    table = ('<details><summary>every group (' + f"{len(view.groups):,}" + ')</summary><table class="hold">'
+             '<tr><th>group</th><th class="num">coups</th><th class="num">handle</th><th class="num">win</th>'
+             '<th class="num">theoretical win</th><th class="num">hold</th><th class="num">theoretical hold</th>'
+             f'<th class="num">{level} band</th><th class="num">z</th><th class="num">p</th><th>outside</th></tr>'
+             + rows + "</table></details>") if view.groups else ""
+    missing = "".join(f"<li>table {_e(t)}: {_e(why)}</li>" for t, why in view.not_judged)
+    return (head + picture + table + (f'<p class="meta">Not judged:</p><ul class="notices">{missing}</ul>'
+                                      if missing else ""))
+
+
 def _money(summary: MoneySummary, time: TimeFold | None) -> str:
     """What the wrong settlements cost or gave: net, each way, and by table, dealer, hour and patron (amounts of
     different currencies apart)."""
@@ -849,6 +887,8 @@ def render(report: Report) -> str:
         sections.append(("money", "Money"))
     if report.patrons:
         sections.append(("patrons", "Patrons"))
+    if report.hold is not None:
+        sections.append(("hold", "Hold"))
     if report.findings:
         sections.append(("charts", "Charts"))
     sections.append(("transcripts", "Transcripts"))
@@ -883,6 +923,8 @@ def render(report: Report) -> str:
         body.append(_money(report.money, report.time))
     if report.patrons:
         body.append(_patrons(report, data))
+    if report.hold is not None:
+        body.append(_hold(report.hold))
     charts = svg.charts_html(report.breakdown()) if report.findings else ""
     if charts:
         body.append(f'<section id="charts">{charts}</section>')

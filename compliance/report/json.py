@@ -309,6 +309,61 @@ class BaselineOut(_Closed):
     stale: list[BaselineEntry] = Field(description="baseline entries no finding matches any more")
 
 
+class HoldBandOut(_Closed):
+    low: str = Field(description="the lowest hold honest play gives the group at the confidence (6 places)")
+    high: str = Field(description="the highest (6 places)")
+
+
+class HoldGroupOut(_Closed):
+    """One group's win against theory; money as exact decimal strings (rounded where a field says so)."""
+
+    kind: Literal["table", "table-shift", "table-day", "dealer", "day"] = Field(
+        description="a table over the run, a table's shift (over the run's days), a table's gaming day, a dealer "
+                    "over the run, a gaming day of every table")
+    table: str | None
+    shift: str | None = Field(description="the shift, its start and end (14:00-22:00)")
+    day: str | None = Field(description="the gaming day (ISO 8601 date: the day its first shift began)")
+    dealer: str | None
+    currency: str | None = Field(description="the table's currency (table.currency), null where not recorded")
+    coups: int = Field(description="coups whose wagers were settled")
+    handle: str = Field(description="the total staked on the spots judged")
+    handle_by_spot: dict[str, str] = Field(description="the handle by spot")
+    win: str = Field(description="the house's net from settlements and commission on those spots")
+    theoretical_win: str = Field(description="each stake times the exact house edge of its spot, summed "
+                                             "(4 places)")
+    hold: str = Field(description="win over handle (6 places)")
+    theoretical_hold: str = Field(description="theoretical win over handle (6 places)")
+    variance: str = Field(description="the exact variance of the win (4 places)")
+    spread: str = Field(description="its standard deviation (4 places)")
+    z: str = Field(description="(win - theoretical win) / spread")
+    p_value: str = Field(description="two-sided, normal")
+    band: HoldBandOut
+    outside: bool = Field(description="the hold is outside the band: listed, to look into")
+    direction: Literal["toward the house", "toward the patrons"] | None
+    finding: bool = Field(description="it survived false-discovery control across the run's groups: an "
+                                      "integrity.hold finding")
+    unjudged_handle: str | None = Field(default=None, description="staked on spots whose outcome the theory does "
+                                        "not count, left out of every figure; absent where none")
+
+
+class HoldNotJudgedOut(_Closed):
+    table: str
+    reason: str
+
+
+class HoldOut(_Closed):
+    """The run's hold against theory (rule kind integrity.hold): every group, and what was not judged."""
+
+    confidence: str
+    false_discovery_rate: str
+    shifts: list[str] = Field(description="the shifts (configuration `shifts`); empty: the day from midnight")
+    time_zone: str | None = Field(description="the zone days and shifts are told in (configuration `time-zone`); "
+                                              "null: each time at the offset it was recorded with")
+    groups: list[HoldGroupOut]
+    outside: int = Field(description="groups outside the band")
+    not_judged: list[HoldNotJudgedOut]
+
+
 class JsonReport(_Closed):
     """The report of one ``baccarat-audit check`` run."""
 
@@ -342,6 +397,9 @@ class JsonReport(_Closed):
         default=None, description="the money of the reported findings that carry it (wrong settlements): in "
                                   "total and by table, dealer, hour and patron; present when a finding has money. "
                                   "Amounts in several currencies are never added: then one summary each")
+    hold: HoldOut | None = Field(
+        default=None, description="each table's, shift's, dealer's and day's win against its theoretical win; "
+                                  "present where a rule of kind integrity.hold judged the run")
 
 
 def schema() -> dict:
@@ -463,7 +521,30 @@ def document(report: Report) -> dict:
     doc |= report.configuration_dict()
     if report.money is not None:
         doc["money"] = report.money.as_dict()
+    if report.hold is not None:
+        doc["hold"] = hold_dict(report.hold)
     return doc
+
+
+def hold_dict(view) -> dict:
+    """The run's :class:`~compliance.games.integrity.HoldView` as the schema's ``hold``."""
+    groups = []
+    for g in view.groups:
+        out = {"kind": g.kind, "table": g.table, "shift": g.shift, "day": g.day, "dealer": g.dealer,
+               "currency": g.currency, "coups": g.coups, "handle": amount_text(g.handle),
+               "handle_by_spot": {spot: amount_text(v) for spot, v in g.handle_by_spot},
+               "win": amount_text(g.win), "theoretical_win": amount_text(g.theoretical_win),
+               "hold": amount_text(g.hold), "theoretical_hold": amount_text(g.theoretical_hold),
+               "variance": amount_text(g.variance), "spread": amount_text(g.spread), "z": f"{g.z:.4f}",
+               "p_value": f"{g.p_value:.4g}", "band": {"low": amount_text(g.low), "high": amount_text(g.high)},
+               "outside": g.outside, "direction": g.direction, "finding": g.flagged}
+        if g.unjudged_handle:
+            out["unjudged_handle"] = amount_text(g.unjudged_handle)
+        groups.append(out)
+    return {"confidence": str(view.confidence), "false_discovery_rate": str(view.false_discovery_rate),
+            "shifts": list(view.shifts), "time_zone": view.time_zone, "groups": groups,
+            "outside": len(view.outside),
+            "not_judged": [{"table": t, "reason": why} for t, why in view.not_judged]}
 
 
 def render(report: Report) -> str:

@@ -17,12 +17,13 @@ backticks in them.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from compliance.categories import SEVERITIES
 from compliance.findings import Finding
 from compliance.games.common import money
 from compliance.printable import printable
-from compliance.report.model import MONEY_GROUPS, MoneySummary, Report, TimeFold, money_words
+from compliance.report.model import MONEY_GROUPS, MoneySummary, Report, TimeFold, hold_percent, money_words
 
 MAX_ROWS = 200
 MARK = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
@@ -87,6 +88,30 @@ def _money(summary: MoneySummary, time: TimeFold | None = None) -> list[str]:
     return out + _table_rows(rows)
 
 
+def _hold(view) -> list[str]:
+    """Hold against theory: one row a group (outside the band: marked, with which way)."""
+    level = f"{view.confidence * 100:g}%"
+    shifts = ", ".join(view.shifts) if view.shifts else "none (the day from midnight)"
+    zone = view.time_zone or "each time at its recorded offset"
+    out = ["", "#### Hold against theory", "",
+           f"Shifts {_cell(shifts)}; time zone {_cell(zone)}; band at {level}; findings where a group survives "
+           f"Benjamini-Hochberg at {view.false_discovery_rate:g}.", ""]
+    if view.groups:
+        out += ["| group | coups | handle | win | theoretical win | hold | theoretical hold | band | z | p | |",
+                "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|"]
+        rows = []
+        for g in view.groups:
+            mark = ("🔵 finding: " if g.flagged else "outside: ") + g.direction if g.outside else ""
+            unit = f" {_cell(g.currency)}" if g.currency else ""
+            rows.append(f"| {_cell(g.name)} | {g.coups:,} | {money(g.handle)}{unit} | {money(g.win)} | "
+                        f"{money(g.theoretical_win.quantize(Decimal('0.01')))} | {hold_percent(g.hold)} | "
+                        f"{hold_percent(g.theoretical_hold)} | {hold_percent(g.low)} to {hold_percent(g.high)} | "
+                        f"{g.z:.2f} | {g.p_value:.2g} | {mark} |")
+        out += _table_rows(rows)
+    out += [f"\nNot judged: table {_cell(t)}: {_cell(why)}." for t, why in view.not_judged]
+    return out
+
+
 def _table_rows(rows: list[str]) -> list[str]:
     return rows[:MAX_ROWS] + ([f"\n… and {len(rows) - MAX_ROWS:,} more (see the full report)."]
                               if len(rows) > MAX_ROWS else [])
@@ -122,6 +147,8 @@ def render(report: Report) -> str:
     lines += [f"\n{_cell(line[0].upper() + line[1:])}." for line in report.configured()]
     if report.money is not None:
         lines += _money(report.money, report.time)
+    if report.hold is not None:
+        lines += _hold(report.hold)
     if report.findings:
         lines += ["", "#### Findings", ""]
         lines += _table([_row(f, MARK[f.severity]) for f in report.findings[:MAX_ROWS]], len(report.findings))

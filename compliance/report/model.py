@@ -244,6 +244,9 @@ class Report:
         self.groups = _groups(self.findings, self.results)
         self.money: MoneySummary | None = money_summary(self.findings)
         self.patrons: dict[str, PatronCounts] = patron_counts(self.findings, self.results)
+        self.hold = hold_view(self.results)
+        if self.hold is not None and not applies(self.hold.rule, self.hold.category):
+            self.hold = None  # the run does not select its rule (--select, --ignore): its findings are not shown
         threshold = SEVERITY_RANK[self.fail_on]
         self.failing = sum(1 for f in self.findings if SEVERITY_RANK[f.severity] >= threshold)
         self.origins: dict[int, RulesetOrigin] = {id(rs): o for rs in self.rulesets
@@ -301,6 +304,27 @@ class Report:
     def rules_not_judged(self) -> int:
         """How many rules (by id, over the run) were not judged in some coup for want of evidence."""
         return len({nj.rule.id for nj in self.not_judged})
+
+    def hold_line(self) -> str | None:
+        """The run's hold against theory in one line (None where no hold was judged)."""
+        h = self.hold
+        if h is None:
+            return None
+        if not h.groups:
+            why = "; ".join(f"table {t}: {w}" for t, w in h.not_judged[:3]) or "no wager settled"
+            return f"hold against theory: not judged ({why})"
+        outside = h.outside
+        house = sum(1 for g in outside if g.direction == "toward the house")
+        ways = f" ({house:,} toward the house, {len(outside) - house:,} toward the patrons)" if outside else ""
+        flagged = sum(1 for g in h.groups if g.flagged)
+        level = f"{Decimal(str(h.confidence)) * 100:f}".rstrip("0").rstrip(".")
+        line = (f"hold against theory: {_plural(len(h.groups), 'group')}, {len(outside):,} outside the {level}% "
+                f"band{ways}, {_plural(flagged, 'finding')}")
+        tables = [g for g in h.groups if g.kind == "table"]
+        if len(tables) == 1:
+            g = tables[0]
+            line += f"; table {g.table} held {hold_percent(g.hold)} against {hold_percent(g.theoretical_hold)}"
+        return line
 
     def partial_evidence(self) -> str | None:
         """What every format says when the verdict rests on partial evidence (None: every rule was judged)."""
@@ -820,6 +844,24 @@ def _summary(currency: str | None, findings: list[Finding]) -> MoneySummary:
     for name in ("table", "dealer", "hour", "patron"):
         setattr(s, name, dict(sorted(getattr(s, name).items(), key=lambda kv: (kv[0] == NOT_RECORDED, kv[0]))))
     return s
+
+
+# ------------------------------------------------------------------ hold against theory
+
+
+def hold_percent(x: Decimal) -> str:
+    """A hold (a fraction) as a percentage to two places: ``2.86%``."""
+    return f"{(x * 100).quantize(Decimal('0.01'))}%"
+
+
+def hold_view(results: list):
+    """The run's hold against theory (:class:`compliance.games.integrity.HoldView`), where a game's integrity stage
+    judged it (one view for the whole run, on each of its transcripts); None otherwise."""
+    for r in results:
+        view = getattr(getattr(r, "integrity", None), "hold_view", None)
+        if view is not None:
+            return view
+    return None
 
 
 # ------------------------------------------------------------------ patrons

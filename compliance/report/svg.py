@@ -15,6 +15,8 @@ report stays one file that prints.
   95 times in 100, the average marked, the count a dot (red outside the band);
 * :func:`card_strip` -- the cards of a shoe flagged unshuffled, in the order
   they came out, the repeated (or in-order) stretch shaded card by card;
+* :func:`hold_bands` -- each table's and shift's hold against its theoretical hold, the band theory gives it
+  shaded (red outside it);
 * :func:`bar_chart` -- a small horizontal bar chart (findings by category,
   table, dealer, and hour or a coarser unit of time).
 """
@@ -145,6 +147,41 @@ def count_bands(counts, width: int = 360) -> str:
                      f'({c.low}\u2013{c.high})</text>')
     return _svg(width, len(counts) * row_h, "counts against the band a fair shoe lands in 95 times in 100",
                 "".join(parts), "count-bands")
+
+
+def hold_bands(groups, confidence: float, width: int = 560) -> str:
+    """Each group's hold (HoldGroup) on its own line, on one scale: the band theory gives it at the confidence
+    shaded, the theoretical hold a tick, the hold a dot (red outside the band); 0% a dotted line."""
+    if not groups:
+        return ""
+    label_w, row_h, right = 210, 20, 130
+    scale_w = width - label_w - right
+    values = [float(v) for g in groups for v in (g.low, g.high, g.hold, g.theoretical_hold)] + [0.0]
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1.0
+
+    def x(v) -> float:
+        return label_w + (float(v) - lo) / span * scale_w
+
+    level = f"{confidence * 100:g}%"
+    parts = [f'<line x1="{x(0):.1f}" y1="0" x2="{x(0):.1f}" y2="{len(groups) * row_h:g}" stroke="#b0bec5" '
+             f'stroke-dasharray="2,2"><title>0%</title></line>']
+    for i, g in enumerate(groups):
+        y = i * row_h + row_h / 2
+        colour = BANKER if g.outside else "#263238"
+        pct = f"{float(g.hold) * 100:.2f}%"
+        theo = f"{float(g.theoretical_hold) * 100:.2f}%"
+        parts.append(f'<text x="0" y="{y + 4:g}" font-size="11">{_e(g.name)}</text>'
+                     f'<rect x="{x(g.low):.1f}" y="{y - 5:g}" width="{max(x(g.high) - x(g.low), 1.5):.1f}" '
+                     f'height="10" fill="#cfd8dc"><title>{level} band {float(g.low) * 100:.2f}% to '
+                     f'{float(g.high) * 100:.2f}%</title></rect>'
+                     f'<line x1="{x(g.theoretical_hold):.1f}" y1="{y - 7:g}" x2="{x(g.theoretical_hold):.1f}" '
+                     f'y2="{y + 7:g}" stroke="#546e7a"><title>theoretical hold {theo}</title></line>'
+                     f'<circle cx="{x(g.hold):.1f}" cy="{y:g}" r="4" fill="{colour}"><title>{_e(g.name)}: hold '
+                     f'{pct}</title></circle>'
+                     f'<text x="{label_w + scale_w + 8:g}" y="{y + 4:g}" font-size="11">{pct} ({theo})</text>')
+    return _svg(width, len(groups) * row_h, f"hold against theoretical hold, with the band honest play lands in "
+                f"{level} of the time", "".join(parts), "hold-bands")
 
 
 def card_strip(cards: tuple[str, ...], stretches, decisive: int | None = None, per_row: int = 26) -> str:

@@ -65,6 +65,9 @@ def render_plain(report: Report, errors: bool = True, quiet: bool = False) -> st
         out.write(safe_line(f"note: {notice}") + "\n")
     for e in report.errors if errors else ():
         out.write(safe_line(f"error: {e}") + "\n")
+    hold = report.hold_line()
+    if hold is not None:
+        out.write(safe_line(hold) + "\n")
     for line in report.judged_by() + report.configured():
         out.write(safe_line(line) + "\n")
     out.write(report.summary_line() + "\n")
@@ -144,6 +147,9 @@ def rich_renderables(report: Report, errors: bool = True, quiet: bool = False, w
         parts.append(Text(printable(f"note: {notice}"), style="yellow"))
     for e in report.errors if errors else ():
         parts.append(Text(printable(f"error: {e}"), style="bold red"))
+    hold = report.hold_line()
+    if hold is not None:
+        parts.append(Text(printable(hold)))
     for line in report.judged_by() + report.configured():
         parts.append(Text(printable(line), style="dim"))
     parts.append(Text(report.summary_line(), style="bold"))

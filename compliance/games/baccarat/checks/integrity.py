@@ -186,3 +186,29 @@ def advantage_play(coup, params, table):
     of every coup of the shoe before it: a coup whose patron is not recorded, or after a coup of the shoe whose
     cards are not all recorded, is not judged."""
     return ()
+
+
+class HoldParams(Params):
+    confidence: Annotated[float, Field(ge=0.5, lt=1)] = 0.95
+    """A group whose win falls outside the band theory gives it at this confidence (two-sided) is listed in the
+    reports, toward the house or toward the patrons; at 95%, one honest group in twenty is."""
+    false_discovery_rate: Probability = 0.001
+    """Benjamini-Hochberg level over the p-values of every group of the run (each table, table and shift, table
+    and day, dealer and day): a finding only where a deviation survives it. Under fair play the chance of any
+    finding at all in a run is about this."""
+    error_at: Probability | None = None
+    """A hold off theory is a question for the house, not a breach: by default a finding keeps the rule's
+    severity however strong the evidence. Set a level to make a finding whose p-value is at or below it an
+    error."""
+
+
+@check("integrity.hold", "integrity.hold", HoldParams, needs=("stakes", "settlements"), scope="run")
+def hold(c, p, t):
+    """Each table's, shift's, dealer's and day's win (the house's net from settlements and commission) is where
+    the game puts it: its theoretical win is each wager's stake times the exact house edge of its spot under the
+    table's rules (a full shoe of the shoe's decks), its spread the exact standard deviation from each spot's
+    outcome distribution; the z-score's two-sided p-value lists the groups outside the confidence band, and
+    Benjamini-Hochberg over every group of the run keeps the findings to those no honest table explains, toward
+    the house or toward the patrons. Shifts and the time zone come from the run's configuration (``shifts``,
+    ``time-zone``). A coup without its wagers or their settlement is not judged."""
+    return ()

@@ -41,6 +41,7 @@ from compliance.cards import DECK, PARTIAL_POINTS, POINTS, RANKS
 from compliance.evidence import V1
 from compliance.games.baccarat.checks.settlement import wrong_settlements
 from compliance.games.baccarat.edges import pair_returns, returns
+from compliance.games.baccarat.integrity.hold import HOLD, HoldData, spot_returns
 from compliance.games.integrity import Slotted, Timeline
 from compliance.printable import bounded_name
 
@@ -80,6 +81,8 @@ HANDS = frozenset({"cards", "hands"})
 #: the coup to this stage (the kind judges cards in dealing order without it), which counts it not judged where it
 #: cannot count it
 OUTCOME = frozenset({"hands", "values"})
+#: what the hold test needs of a coup (integrity.hold's needs)
+MONEY = frozenset({"stakes", "settlements"})
 
 
 def _append(shoe, name: str, value: int) -> None:
@@ -329,7 +332,8 @@ class Chances(Slotted):
 class IntegrityData(Slotted):
     """One transcript's shoes, in the order they first appear, and who dealt when."""
 
-    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency", "patrons", "chances", "wagered")
+    __slots__ = ("table", "shoes", "timeline", "view", "rules", "currency", "patrons", "chances", "wagered", "hold",
+                 "hold_view")
 
     def __init__(self, table: str, currency: str | None = None):
         self.table = table
@@ -342,6 +346,8 @@ class IntegrityData(Slotted):
         self.chances: Chances | None = None  # where the advantage-play rule is on and the table offers a side wager
         # patron -> the wagers settled with them, every coup (the reports' patrons; "seat N" where none is named)
         self.wagered: Counter = Counter()
+        self.hold: HoldData | None = None  # where the hold rule is on: the settled coups' money, in buckets
+        self.hold_view = None  # filled by the integrity stage: the run's HoldView, for the reports
 
     def extend(self, other: IntegrityData | None) -> None:
         """Append the next chunk of the same transcript."""
@@ -363,6 +369,11 @@ class IntegrityData(Slotted):
             if self.chances is None:
                 self.chances = Chances({})
             self.chances.extend(other.chances, base)
+        if other.hold is not None:
+            if self.hold is None:
+                self.hold = other.hold
+            else:
+                self.hold.extend(other.hold)
 
 
 
@@ -377,6 +388,10 @@ class Collector:
         if COLLUSION in self.data.rules:
             self.data.patrons = Patrons()
             self.collusion_id = self.data.rules[COLLUSION].id
+        self.hold = None
+        if HOLD in self.data.rules:
+            self.hold = self.data.hold = HoldData(spot_returns(table), {
+                name: True for name, spot in table.spots.items() if spot.rate})
         if ADVANTAGE in self.data.rules:
             self.advantage_id = self.data.rules[ADVANTAGE].id
             spots = side_wagers(table, self.data.rules[ADVANTAGE].params.spots)
@@ -473,6 +488,10 @@ class Collector:
                 shoe.errors.append((index, w.gain, w.kind, w.expected))
         if s.settlements:
             self._wagered(s)
+            if self.hold is not None and s.void is None and MONEY <= have:
+                when = next((t.when for t in s.times if t.when is not None), None) if s.times else None
+                dealer = next((name for role, name in staff if role == "dealer"), None) if staff else None
+                self.hold.add(s, shoe.decks, dealer, when, (s.number, record.line or 0, record.column or 0, when))
         if self.data.patrons is not None and (s.settlements or categories) \
                 and not (unjudged and self.collusion_id in unjudged):
             self._patrons(s, shoe, found, wrong, staff)

@@ -27,6 +27,7 @@ from compliance.findings import Finding, Money, Statistic
 from compliance.games.baccarat.edges import PairReturns, removal_count
 from compliance.games.baccarat.integrity import advantage, order, outcomes, patrons
 from compliance.games.baccarat.integrity import drift as drift_tests
+from compliance.games.baccarat.integrity import hold as hold_tests
 from compliance.games.baccarat.integrity.collect import _POINTS, CODES, NO_TIME, counted_outcomes
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.common import money
@@ -37,7 +38,8 @@ from compliance.stats import benjamini_hochberg, longest_run_tail, probability_t
 SHUFFLE, OUTCOMES, DRIFT = "integrity.unshuffled", "integrity.outcomes", "integrity.settlement-drift"
 COLLUSION = "integrity.collusion"
 ADVANTAGE = "integrity.advantage-play"
-KINDS = (SHUFFLE, OUTCOMES, DRIFT, COLLUSION, ADVANTAGE)
+HOLD = hold_tests.HOLD
+KINDS = (SHUFFLE, OUTCOMES, DRIFT, COLLUSION, ADVANTAGE, HOLD)
 
 
 @dataclass(eq=False, slots=True)
@@ -153,6 +155,8 @@ def judge(results: list, context: RunContext | None = None) -> None:
     for f in _shuffle(shoes) + _outcomes(shoes) + _drift(shoes) + _collusion(results, shoes) \
             + _advantage(results, shoes):
         added[id(f.result)].append(f.finding)
+    for result, finding in hold_tests.judge(results, context):
+        added[id(result)].append(finding)
     for r in results:
         if getattr(r, "integrity", None) is None:
             continue

@@ -77,7 +77,7 @@ DEFAULT_RATE = 0.01
 RUN_WAYS: dict[str, tuple[str, ...]] = {
     "integrity.unshuffled": ("decks-alike", "factory-order", "repeated-shoe"),
     "integrity.outcomes": ("banker", "player"),
-    "integrity.settlement-drift": ("patrons",),
+    "integrity.settlement-drift": ("patrons", "house"),
     "integrity.collusion": ("patron",),
     "integrity.advantage-play": ("counter", "wonging"),
     "innocent": tuple(HABITS),
@@ -89,6 +89,7 @@ WAY_WORDS = {
     "banker": "a preset shoe: every coup stacked for the Banker",
     "player": "a preset shoe: every coup stacked for the Player",
     "patrons": "wrong settlements all in the patrons' favour (commission not deducted, or paid a unit over)",
+    "house": "wrong settlements all in the house's favour (a winning wager paid half its winnings: short payouts)",
     "patron": "one dealer overpays one patron (commission not deducted, or a unit over) on that share of the "
               "patron's winning wagers at the dealer's coups",
     "counter": "one patron, seated all night, wagers on the Player or Banker every coup and places a side wager "
@@ -195,6 +196,17 @@ def parse_start(text: str) -> dt.datetime:
         raise UserError(f"--start {text!r} is not an ISO 8601 date and time (2026-11-01T20:00:00Z)") from None
 
 
+def parse_during(text: str) -> tuple[int, int]:
+    """``--inject-during``: ``HH:MM-HH:MM`` -> (from, to) in minutes after midnight (to before from: past midnight)."""
+    import re
+
+    m = re.fullmatch(r"([01][0-9]|2[0-3]):([0-5][0-9])-([01][0-9]|2[0-3]):([0-5][0-9])", text.strip())
+    if m is None or m.group(1, 2) == m.group(3, 4):
+        raise UserError(f"--inject-during {text!r}: give the hours as HH:MM-HH:MM (14:00-22:00), two different times")
+    h1, m1, h2, m2 = map(int, m.groups())
+    return h1 * 60 + m1, h2 * 60 + m2
+
+
 def parse_inject(spec: str) -> tuple[str, float]:
     """``KIND[@RATE]`` -> (kind, rate): a breach of KIND in about RATE of the coups (default 1%); for a shoe or run
     category ``CATEGORY[:WAY]``, RATE is the share of shoes spoilt (of coups, for the drift)."""
@@ -229,7 +241,7 @@ def _reported_by(category: str, way: str | None = None) -> tuple[str, ...]:
     way = way or RUN_WAYS[category][0]
     if category == "innocent":  # what the innocent makes that a per-coup rule reports, nothing else
         return REPORTED.get(way, ())
-    return (category, "settlement.wrong-amount") if way in ("patrons", "patron") else (category,)
+    return (category, "settlement.wrong-amount") if way in ("patrons", "patron", "house") else (category,)
 
 
 def _counts(game: Game, decks: int) -> dict:
@@ -250,7 +262,8 @@ class Simulator:
                  seats: int = 7, dealing_method: str | None = None, commission: Decimal | None = None,
                  inject: dict[str, float] | None = None, irregularities: float = 0.0, table_id: str = "SIM-01",
                  dealers: int = 0, rotation: int = ROTATION, start: dt.datetime | None = None,
-                 currency: str | None = None, stay: float | None = None):
+                 currency: str | None = None, stay: float | None = None,
+                 during: tuple[int, int] | None = None):
         if ruleset.game is None:
             raise UserError(f"ruleset {ruleset.id!r} is not baccarat ({getattr(ruleset, 'game_kind', '?')}): "
                             "the simulator plays baccarat")
@@ -273,6 +286,9 @@ class Simulator:
         self.dealers = dealers
         self.rotation = rotation
         self.start = start
+        if during is not None and start is None:
+            raise UserError("--inject-during needs --start: the coups have no time of day without it")
+        self.during = during  # (from, to) minutes after midnight, at --start's offset: where injections are made
         self.ruleset = ruleset
         self.coup_count = coups
         self.seed = seed
@@ -353,7 +369,8 @@ class Simulator:
         self.irregular_pending: list[str] = []
         self.handled: list[Injection] = []  # irregularities handled as required: info findings
         self.integrity: list[RunInjection] = []  # shoes and runs spoilt on purpose
-        self.drifting = ("integrity.settlement-drift", "patrons") in self.run_inject
+        self.drift_way = next((way for c, way in self.run_inject if c == "integrity.settlement-drift"), None)
+        self.drifting = self.drift_way is not None
         self.drift_first: int | None = None
         # collusion: the dealer who favours the patron seated at the first seat all night, and the coups overpaid
         if self.colluding and self.dealers < 2:
@@ -439,10 +456,19 @@ class Simulator:
                 del previous
                 self.shoes.append(shoe.id)
                 opening = True
+            at = None
+            if self.during is not None:  # injections only in the coups dealt within the hours given
+                at = clock.next(number, opening)
+                minute = clock.when.hour * 60 + clock.when.minute
+                start_, end_ = self.during
+                now = start_ <= minute < end_ if start_ < end_ else minute >= start_ or minute < end_
+            else:
+                now = True
             for category, rate in self.inject.items():
-                if self.schedule.random() < rate:
+                if self.schedule.random() < rate and now:
                     self.pending.append(category)
-            if self.drifting and self.schedule.random() < self.run_inject[("integrity.settlement-drift", "patrons")]:
+            if self.drifting and self.schedule.random() < self.run_inject[("integrity.settlement-drift",
+                                                                           self.drift_way)] and now:
                 self.pending.append("integrity.settlement-drift")
             if self.irregular_rate and self.schedule.random() < self.irregular_rate:
                 self.irregular_pending.append(self.schedule.choice(self.irregular_kinds))
@@ -452,7 +478,7 @@ class Simulator:
             seated, standing = self.patrons.next_coup(keep={self.holders.shoe, self.holders.marker,
                                                             self.accomplice_seat, self.counter_seat, *self.habits})
             irregular = self.irregular_pending[0] if self.irregular_pending and carry is None else None
-            breaches = self.pending if irregular is None else []
+            breaches = self.pending if irregular is None and now else []
             if shoe.preset is not None and carry is None and irregular is None:
                 shoe.stack(shoe.burn_length() if opening else 0, self.game.tableau, self.rng)
             play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, breaches, opening, self.holders,
@@ -462,13 +488,14 @@ class Simulator:
                                  self.schedule)
             play.counting = self.counter_play
             play.habits = self.habits
+            play.drift_way = self.drift_way
             coup = play.play()
             if self.habits:
                 self._habits_after(play, number)
             for spot in play.counted:
                 self.wagered.append((number, spot, self.dealer_of(number)))
             if clock is not None and coup["events"]:
-                coup["events"][0]["at"] = clock.next(number, opening)
+                coup["events"][0]["at"] = at if at is not None else clock.next(number, opening)
             if play.colluded is not None:
                 self.overpaid.append(number)
                 self.injected.append(Injection(number, "settlement.wrong-amount", play.colluded))
@@ -489,7 +516,7 @@ class Simulator:
         if spoilt is not None:
             self.integrity.append(RunInjection(spoilt[0], spoilt[1], shoe.id, spoilt[2], self.coup_count))
         if self.drift_first is not None:
-            self.integrity.append(RunInjection("integrity.settlement-drift", "patrons", None, self.drift_first,
+            self.integrity.append(RunInjection("integrity.settlement-drift", self.drift_way, None, self.drift_first,
                                                self.coup_count))
         if self.overpaid:
             self.integrity.append(RunInjection("integrity.collusion", "patron", None, self.overpaid[0],

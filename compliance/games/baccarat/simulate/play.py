@@ -103,6 +103,7 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps, HabitSteps):
         # advantage play: (the counter's seat, the share of favourable coups played, the random source, each side
         # wager's count), set at every coup of a night with a counter; the side wagers the counter placed
         self.counting: tuple | None = None
+        self.drift_way = "patrons"  # which way a drifting table's wrong settlements go (patrons, house)
         self.counted: list[str] = []
         self.habits: dict = {}  # seat -> habits.Habit: the patrons with a habit seated all night
 
@@ -383,7 +384,17 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps, HabitSteps):
     def drift(self, entries: list, unit: Decimal, facts) -> None:
         """A wrong settlement in the patrons' favour, as a table drifting one way makes them: a winning wager on a
         spot that takes commission paid without it deducted, else a wager paid (or collected) a unit to the
-        patron's good."""
+        patron's good.  Drifting to the house: a winning wager paid half its winnings (to the unit below)."""
+        if self.drift_way == "house":
+            e = next((e for e in entries if e[2] == "win" and e[3] >= unit), None)
+            if e is None:
+                return  # no winning wager to pay short in this coup: the next one
+            was = e[3]
+            short = (was / 2 / unit).to_integral_value(rounding="ROUND_FLOOR") * unit
+            e[3] = short if short < was else was - unit
+            self.take("integrity.settlement-drift", f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} "
+                                                    f"{plain(e[3])}, not {plain(was)}: paid short, to the house's good")
+            return
         for e in entries:  # a winning wager whose commission was deducted: paid its gross instead
             if e[2] == "win":
                 _, gross, commission = self.due(e[1], e[5], facts)

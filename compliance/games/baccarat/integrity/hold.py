@@ -1,0 +1,456 @@
+"""Hold against theory: each table's, shift's, dealer's and day's win beside what the game gives it.
+
+While the engine replays a transcript, :class:`HoldData` adds up, for every
+coup whose wagers were settled, the money staked on each spot, what the
+settlements and commission left the house on each spot, and the products of
+the coup's stakes two by two (what the exact variance needs), in buckets of
+one quarter of an hour, one dealer and one deck count: a month's coups keep a
+few thousand buckets, not a record each.  Once the run is read,
+:func:`judge` folds the buckets into the groups (each table over the run, each
+table's shift, each table's day, each dealer, each day), with the shifts and
+the time zone the run's configuration gives (:class:`~compliance.context.RunContext`),
+and sets each group's win against the theoretical win:
+
+* the theoretical win is each spot's handle times its exact house edge under
+  the table's rules, from a full shoe of the shoe's decks (the enumeration of
+  :mod:`..odds`; a pair wager from every four first cards of a full shoe), an
+  exact fraction;
+* its variance is each coup's, summed: the coup's stakes two by two times the
+  covariance of what a unit on each spot leaves the house, from the same exact
+  distribution (docs/integrity.md says what it assumes);
+* the z-score and its two-sided p-value; a group outside the confidence band
+  is listed; a finding (``integrity.hold``) is raised only for a group whose
+  p-value survives Benjamini-Hochberg over every group of the run.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import math
+from decimal import Context, Decimal
+from fractions import Fraction
+
+from compliance.findings import Finding, Statistic
+from compliance.games.baccarat.edges import PairReturns, Returns, pair_returns, returns
+from compliance.games.common import money
+from compliance.games.integrity import HoldGroup, HoldView, Slotted
+from compliance.stats import benjamini_hochberg, probability_text
+
+HOLD = "integrity.hold"
+QUARTER = 900  # seconds a bucket spans: every time zone's offset, and every shift's start, is a whole quarter hour
+NAIVE = -(2 ** 15)  # a time recorded without an offset (the table's own clock)
+_EPOCH_NAIVE = dt.datetime(1970, 1, 1)
+_EXACT = Context(prec=120)  # money added and multiplied without rounding
+ZERO = Decimal(0)
+#: a coup's stake on one spot from which the products of stakes, added over a run, could pass the 28 digits the
+#: default decimal context keeps exactly: such a coup is not judged (no table stakes a trillion)
+BIG = Decimal(10) ** 12
+
+
+def spot_returns(table) -> dict[str, Returns | PairReturns | None]:
+    """Each spot of the table -> what a unit staked on it gives back at each end of a coup (a spot settled by the
+    result) or each class of the hands' first two cards (a pair); None: neither (its wagers are not judged)."""
+    out = {}
+    for name, spot in table.spots.items():
+        back = returns(spot, table.tableau.naturals)
+        out[name] = back if back is not None else pair_returns(spot)
+    return out
+
+
+class Bucket(Slotted):
+    """The coups of one quarter hour, dealer and deck count at one table: their handle, the house's net and the
+    stakes' products two by two, by spot; where the first and last of them are."""
+
+    __slots__ = ("coups", "handle", "net", "moments", "first", "last")
+
+    def __init__(self, first: tuple):
+        self.coups = 0
+        self.handle: dict[str, Decimal] = {}
+        self.net: dict[str, Decimal] = {}
+        self.moments: dict[tuple[str, str], Decimal] = {}
+        self.first = first  # (coup number, line, column, its time as ISO 8601 or None)
+        self.last = first
+
+    def join(self, other: Bucket) -> None:
+        self.coups += other.coups
+        for mine, theirs in ((self.handle, other.handle), (self.net, other.net), (self.moments, other.moments)):
+            for k, v in theirs.items():
+                mine[k] = _EXACT.add(mine.get(k, ZERO), v)
+        self.last = other.last
+
+
+class HoldData(Slotted):
+    """What the hold test keeps of one transcript: the table's spots and the buckets of its settled coups."""
+
+    __slots__ = ("spots", "buckets", "rates", "too_large")
+
+    def __init__(self, spots: dict, rates: dict):
+        self.too_large = 0  # coups whose stakes are too large to add up exactly (none at any real table)
+        self.spots = spots  # spot -> Returns, PairReturns or None (spot_returns)
+        self.rates = rates  # the spots that take commission -> True (a commission is theirs)
+        # (decks, dealer, quarter hour since 1970 or None, offset in minutes or NAIVE) -> Bucket
+        self.buckets: dict[tuple, Bucket] = {}
+
+    def extend(self, other: HoldData) -> None:
+        self.too_large += other.too_large
+        for key, b in other.buckets.items():
+            mine = self.buckets.get(key)
+            if mine is None:
+                self.buckets[key] = b
+            else:
+                mine.join(b)
+
+    def add(self, s, decks: int, dealer: str | None, when, where: tuple) -> None:
+        """One coup ``s`` whose wagers were settled: the wagers as they stood when settlement began (a wager never
+        settled is still staked), and what every settlement and commission left the house, by spot.  Every coup
+        with wagers comes here: kept lean (amounts added with the operators, exact for any amount a table
+        handles; the products of a coup's stakes spot by spot, a few a coup)."""
+        if when is None:
+            key = (decks, dealer, None, None)
+        else:
+            offset = when.utcoffset()
+            if offset is None:
+                key = (decks, dealer, int((when - _EPOCH_NAIVE).total_seconds()) // QUARTER, NAIVE)
+            else:
+                key = (decks, dealer, int(when.timestamp()) // QUARTER, int(offset.total_seconds()) // 60)
+        b = self.buckets.get(key)
+        if b is None:
+            b = self.buckets[key] = Bucket(where)
+        b.coups += 1
+        b.last = where
+        net = b.net
+        for st in s.settlements:
+            out = st.outcome
+            if out == "lose":
+                net[st.spot] = net.get(st.spot, ZERO) + st.amount
+            elif out == "win":
+                net[st.spot] = net.get(st.spot, ZERO) - st.amount
+        basis = s.stakes_at_settlement
+        if basis is None:
+            basis = s.stakes
+        if s.commissions:
+            for cm in s.commissions:  # the commission of the bettor's wager on a spot that takes one
+                spot = next((sp for (who, sp) in basis if who == cm.bettor and sp in self.rates), "(commission)")
+                net[spot] = net.get(spot, ZERO) + cm.amount
+        by_spot: dict[str, Decimal] = {}
+        for (_, spot), stake in basis.items():
+            by_spot[spot] = by_spot.get(spot, ZERO) + stake
+        if not by_spot:
+            return
+        if max(by_spot.values()) >= BIG:  # beyond what 28 digits add up exactly over a run: not judged
+            self.too_large += 1
+            return
+        handle, moments = b.handle, b.moments
+        if len(by_spot) == 1:
+            ((a, x),) = by_spot.items()
+            handle[a] = handle.get(a, ZERO) + x
+            k = (a, a)
+            moments[k] = moments.get(k, ZERO) + x * x
+            return
+        items = sorted(by_spot.items())
+        for i, (a, x) in enumerate(items):
+            handle[a] = handle.get(a, ZERO) + x
+            for c, y in items[i:]:
+                k = (a, c)
+                moments[k] = moments.get(k, ZERO) + x * y
+
+
+# ------------------------------------------------------------------ the exact distribution of one coup
+
+
+class Theory:
+    """What a unit staked on each spot leaves the house in one coup from a full shoe: its mean (the house edge) and
+    the covariances of two spots, exact fractions.  Spots settled by the result read the ends of a coup
+    (:mod:`..odds`), pairs the classes of the hands' first two cards; the two families are taken as independent."""
+
+    def __init__(self, ends: list[tuple[int, int]], classes: list[tuple[int, int]], spots: dict):
+        self.ends = ends  # (index into ENDS, deals ending so), every end
+        self.classes = classes  # (4 * Player's class + Banker's, deals), every cell
+        self.spots = spots
+        self._mean: dict[str, Fraction] = {}
+        self._cov: dict[tuple[str, str], Fraction] = {}
+
+    def _cells(self, back):
+        return self.ends if isinstance(back, Returns) else self.classes
+
+    def mean(self, spot: str) -> Fraction:
+        m = self._mean.get(spot)
+        if m is None:
+            back = self.spots[spot]
+            cells = self._cells(back)
+            total = sum(n for _, n in cells)
+            m = self._mean[spot] = sum((n * (1 - back[i]) for i, n in cells), Fraction(0)) / total
+        return m
+
+    def cov(self, a: str, b: str) -> Fraction:
+        key = (a, b) if a <= b else (b, a)
+        c = self._cov.get(key)
+        if c is None:
+            x, y = self.spots[a], self.spots[b]
+            if isinstance(x, Returns) != isinstance(y, Returns):
+                c = Fraction(0)
+            else:
+                cells = self._cells(x)
+                total = sum(n for _, n in cells)
+                both = sum((n * (1 - x[i]) * (1 - y[i]) for i, n in cells), Fraction(0)) / total
+                c = both - self.mean(a) * self.mean(b)
+            self._cov[key] = c
+        return c
+
+
+def pair_cells(decks: int) -> list[tuple[int, int]]:
+    """(4 * Player's class + Banker's class, deals) of the four first cards of a full shoe (classes of
+    :data:`~compliance.games.baccarat.edges.CLASSES`: ranks differ, mixed, coloured, suited pair)."""
+    from compliance.games.baccarat.analyze import first_four
+
+    def cls(two) -> int:
+        a, b = two
+        return 3 if a == b else 2 if a[:2] == b[:2] else 1 if a[0] == b[0] else 0
+
+    cells: dict[int, int] = {}
+    for player, banker, n in first_four(decks):
+        i = 4 * cls(player) + cls(banker)
+        cells[i] = cells.get(i, 0) + n
+    return sorted(cells.items())
+
+
+def theory(tableau, decks: int, spots: dict, cache: bool = True) -> Theory:
+    """The :class:`Theory` of a table's judged spots, for a full shoe of ``decks`` decks under ``tableau``."""
+    from compliance.games.baccarat.odds import end_index, shoe_counts, tableau_key
+
+    ends = [(end_index(*end), n) for end, n in shoe_counts(tableau_key(tableau), decks, cache)]
+    classes = pair_cells(decks) if any(isinstance(b, PairReturns) for b in spots.values()) else []
+    return Theory(ends, classes, spots)
+
+
+# ------------------------------------------------------------------ the groups of a run
+
+
+def shift_starts(shifts) -> list[int]:
+    """The shifts' starts, minutes after midnight, in order."""
+    return sorted(int(h) * 60 + int(m) for h, m in (s.split(":") for s in shifts))
+
+
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def shift_names(starts: list[int]) -> list[str]:
+    return [f"{_clock(a)}-{_clock(starts[(i + 1) % len(starts)])}" for i, a in enumerate(starts)]
+
+
+def day_and_shift(quarter, zone, starts: list[int], names: list[str], tz) -> tuple[str | None, str | None]:
+    """The gaming day (ISO date: the day its shift began) and the shift of a bucket's quarter hour."""
+    if quarter is None:
+        return None, None
+    seconds = quarter * QUARTER
+    if zone == NAIVE:
+        local = _EPOCH_NAIVE + dt.timedelta(seconds=seconds)
+    else:
+        local = dt.datetime.fromtimestamp(seconds, tz if tz is not None else
+                                          dt.timezone(dt.timedelta(minutes=zone)))
+    if not starts:
+        return local.date().isoformat(), None
+    m = local.hour * 60 + local.minute
+    i = bisect.bisect_right(starts, m) - 1
+    day = local.date()
+    if i < 0:  # before the day's first shift: the last shift of the day before
+        i = len(starts) - 1
+        day -= dt.timedelta(days=1)
+    return day.isoformat(), names[i]
+
+
+class _Sum:
+    """One group's money as it is folded: by deck count (its theory), the spots' handle, net and moments."""
+
+    __slots__ = ("coups", "by_decks", "net", "first", "last", "unjudged")
+
+    def __init__(self):
+        self.coups = 0
+        self.by_decks: dict[tuple, tuple[dict, dict]] = {}  # (theory key) -> (handle, moments)
+        self.net: Decimal = ZERO
+        self.first = self.last = None  # (place of the result in the run, result, (number, line, column, when))
+        self.unjudged: Decimal = ZERO  # handle on spots neither settled by the result nor a pair
+
+    def add(self, tkey, spots: dict, b: Bucket, place: int, result) -> None:
+        add = _EXACT.add
+        self.coups += b.coups
+        handle, moments = self.by_decks.setdefault(tkey, ({}, {}))
+        for spot, v in b.handle.items():
+            if spots.get(spot) is None:
+                self.unjudged = add(self.unjudged, v)
+            else:
+                handle[spot] = add(handle.get(spot, ZERO), v)
+        for spot, v in b.net.items():
+            if spots.get(spot, True) is not None:  # (a commission apart from any spot counts)
+                self.net = add(self.net, v)
+        for k, v in b.moments.items():
+            if spots.get(k[0]) is not None and spots.get(k[1]) is not None:
+                moments[k] = add(moments.get(k, ZERO), v)
+        if self.first is None or (place, b.first[0]) < (self.first[0], self.first[2][0]):
+            self.first = (place, result, b.first)
+        if self.last is None or (place, b.last[0]) > (self.last[0], self.last[2][0]):
+            self.last = (place, result, b.last)
+
+
+def _decimal(x: Fraction, places: int) -> Decimal:
+    q = Decimal(1).scaleb(-places)
+    return (_EXACT.divide(Decimal(x.numerator), Decimal(x.denominator))).quantize(q, context=_EXACT)
+
+
+def figures(total: _Sum, theories: dict) -> tuple:
+    """(handle by spot, handle, the win, the theoretical win, its variance) of a group, exact."""
+    by_spot: dict[str, Fraction] = {}
+    theo = Fraction(0)
+    var = Fraction(0)
+    for tkey, (handle, moments) in total.by_decks.items():
+        t = theories[tkey]
+        for spot, v in handle.items():
+            f = Fraction(v)
+            by_spot[spot] = by_spot.get(spot, 0) + f
+            theo += f * t.mean(spot)
+        for (a, b), v in moments.items():
+            c = t.cov(a, b)
+            var += Fraction(v) * c * (1 if a == b else 2)
+    return by_spot, sum(by_spot.values(), Fraction(0)), Fraction(total.net), theo, var
+
+
+def judge(results: list, context) -> list[tuple[object, Finding]]:
+    """Fold every transcript's buckets into the run's groups, set each beside theory, leave the run's
+    :class:`HoldView` on every transcript's integrity data, and return the findings (result, finding)."""
+    # a table's record: not an example in a Markdown document (as the tests of runs of shoes take them)
+    mine = [r for r in results if getattr(getattr(r, "integrity", None), "hold", None) is not None
+            and "#L" not in r.transcript]
+    if not mine:
+        return []
+    rule = mine[0].integrity.rules[HOLD]
+    p = rule.params
+    shifts = tuple(getattr(context, "shifts", ()) or ())
+    zone_name = getattr(context, "time_zone", None)
+    tz = None
+    if zone_name:
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo(zone_name)
+    starts = shift_starts(shifts)
+    names = shift_names(starts) if starts else []
+    cache = context.cache if context is not None else True
+    theories: dict[tuple, Theory] = {}
+    groups: dict[tuple, _Sum] = {}
+    view_unjudged: list[tuple[str, str]] = []
+    untimed: dict[str, int] = {}
+    nodealer: dict[str, int] = {}
+
+    def group(key) -> _Sum:
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = _Sum()
+        return g
+
+    for place, r in enumerate(mine):
+        data = r.integrity.hold
+        table = r.table
+        currency = r.integrity.currency
+        if not data.buckets:
+            view_unjudged.append((table, "no wager settled in its record (wagers and settlements not recorded)"))
+            continue
+        judged = {k: v for k, v in data.spots.items() if v is not None}
+        for (decks, dealer, quarter, zone), b in data.buckets.items():
+            tkey = (id(r.ruleset), r.game, decks)
+            if tkey not in theories:
+                theories[tkey] = theory(r.ruleset.game.tableau, decks, judged, cache)
+            day, shift = day_and_shift(quarter, zone, starts, names, tz)
+            keys = [("table", table, None, None, None, currency)]
+            if day is None:
+                untimed[table] = untimed.get(table, 0) + b.coups
+            else:
+                keys.append(("table-day", table, None, day, None, currency))
+                keys.append(("day", None, None, day, None, currency))
+                if shift is not None:
+                    keys.append(("table-shift", table, shift, None, None, currency))
+            if dealer is None:
+                nodealer[table] = nodealer.get(table, 0) + b.coups
+            else:
+                keys.append(("dealer", None, None, None, dealer, currency))
+            for key in keys:
+                group(key).add(tkey, data.spots, b, place, r)
+    for r in mine:
+        n = r.integrity.hold.too_large
+        if n:
+            view_unjudged.append((r.table, f"{n:,} coups whose stakes are too large to add up exactly"))
+    for table, n in untimed.items():
+        view_unjudged.append((table, f"days and shifts: {n:,} coups without a time recorded"))
+    for table, n in nodealer.items():
+        if len(nodealer) and any(k[0] == "dealer" for k in groups):
+            view_unjudged.append((table, f"dealers: {n:,} coups without a dealer recorded"))
+    order = {"table": 0, "table-shift": 1, "table-day": 2, "dealer": 3, "day": 4}
+    keys = sorted(groups, key=lambda k: (order[k[0]], *(("" if x is None else x) for x in k[1:])))
+    from statistics import NormalDist
+
+    wide = NormalDist().inv_cdf((1 + p.confidence) / 2)
+    made = []
+    for key in keys:
+        total = groups[key]
+        by_spot, handle, win, theo, var = figures(total, theories)
+        if handle == 0:
+            continue
+        sd = math.sqrt(var) if var > 0 else 0.0
+        z = float(win - theo) / sd if sd > 0 else 0.0
+        pv = math.erfc(abs(z) / math.sqrt(2)) if sd > 0 else 1.0
+        band = Fraction(wide) * Fraction(sd)
+        low, high = (theo - band) / handle, (theo + band) / handle
+        made.append((key, total, by_spot, handle, win, theo, var, sd, z, pv, low, high))
+    cut = benjamini_hochberg([m[9] for m in made], p.false_discovery_rate) if made else 0.0
+    out_groups, findings = [], []
+    for key, total, by_spot, handle, win, theo, var, sd, z, pv, low, high in made:
+        kind, table, shift, day, dealer, currency = key
+        outside = pv < 1 - p.confidence
+        direction = None if win == theo else "toward the house" if win > theo else "toward the patrons"
+        flagged = cut > 0 and pv <= cut
+        g = HoldGroup(kind=kind, table=table, shift=shift, day=day, dealer=dealer, currency=currency,
+                      coups=total.coups, handle_by_spot=tuple((s, _decimal(v, 2)) for s, v in sorted(by_spot.items())),
+                      handle=_decimal(handle, 2), win=_decimal(win, 2), theoretical_win=_decimal(theo, 4),
+                      hold=_decimal(win / handle, 6), theoretical_hold=_decimal(theo / handle, 6),
+                      variance=_decimal(var, 4), spread=_decimal(Fraction(sd), 4), z=round(z, 4), p_value=pv,
+                      low=_decimal(low, 6), high=_decimal(high, 6), outside=outside, direction=direction,
+                      flagged=flagged, unjudged_handle=total.unjudged)
+        out_groups.append(g)
+        if flagged:
+            findings.append(_finding(rule, g, total, cut, len(made), p))
+    view = HoldView(confidence=p.confidence, false_discovery_rate=p.false_discovery_rate, shifts=tuple(names),
+                    time_zone=zone_name, groups=out_groups, not_judged=view_unjudged, rule=rule.id,
+                    category=rule.category)
+    for r in results:
+        if getattr(r, "integrity", None) is not None:
+            r.integrity.hold_view = view
+    return findings
+
+
+def _finding(rule, g: HoldGroup, total: _Sum, cut: float, m: int, p) -> tuple[object, Finding]:
+    _, result, (number, line, column, when) = total.last
+    at = None if when is None else when.replace(microsecond=0).isoformat()
+    name = g.name
+    unit = f" {g.currency}" if g.currency else ""
+    message = (f"{name}: hold {_pct(g.hold)} against a theoretical {_pct(g.theoretical_hold)} on a handle of "
+               f"{money(g.handle)}{unit} over {g.coups:,} coups (win {money(g.win)} against "
+               f"{money(g.theoretical_win)} in theory, spread {money(g.spread)}): {abs(g.z):.2f} standard "
+               f"deviations {g.direction}, p = {probability_text(g.p_value)} (Benjamini-Hochberg over {m:,} groups at "
+               f"{probability_text(p.false_discovery_rate)}: decisive at p <= {probability_text(cut)})")
+    severity = rule.severity
+    if p.error_at is not None and g.p_value <= p.error_at and severity != "error":
+        severity = "error"
+        message += f"; an error, as p = {probability_text(g.p_value)} is at or below {probability_text(p.error_at)}"
+    stat = Statistic(name, "win against theory (normal)", "z-score", f"{g.z:.4f}", probability_text(g.p_value),
+                     f"{probability_text(cut)} (Benjamini-Hochberg, {m} groups at "
+                     f"{probability_text(p.false_discovery_rate)})", number)
+    staff = (("dealer", g.dealer),) if g.dealer is not None else ()
+    f = Finding(rule=rule.id, category=rule.category, severity=severity, transcript=result.transcript,
+                coup=number, event=None, message=message, citation=rule.cite_for(result.game),
+                line=line or None, column=column or None, table=g.table, staff=staff, at=at,
+                statistics=(stat,))
+    return result, f
+
+
+def _pct(x: Decimal) -> str:
+    return f"{(x * 100).quantize(Decimal('0.01'))}%"
