@@ -744,7 +744,8 @@ def test_a_ruleset_that_turns_the_rules_off_gathers_nothing(tmp_path):
     off = tmp_path / "off.yaml"
     off.write_text("id: us-nj-off\ntitle: t\nversion: '1'\nextends: us-nj\noverrides:\n"
                    "  BAC-SHUFFLE: {enabled: false}\n  BAC-OUTCOMES: {enabled: false}\n"
-                   "  BAC-SETTLE-DRIFT: {enabled: false}\n  BAC-COLLUSION: {enabled: false}\n")
+                   "  BAC-SETTLE-DRIFT: {enabled: false}\n  BAC-COLLUSION: {enabled: false}\n"
+                   "  BAC-HOLD: {enabled: false}\n")
     result = Checker(ruleset=str(off)).check_file(path)
     assert result.integrity is None and integrity(result) == []
     assert integrity(Checker().check_file(path))

@@ -162,6 +162,7 @@ class HoldGroup:
     outside: bool  # the hold is outside the band
     direction: str | None  # "toward the house", "toward the patrons" (None: on theory exactly)
     flagged: bool  # it survived false-discovery control: a finding
+    judged: bool = True  # it has the rule's least number of coups (else neither listed outside nor tested)
     unjudged_handle: Decimal = Decimal(0)  # staked on spots whose outcome the theory does not count
 
     @property

@@ -751,6 +751,12 @@ def _time_table(time: TimeFold, heads: str) -> str:
 MONEY_JSON = {"day": "hour", "month": "hour", "year": "hour"}
 
 
+def _hold_mark(g) -> str:
+    if g.outside:
+        return _e(("finding: " if g.flagged else "") + g.direction)
+    return "" if g.judged else "too few coups to judge"
+
+
 #: the most groups the hold's picture draws (the table lists them all)
 HOLD_DRAWN = 60
 
@@ -775,7 +781,7 @@ def _hold(view) -> str:
         f'<td class="num">{_e(money(g.theoretical_win.quantize(Decimal("0.01"))))}</td>'
         f'<td class="num">{_e(hold_percent(g.hold))}</td><td class="num">{_e(hold_percent(g.theoretical_hold))}</td>'
         f'<td class="num">{_e(hold_percent(g.low))} to {_e(hold_percent(g.high))}</td><td class="num">{g.z:.2f}</td>'
-        f'<td class="num">{g.p_value:.2g}</td><td>{_e(("finding: " if g.flagged else "") + g.direction) if g.outside else ""}'
+        f'<td class="num">{g.p_value:.2g}</td><td>{_hold_mark(g)}'
         "</td></tr>" for g in view.groups)
     table = ('<details><summary>every group (' + f"{len(view.groups):,}" + ')</summary><table class="hold">'
              '<tr><th>group</th><th class="num">coups</th><th class="num">handle</th><th class="num">win</th>'

@@ -342,6 +342,8 @@ class HoldGroupOut(_Closed):
     direction: Literal["toward the house", "toward the patrons"] | None
     finding: bool = Field(description="it survived false-discovery control across the run's groups: an "
                                       "integrity.hold finding")
+    judged: bool = Field(description="it has the rule's least number of coups (min_coups); else it is neither "
+                                     "listed outside the band nor tested")
     unjudged_handle: str | None = Field(default=None, description="staked on spots whose outcome the theory does "
                                         "not count, left out of every figure; absent where none")
 
@@ -537,7 +539,7 @@ def hold_dict(view) -> dict:
                "hold": amount_text(g.hold), "theoretical_hold": amount_text(g.theoretical_hold),
                "variance": amount_text(g.variance), "spread": amount_text(g.spread), "z": f"{g.z:.4f}",
                "p_value": f"{g.p_value:.4g}", "band": {"low": amount_text(g.low), "high": amount_text(g.high)},
-               "outside": g.outside, "direction": g.direction, "finding": g.flagged}
+               "outside": g.outside, "direction": g.direction, "finding": g.flagged, "judged": g.judged}
         if g.unjudged_handle:
             out["unjudged_handle"] = amount_text(g.unjudged_handle)
         groups.append(out)

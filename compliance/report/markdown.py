@@ -101,7 +101,8 @@ def _hold(view) -> list[str]:
                 "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|"]
         rows = []
         for g in view.groups:
-            mark = ("🔵 finding: " if g.flagged else "outside: ") + g.direction if g.outside else ""
+            mark = (("🔵 finding: " if g.flagged else "outside: ") + g.direction if g.outside else
+                    "" if g.judged else "too few coups to judge")
             unit = f" {_cell(g.currency)}" if g.currency else ""
             rows.append(f"| {_cell(g.name)} | {g.coups:,} | {money(g.handle)}{unit} | {money(g.win)} | "
                         f"{money(g.theoretical_win.quantize(Decimal('0.01')))} | {hold_percent(g.hold)} | "

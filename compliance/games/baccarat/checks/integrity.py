@@ -196,6 +196,9 @@ class HoldParams(Params):
     """Benjamini-Hochberg level over the p-values of every group of the run (each table, table and shift, table
     and day, dealer and day): a finding only where a deviation survives it. Under fair play the chance of any
     finding at all in a run is about this."""
+    min_coups: Annotated[int, Field(ge=2)] = 200
+    """A group of fewer settled coups is shown with its figures but neither listed outside the band nor tested:
+    the z-score reads the win as normal, which a handful of coups (a Tie paying 8 to 1) is not."""
     error_at: Probability | None = None
     """A hold off theory is a question for the house, not a breach: by default a finding keeps the rule's
     severity however strong the evidence. Set a level to make a finding whose p-value is at or below it an

@@ -401,23 +401,25 @@ def judge(results: list, context) -> list[tuple[object, Finding]]:
         band = Fraction(wide) * Fraction(sd)
         low, high = (theo - band) / handle, (theo + band) / handle
         made.append((key, total, by_spot, handle, win, theo, var, sd, z, pv, low, high))
-    cut = benjamini_hochberg([m[9] for m in made], p.false_discovery_rate) if made else 0.0
+    tested = [m for m in made if m[1].coups >= p.min_coups]
+    cut = benjamini_hochberg([m[9] for m in tested], p.false_discovery_rate) if tested else 0.0
     out_groups, findings = [], []
     for key, total, by_spot, handle, win, theo, var, sd, z, pv, low, high in made:
         kind, table, shift, day, dealer, currency = key
-        outside = pv < 1 - p.confidence
+        judged = total.coups >= p.min_coups
+        outside = judged and pv < 1 - p.confidence
         direction = None if win == theo else "toward the house" if win > theo else "toward the patrons"
-        flagged = cut > 0 and pv <= cut
+        flagged = judged and cut > 0 and pv <= cut
         g = HoldGroup(kind=kind, table=table, shift=shift, day=day, dealer=dealer, currency=currency,
                       coups=total.coups, handle_by_spot=tuple((s, _decimal(v, 2)) for s, v in sorted(by_spot.items())),
                       handle=_decimal(handle, 2), win=_decimal(win, 2), theoretical_win=_decimal(theo, 4),
                       hold=_decimal(win / handle, 6), theoretical_hold=_decimal(theo / handle, 6),
                       variance=_decimal(var, 4), spread=_decimal(Fraction(sd), 4), z=round(z, 4), p_value=pv,
                       low=_decimal(low, 6), high=_decimal(high, 6), outside=outside, direction=direction,
-                      flagged=flagged, unjudged_handle=total.unjudged)
+                      flagged=flagged, judged=judged, unjudged_handle=total.unjudged)
         out_groups.append(g)
         if flagged:
-            findings.append(_finding(rule, g, total, cut, len(made), p))
+            findings.append(_finding(rule, g, total, cut, len(tested), p))
     view = HoldView(confidence=p.confidence, false_discovery_rate=p.false_discovery_rate, shifts=tuple(names),
                     time_zone=zone_name, groups=out_groups, not_judged=view_unjudged, rule=rule.id,
                     category=rule.category)
@@ -435,7 +437,8 @@ def _finding(rule, g: HoldGroup, total: _Sum, cut: float, m: int, p) -> tuple[ob
     message = (f"{name}: hold {_pct(g.hold)} against a theoretical {_pct(g.theoretical_hold)} on a handle of "
                f"{money(g.handle)}{unit} over {g.coups:,} coups (win {money(g.win)} against "
                f"{money(g.theoretical_win)} in theory, spread {money(g.spread)}): {abs(g.z):.2f} standard "
-               f"deviations {g.direction}, p = {probability_text(g.p_value)} (Benjamini-Hochberg over {m:,} groups at "
+               f"deviations {g.direction}, p = {probability_text(g.p_value)} (Benjamini-Hochberg over {m:,} "
+               f"group{'' if m == 1 else 's'} at "
                f"{probability_text(p.false_discovery_rate)}: decisive at p <= {probability_text(cut)})")
     severity = rule.severity
     if p.error_at is not None and g.p_value <= p.error_at and severity != "error":
