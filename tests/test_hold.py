@@ -56,9 +56,9 @@ def settled_coup(stakes: dict[tuple, Decimal]):
 def folded(game: str, coups: list[dict], decks: int):
     """(handle by spot, handle, win, theoretical win, variance) of ``coups`` as the hold stage adds them up."""
     table = table_of(game)
-    data = hold.HoldData(hold.spot_returns(table), {n: True for n, s in table.spots.items() if s.rate})
+    data = hold.HoldData(hold.spot_returns(table))
     for i, stakes in enumerate(coups):
-        data.add(settled_coup(stakes), decks, None, None, (i + 1, 0, 0, None))
+        data.add(settled_coup(stakes), decks, None, None, None, (i + 1, 0, 0, None, None))
     total = hold._Sum()
     judged = {k: v for k, v in data.spots.items() if v is not None}
     for b in data.buckets.values():
@@ -182,15 +182,15 @@ def test_a_pair_wager_s_edge_is_analyze_s_and_its_spread_its_own():
         assert t.cov(name, "player") == 0  # the result and the first cards' classes taken as independent
 
 
-def test_commission_counts_to_the_house_on_the_spot_that_takes_it():
+def test_commission_counts_to_the_house():
     table = table_of("punto_banco")
-    data = hold.HoldData(hold.spot_returns(table), {n: True for n, s in table.spots.items() if s.rate})
+    data = hold.HoldData(hold.spot_returns(table))
     coup = SimpleNamespace(stakes={(1, "banker"): Decimal(100)}, stakes_at_settlement=None,
                            settlements=[Settlement(0, 1, "banker", "win", Decimal(100))],
                            commissions=[CommissionPaid(1, 1, Decimal(5))])
-    data.add(coup, 8, None, None, (1, 0, 0, None))
+    data.add(coup, 8, None, None, None, (1, 0, 0, None, None))
     (b,) = data.buckets.values()
-    assert b.net == {"banker": Decimal(-95)} and b.handle == {"banker": Decimal(100)}
+    assert b.net == {"": Decimal(-95)} and b.handle == {"banker": Decimal(100)}
 
 
 # ------------------------------------------------------------------ days and shifts

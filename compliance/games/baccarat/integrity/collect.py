@@ -389,9 +389,10 @@ class Collector:
             self.data.patrons = Patrons()
             self.collusion_id = self.data.rules[COLLUSION].id
         self.hold = None
+        self.hold_staff: object = self  # (never a coup's staff: the first coup finds its dealer)
+        self.hold_dealer = None
         if HOLD in self.data.rules:
-            self.hold = self.data.hold = HoldData(spot_returns(table), {
-                name: True for name, spot in table.spots.items() if spot.rate})
+            self.hold = self.data.hold = HoldData(spot_returns(table))
         if ADVANTAGE in self.data.rules:
             self.advantage_id = self.data.rules[ADVANTAGE].id
             spots = side_wagers(table, self.data.rules[ADVANTAGE].params.spots)
@@ -488,10 +489,6 @@ class Collector:
                 shoe.errors.append((index, w.gain, w.kind, w.expected))
         if s.settlements:
             self._wagered(s)
-            if self.hold is not None and s.void is None and MONEY <= have:
-                when = next((t.when for t in s.times if t.when is not None), None) if s.times else None
-                dealer = next((name for role, name in staff if role == "dealer"), None) if staff else None
-                self.hold.add(s, shoe.decks, dealer, when, (s.number, record.line or 0, record.column or 0, when))
         if self.data.patrons is not None and (s.settlements or categories) \
                 and not (unjudged and self.collusion_id in unjudged):
             self._patrons(s, shoe, found, wrong, staff)
@@ -506,6 +503,18 @@ class Collector:
         times = s.times
         if times or shoe.times is not None:
             shoe.add_time(next((t.when for t in times if t.when is not None), None))
+        if self.hold is not None and s.settlements and s.void is None and MONEY <= have:
+            if staff is not self.hold_staff:  # the dealer, found once a stretch of coups
+                self.hold_staff = staff
+                self.hold_dealer = next((name for role, name in staff if role == "dealer"), None)
+            if shoe.times is None:
+                seconds = zone = None
+            else:
+                seconds, zone = shoe.times[-1], shoe.zones[-1]
+                if seconds == NO_TIME:
+                    seconds = zone = None
+            self.hold.add(s, shoe.decks, self.hold_dealer, seconds, zone,
+                          (s.number, record.line or 0, record.column or 0, seconds, zone))
         if staff is not self.last_staff:  # most coups: the staff of the one before (the same tuple, or both empty)
             self.last_staff = staff
             self.data.timeline.add(s.number, staff)

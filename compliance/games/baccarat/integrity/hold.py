@@ -83,12 +83,12 @@ class Bucket(Slotted):
 class HoldData(Slotted):
     """What the hold test keeps of one transcript: the table's spots and the buckets of its settled coups."""
 
-    __slots__ = ("spots", "buckets", "rates", "too_large")
+    __slots__ = ("spots", "buckets", "unjudged", "too_large")
 
-    def __init__(self, spots: dict, rates: dict):
+    def __init__(self, spots: dict):
         self.too_large = 0  # coups whose stakes are too large to add up exactly (none at any real table)
         self.spots = spots  # spot -> Returns, PairReturns or None (spot_returns)
-        self.rates = rates  # the spots that take commission -> True (a commission is theirs)
+        self.unjudged = frozenset(name for name, back in spots.items() if back is None)
         # (decks, dealer, quarter hour since 1970 or None, offset in minutes or NAIVE) -> Bucket
         self.buckets: dict[tuple, Bucket] = {}
 
@@ -101,38 +101,40 @@ class HoldData(Slotted):
             else:
                 mine.join(b)
 
-    def add(self, s, decks: int, dealer: str | None, when, where: tuple) -> None:
+    def add(self, s, decks: int, dealer: str | None, seconds: int | None, zone: int | None, where: tuple) -> None:
         """One coup ``s`` whose wagers were settled: the wagers as they stood when settlement began (a wager never
         settled is still staked), and what every settlement and commission left the house, by spot.  Every coup
         with wagers comes here: kept lean (amounts added with the operators, exact for any amount a table
-        handles; the products of a coup's stakes spot by spot, a few a coup)."""
-        if when is None:
-            key = (decks, dealer, None, None)
-        else:
-            offset = when.utcoffset()
-            if offset is None:
-                key = (decks, dealer, int((when - _EPOCH_NAIVE).total_seconds()) // QUARTER, NAIVE)
-            else:
-                key = (decks, dealer, int(when.timestamp()) // QUARTER, int(offset.total_seconds()) // 60)
+        handles; the products of a coup's stakes spot by spot, a few a coup).  ``seconds``: the coup's time, since
+        1970 (None: not recorded), at the offset ``zone`` in minutes (NAIVE: none recorded); ``where``: (its number,
+        line, column, seconds, zone)."""
+        key = (decks, dealer, None if seconds is None else seconds // QUARTER, zone)
         b = self.buckets.get(key)
         if b is None:
             b = self.buckets[key] = Bucket(where)
         b.coups += 1
         b.last = where
         net = b.net
+        kept = ZERO  # the house's net on the spots judged ("" in the bucket), a spot judged by none apart
+        unjudged = self.unjudged
         for st in s.settlements:
             out = st.outcome
             if out == "lose":
-                net[st.spot] = net.get(st.spot, ZERO) + st.amount
+                if unjudged and st.spot in unjudged:
+                    net[st.spot] = net.get(st.spot, ZERO) + st.amount
+                else:
+                    kept += st.amount
             elif out == "win":
-                net[st.spot] = net.get(st.spot, ZERO) - st.amount
+                if unjudged and st.spot in unjudged:
+                    net[st.spot] = net.get(st.spot, ZERO) - st.amount
+                else:
+                    kept -= st.amount
+        for cm in s.commissions:
+            kept += cm.amount
+        net[""] = net.get("", ZERO) + kept
         basis = s.stakes_at_settlement
         if basis is None:
             basis = s.stakes
-        if s.commissions:
-            for cm in s.commissions:  # the commission of the bettor's wager on a spot that takes one
-                spot = next((sp for (who, sp) in basis if who == cm.bettor and sp in self.rates), "(commission)")
-                net[spot] = net.get(spot, ZERO) + cm.amount
         by_spot: dict[str, Decimal] = {}
         for (_, spot), stake in basis.items():
             by_spot[spot] = by_spot.get(spot, ZERO) + stake
@@ -430,8 +432,11 @@ def judge(results: list, context) -> list[tuple[object, Finding]]:
 
 
 def _finding(rule, g: HoldGroup, total: _Sum, cut: float, m: int, p) -> tuple[object, Finding]:
-    _, result, (number, line, column, when) = total.last
-    at = None if when is None else when.replace(microsecond=0).isoformat()
+    _, result, (number, line, column, seconds, zone) = total.last
+    at = None
+    if seconds is not None:
+        at = (_EPOCH_NAIVE + dt.timedelta(seconds=seconds)).isoformat() if zone == NAIVE else \
+            dt.datetime.fromtimestamp(seconds, dt.timezone(dt.timedelta(minutes=zone))).isoformat()
     name = g.name
     unit = f" {g.currency}" if g.currency else ""
     message = (f"{name}: hold {_pct(g.hold)} against a theoretical {_pct(g.theoretical_hold)} on a handle of "
