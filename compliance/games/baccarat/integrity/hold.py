@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import functools
 import math
 from decimal import Context, Decimal
 from fractions import Fraction
@@ -48,13 +49,22 @@ ZERO = Decimal(0)
 BIG = Decimal(10) ** 12
 
 
+#: a spot as its ruleset writes it and the table's naturals -> what a unit on it gives back: worked out once a
+#: process, since the transcripts of a run (the blocks of a procedure document) share their spots
+_RETURNS: dict[tuple, Returns | PairReturns | None] = {}
+
+
 def spot_returns(table) -> dict[str, Returns | PairReturns | None]:
     """Each spot of the table -> what a unit staked on it gives back at each end of a coup (a spot settled by the
     result) or each class of the hands' first two cards (a pair); None: neither (its wagers are not judged)."""
+    naturals = table.tableau.naturals
     out = {}
     for name, spot in table.spots.items():
-        back = returns(spot, table.tableau.naturals)
-        out[name] = back if back is not None else pair_returns(spot)
+        key = (name, spot.spot.model_dump_json(), frozenset(naturals))
+        if key not in _RETURNS:
+            back = returns(spot, naturals)
+            _RETURNS[key] = back if back is not None else pair_returns(spot)
+        out[name] = _RETURNS[key]
     return out
 
 
@@ -219,11 +229,20 @@ def pair_cells(decks: int) -> list[tuple[int, int]]:
 
 def theory(tableau, decks: int, spots: dict, cache: bool = True) -> Theory:
     """The :class:`Theory` of a table's judged spots, for a full shoe of ``decks`` decks under ``tableau``."""
-    from compliance.games.baccarat.odds import end_index, shoe_counts, tableau_key
+    from compliance.games.baccarat.odds import tableau_key
 
-    ends = [(end_index(*end), n) for end, n in shoe_counts(tableau_key(tableau), decks, cache)]
-    classes = pair_cells(decks) if any(isinstance(b, PairReturns) for b in spots.values()) else []
-    return Theory(ends, classes, spots)
+    return _theory(tableau_key(tableau), decks, tuple(sorted(spots.items())), cache)
+
+
+@functools.lru_cache(maxsize=64)
+def _theory(key: tuple, decks: int, spots: tuple, cache: bool) -> Theory:
+    """One :class:`Theory` a process for each tableau, deck count and spots (its means and covariances kept)."""
+    from compliance.games.baccarat.odds import end_index, shoe_counts
+
+    ends = [(end_index(*end), n) for end, n in shoe_counts(key, decks, cache)]
+    judged = dict(spots)
+    classes = pair_cells(decks) if any(isinstance(b, PairReturns) for b in judged.values()) else []
+    return Theory(ends, classes, judged)
 
 
 # ------------------------------------------------------------------ the groups of a run
