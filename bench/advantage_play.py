@@ -36,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_speed import transcript  # noqa: E402
+from innocents import patrons_at  # noqa: E402
 
 from compliance import driver  # noqa: E402
 from compliance.cards import DECK, POINTS  # noqa: E402
@@ -169,14 +170,7 @@ def fair(nights: int, coups: int) -> None:
             night(tmp, coups, seed, {"settlement.wrong-amount": 0.01})
             (result,) = driver.run([Input(str(tmp), tmp.name)], RunContext())
             false += sum(1 for f in result.findings if f.rule in RULES.values())
-            patrons = set()  # those seated, and those standing who wagered
-            with open(tmp) as f:
-                next(f)
-                for line in f:
-                    c = json.loads(line)
-                    patrons.update(c.get("seated", {}).values())
-                    patrons.update(e["patron"] for e in c["events"] if e["type"] == "wager" and "patron" in e)
-            shifts += len(patrons)
+            shifts += len(patrons_at(tmp))  # those seated, and those standing who wagered
             tested = len(pvalues)
     finally:
         advantage.tests_of = original

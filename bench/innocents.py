@@ -69,19 +69,21 @@ def _same_pair(path: Path, made: list) -> None:
     path.write_text(text)
 
 
+def patrons_at(path: Path) -> set:
+    """The patrons present at one night's transcript (.jsonl): seated, or wagering from behind a seat."""
+    patrons = set()
+    with open(path) as f:
+        next(f)
+        for line in f:
+            c = json.loads(line)
+            patrons.update(c.get("seated", {}).values())
+            patrons.update(e["patron"] for e in c["events"] if e["type"] == "wager" and "patron" in e)
+    return patrons
+
+
 def present(paths: list[Path]) -> int:
-    """Patron-nights: the patrons present at each night (seated, or wagering), summed over the nights."""
-    total = 0
-    for path in paths:
-        patrons = set()
-        with open(path) as f:
-            next(f)
-            for line in f:
-                c = json.loads(line)
-                patrons.update(c.get("seated", {}).values())
-                patrons.update(e["patron"] for e in c["events"] if e["type"] == "wager" and "patron" in e)
-        total += len(patrons)
-    return total
+    """Patron-nights: the patrons present at each night, summed over the nights."""
+    return sum(len(patrons_at(path)) for path in paths)
 
 
 def named(paths: list[Path], base: str | None) -> tuple[set, set]:
