@@ -40,6 +40,8 @@ CATEGORIES: dict[str, str] = {
                         "after a third card)",
     "procedure.house-table": "a payout table a procedure document marks as the house's disagrees with the house's "
                              "submission the document carries",
+    "wager.spot-not-in-force": "a wager on a spot the rules in force on the coup's day do not have (an amendment "
+                               "not yet in force, or an option the house's submission did not select then)",
     "record.duplicate-coup": "the same coup captured twice: its cards are those of the coup recorded just before it",
     "record.coup-number": "the coups of a shoe are not numbered one after the other: a coup is missing from the record",
     "record.timestamp": "a timestamp that is not ISO 8601, or earlier than the one recorded before it",

@@ -61,6 +61,7 @@ class Breach(NamedTuple):
     severity: str | None = None  # None: the rule's severity; "info" for a correctly handled irregularity
     money: Money | None = None  # a settlement's finding: what was due and what was paid (findings.Money)
     coup: int | None = None  # a finding of the header (scope="transcript") about one coup: its number
+    citation: str | None = None  # what the finding cites beside its rule's citation (a register notice, a submission)
 
 
 class NoParams(BaseModel):

@@ -596,7 +596,7 @@ class Checker:
                 continue
             if breaches:
                 out = [self._finding(rule, b.severity or rule.severity, source, record, b.event, b.message,
-                                     b.money)
+                                     b.money, b.citation)
                        for b in breaches]
                 self._locate(out, record)
                 found = (found or []) + out
@@ -630,7 +630,7 @@ class Checker:
             for b in breaches:
                 out = out or []
                 out.append(self._finding(rule, b.severity or rule.severity, source, record, b.event, b.message,
-                                         b.money))
+                                         b.money, b.citation))
         if out:
             self._locate(out, record)
         return out
@@ -647,7 +647,7 @@ class Checker:
         return out
 
     def _finding(self, rule: BoundRule, severity: str, source, record: CoupRecord, event, message,
-                 money=None) -> Finding:
+                 money=None, cites: str | None = None) -> Finding:
         staff, at = (), None
         coup = record.coup
         if coup is not None:  # who and when, where the record says (format 1.1 staff; the events' timestamps)
@@ -655,7 +655,8 @@ class Checker:
             at = _time_of(coup, event)
         return Finding(rule=rule.id, category=rule.category, severity=severity, transcript=source.display,
                        coup=record.number, event=event, message=message,
-                       citation=rule.cite_for(getattr(source.header.table, "game", None)),
+                       citation=rule.cite_for(getattr(source.header.table, "game", None))
+                       + (f"; {cites}" if cites else ""),
                        line=record.line, column=record.column, table=bounded_name(source.header.table.id), staff=staff, at=at,
                        money=money)
 

@@ -57,6 +57,9 @@ def test_a_panda_8_wager_before_the_2014_amendment_is_a_finding_and_after_it_is_
     assert flagged == panda_wagers(ez_night)
     assert all("panda_8" in f.message and "44 Pa.B. 599" in f.message and "2014-02-01" in f.message
                for f in before.findings)
+    assert {(f.rule, f.category) for f in before.findings} == {("PA-SPOT-IN-FORCE", "wager.spot-not-in-force")}
+    assert all(f.citation == "58 Pa. Code § 627a.1, 627a.7; 44 Pa.B. 599" for f in before.findings)
+    assert before.unreadable == 0
     [used] = after.versions
     assert [a.id for a in used.ruleset.period.in_force] == [PANDA_8] and used.coups == after.coups
     lines = Report([after]).versions_applied()
@@ -82,6 +85,42 @@ def test_an_undated_night_is_judged_by_the_current_version_and_the_report_says_s
     assert used.undated == result.coups and used.ruleset.period.end is None
     [notice] = [n for n in Report([result]).notices() if "give no date" in n]
     assert notice.startswith(f"undated.json: {result.coups} of {result.coups} coups give no date")
+
+
+RULES = Path(__file__).resolve().parent.parent / "fixtures" / "rules" / "us-pa"
+EARLY_PANDA = json.loads((RULES / "panda-8-wagered-before-the-amendment.json").read_text(encoding="utf-8"))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(day=st.dates(min_value=dt.date(2012, 5, 19), max_value=dt.date(2016, 12, 31))
+       | st.sampled_from([dt.date(2014, 1, 31), dt.date(2014, 2, 1)]))
+def test_a_panda_8_wager_is_a_finding_exactly_before_the_amendment_and_the_coup_is_judged_all_the_same(day, tmp_path):
+    """44 Pa.B. 599 adds the Panda 8 wager from 1 February 2014: a Panda 8 wager dealt the day before is a
+    finding citing the chapter and the notice, one dealt on it or later is not; either way the coup's other
+    wagers are judged (coup 3 pays a Banker win short) and no coup is unreadable."""
+    result = check(dict(EARLY_PANDA, date=day.isoformat()), tmp_path, "dated.json")
+    spots = [(f.coup, f.event) for f in result.findings if f.rule == "PA-SPOT-IN-FORCE"]
+    short = [f.coup for f in result.findings if f.rule == "BAC-SETTLE-AMOUNT"]
+    assert spots == ([(n, 3) for n in (1, 2, 3, 4)] if day < dt.date(2014, 2, 1) else [])
+    assert short == [3] and result.unreadable == 0
+    assert {f.rule for f in result.findings} <= {"PA-SPOT-IN-FORCE", "BAC-SETTLE-AMOUNT"}
+
+
+def test_without_a_rule_for_it_a_wager_on_a_spot_not_in_force_leaves_its_coup_unreadable(tmp_path):
+    """A ruleset whose history has the spot but no rule of kind wager.spot-not-in-force: nothing is dropped
+    silently, the coup is unreadable and says why."""
+    (tmp_path / "no-rule.yaml").write_text("""
+id: no-rule
+title: Pennsylvania without the rule on spots in force
+version: "1"
+extends: us-pa
+overrides:
+  PA-SPOT-IN-FORCE: {enabled: false}
+""", encoding="utf-8")
+    result = check(EARLY_PANDA, tmp_path, "early.json", ruleset=str(tmp_path / "no-rule.yaml"))
+    assert result.unreadable == 4
+    assert {f.rule for f in result.findings} == {"BAC-TRANSCRIPT"}
+    assert all("44 Pa.B. 599" in f.message for f in result.findings)
 
 
 def amended(tmp_path: Path, effective: dt.date) -> Path:
@@ -209,6 +248,11 @@ version: "1"
 extends: us-nj
 sources:
   pairs: {title: "Side wagers", cite_as: "Side Wager Rule "}
+rules:
+  - id: PAIR-SPOT-IN-FORCE
+    title: Wagers only on the spots the house's submission selects that day
+    check: wager.spot-not-in-force
+    citation: {source: pairs, at: ["1"]}
 options:
   player_pair:
     title: The Player Pair wager
@@ -236,6 +280,9 @@ selections:
     assert {f.coup for f in early} == pairs
     assert all("option player_pair" in f.message and "Side Wager Rule 4(b)" in f.message
                and "the submission of pair-house does not select on this day" in f.message for f in early)
+    # a finding of its own, citing the rule, the option's paragraph and the house's submission; the coup judged
+    assert {f.rule for f in early} == {"PAIR-SPOT-IN-FORCE"}
+    assert {f.citation for f in early} == {"Side Wager Rule 1; Side Wager Rule 4(b); Submission 7"}
 
 
 # ------------------------------------------------------------------ the commands

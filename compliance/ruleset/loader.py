@@ -627,10 +627,13 @@ def _cite_in(layers: list[_Layer], c: Citation) -> str:
     return (src.cite_as if src else f"{c.source} ") + ", ".join(c.at)
 
 
-def _spot_notes(day: str | None, amendments: list, selections: list, options: dict, layers) -> dict[str, str]:
-    """Why the version of ``day`` lacks a spot its history has: the amendment that adds it not yet (or no longer)
-    in force, or removing it; an option that adds it not selected by the house then."""
+def _spot_notes(day: str | None, amendments: list, selections: list, options: dict, layers) -> dict[str, dict]:
+    """``spot_notes`` and ``spot_cites`` of the version of ``day``: why it lacks a spot its history has (the
+    amendment that adds it not yet, or no longer, in force, or removing it; an option that adds it not selected
+    by the house then), and what a wager on it cites (the register notice; the option's paragraph and the
+    house's submission)."""
     notes: dict[str, list[str]] = {}
+    cites: dict[str, list[str]] = {}
 
     def names(game):
         g = game or {}
@@ -644,8 +647,10 @@ def _spot_notes(day: str | None, amendments: list, selections: list, options: di
             days = f"in force from {a.effective}" + (f" to {a.ends}" if a.ends else "")
             if value is None and now:
                 notes.setdefault(name, []).append(f"removed by amendment {a.id} ({a.cite}), {days}")
+                cites.setdefault(name, []).append(a.cite)
             elif value is not None and not now:
                 notes.setdefault(name, []).append(f"added by amendment {a.id} ({a.cite}), {days}")
+                cites.setdefault(name, []).append(a.cite)
     chosen = {sel.option for _, _, sel, _, _ in selections if day is not None and _in_force(sel.since, sel.until, day)}
     for key, (_, o) in options.items():
         if key in chosen:
@@ -653,13 +658,17 @@ def _spot_notes(day: str | None, amendments: list, selections: list, options: di
         made = [sel for _, _, sel, _, _ in selections if sel.option == key]
         chosen_when = "; ".join(f"selected from {sel.since}" + (f" to {sel.until}" if sel.until else "")
                                 + (f" ({sel.submission})" if sel.submission else "") for sel in made)
+        submitted = "; ".join(dict.fromkeys(sel.submission for sel in made if sel.submission)) \
+            or (f"the submission of {layers[-1].model.id}" if layers[-1].model.casino else "no house's submission")
         for name, value in names(o.game):
             if value is not None:
+                cites.setdefault(name, []).append(f"{_cite_in(layers, o.citation)}; {submitted}")
                 notes.setdefault(name, []).append(
                     f"offered under the option {key} the jurisdiction permits ({_cite_in(layers, o.citation)}), "
                     f"which the submission of {layers[-1].model.id} does not select on this day"
                     + (f" ({chosen_when})" if chosen_when else ""))
-    return {k: "; ".join(dict.fromkeys(v)) for k, v in notes.items()}
+    return {"spot_notes": {k: "; ".join(dict.fromkeys(v)) for k, v in notes.items()},
+            "spot_cites": {k: "; ".join(dict.fromkeys(v)) for k, v in cites.items()}}
 
 
 def _bind_history(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
@@ -672,8 +681,7 @@ def _bind_history(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
                                until=o.until) for k, (_, o) in options.items()]
     if not amendments and not selections:
         ruleset = _bind(layers, allow_abstract=allow_abstract)
-        spot_notes = _spot_notes(None, [], [], options, layers)
-        return ruleset.model_copy(update={"options": option_notes, "spot_notes": spot_notes}) \
+        return ruleset.model_copy(update={"options": option_notes, **_spot_notes(None, [], [], options, layers)}) \
             if option_notes else ruleset
     bounds: set[str] = set()
     for _, _, a in amendments:
@@ -700,7 +708,7 @@ def _bind_history(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
         first = {"known_from": base.effective, "cite": base.cite} if base is not None and n == 0 else {}
         versions.append(bound.model_copy(update={
             "period": Period(start=start, end=end, in_force=in_force, **first), "options": option_notes,
-            "spot_notes": _spot_notes(start, amendments, selections, options, layers)}))
+            **_spot_notes(start, amendments, selections, options, layers)}))
     return versions[-1].model_copy(update={"history": history, "versions": versions})
 
 

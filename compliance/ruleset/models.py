@@ -378,6 +378,9 @@ class Ruleset(BaseModel):
     period: Period | None = None
     options: list[OptionNote] = []  # the options the jurisdiction permits
     spot_notes: dict[str, str] = {}  # spot -> why this version does not have it, where its history has it
+    # spot -> what a wager on it there cites beside the rule: the amendment's register notice, or the option's
+    # paragraph and the house's submission
+    spot_cites: dict[str, str] = {}
 
     def version_on(self, day: str | None) -> Ruleset:
         """The version in force on ``day`` (YYYY-MM-DD); the current one for None or a ruleset without history."""

@@ -177,7 +177,7 @@ class CoupState:
         "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
         "player_extra", "banker_extra", "won", "to_hands", "faults", "unplaced", "doubtful",
-        "named", "seat_doubt", "behind",
+        "named", "seat_doubt", "behind", "out_of_force",
     )
 
     #: the evidence each fact of the coup comes from (compliance.evidence): on a coup whose record lacks it, a
@@ -257,6 +257,9 @@ class CoupState:
         self.doubtful: frozenset[tuple] = frozenset()
         # seat -> the patron its events name, where the record does not say who is seated (None: two named)
         self.named: dict[int, str | None] = _NONE
+        # (event, its type, bettor, spot) of each wager, change or settlement on a spot the ruleset's history has
+        # but not on the coup's day (TableContext.out_of_force): left out of the stakes, judged by its own rule
+        self.out_of_force: list[tuple[int, str, int | str, str]] = _NONE
         # (event, seat, spot, what the record says): a seat whose recorded occupant and wagers disagree
         # (event, seat, spot, in words, the bettors in doubt)
         self.seat_doubt: list[tuple[int, int, str, str, tuple]] = _NONE
@@ -576,6 +579,8 @@ class Replayer:
                     dealt.append(card)
             elif kind == "wager":
                 if ev.spot not in spots:
+                    if self._out_of_force(s, ev, i, seated):
+                        continue
                     raise self._undeclared(ev, i)
                 bettor = _bettor(ev, seated, i, s)
                 spot = ev.spot
@@ -590,6 +595,8 @@ class Replayer:
                                                   ev.seat, ev.patron)))
             elif kind == "settle":
                 if ev.spot not in spots:
+                    if self._out_of_force(s, ev, i, seated):
+                        continue
                     raise self._undeclared(ev, i)
                 if s.stakes_at_settlement is None:
                     s.stakes_at_settlement = dict(stakes)
@@ -604,6 +611,8 @@ class Replayer:
                 s.result_at = i
             elif kind == "wager_adjust":
                 if ev.spot not in spots:
+                    if self._out_of_force(s, ev, i, seated):
+                        continue
                     raise self._undeclared(ev, i)
                 bettor = _bettor(ev, seated, i, s)
                 key = (bettor, ev.spot)
@@ -685,6 +694,15 @@ class Replayer:
         after it are numbered from the last one in order."""
         if number is not None and (self.numbered is None or number > self.numbered[1]):
             self.numbered = (self.numbered[0] if self.numbered is not None else None, number)
+
+    def _out_of_force(self, s: CoupState, ev, i: int, seated) -> bool:
+        """Keep apart an event on a spot the rules of the coup's day lack but its history has (True), where the
+        ruleset judges such a wager by a rule of its own."""
+        t = self.table
+        if not t.out_of_force or ev.spot not in t.ruleset.spot_notes:
+            return False
+        _add(s, "out_of_force", (i, ev.type, _bettor(ev, seated, i, s), ev.spot))
+        return True
 
     def _undeclared(self, ev, i: int) -> ReplayError:
         t = self.table

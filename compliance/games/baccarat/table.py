@@ -12,6 +12,8 @@ from compliance.games.baccarat.spots import TableSpot, table_spots
 from compliance.games.common import ZERO, Units, money
 from compliance.ruleset.models import Ruleset
 
+OUT_OF_FORCE = "wager.spot-not-in-force"  # the check kind of a wager on a spot not in force on the coup's day
+
 
 @dataclass(slots=True)
 class TableContext:
@@ -42,6 +44,9 @@ class TableContext:
     # (spot, result key) -> (terms, its owed_units entry), for a spot settled on the result alone (settlement)
     settling: dict = field(default_factory=dict)
     currency: str | None = None  # the header's table.currency (ISO 4217), for the money of a finding
+    # a wager on a spot the ruleset's history has but not on the coup's day is a finding of the rule of this kind
+    # (the coup judged all the same), where the ruleset has one; without it the coup is unreadable
+    out_of_force: bool = False
 
     @classmethod
     def build(cls, header, ruleset: Ruleset, where: str) -> TableContext:
@@ -70,6 +75,7 @@ class TableContext:
             sides={name: s.differential for name, s in spots.items() if s.differential is not None},
             requiring=frozenset(name for name, s in spots.items() if s.requires is not None),
             currency=t.currency,
+            out_of_force=bool(ruleset.spot_notes) and any(r.check == OUT_OF_FORCE for r in ruleset.rules),
         )
 
     def has_seat(self, seat: int) -> bool:

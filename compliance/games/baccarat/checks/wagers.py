@@ -13,7 +13,7 @@ from compliance.checks import Breach, Params
 from compliance.evidence import Unknown
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, HAND, PLAYER, ZERO, CoupState, describe_bettor, side_totals
-from compliance.games.baccarat.table import describe_spots
+from compliance.games.baccarat.table import OUT_OF_FORCE, describe_spots
 
 
 class LateParams(Params):
@@ -234,6 +234,31 @@ def spot_requirement(coup: CoupState, params, table):
     out.sort(key=lambda b: b.event if b.event is not None else -1)
     if not out and any(bettor in doubtful and spot in requiring for bettor, spot in stakes):
         raise Unknown("stakes")  # a side wager beside a main wager the record leaves doubtful
+    return out
+
+
+# ------------------------------------------------------------------ a spot not in force on the coup's day
+
+
+@check(OUT_OF_FORCE, "wager.spot-not-in-force", when=("out_of_force",))
+def spot_not_in_force(coup: CoupState, params, table):
+    """A wager on a spot the ruleset's history has, but not on the day the coup was dealt (an amendment that
+    adds it not yet in force, or one that removed it; an option the house's submission did not select then), is
+    a finding that cites the amendment's register notice, or the option's paragraph and the house's submission.
+    The wager is left out of the coup's stakes and its settlement is not judged; the rest of the coup is."""
+    notes, cites = table.ruleset.spot_notes, table.ruleset.spot_cites
+    wagered = {(bettor, spot) for _, kind, bettor, spot in coup.out_of_force if kind != "settle"}
+    out = []
+    for at, kind, bettor, spot in coup.out_of_force:
+        if kind == "settle":
+            if (bettor, spot) in wagered:
+                continue  # the wager's own finding says its settlement is not judged
+            what = f"{describe_bettor(bettor)} {spot} wager is settled"
+        else:
+            what = f"{describe_bettor(bettor)} {'wagers' if kind == 'wager' else 'changes a wager'} on {spot}"
+        out.append(Breach(at, f"{what}, a spot the rules in force on the coup's day do not have: "
+                              f"{notes.get(spot, 'not offered then')}; the wager is left out of the coup's stakes "
+                              "and its settlement is not judged", citation=cites.get(spot)))
     return out
 
 
