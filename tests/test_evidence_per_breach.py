@@ -258,3 +258,87 @@ def test_an_unread_card_is_judged_exactly_where_every_value_it_may_have_gives_on
     if drew == "banker":
         assert judged == (len(set(values)) == 1)
     assert found == (judged and all(values))
+
+
+# ------------------------------------------------------------------ a wager log alone: no cards, no results
+
+
+def wager_log(doc: dict) -> dict:
+    """A wager log alone: the wagers as they stood and their settlements; neither the cards nor the results."""
+    return without(doc, ["stakes", "settlements"], keep=("wager", "settle", "commission"))
+
+
+#: a coup of each outcome, dealt by the rules: what the settlements of a wager log can have followed
+EACH_OUTCOME = {"player": (["9S", "KD"], ["5H", "2C"]), "banker": (["3S", "2D", "KC"], ["4H", "4C"]),
+                "tie": (["4S", "3D"], ["KH", "7C"])}
+
+
+def test_a_wager_log_of_compliant_play_finds_nothing_and_leaves_each_coup_not_judged(tmp_path):
+    result = check(wager_log(night()), tmp_path)
+    assert result.findings == []
+    assert sum(n for (rule, _), n in result.not_judged.items() if rule == "BAC-SETTLE-AMOUNT") == 60
+
+
+def test_a_wager_log_alone_proves_a_banker_win_paid_without_commission_wrong(tmp_path):
+    doc = night()
+    c = coup_with(doc, "banker", "banker")
+    s = settle(c, "banker")
+    stake = next(e["amount"] for e in c["events"] if e["type"] == "wager" and e["spot"] == "banker"
+                 and e.get("seat") == s.get("seat"))
+    s.update(outcome="win", amount=stake)
+    c["events"] = [e for e in c["events"] if e["type"] != "commission"]
+    (found,) = check(wager_log(doc), tmp_path).findings
+    assert (found.coup, found.rule) == (c["coup"], "BAC-SETTLE-AMOUNT")
+    assert "which no outcome gives" in found.message and "the record does not show the outcome" in found.message
+    assert found.money.paid - found.money.expected == stake - (stake * 95 // 100)  # the commission not taken
+
+
+def test_a_wager_log_alone_proves_a_tie_paid_even_money_wrong(tmp_path):
+    doc = night()
+    c = doc["coups"][4]
+    c["events"].insert(0, {"type": "wager", "seat": 6, "spot": "tie", "amount": 50})
+    c["events"].append({"type": "settle", "seat": 6, "spot": "tie", "outcome": "win", "amount": 50})
+    (found,) = check(wager_log(doc), tmp_path).findings
+    assert found.coup == c["coup"] and "win 400, lose 50" in found.message  # a Tie pays 8 to 1 or loses
+
+
+def test_a_wager_log_alone_proves_both_hands_paid_as_winners_wrong_and_names_no_one_it_cannot(tmp_path):
+    doc = night()
+    one, two = doc["coups"][2], doc["coups"][3]
+    for c, seats in ((one, (1, 1)), (two, (1, 2))):
+        c["events"] = [e for e in c["events"] if e["type"] not in ("wager", "settle", "commission")]
+        c["events"][:0] = [{"type": "wager", "seat": seats[0], "spot": "player", "amount": 100},
+                           {"type": "wager", "seat": seats[1], "spot": "banker", "amount": 100}]
+        c["events"] += [{"type": "settle", "seat": seats[0], "spot": "player", "outcome": "win", "amount": 100},
+                        {"type": "settle", "seat": seats[1], "spot": "banker", "outcome": "win", "amount": 95}]
+    found = {f.coup: f for f in check(wager_log(doc), tmp_path).findings}
+    assert set(found) == {one["coup"], two["coup"]}
+    for f in found.values():
+        assert "no one outcome settles these wagers so" in f.message
+        assert f.money.paid - f.money.expected == 195  # at the least: a Tie (both pushed) or either hand's win
+    assert found[one["coup"]].money.patron == "seat 1"
+    assert found[two["coup"]].money.patron is None  # which of the two was overpaid the log cannot say
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stake=st.integers(20, 2000), spots=st.lists(st.sampled_from(["player", "banker", "tie"]), min_size=1,
+                                                      max_size=3, unique=True),
+       outcomes=st.lists(st.sampled_from(sorted(EACH_OUTCOME)), min_size=3, max_size=3),
+       slips=st.lists(st.integers(-3, 3), min_size=3, max_size=3))
+def test_a_wager_log_is_found_wrong_exactly_where_no_outcome_gives_its_settlements(tmp_path, stake, spots,
+                                                                                   outcomes, slips):
+    """One seat's wagers, each settled as some outcome gives it (perhaps a different outcome for each), give or
+    take a few units: a breach exactly where no one outcome gives all the settlements."""
+    settled = []
+    for spot, outcome, slip in zip(spots, outcomes, slips, strict=False):
+        word, amount = builders.payout(spot, builders.Decimal(stake), *EACH_OUTCOME[outcome])
+        settled.append((spot, word, max(amount + slip, builders.Decimal(0))))
+    events = [{"type": "wager", "seat": 1, "spot": spot, "amount": stake} for spot in spots]
+    events += [{"type": "settle", "seat": 1, "spot": spot, "outcome": word, "amount": amount}
+               for spot, word, amount in settled]
+    doc = builders.transcript([{"coup": 1, "shoe": "S1", "events": events}])
+    found = check(without(doc, ["stakes", "settlements"], keep=("wager", "settle")), tmp_path).findings
+    possible = any(all(builders.payout(spot, builders.Decimal(stake), *hands) == (word, amount)
+                       for spot, word, amount in settled) for hands in EACH_OUTCOME.values())
+    assert [f.rule for f in found] == ([] if possible else ["BAC-SETTLE-AMOUNT"] * len(found))
+    assert bool(found) != possible

@@ -9,8 +9,6 @@ import json
 import pytest
 from reporting import ROOT, run, sample_into
 
-from compliance.ruleset.loader import load_ruleset
-
 HOUSE = ROOT / "fixtures" / "rulesets" / "harbour-casino.yaml"
 
 
@@ -63,14 +61,14 @@ def test_rules_show_takes_its_examples_from_the_ruleset_that_defines_the_rule():
     assert _example_ruleset("NSW-A-RECIPIENT") == "au-nsw"
 
 
-def test_rules_show_takes_a_base_rules_examples_from_a_ruleset_that_keeps_its_parameters():
-    """BAC-WAGER-LATE is the punto-banco base's; a ruleset that sets its parameters otherwise is no example of it
-    while one keeps them as the base writes them."""
-    base = next(r for r in load_ruleset("punto-banco", allow_abstract=True).rules if r.id == "BAC-WAGER-LATE")
-    chosen = _example_ruleset("BAC-WAGER-LATE")
-    rule = next(r for r in load_ruleset(chosen).rules if r.id == "BAC-WAGER-LATE")
-    assert rule.params == base.params
-    assert _example_ruleset("BAC-WAGER-LATE") == chosen  # the same every time
+def test_rules_show_takes_no_one_jurisdictions_examples_for_a_rule_of_the_base():
+    """BAC-WAGER-LATE is the punto-banco base's: each jurisdiction deals and cites it its own way, so without -r
+    no one of them stands for it; the rulesets with examples are named instead."""
+    doc = json.loads(run("rules", "show", "BAC-WAGER-LATE", "-f", "json").stdout)
+    assert doc["compliant_example"] is None and doc["breaching_example"] is None
+    assert doc["examples_in"] == ["au-nsw", "nz", "us-in", "us-nj", "us-pa"]
+    with_one = json.loads(run("rules", "show", "BAC-WAGER-LATE", "-r", "us-in", "-f", "json").stdout)
+    assert with_one["breaching_example"]["ruleset"] == "us-in" and with_one["examples_in"] == []
 
 
 # ------------------------------------------------------------------ simulate --currency

@@ -135,3 +135,17 @@ def test_citations_outside_the_bundled_texts_read_plainly_and_keep_their_provena
         "source": "njac", "bundled_text": "new-jersey-njac-13-69f-3-7.txt",
         "title": "N.J.A.C. 13:69F-3.7 Hands of player and banker; procedure for dealing initial two cards to each hand"}
     assert by_id["BAC-SETTLE-AMOUNT"]["citation_source"]["bundled_text"] is None
+
+
+def test_rules_show_without_a_ruleset_takes_no_jurisdictions_examples_for_a_shared_rule():
+    out = run("rules", "show", "BAC-SETTLE-AMOUNT")
+    assert "Compliant example" not in out and "Breaching example" not in out
+    assert out.splitlines()[-1] == ("Examples: each jurisdiction deals this rule's coups its own way; `baccarat-audit "
+                                    "rules show BAC-SETTLE-AMOUNT -r ID` shows them, for ID one of: au-nsw, nz, "
+                                    "us-in, us-nj, us-pa")
+    assert "Compliant example (us-pa): coup " in run("rules", "show", "BAC-SETTLE-AMOUNT", "-r", "us-pa")
+
+
+def test_rules_show_without_a_ruleset_takes_the_examples_of_the_ruleset_defining_the_rule():
+    out = run("rules", "show", "NSW-A-RECIPIENT")
+    assert "Compliant example (au-nsw): coup " in out and "Breaching example (au-nsw): coup " in out

@@ -310,20 +310,6 @@ def render_example(label: str, ex) -> list[str]:
     return out
 
 
-def _example_order(found: list, every: list) -> list:
-    """The rulesets to take a rule's example coups from, best first: the ruleset that defines the rule; then
-    those that keep it as its defining ruleset writes it (its parameters unchanged: a rule of an abstract base
-    such as punto-banco); then the others; by id within each (docs/rule-authoring.md)."""
-    defining = {rs.id: {r.id: r for r in rs.rules} for rs in every}
-
-    def key(pair):
-        rs, r = pair
-        base = defining.get(r.defined_in, {}).get(r.id)
-        return (rs.id != r.defined_in, base is None or base.params != r.params, rs.id)
-
-    return sorted(found, key=key)
-
-
 def _one_rule(asked: str, shown: list, every: list) -> str:
     """The id of the one rule ``asked`` names, read as ``--select`` reads it: in any case, a renamed rule's old id
     (with a note), a prefix, a category or a glob that names a single rule (with a note); several: an error
@@ -381,12 +367,14 @@ def rules_show(
     root = examples or bundled_dir()
     compliant = breaching = None
     example_rs = None
-    for rs, _ in _example_order(found, every):
+    # without -r, examples only from the ruleset that defines the rule: a shared rule's coups differ by jurisdiction
+    for rs, _ in found if ruleset else [(rs, r) for rs, r in found if rs.id == r.defined_in]:
         c, b = find_examples(root, rs, rule_id)
         if c or b:
             compliant, breaching, example_rs = c, b, rs.id
             if c and b:
                 break
+    elsewhere = [] if example_rs else [rs.id for rs, _ in found if any(find_examples(root, rs, rule_id))]
     if fmt == Format.json:
         def ex(e):
             return None if e is None else {"ruleset": example_rs, "transcript": str(e.transcript), "coup": e.coup,
@@ -394,7 +382,8 @@ def rules_show(
         _out(_json({"rule": rule_id, "in": [rule_dict(rs, r) for rs, r in found],
                     "kind_doc": REGISTRY[found[0][1].check].doc,
                     "category_meaning": CATEGORIES[found[0][1].category],
-                    "compliant_example": ex(compliant), "breaching_example": ex(breaching)}))
+                    "compliant_example": ex(compliant), "breaching_example": ex(breaching),
+                    "examples_in": elsewhere}))
         return
     first = found[0][1]
     kind = REGISTRY[first.check]
@@ -427,10 +416,14 @@ def rules_show(
     if disabled_in:
         out.append(f"  disabled in: {', '.join(disabled_in)}")
     out.append("")
-    suffix = f" ({example_rs})" if example_rs else ""
-    out += render_example("Compliant example" + suffix, compliant)
-    out.append("")
-    out += render_example("Breaching example" + suffix, breaching)
+    if elsewhere:
+        out.append(f"Examples: each jurisdiction deals this rule's coups its own way; `baccarat-audit rules show "
+                   f"{rule_id} -r ID` shows them, for ID one of: {', '.join(elsewhere)}")
+    else:
+        suffix = f" ({example_rs})" if example_rs else ""
+        out += render_example("Compliant example" + suffix, compliant)
+        out.append("")
+        out += render_example("Breaching example" + suffix, breaching)
     _out("\n".join(out))
 
 

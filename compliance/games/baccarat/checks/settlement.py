@@ -15,15 +15,17 @@ the cards is then not judged (its condition raises Unknown).
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal
 from typing import NamedTuple
 
 from compliance.checks import Breach, Params
+from compliance.conditions import Facts
 from compliance.evidence import Unknown
 from compliance.findings import Money
 from compliance.games.baccarat.checks.register import check
 from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
-from compliance.games.baccarat.spots import announced_facts, coup_facts, result_key
+from compliance.games.baccarat.spots import _NotRecorded, announced_facts, coup_facts, result_key
 from compliance.games.common import Due, exact, settlement_basis, value_to_patron
 from compliance.printable import bounded_name
 
@@ -145,6 +147,113 @@ def _outcome(coup: CoupState, table) -> tuple | None:
         return ANNOUNCED
 
 
+def _right(s, stake: Decimal, spot_terms: tuple, apart: bool) -> bool:
+    """Whether settlement ``s`` of ``stake`` is what ``spot_terms`` give: net of commission, or in full where
+    commission was collected apart (``apart``)."""
+    if s.outcome != spot_terms[0]:
+        return False
+    gross, commission = _amounts(spot_terms, stake)
+    return s.amount == gross - commission or bool(commission and apart and s.amount == gross)
+
+
+def _every_way(spot) -> list[tuple]:
+    """Every (outcome, odds, rate, why, spot model) a wager on ``spot`` can be settled with, whatever the coup:
+    each push, each paytable row and the win, and the loss."""
+    ways = [("push", None, ZERO, r.why, None) if r.odds is None else
+            ("win", r.odds, spot.rate or ZERO, r.why, spot.spot) for r in spot.rules]
+    return [*ways, ("lose", None, ZERO, "a loss", None)]
+
+
+_RESULTS: dict[frozenset, tuple] = {}
+
+
+def _every_result(naturals) -> tuple:
+    """Every (result key, facts) a coup could end in, as a spot settled on the result alone reads it: each
+    hand's points, its number of cards and whether it is a natural (a natural stands, and so does the other
+    hand).  A few are not reachable under a tableau; they only make a settlement easier to find right."""
+    key = frozenset(naturals)
+    found = _RESULTS.get(key)
+    if found is None:
+        out = []
+        unread = _NotRecorded()
+        for p, b, np, nb in itertools.product(range(10), range(10), (2, 3), (2, 3)):
+            natp, natb = np == 2 and p in key, nb == 2 and b in key
+            if (natp or natb) and 3 in (np, nb):
+                continue
+            facts = Facts("player" if p > b else "banker" if b > p else "tie", {"player": p, "banker": b},
+                          {"player": np, "banker": nb}, {"player": natp, "banker": natb}, unread)
+            out.append(((p, b, np, nb, natp, natb), facts))
+        found = _RESULTS[key] = tuple(out)
+    return found
+
+
+def whatever_the_outcome(coup: CoupState, table) -> list[Wrong]:
+    """The settlements of a coup whose outcome the record does not show (neither its cards nor its result) that
+    are wrong under every outcome it could have had: a settlement no way of settling its spot gives (a Banker
+    win paid without its commission, a Tie paid even money), and wagers settled so that no one outcome settles
+    them all (both hands paid as winners).  The first kind names its bettor; the second names one only where
+    every wager in it is one bettor's (``bettor`` None otherwise: the record does not say who was overpaid)."""
+    basis = settlement_basis(coup)
+    apart = {cm.bettor for cm in coup.commissions}
+    out, possible, seen = [], [], set()
+    for s in coup.settlements:
+        key = (s.bettor, s.spot)
+        stake = basis.get(key)
+        if key in seen or stake is None or s.spot not in table.spots:
+            continue  # settled twice or with no wager standing: judged as when the outcome is known
+        seen.add(key)
+        spot = table.spots[s.spot]
+        ways = _every_way(spot)
+        if any(_right(s, stake, way, s.bettor in apart) for way in ways):
+            if spot.by_result is not None:
+                possible.append((s, stake, spot))
+            continue
+        paid = value_to_patron(s.outcome, s.amount)
+        due = [(way, value_to_patron(way[0], (lambda g, c: g - c)(*_amounts(way, stake)))) for way in ways]
+        nearest, expected = min(due, key=lambda d: (abs(paid - d[1]), d[0][0] != s.outcome))
+        words = ", ".join(dict.fromkeys(f"{way[0]} {table.money(abs(value))}" if way[0] != "push" else "push"
+                                        for way, value in due))
+        out.append(Wrong(s.at, f"{describe_bettor(s.bettor)} {s.spot} wager of {table.money(stake)} was settled "
+                               f"{s.outcome} {table.money(s.amount)}, which no outcome gives: whatever the outcome, "
+                               f"it is one of: {words} (the record does not show the outcome)",
+                         expected, paid, "commission" if nearest[2] and s.outcome == "win" else
+                         "collection" if nearest[0] == "lose" else "payout", s.bettor))
+    if len(possible) < 2:
+        return out
+    totals = []  # under each outcome: (what was paid beyond what was due, what was due)
+    for result, facts in _every_result(table.naturals):
+        total, due = ZERO, ZERO
+        for s, stake, spot in possible:
+            spot_terms = spot.by_result.get(result)
+            if spot_terms is None:
+                spot_terms = spot.by_result[result] = spot.terms(facts)
+            if spot_terms is None:  # a condition reading what a result does not say: any settlement may be right
+                return out
+            gross, commission = _amounts(spot_terms, stake)
+            owed = value_to_patron(spot_terms[0], gross - commission)
+            if not _right(s, stake, spot_terms, s.bettor in apart):
+                total += value_to_patron(s.outcome, s.amount) - owed
+            due += owed
+        if not total and all(_right(s, stake, spot.by_result[result], s.bettor in apart)
+                             for s, stake, spot in possible):
+            return out  # one outcome settles them all so
+        totals.append((total, due))
+    nearest, _ = min(totals, key=lambda t: abs(t[0]))
+    bettors = {s.bettor for s, _, _ in possible}
+    paid = sum((value_to_patron(s.outcome, s.amount) for s, _, _ in possible), ZERO)
+    settled = ", ".join(f"{describe_bettor(s.bettor)} {s.spot} {s.outcome} {table.money(s.amount)}"
+                        for s, _, _ in possible)
+    gains = [total for total, _ in totals]
+    whom = "patron" if len(bettors) == 1 else "patrons"
+    money = (f"at least {table.money(min(gains))} went to the {whom} beyond what was due" if min(gains) > 0 else
+             f"the house kept at least {table.money(-max(gains))} beyond what was due" if max(gains) < 0 else
+             "who gained depends on the outcome")
+    out.append(Wrong(possible[0][0].at, f"no one outcome settles these wagers so: {settled} (the record does not "
+                                        f"result were not recorded; whatever the outcome, {money})",
+                     paid - nearest, paid, "payout", next(iter(bettors)) if len(bettors) == 1 else None))
+    return out
+
+
 class Wrong(NamedTuple):
     """One wrong settlement: where, the finding's words, what was due and what was paid (each its value to the
     patron: :func:`~compliance.games.common.value_to_patron`), and whose wager it was."""
@@ -176,33 +285,49 @@ def patron(coup: CoupState, bettor: int | str) -> str:
 
 
 def _money(coup: CoupState, table, bettor, expected: Decimal, paid: Decimal) -> Money:
-    return Money(expected, paid, table.currency, patron(coup, bettor))
+    return Money(expected, paid, table.currency, None if bettor is None else patron(coup, bettor))
 
 
 @check("settlement.amount", "settlement.wrong-amount", needs=("hands", "values", "stakes", "settlements"),
        partly={("stakes", "settlements", "results"): "each settlement against the announced result, where the "
                "cards were not recorded or a card was not read: the spots settled on the winner and the points "
-               "(a Banker win paid without commission, a Tie paid even money, both sides paid)"})
+               "(a Banker win paid without commission, a Tie paid even money, both sides paid)",
+               ("stakes", "settlements"): "each settlement against every outcome the coup could have had, where "
+               "neither its cards nor its result were recorded: a payout no outcome gives (a Banker win paid "
+               "without commission, a Tie paid even money), and wagers no one outcome settles so (both hands "
+               "paid as winners)"})
 def wrong_amount(coup: CoupState, params, table):
     """Each settled wager gets exactly what its spot gives for the true outcome: what pushes it, the paytable
     row or the odds it wins at, less the commission the spot takes."""
-    wrong = wrong_settlements(coup, table)
+    wrong = _wrong(coup, table)
     return [Breach(w.at, w.message, money=_money(coup, table, w.bettor, w.expected, w.paid)) for w in wrong] if wrong else ()
 
 
 def wrong_settlements(coup: CoupState, table) -> list[Wrong]:
-    """Every settlement and collected commission of the coup that is not what its spot gives, with its cost.
+    """Every settlement and collected commission of the coup that is not what its spot gives, with its cost,
+    and with the patron it went to: the per-coup errors whose pattern the integrity stage judges (a dealer's
+    errors that run one way)."""
+    wrong = _wrong(coup, table)
+    return [w for w in wrong if w.bettor is not None] if wrong else wrong
 
-    The finding of :func:`wrong_amount`, and the per-coup errors whose pattern the integrity stage judges
-    (a dealer's errors that run one way)."""
+
+def _wrong(coup: CoupState, table) -> list[Wrong]:
+    """The finding of :func:`wrong_amount`: :func:`wrong_settlements`, and wagers settled so that no one
+    outcome settles them all, between patrons the record cannot tell apart (``bettor`` None)."""
     if not coup.settlements:
         return []
     try:
         if not _judgeable(coup):
             return []
-    except Unknown:  # the cards not recorded: judged by the announced result, if one was
-        if coup.result is None:
-            raise
+    except Unknown:  # the cards not recorded: judged by the announced result, or whatever the outcome
+        pass
+    try:
+        result = _outcome(coup, table)
+    except Unknown as unread:  # neither the cards nor an announced result say the outcome
+        wrong = whatever_the_outcome(coup, table)
+        if not wrong:
+            raise unread from None
+        return wrong
     basis = settlement_basis(coup)
     commission_by: dict = {}
     for cm in coup.commissions:
@@ -210,7 +335,6 @@ def wrong_settlements(coup: CoupState, table) -> list[Wrong]:
     out = []
     seen = set()
     by_spot = {}  # spot -> its terms, worked out once a coup
-    result = _outcome(coup, table)
     unknown = None  # a wager whose spot's settlement reads what the record does not hold
     units = table.units
     converted = units.converted  # amount -> units, as far as the table has met them
