@@ -3,11 +3,16 @@
 Crowded EZ Baccarat nights (us-pa, nine dealers relieving each other every 40 coups, ``--stay 15``: about 250
 patrons a night with those standing, honest slips in 1% of coups), each class of patron on nights of its own:
 
-* **innocents** (``--inject innocent:WAY``, each at its default rate): the nights of a class checked as one run;
-  the patrons and the dealers BAC-COLLUSION or PA-ADVANTAGE-PLAY name, per 1,000 patron-nights (a patron present
-  at a night: seated, or wagering);
-* **guilty** (``integrity.collusion@0.2``, ``@0.05``, ``integrity.advantage-play:wonging@0.2``): the first 1, 3,
-  10 and 20 nights checked as one run, for each of ``--seeds`` seeds: how many runs name the guilty patron.
+* **innocents** (``--inject innocent:WAY``, each at its default rate, and ``record.staff:contradictory``): the nights
+  of a class checked as one run; the patrons and the dealers BAC-COLLUSION, PA-ADVANTAGE-PLAY or BAC-SETTLE-DRIFT
+  name, per 1,000 patron-nights (a patron present at a night: seated, or wagering);
+* **guilty** (``integrity.collusion@0.2``, ``@0.05``, ``integrity.collusion:push-paid@1``,
+  ``integrity.advantage-play:wonging@0.2``, ``integrity.settlement-drift:house@0.01``): the first 1, 3, 10 and 20
+  nights checked as one run, for each of ``--seeds`` seeds: how many runs find the guilty (the colluding patron or
+  the counter named; for short payouts, the table's drift reported).
+
+Every night is made from a stated seed (innocents: 1000 + night; guilty: 1000 * (100 + seed) + night), so the
+figures are the same on every machine.
 
 ``--base DIR`` checks the same nights with the code of another tree (a copy of main before a change: its
 ``compliance`` package is put first on the path), for the figures before and after.
@@ -30,9 +35,13 @@ from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.games.baccarat.simulate.habits import HABITS
 from compliance.ruleset.loader import load_ruleset
 
-RULES = ("BAC-COLLUSION", "PA-ADVANTAGE-PLAY")
+RULES = ("BAC-COLLUSION", "PA-ADVANTAGE-PLAY", "BAC-SETTLE-DRIFT")
+INNOCENTS = {f"innocent:{way}": rate for way, rate in HABITS.items()} | {
+    "innocent:back-bettor": 0.3, "innocent:redundant-staff": 1.0, "record.staff:contradictory": 1.0}
 GUILTY = {"collusion@0.2": {"integrity.collusion:patron": 0.2}, "collusion@0.05": {"integrity.collusion:patron": 0.05},
-          "wonging@0.2": {"integrity.advantage-play:wonging": 0.2}}
+          "push-paid@1": {"integrity.collusion:push-paid": 1.0},
+          "wonging@0.2": {"integrity.advantage-play:wonging": 0.2},
+          "short-pays@0.01": {"integrity.settlement-drift:house": 0.01}}
 RUNS = (1, 3, 10, 20)
 
 
@@ -86,8 +95,9 @@ def present(paths: list[Path]) -> int:
     return sum(len(patrons_at(path)) for path in paths)
 
 
-def named(paths: list[Path], base: str | None) -> tuple[set, set]:
-    """(the patrons, the dealers) the run's BAC-COLLUSION and PA-ADVANTAGE-PLAY findings name."""
+def named(paths: list[Path], base: str | None) -> tuple[set, set, int]:
+    """(the patrons, the dealers) the run's BAC-COLLUSION, PA-ADVANTAGE-PLAY and BAC-SETTLE-DRIFT findings name,
+    and how many drift findings it has (a table's names no one)."""
     env = dict(os.environ, BACCARAT_AUDIT_NO_CACHE="1")
     if base:
         env["PYTHONPATH"] = base
@@ -95,15 +105,16 @@ def named(paths: list[Path], base: str | None) -> tuple[set, set]:
                          capture_output=True, text=True, env=env)
     if out.returncode not in (0, 1):
         raise SystemExit(out.stderr)
-    patrons, dealers = set(), set()
+    patrons, dealers, drift = set(), set(), 0
     for f in json.loads(out.stdout)["findings"]:
         if f["rule"] not in RULES:
             continue
+        drift += f["rule"] == "BAC-SETTLE-DRIFT"
         if f.get("money", {}).get("patron"):
             patrons.add(f["money"]["patron"])
         if f.get("staff", {}).get("dealer"):
             dealers.add(f["staff"]["dealer"])
-    return patrons, dealers
+    return patrons, dealers, drift
 
 
 def main(argv=None) -> int:
@@ -122,13 +133,13 @@ def main(argv=None) -> int:
           f"dealers, --stay 15, honest slips in 1% of coups")
     if a.only != "guilty":
         print("innocents: patrons and dealers named (BAC-COLLUSION, PA-ADVANTAGE-PLAY), the nights of a class as one run")
-        for way, rate in HABITS.items():
-            paths, _ = play(where, way, a.nights, a.coups, {f"innocent:{way}": rate}, 1)
-            patrons, dealers = named(paths, a.base)
+        for kind, rate in INNOCENTS.items():
+            paths, _ = play(where, kind.partition(":")[2], a.nights, a.coups, {kind: rate}, 1)
+            patrons, dealers, _ = named(paths, a.base)
             shifts = present(paths)
-            print(f"  innocent:{way}@{rate}: {a.nights} nights, {shifts:,} patron-nights: {len(patrons)} patrons "
+            print(f"  {kind}@{rate}: {a.nights} nights, {shifts:,} patron-nights: {len(patrons)} patrons "
                   f"({1000 * len(patrons) / shifts:.2f} per 1,000), {len(dealers)} dealers named"
-                  + (f" ({', '.join(sorted(patrons | dealers))})" if patrons or dealers else ""))
+                  + (f" ({', '.join(sorted(patrons | dealers))})" if patrons or dealers else ""), flush=True)
     if a.only != "innocents":
         print("guilty: runs that name the guilty patron (of --seeds), by the nights in the run")
         for name, inject in GUILTY.items():
@@ -137,12 +148,12 @@ def main(argv=None) -> int:
                 found = 0
                 for seed in range(1, a.seeds + 1):
                     paths, made = play(where, name, nights, a.coups, inject, 100 + seed)
-                    guilty = {"P-ACCOMPLICE" if i.category == "integrity.collusion" else i.patron
-                              for m in made for i in m if i.category != "innocent"}
-                    patrons, _ = named(paths, a.base)
-                    found += bool(patrons & guilty)
+                    guilty = {"P-ACCOMPLICE" if i.category == "integrity.collusion" else i.patron for m in made
+                              for i in m if i.category in ("integrity.collusion", "integrity.advantage-play")}
+                    patrons, _, drift = named(paths, a.base)
+                    found += bool(patrons & guilty) if guilty else drift > 0
                 cells.append(f"{nights} night{'s' if nights > 1 else ''}: {found} of {a.seeds}")
-            print(f"  {name}: " + "; ".join(cells))
+            print(f"  {name}: " + "; ".join(cells), flush=True)
     return 0
 
 

@@ -24,6 +24,7 @@ from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
 from compliance.printable import bounded_name
+from compliance.report.model import money_summary
 from compliance.transcript.fields import StaffStretch
 from compliance.transcript.staff import Staffing
 
@@ -191,3 +192,92 @@ def test_contradictory_stretches_are_a_record_finding_and_their_coups_name_no_de
     # every coup in doubt: no finding names a dealer, and no dealer-level rule judges any coup
     assert all(not any(role == "dealer" for role, _ in s) for *_, s in found)
     assert not [rule for rule, *_ in found if rule == "BAC-COLLUSION"]
+
+
+# ------------------------------------------------------------------ the simulator's classes
+
+
+def _night(tmp_path: Path, name: str, **kw):
+    from compliance.games.baccarat.simulate import Simulator, write_transcript
+    from compliance.ruleset.loader import load_ruleset
+
+    sim = Simulator(load_ruleset("us-pa"), game="ez_baccarat", **kw)
+    path = tmp_path / f"{name}.jsonl"
+    with open(path, "wb") as f:
+        write_transcript(sim, f, "jsonl")
+    (result,) = driver.run([Input(str(path), path.name)], RunContext())
+    return sim, path, result
+
+
+def _named(findings) -> list:
+    return [f for f in findings if f.category.startswith(("integrity.", "record."))]
+
+
+def test_an_innocent_back_bettor_is_named_by_no_rule(tmp_path):
+    sim, path, result = _night(tmp_path, "back", coups=1200, seed=3, dealers=4,
+                               inject={"innocent:back-bettor": 0.5})
+    (made,) = [i for i in sim.integrity if i.way == "back-bettor"]
+    assert len(made.backed) > 300
+    behind = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert any(e.get("patron") == "P-BACK-BETTOR" and "seat" in e for c in behind for e in c["events"])
+    assert _named(result.findings) == []
+    assert "P-BACK-BETTOR" in result.integrity.wagered
+
+
+def test_a_back_bettors_collusion_names_the_back_bettor_not_the_seated_patron(tmp_path):
+    _, path, _ = _night(tmp_path, "back", coups=1200, seed=3, dealers=4, inject={"innocent:back-bettor": 0.5})
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    dealer = {n: s["dealer"] for s in head["staff"] for n in range(s["from_coup"], s["to_coup"] + 1)}
+    coups = [json.loads(line) for line in lines[1:]]
+    for c in coups:  # D-01 pays the back-bettor's winning wagers five over
+        if dealer[c["coup"]] != "D-01":
+            continue
+        for e in c["events"]:
+            if e["type"] == "settle" and e.get("patron") == "P-BACK-BETTOR" and e["outcome"] == "win":
+                e["amount"] = e["amount"] + 5
+    path.write_text("\n".join([lines[0]] + [json.dumps(c) for c in coups]) + "\n")
+    (result,) = driver.run([Input(str(path), path.name)], RunContext())
+    (found,) = [f for f in result.findings if f.category == "integrity.collusion"]
+    assert found.message.startswith("dealer D-01, patron P-BACK-BETTOR:") and found.money.patron == "P-BACK-BETTOR"
+
+
+def test_a_redundant_staff_log_changes_no_finding(tmp_path):
+    inject = {"integrity.collusion:patron": 0.3}
+    _, _, plain = _night(tmp_path, "plain", coups=1200, seed=4, inject=inject)
+    sim, path, redundant = _night(tmp_path, "redundant", coups=1200, seed=4,
+                                  inject=inject | {"innocent:redundant-staff": 1.0})
+    head = json.loads(path.read_text().splitlines()[0])
+    assert len(head["staff"]) == 2 * len(sim.table.staff)
+    assert any(f.category == "integrity.collusion" for f in plain.findings)
+    assert [(f.rule, f.coup, f.message, f.staff) for f in redundant.findings] == \
+        [(f.rule, f.coup, f.message, f.staff) for f in plain.findings]
+
+
+def test_a_contradictory_staff_log_is_reported_and_its_coups_in_doubt_name_no_dealer(tmp_path):
+    sim, _, result = _night(tmp_path, "contradictory", coups=1200, seed=4,
+                            inject={"record.staff:contradictory": 1.0, "settlement.wrong-amount": 0.05})
+    doubt = [(i.first, i.last) for i in sim.integrity if i.category == "record.staff"]
+    staff = [f for f in result.findings if f.category == "record.staff"]
+    assert doubt and len(staff) == len(doubt)
+    in_doubt = {n for first, last in doubt for n in range(first, last + 1)}
+    wrong = [f for f in result.findings if f.coup in in_doubt]
+    assert wrong and all(f.dealer is None for f in wrong)
+    assert not [f for f in result.findings if f.category in ("integrity.collusion", "integrity.advantage-play")]
+
+
+def test_a_push_paid_as_push_to_one_patron_by_one_dealer_is_found_and_valued(tmp_path):
+    sim, _, result = _night(tmp_path, "push", coups=2000, seed=3, inject={"integrity.collusion:push-paid": 1.0})
+    (made,) = [i for i in sim.integrity if i.category == "integrity.collusion"]
+    assert made.way == "push-paid" and len(made.overpaid) >= 10
+    (found,) = [f for f in result.findings if f.category == "integrity.collusion"]
+    assert found.message.startswith(f"dealer {made.dealer}, patron {made.patron}:")
+    paid = [f for f in result.findings if f.category == "settlement.wrong-amount" and f.coup in set(made.overpaid)]
+    assert len(paid) == len(made.overpaid) and all(f.money.expected == 0 < f.money.paid for f in paid)
+    assert found.money.paid - found.money.expected == sum(f.money.paid for f in paid)
+    # the same money in the drift of the dealer who paid it, and in the run's totals, as the patron's gain
+    (drift,) = [f for f in result.findings if f.category == "integrity.settlement-drift"
+                and f.message.startswith(f"dealer {made.dealer}:")]
+    assert drift.money.paid - drift.money.expected >= sum(f.money.paid for f in paid)
+    totals = money_summary(result.findings)
+    assert totals.patron[made.patron].to_patrons == sum(f.money.paid for f in paid)

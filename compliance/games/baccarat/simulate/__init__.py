@@ -78,10 +78,15 @@ RUN_WAYS: dict[str, tuple[str, ...]] = {
     "integrity.unshuffled": ("decks-alike", "factory-order", "repeated-shoe"),
     "integrity.outcomes": ("banker", "player"),
     "integrity.settlement-drift": ("patrons", "house"),
-    "integrity.collusion": ("patron",),
+    "integrity.collusion": ("patron", "push-paid"),
     "integrity.advantage-play": ("counter", "wonging"),
-    "innocent": tuple(HABITS),
+    "innocent": (*HABITS, "back-bettor", "redundant-staff"),
+    "record.staff": ("contradictory",),
 }
+#: the run ways whose RATE is not the default's when not given (a staff log's: the log is written so, or not)
+RUN_RATES = {f"innocent:{way}": rate for way, rate in HABITS.items()} | {
+    "innocent:back-bettor": 0.3, "innocent:redundant-staff": 1.0, "record.staff:contradictory": 1.0,
+    "integrity.advantage-play:wonging": 1.0}
 WAY_WORDS = {
     "decks-alike": "every deck put in the shoe in the same order, unshuffled (as at the Golden Nugget)",
     "factory-order": "the decks put in the shoe in the maker's order, unshuffled",
@@ -95,6 +100,14 @@ WAY_WORDS = {
     "counter": "one patron, seated all night, wagers on the Player or Banker every coup and places a side wager "
                "(Dragon 7, Panda 8) only where the count of the cards out of the shoe says it favours the patron, "
                "at that share of such coups",
+    "push-paid": "one dealer pays one patron the stake on that share of the patron's wagers that pushed at the "
+                 "dealer's coups (EZ Baccarat's Banker on a three-card 7, a Tie's Player and Banker wagers), "
+                 "recorded as a push",
+    "back-bettor": "an innocent patron, standing, who wagers behind a seated patron's seat (the wager names both) "
+                   "on the spot that patron backed, at that share of the coups",
+    "redundant-staff": "an innocent staff log: each dealer's stretch, and its first coup again as a stretch of its own",
+    "contradictory": "a staff log that contradicts itself: a stretch told again ending before it starts, and a dealer "
+                     "told from two coups before the stretch before theirs ends",
 } | HABIT_WORDS
 
 
@@ -112,14 +125,17 @@ class RunInjection:
     overpaid: tuple[int, ...] = ()
     # advantage play: the coups of the patron's side wagers (spot and the dealer of each, where the run names them)
     wagered: tuple[tuple[int, str, str | None], ...] = ()
+    backed: tuple[int, ...] = ()  # a back-bettor: the coups they wagered behind a seat
 
     def as_dict(self) -> dict:
         out = {"category": self.category, "way": self.way, "shoe": self.shoe, "coups": [self.first, self.last],
                "what": WAY_WORDS[self.way]}
         if self.dealer is not None:
             out |= {"dealer": self.dealer, "patron": self.patron, "overpaid": list(self.overpaid)}
-        if self.category == "innocent":
+        if self.category == "innocent" and self.patron is not None:
             out["patron"] = self.patron
+            if self.way == "back-bettor":
+                out["backed"] = list(self.backed)
         if self.wagered:
             out |= {"patron": self.patron, "wagered": [
                 {"coup": n, "spot": spot} | ({"dealer": dealer} if dealer is not None else {})
@@ -221,8 +237,7 @@ def parse_inject(spec: str) -> tuple[str, float]:
         raise UserError(f"--inject {kind!r}: the simulator can inject: {', '.join(INJECTABLE + tuple(ways))}, or a "
                         "prefix of them (third-card: each category under it)")
     try:
-        value = float(rate) if rate else HABITS.get(kind.partition(":")[2], DEFAULT_RATE) \
-            if kind.startswith("innocent:") else 1.0 if kind.endswith(":wonging") else DEFAULT_RATE
+        value = float(rate) if rate else RUN_RATES.get(kind, DEFAULT_RATE)
     except ValueError:
         raise UserError(f"--inject {spec!r}: RATE must be a number between 0 and 1") from None
     if not 0 < value <= 1:
@@ -241,7 +256,7 @@ def _reported_by(category: str, way: str | None = None) -> tuple[str, ...]:
     way = way or RUN_WAYS[category][0]
     if category == "innocent":  # what the innocent makes that a per-coup rule reports, nothing else
         return REPORTED.get(way, ())
-    return (category, "settlement.wrong-amount") if way in ("patrons", "patron", "house") else (category,)
+    return (category, "settlement.wrong-amount") if way in ("patrons", "patron", "house", "push-paid") else (category,)
 
 
 def _counts(game: Game, decks: int) -> dict:
@@ -312,12 +327,18 @@ class Simulator:
                     raise UserError(f"ruleset {ruleset.id!r} has no enabled rule of category {needed!r}: nothing "
                                     f"would report {category}")
         # collusion is between a dealer and a patron: the dealers are named (four, unless --dealers says)
-        self.colluding = ("integrity.collusion", "patron") in self.run_inject
+        collusion = [way for category, way in self.run_inject if category == "integrity.collusion"]
+        if len(collusion) > 1:
+            raise UserError("integrity.collusion: one way a run (patron or push-paid)")
+        self.collusion_way = collusion[0] if collusion else None
+        self.colluding = self.collusion_way is not None
         self.counting = ("integrity.advantage-play", "counter") in self.run_inject
         self.wonging = ("integrity.advantage-play", "wonging") in self.run_inject
         if self.counting and self.wonging:
             raise UserError("integrity.advantage-play: one counter a table (counter or wonging)")
-        if (self.colluding or self.counting or self.wonging) and not dealers:
+        staff_log = "contradictory" if ("record.staff", "contradictory") in self.run_inject else \
+            "redundant" if ("innocent", "redundant-staff") in self.run_inject else "plain"
+        if (self.colluding or self.counting or self.wonging or staff_log != "plain") and not dealers:
             dealers = self.dealers = 4
         self.rng = random.Random(seed)
         self.schedule = random.Random(f"inject:{seed}")
@@ -330,7 +351,7 @@ class Simulator:
         if dealers:
             self.table = dataclasses.replace(self.table, staff=tuple(
                 (first, min(first + rotation - 1, coups), self.dealer_of(first))
-                for first in range(1, coups + 1, rotation)))
+                for first in range(1, coups + 1, rotation)), staff_log=staff_log)
         self.game = Game(self.table, self.procedure, ruleset.game.spots_for(game, commission), ruleset.game.tableau)
         self.table = self.game.table = self.table.with_version(self.game)
         possible = injectable(self.procedure, dealing_method, irregularities > 0, self.game)
@@ -404,7 +425,8 @@ class Simulator:
         # the patrons with a habit (habits.py), each seated all night at a seat of their own
         self.habits: dict[int, Habit] = {}
         ways = [("wonging", self.run_inject[("integrity.advantage-play", "wonging")])] if self.wonging else []
-        ways += [(way, rate) for (category, way), rate in self.run_inject.items() if category == "innocent"]
+        ways += [(way, rate) for (category, way), rate in self.run_inject.items()
+                 if category == "innocent" and way in HABITS]
         for way, rate in ways:
             taken = {self.accomplice_seat} | set(self.habits) | ({self.counter_seat} if way != "wonging" else set())
             seat = self.counter_seat if way == "wonging" else next(
@@ -417,6 +439,15 @@ class Simulator:
                 self.counter = self.patrons.seated[seat]
             self.habits[seat] = Habit(way, seat, self.patrons.seated[seat], rate, random.Random(f"habit:{seed}:{way}"),
                                       counts=counts if way == "wonging" else None)
+        # a back-bettor: a standing patron wagering behind a seated patron's seat (its own random source)
+        self.behind = None
+        if ("innocent", "back-bettor") in self.run_inject:
+            if not self.procedure.standing_may_wager():
+                raise UserError(f"innocent:back-bettor: ruleset {ruleset.id!r} lets no patron wager standing, so "
+                                "a back-bettor's wagers would be breaches")
+            self.behind = ("P-BACK-BETTOR", self.run_inject[("innocent", "back-bettor")],
+                           random.Random(f"behind:{seed}"))
+        self.backed: list[int] = []
 
     def _habits_after(self, play: CoupPlay, number: int) -> None:
         """What the habits made in the coup (listed as injected: the per-coup rules report it), and the coups since
@@ -484,14 +515,17 @@ class Simulator:
             play = CoupPlay(self.game, self.rng, number, shoe, seated, standing, breaches, opening, self.holders,
                             irregular=irregular, carry_in=carry)
             if self.colluder is not None and self.dealer_of(number) == self.colluder and not breaches:
-                play.favoured = (self.accomplice_seat, self.run_inject[("integrity.collusion", "patron")],
-                                 self.schedule)
+                play.favoured = (self.accomplice_seat, self.run_inject[("integrity.collusion", self.collusion_way)],
+                                 self.schedule, self.collusion_way)
+            play.behind = self.behind
             play.counting = self.counter_play
             play.habits = self.habits
             play.drift_way = self.drift_way
             coup = play.play()
             if self.habits:
                 self._habits_after(play, number)
+            if self.behind is not None and any(isinstance(b, str) and b.startswith("behind:") for b, _ in play.stakes):
+                self.backed.append(number)
             for spot in play.counted:
                 self.wagered.append((number, spot, self.dealer_of(number)))
             if clock is not None and coup["events"]:
@@ -519,12 +553,19 @@ class Simulator:
             self.integrity.append(RunInjection("integrity.settlement-drift", self.drift_way, None, self.drift_first,
                                                self.coup_count))
         if self.overpaid:
-            self.integrity.append(RunInjection("integrity.collusion", "patron", None, self.overpaid[0],
+            self.integrity.append(RunInjection("integrity.collusion", self.collusion_way, None, self.overpaid[0],
                                                self.coup_count, self.colluder, self.accomplice, tuple(self.overpaid)))
         for habit in self.habits.values():
             if habit.way != "wonging":
                 self.integrity.append(RunInjection("innocent", habit.way, None, 1, self.coup_count,
                                                    patron=habit.patron))
+        if self.behind is not None:
+            self.integrity.append(RunInjection("innocent", "back-bettor", None, 1, self.coup_count,
+                                               patron=self.behind[0], backed=tuple(self.backed)))
+        if self.table.staff_log == "redundant":
+            self.integrity.append(RunInjection("innocent", "redundant-staff", None, 1, self.coup_count))
+        for first, last in self.table.contradicted():
+            self.integrity.append(RunInjection("record.staff", "contradictory", None, first, last))
         if self.wagered:
             self.integrity.append(RunInjection("integrity.advantage-play", "wonging" if self.wonging else "counter",
                                                None, self.wagered[0][0],
@@ -534,8 +575,7 @@ class Simulator:
         """How the next shoe goes into the table (its cards' order, None: shuffled), and how it was spoilt."""
         for (category, way), rate in self.run_inject.items():
             if category in ("integrity.settlement-drift", "integrity.collusion", "integrity.advantage-play",
-                            "innocent") \
-                    or self.schedule.random() >= rate:
+                            "innocent", "record.staff") or self.schedule.random() >= rate:
                 continue
             if way == "decks-alike":
                 deck = list(DECK)

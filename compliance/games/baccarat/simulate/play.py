@@ -106,6 +106,9 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps, HabitSteps):
         self.drift_way = "patrons"  # which way a drifting table's wrong settlements go (patrons, house)
         self.counted: list[str] = []
         self.habits: dict = {}  # seat -> habits.Habit: the patrons with a habit seated all night
+        # a back-bettor (innocent:back-bettor): (the patron, the share of coups they wager behind a seat, the
+        # random source), set at every coup of a night with one
+        self.behind: tuple | None = None
 
     # ------------------------------------------------------------ breaches
     def can(self, category: str) -> bool:
@@ -316,7 +319,8 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps, HabitSteps):
         plain_entries = [e for e in entries if e[4] is None]
         amounts = [e[3] for e in plain_entries] if self.habits else None
         if self.favoured is not None:
-            self.favour([e for e in plain_entries if e[0] == self.favoured[0] and e[2] == "win"], t.unit, facts)
+            paying = "push" if len(self.favoured) > 3 and self.favoured[3] == "push-paid" else "win"
+            self.favour([e for e in plain_entries if e[0] == self.favoured[0] and e[2] == paying], t.unit, facts)
         if plain_entries and self.can("settlement.missing"):
             e = plain_entries[-1]
             self.take("settlement.missing", f"{describe_bettor(e[0])} {e[1]} wager never settled")
@@ -418,14 +422,19 @@ class CoupPlay(WagerSteps, CuratorSteps, IrregularSteps, HabitSteps):
 
     def favour(self, wins: list, unit: Decimal, facts) -> None:
         """Collusion: the dealer overpays the favoured patron's winning wager, at the injection's share of them
-        (commission not deducted, or a unit over)."""
-        seat, rate, schedule = self.favoured
+        (commission not deducted, or a unit over); or (push-paid) pays the stake on a wager that pushed (EZ
+        Baccarat's Banker on a three-card 7, a Tie's Player and Banker wagers), recorded as a push."""
+        seat, rate, schedule = self.favoured[:3]
         if not wins or schedule.random() >= rate:
             return
         e = wins[0]
         was = e[3]
         _, gross, commission = self.due(e[1], e[5], facts)
-        e[3], what = (gross, "commission not deducted") if commission and was != gross else (was + unit, "a unit over")
+        if e[2] == "push":  # a push paid its stake, and recorded as a push (push-paid)
+            e[3], what = e[5], "a push paid as if it had won even money"
+        else:
+            e[3], what = (gross, "commission not deducted") if commission and was != gross else (was + unit,
+                                                                                                  "a unit over")
         self.colluded = (f"{describe_bettor(e[0])} {e[1]} wager settled {e[2]} {plain(e[3])}, not {plain(was)}: "
                          f"{what} (the dealer favours patron {self.seated.get(seat)})")
 

@@ -35,6 +35,10 @@ class TableSetup:
     version: int | str = 1  # the transcript format: "1.1" where the game or its spots need it, or staff is named
     staff: tuple[tuple[int, int, str], ...] = ()  # (first coup, last coup, dealer) of each dealer's stretch
     currency: str | None = None  # the header's table.currency (ISO 4217); None: not said
+    # how the staff log is written: "plain"; "redundant" (each stretch's first coup told again as a stretch of its
+    # own: true); "contradictory" (besides, every fourth stretch told again ending before it starts, and the
+    # next dealer's stretch told from two coups early: two dealers over those coups)
+    staff_log: str = "plain"
 
     @classmethod
     def choose(cls, rng: random.Random, *, jurisdiction: str, game: str, seats: int, decks: int,
@@ -70,9 +74,35 @@ class TableSetup:
         head = {"format": "baccarat-transcript", "version": self.version, "table": table,
                 "shoes": [{"id": s, "decks": self.decks} for s in shoes]}
         if self.staff:
-            head["staff"] = [{"from_coup": first, "to_coup": last, "dealer": dealer}
-                             for first, last, dealer in self.staff]
+            head["staff"] = self.staff_stretches()
         return head
+
+    def staff_stretches(self) -> list[dict]:
+        """The header's staff stretches, as the staff log is written (``staff_log``)."""
+        out = [{"from_coup": first, "to_coup": last, "dealer": dealer} for first, last, dealer in self.staff]
+        if self.staff_log == "plain":
+            return out
+        out += [{"from_coup": first, "to_coup": first, "dealer": dealer} for first, _, dealer in self.staff]
+        if self.staff_log == "contradictory":
+            for i, (first, last, dealer) in enumerate(self.staff):
+                if i % 4 == 0 and last > first:
+                    out.append({"from_coup": last, "to_coup": first, "dealer": dealer})
+                if i % 4 == 2 and i + 1 < len(self.staff) and first + 2 <= last:
+                    after = self.staff[i + 1]
+                    out.append({"from_coup": last - 1, "to_coup": after[1], "dealer": after[2]})
+        return out
+
+    def contradicted(self) -> list[tuple[int, int]]:
+        """The coups a contradictory staff log leaves in doubt (first, last), in order."""
+        if self.staff_log != "contradictory":
+            return []
+        out = []
+        for i, (first, last, _) in enumerate(self.staff):
+            if i % 4 == 0 and last > first:
+                out.append((first, last))
+            if i % 4 == 2 and i + 1 < len(self.staff) and first + 2 <= last:
+                out.append((last - 1, last))
+        return out
 
 
 class Patrons:

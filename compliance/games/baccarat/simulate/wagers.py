@@ -123,8 +123,23 @@ class WagerSteps:
                 self.play_the_count(bettor, spot)
             elif self.g.side_spots:
                 self.side_wager(bettor, spot)
+        if self.behind is not None:
+            self.bet_behind()
         if not reduced:
             self.breach_wagers()
+
+    def bet_behind(self) -> None:
+        """A back-bettor (``innocent:back-bettor``): a standing patron who, at the injection's share of the coups,
+        wagers behind a seated patron's seat on the spot that patron backed (the events name the seat and the
+        back-bettor); settled as any wager."""
+        patron, rate, rng = self.behind
+        backed = [(b, spot) for (b, spot) in self.stakes if isinstance(b, int) and spot in self.g.main_spots]
+        if not backed or rng.random() >= rate:
+            return
+        seat, spot = backed[0]
+        amount = self.g.table.min_wager
+        if self.fits(spot, amount):  # within the table's limits and differential, as any wager
+            self.add_wager(f"{BEHIND}{seat}:{patron}", spot, amount)
 
     def side_wager(self, bettor: int | str, main: str) -> None:
         """Now and then a side wager beside the main wager just made: on a spot that allows it there, within
@@ -241,5 +256,14 @@ class WagerSteps:
         self.add_wager(seat, minor, t.min_wager)
 
 
+#: a back-bettor's wager in the simulator's stakes: "behind:<seat>:<patron>" (the events name both)
+BEHIND = "behind:"
+
+
 def who(bettor: int | str) -> dict:
-    return {"seat": bettor} if isinstance(bettor, int) else {"patron": bettor.removeprefix("patron:")}
+    if isinstance(bettor, int):
+        return {"seat": bettor}
+    if bettor.startswith(BEHIND):
+        seat, patron = bettor[len(BEHIND):].split(":", 1)
+        return {"seat": int(seat), "patron": patron}
+    return {"patron": bettor.removeprefix("patron:")}
