@@ -235,6 +235,10 @@ def build(parts: CoupParts, tableau) -> Built:
     if split is not None and split.startswith("!"):  # a cell of both hands that cannot be split: not guessed
         if card_rows:
             notes.append(f"the hand log's {split[1:]}: the shoe log's cards are read without it")
+        elif len(hand_row.get("hands")) == 5 and " more than one way " in split:
+            notes.append(f"the hand log's {split[1:]}: the cards are judged only by whether either split complies "
+                         "with the tableau")
+            return _without_cards(parts, have, notes, [], unsplit=list(hand_row.get("hands")))
         else:
             notes.append(f"the hand log's {split[1:]}: the cards are not judged")
             return _without_cards(parts, have, notes, list(hand_row.get("hands")))
@@ -480,12 +484,17 @@ def _dealing_order(player: tuple, banker: tuple) -> list[tuple[str, str]]:
     return out
 
 
-def _without_cards(parts: CoupParts, have: set, notes: list, codes, faults: list | None = None) -> Built:
-    """The coup without its cards (kept under ``x-cards`` for the reader): nothing that needs them is judged."""
+def _without_cards(parts: CoupParts, have: set, notes: list, codes, faults: list | None = None,
+                   unsplit: list | None = None) -> Built:
+    """The coup without its cards (kept under ``x-cards`` for the reader): nothing that needs them is judged;
+    ``unsplit``: both hands' five cards whose split was not read (format 1.1 ``hands_unsplit``), judged only by
+    whether either split complies with the tableau."""
     have -= {"cards", "hands", "order", "faces"}
     coup = _coup(parts, [], (parts.rows.get("coups") or [None])[0], have)
     if codes:
         coup["x-cards"] = list(codes)
+    if unsplit:
+        coup["hands_unsplit"] = list(unsplit)
     return Built(coup, have, notes, [], faults or [])
 
 

@@ -264,6 +264,10 @@ class Coup(SpecModel):
         "least: a deal is four cards), "
         "where the record does not say which hand each went to (format 1.1: a log of the order only whose "
         "additional cards no single reading of the tableau places); judged by whether any reading complies")
+    hands_unsplit: Annotated[list[CardCode], Field(min_length=5, max_length=5)] | None = Field(
+        default=None, description="both hands' five cards, the Player's first, where the record does not say how "
+        "many are the Player's (format 1.1: a cell of both hands that splits either way, the Player two cards or "
+        "three); nothing that needs the hands is judged, only whether either split complies with the tableau")
 
 
 # ---------------------------------------------------------------- version 1, as frozen

@@ -176,7 +176,7 @@ class CoupState:
         "marker_at_start", "marker", "previous", "last_event",
         "last_curator_at_start", "offered_before", "reconstructed",
         "points", "hands_complete", "lacking", "times", "time_before", "number_before",
-        "player_extra", "banker_extra", "won", "to_hands", "faults", "unplaced", "doubtful",
+        "player_extra", "banker_extra", "won", "to_hands", "faults", "unplaced", "unsplit", "doubtful",
         "named", "seat_doubt", "behind", "out_of_force",
     )
 
@@ -252,6 +252,9 @@ class CoupState:
         # the cards dealt in order where the record does not say which hand each went to (format 1.1
         # cards_in_order): (code, points) each
         self.unplaced: tuple[tuple[str, int | None], ...] = ()
+        # both hands' five cards, the Player's first, the split between them not read (format 1.1 hands_unsplit):
+        # (code, points) each; nothing else of the coup's cards is known (they are not counted against the shoe)
+        self.unsplit: tuple[tuple[str, int | None], ...] = ()
         # the wagers (bettor, spot) the record leaves doubtful: recorded twice with different values, neither in
         # the events (format 1.1 record_faults, duplicate-row with a key)
         self.doubtful: frozenset[tuple] = frozenset()
@@ -498,6 +501,8 @@ class Replayer:
         if coup.cards_in_order:  # cards taken from the shoe, in dealing order, not their hands: counted as dealt
             s.unplaced = tuple(_CARDS[c] for c in coup.cards_in_order)
             total = _count_unplaced(s, counts, total, capacity, coup.shoe, decks)
+        if coup.hands_unsplit:
+            s.unsplit = tuple(_CARDS[c] for c in coup.hands_unsplit)
         s.expected_carry = self.pending_carry
         self.pending_carry = []
         s.last_curator_at_start = self.last_curator

@@ -233,11 +233,17 @@ def reading_breach(points: list[int], hands: tuple[str, ...], table) -> str | No
     return None
 
 
-@check("third-card.no-legal-reading", "third-card.no-legal-reading", needs=("cards",), when=("unplaced",))
+@check("third-card.no-legal-reading", "third-card.no-legal-reading", needs=("cards",), when=("unplaced", "unsplit"),
+       partly={("coups",): "both hands' five cards whose split was not read (hands_unsplit): whether either split "
+                           "complies with the tableau"})
 def no_legal_reading(coup: CoupState, params, table):
     """Cards recorded in the order they were dealt, without the hand each went to (a shoe log of the order
     only), comply with the tableau in some reading of where the additional cards went: where no reading
-    complies, a drawing rule was broken whichever it was."""
+    complies, a drawing rule was broken whichever it was.  So do both hands' five cards recorded without how
+    many are the Player's (a cell of both hands that splits either way): where neither split complies, the
+    tableau was broken whichever it was."""
+    if coup.unsplit:
+        return _no_legal_split(coup.unsplit, table)
     cards = coup.unplaced
     if len(cards) <= 4:
         return ()
@@ -257,3 +263,25 @@ def no_legal_reading(coup: CoupState, params, table):
                     f"{broken}")
     return (Breach(None, f"the cards dealt, in this order ({codes}), break the tableau whichever hand each additional "
                          f"card went to: {'; '.join(said)}"),)
+
+
+#: the splits of both hands' five cards, the Player's first: the hand that drew, and the dealing order of the cards
+#: (Player, Banker, Player, Banker, then the third card) as places in the list
+_SPLITS = ((PLAYER, (0, 3, 1, 4, 2)), (BANKER, (0, 2, 1, 3, 4)))
+
+
+def _no_legal_split(cards: tuple, table) -> tuple:
+    points = [v for _, v in cards]
+    if None in points:
+        raise Unknown("values")  # a card not read (??): which split complies depends on its value
+    said = []
+    for drew, order in _SPLITS:
+        broken = reading_breach([points[i] for i in order], (PLAYER, BANKER, PLAYER, BANKER, drew), table)
+        if broken is None:
+            return ()
+        k = 3 if drew == PLAYER else 2
+        said.append(f"Player {' '.join(c for c, _ in cards[:k])}, Banker {' '.join(c for c, _ in cards[k:])}: "
+                    f"{broken}")
+    codes = " ".join(code for code, _ in cards)
+    return (Breach(None, f"both hands' cards ({codes}, the Player's first; the split between them was not read) "
+                         f"break the tableau whichever way they are split: {'; '.join(said)}"),)
