@@ -249,6 +249,9 @@ def test_a_redundant_staff_log_changes_no_finding(tmp_path):
                                   inject=inject | {"innocent:redundant-staff": 1.0})
     head = json.loads(path.read_text().splitlines()[0])
     assert len(head["staff"]) == 2 * len(sim.table.staff)
+    staffing = Staffing([StaffStretch(**s) for s in head["staff"]])  # every coup keeps its dealer
+    assert not staffing.contradictions
+    assert all(staffing.of(n, None) == (("dealer", sim.dealer_of(n)),) for n in range(1, 1201))
     assert any(f.category == "integrity.collusion" for f in plain.findings)
     assert [(f.rule, f.coup, f.message, f.staff) for f in redundant.findings] == \
         [(f.rule, f.coup, f.message, f.staff) for f in plain.findings]
@@ -258,6 +261,7 @@ def test_a_contradictory_staff_log_is_reported_and_its_coups_in_doubt_name_no_de
     sim, _, result = _night(tmp_path, "contradictory", coups=1200, seed=4,
                             inject={"record.staff:contradictory": 1.0, "settlement.wrong-amount": 0.05})
     doubt = [(i.first, i.last) for i in sim.integrity if i.category == "record.staff"]
+    assert {f.rule for f in result.findings if f.category == "record.staff"} == {"BAC-RECORD-STAFF"}
     staff = [f for f in result.findings if f.category == "record.staff"]
     assert doubt and len(staff) == len(doubt)
     in_doubt = {n for first, last in doubt for n in range(first, last + 1)}
