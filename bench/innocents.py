@@ -14,8 +14,10 @@ patrons a night with those standing, honest slips in 1% of coups), each class of
 Every night is made from a stated seed (innocents: 1000 + night; guilty: 1000 * (100 + seed) + night), so the
 figures are the same on every machine.
 
-``--base DIR`` checks the same nights with the code of another tree (a copy of main before a change: its
-``compliance`` package is put first on the path), for the figures before and after.
+``--base DIR`` checks the same nights with the code of another tree (a checkout of main before a change, run
+from that tree, its ``compliance`` package first on the path; in a tree that is not installed, link
+``compliance/rulesets`` to its ``rulesets`` and ``compliance/rule_tests`` to its ``fixtures/rules``), for the
+figures before and after.
 
     .venv/bin/python bench/innocents.py --nights 20 --coups 1000
     .venv/bin/python bench/innocents.py --nights 5 --base /tmp/main-copy     # the figures before
@@ -101,8 +103,9 @@ def named(paths: list[Path], base: str | None) -> tuple[set, set, int]:
     env = dict(os.environ, BACCARAT_AUDIT_NO_CACHE="1")
     if base:
         env["PYTHONPATH"] = base
-    out = subprocess.run([sys.executable, "-m", "compliance", "check", *map(str, paths), "-f", "json", "-j", "1"],
-                         capture_output=True, text=True, env=env)
+    # run from the tree checked with: ``-m`` puts the working directory first on the path, before PYTHONPATH
+    out = subprocess.run([sys.executable, "-m", "compliance", "check", *(str(p.resolve()) for p in paths), "-f",
+                          "json", "-j", "1"], capture_output=True, text=True, env=env, cwd=base)
     if out.returncode not in (0, 1):
         raise SystemExit(out.stderr)
     patrons, dealers, drift = set(), set(), 0
