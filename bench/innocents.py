@@ -135,7 +135,8 @@ def main(argv=None) -> int:
     print(f"{'before: ' + a.base if a.base else 'this tree'}; EZ Baccarat nights of {a.coups:,} coups, nine "
           f"dealers, --stay 15, honest slips in 1% of coups")
     if a.only != "guilty":
-        print("innocents: patrons and dealers named (BAC-COLLUSION, PA-ADVANTAGE-PLAY), the nights of a class as one run")
+        print("innocents: patrons and dealers named (BAC-COLLUSION, PA-ADVANTAGE-PLAY, BAC-SETTLE-DRIFT), the nights of a "
+              "class as one run")
         for kind, rate in INNOCENTS.items():
             paths, _ = play(where, kind.partition(":")[2], a.nights, a.coups, {kind: rate}, 1)
             patrons, dealers, _ = named(paths, a.base)
@@ -144,7 +145,7 @@ def main(argv=None) -> int:
                   f"({1000 * len(patrons) / shifts:.2f} per 1,000), {len(dealers)} dealers named"
                   + (f" ({', '.join(sorted(patrons | dealers))})" if patrons or dealers else ""), flush=True)
     if a.only != "innocents":
-        print("guilty: runs that name the guilty patron (of --seeds), by the nights in the run")
+        print("guilty: runs that find the guilty (of --seeds), by the nights in the run")
         for name, inject in GUILTY.items():
             cells = []
             for nights in (n for n in RUNS if n <= a.nights):

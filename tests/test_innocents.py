@@ -17,7 +17,7 @@ import pytest
 
 from compliance import driver
 from compliance.context import RunContext
-from compliance.games.baccarat.simulate import Simulator, write_transcript
+from compliance.games.baccarat.simulate import RUN_RATES, Simulator, write_transcript
 from compliance.games.baccarat.simulate.habits import HABITS
 from compliance.inputs import Input
 from compliance.ruleset.loader import load_ruleset
@@ -110,9 +110,10 @@ def test_the_depth_stratified_tail_false_alarm_rate_is_at_most_its_level(level):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("way", INNOCENTS)
-def test_twenty_nights_of_each_innocent_name_no_one(tmp_path, way):
-    results, _ = nights(tmp_path, 20, 1000, {f"innocent:{way}": RATES[way]}, seed=100)
+@pytest.mark.parametrize("kind", [f"innocent:{way}" for way in INNOCENTS] + [
+    "innocent:back-bettor", "innocent:redundant-staff", "record.staff:contradictory"])
+def test_twenty_nights_of_each_innocent_name_no_one(tmp_path, kind):
+    results, _ = nights(tmp_path, 20, 1000, {kind: RUN_RATES[kind]}, seed=100)
     assert named(results) == []
 
 
