@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import statistics
 import sys
 import tempfile
 import time
@@ -65,6 +66,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     groups = outside = found = coups = 0
     by_kind: dict[str, list[int]] = {}
+    scores: dict[str, list[float]] = {}  # each judged group's z-score, by kind: the spread's calibration
     with tempfile.TemporaryDirectory(prefix="hold-bench-") as tmp:
         for m in range(a.months):
             began = time.process_time()
@@ -81,6 +83,8 @@ def main(argv=None) -> int:
                 seen = by_kind.setdefault(g.kind, [0, 0])
                 seen[0] += 1
                 seen[1] += g.outside
+                if g.judged:
+                    scores.setdefault(g.kind, []).append(float(g.z))
             print(f"month {m + 1}: {n:,} coups, {len(view.groups)} groups, {len(view.outside)} outside the 95% band, "
                   f"{len(findings)} findings ({time.process_time() - began:.0f} s CPU)", flush=True)
             for g in view.groups:
@@ -92,7 +96,9 @@ def main(argv=None) -> int:
     print(f"all: {coups:,} coups, {groups} groups, {outside} outside the 95% band ({outside / max(groups, 1):.1%}), "
           f"{found} integrity.hold findings")
     for kind, (n, out) in by_kind.items():
-        print(f"  {kind}: {n} groups, {out} outside ({out / n:.1%})")
+        z = scores.get(kind, [])
+        spread = f"; z mean {statistics.mean(z):.3f}, variance {statistics.pvariance(z):.3f}" if len(z) > 1 else ""
+        print(f"  {kind}: {n} groups, {out} outside ({out / n:.1%}){spread}")
     return 0
 
 
