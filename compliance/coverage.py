@@ -1,319 +1,26 @@
 """Regulation coverage: which paragraph of which regulation each rule checks, and which it cannot.
 
-``rulesets/coverage.yaml``, written by hand and shipped in the package, is two
-things at once:
-
-* the **paragraph index** of every bundled regulation text: its numbered
-  paragraphs, in the text's order, each with what it is about, in our own
-  words (never the text's; the texts themselves are not part of the project).
-  :func:`paragraph_index` reads it; coverage, lint's citation check and the
-  docs rest on it alone, so they work wherever the package is installed;
-* for each paragraph, either the rules that check it (``rules``), why a
-  transcript cannot show whether it was obeyed (``not_checkable``), or what a
-  rule would have to check that no rule does yet (``gap``).
-
-A text that is public but not bundled with the regulation texts (Pennsylvania's
-chapters) is indexed the same way, and says why only its index is here
-(``not_bundled: ...``): the index is ours, written from the public code's
-table of contents, and nothing verifies it unless the text is put beside the
-others.
-
-The regulation texts, where they are at hand (``$BACCARAT_AUDIT_REGULATIONS``
-or ``../shared/regulations``), only verify the index: :func:`paragraphs` splits
-a text into its numbered paragraphs and :func:`index_problems` says where the
-index and the texts disagree (``tests/test_coverage.py``, and ``ruleset lint``
-of the map).  Nothing works differently with them.
-
-The rulesets' citations are the other half of the map: a rule citing a
-paragraph of a bundled text checks it.  :func:`coverage` joins the two, per
-ruleset, and says for every paragraph: covered (by which rules), not
-checkable (why), or missing (what, and why it is missing).  It never counts a
-paragraph as covered because the map says so: only an enabled rule of the
-ruleset that the map or the citation names covers it.
-
-Given what a recording holds (``coverage --transcript``: its ``recorded``,
-:mod:`compliance.evidence`), a covered paragraph whose every rule needs
-evidence the recording lacks is *not recorded*: the rules exist, but this
-evidence does not let them judge it.
+The paragraph index of the bundled texts (:mod:`compliance.paragraphs`, ``rulesets/coverage.yaml``) says
+for each paragraph the rules that check it, why a transcript cannot show whether it was obeyed, or what no
+rule checks yet.  The rulesets' citations are the other half: a rule citing a paragraph of a bundled text
+checks it.  :func:`coverage` joins the two, per ruleset: covered (by which enabled rules), not checkable
+(why) or missing (what); never covered because the map alone says so.  Given what a recording holds
+(``coverage --transcript``), a covered paragraph whose every rule needs evidence the recording lacks is
+*not recorded*.  :func:`lint_map` is ``ruleset lint`` of the map itself.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
-from compliance import evidence
+from compliance import evidence, lintcodes
 from compliance.checks import REGISTRY
 from compliance.errors import UserError
-from compliance.ruleset.loader import bundled_dir, bundled_rulesets
+from compliance.paragraphs import MAP_FILE, CoverageMap, Entry, MapProblem, index_problems, load_map, paragraph_index
+from compliance.ruleset.lint import Diagnostic, from_where, lint_file
+from compliance.ruleset.loader import bundled_rulesets
 from compliance.ruleset.models import Ruleset
-from compliance.yamlread import read_yaml
-
-MAP_FILE = "coverage.yaml"
-ENV_DIR = "BACCARAT_AUDIT_REGULATIONS"
-
-
-# ------------------------------------------------------------------ the texts (to verify the index only)
-
-
-def regulations_dir() -> Path | None:
-    """Where the regulation texts are, if anywhere: $BACCARAT_AUDIT_REGULATIONS, else
-    ``../shared/regulations`` next to the project (or the working directory).  Only the
-    verification of the paragraph index reads them."""
-    env = os.environ.get(ENV_DIR)
-    candidates = [Path(env)] if env else []
-    project = Path(__file__).resolve().parent.parent
-    candidates += [project.parent / "shared" / "regulations", Path.cwd().parent / "shared" / "regulations",
-                   Path.cwd() / "regulations"]
-    return next((c for c in candidates if c.is_dir()), None)
-
-
-_SEC = re.compile(r"^Sec\.\s+(\d+)\.\s*$")
-_CODE_SECTION = re.compile(r"^§\s*(\d+[a-z]?\.\d+)\.\s")
-_SECTION = re.compile(r"^Section\s+[\w:]+-(\d+(?:\.\d+)*)\s+-")
-_LETTER = re.compile(r"^\(([a-z])\)\s")
-_NUMBER = re.compile(r"^(?:\((\d+)\)|(\d+)\.)\s")
-_DECIMAL = re.compile(r"^\s*(?:[•\-*]\s*)?(\d+(?:\.\d+)+)\s")
-
-
-def paragraphs(text: str) -> dict[str, int]:
-    """The numbered paragraphs of a regulation text, id -> line (1-based), in order.
-
-    Three numberings are understood.  A code of many sections (Pennsylvania):
-    ``§ 627a.8.`` starts a section, with ids ``627a.8``, ``627a.8(c)``,
-    ``627a.8(c)(2)``.  Lettered sections (Indiana, New Jersey):
-    ``Sec. 12.`` or ``Section 13:69F-3.7 -`` names the section; ``(a)`` starts
-    a paragraph, ``(1)`` or ``1.`` a subparagraph of the last lettered one:
-    ids ``12(g)(5)``, ``3.7(d)(5)``.  Decimal rules (NSW, New Zealand):
-    ``8.8.1`` with or without a bullet; ``12.0`` is a heading.  A text that
-    begins in the middle of a paragraph (lower-case first line) holds the end
-    of the paragraph numbered one before its first.
-    """
-    lines = text.splitlines()
-    if any(_CODE_SECTION.match(line.strip()) for line in lines[:50]):
-        return _code_sections(lines)
-    section = None
-    for line in lines:
-        m = _SEC.match(line.strip()) or _SECTION.match(line.strip())
-        if m:
-            section = m.group(1)
-            break
-    out: dict[str, int] = {}
-    if section is not None:
-        letter = None
-        for n, line in enumerate(lines, 1):
-            s = line.strip()
-            m = _LETTER.match(s)
-            if m:
-                letter = m.group(1)
-                out[f"{section}({letter})"] = n
-                continue
-            m = _NUMBER.match(s)
-            if m and letter is not None:
-                out[f"{section}({letter})({m.group(1) or m.group(2)})"] = n
-        return out
-    continuation = None
-    for n, line in enumerate(lines, 1):
-        m = _DECIMAL.match(line)
-        if m:
-            pid = m.group(1)
-            if pid.endswith(".0"):
-                continue
-            if not out and continuation is not None:
-                head, _, last = pid.rpartition(".")
-                if last.isdigit() and int(last) > 1:
-                    out[f"{head}.{int(last) - 1}"] = continuation
-            out.setdefault(pid, n)
-        elif not out and continuation is None and line[:1].islower():
-            continuation = n
-    return out
-
-
-def _code_sections(lines: list[str]) -> dict[str, int]:
-    """A code of many sections (Pennsylvania): ``§ 627a.8.`` starts a section (id ``627a.8``), ``(a)`` its
-    subsection, ``(1)`` a paragraph of the last subsection: ids ``627a.8(c)(2)``."""
-    out: dict[str, int] = {}
-    section = letter = None
-    for n, line in enumerate(lines, 1):
-        s = line.strip()
-        m = _CODE_SECTION.match(s)
-        if m:
-            section, letter = m.group(1), None
-            out.setdefault(section, n)
-            continue
-        if section is None:
-            continue
-        m = _LETTER.match(s)
-        if m:
-            letter = m.group(1)
-            out.setdefault(f"{section}({letter})", n)
-            continue
-        m = _NUMBER.match(s)
-        if m and letter is not None and m.group(1):
-            out.setdefault(f"{section}({letter})({m.group(1)})", n)
-    return out
-
-
-@lru_cache(maxsize=32)
-def _paragraphs_of(path: str, mtime: float) -> dict[str, int]:
-    return paragraphs(Path(path).read_text(encoding="utf-8"))
-
-
-def text_paragraphs(name: str, directory: Path | None = None) -> dict[str, int] | None:
-    """Paragraphs of the regulation text ``name`` as read from the text itself; None when it is not at hand."""
-    directory = directory or regulations_dir()
-    if directory is None:
-        return None
-    try:
-        p = directory / name
-        if not p.is_file():
-            return None
-        return _paragraphs_of(str(p), p.stat().st_mtime)
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None  # not a readable text: nothing to compare citations with
-
-
-# ------------------------------------------------------------------ the map
-
-
-@dataclass(frozen=True)
-class Entry:
-    """What coverage.yaml says about one paragraph."""
-
-    paragraph: str
-    about: str
-    rules: tuple[str, ...] = ()
-    not_checkable: str | None = None
-    gap: str | None = None
-    line: int = 0
-
-
-@dataclass
-class CoverageMap:
-    path: str
-    texts: dict[str, dict[str, Entry]]  # text file -> paragraph -> entry
-    not_bundled: dict[str, str] = field(default_factory=dict)  # text file -> why only its index is here
-    notes: dict[str, str] = field(default_factory=dict)  # title -> what the map says beside the texts, in our words
-
-
-_ENTRY_KEYS = {"about", "rules", "not_checkable", "gap"}
-
-
-def load_map(path: Path | None = None) -> CoverageMap:
-    """Read and validate coverage.yaml (default: the bundled one)."""
-    path = path or bundled_dir() / MAP_FILE
-    doc = read_yaml(path, what="coverage map")
-    data, display = doc.data, doc.display
-    if not isinstance(data, dict) or not isinstance(data.get("texts"), dict):
-        raise UserError("the coverage map needs a `texts` mapping: text file -> paragraphs", doc.where())
-    unknown = set(data) - {"texts", "notes"}
-    if unknown:
-        raise UserError(f"the coverage map: unknown key(s) {', '.join(sorted(map(str, unknown)))}", doc.where())
-    notes = data.get("notes") or {}
-    if not isinstance(notes, dict) or not all(isinstance(k, str) and isinstance(v, str) and v.strip()
-                                              for k, v in notes.items()):
-        raise UserError("`notes` is a mapping: title -> what the map says of it, in our words",
-                        doc.where(("notes",)))
-    texts: dict[str, dict[str, Entry]] = {}
-    not_bundled: dict[str, str] = {}
-    for name, body in data["texts"].items():
-        where = doc.where(("texts", name))
-        if not isinstance(body, dict) or not isinstance(body.get("paragraphs"), dict):
-            raise UserError(f"text {name!r} needs a `paragraphs` mapping", where)
-        unknown = set(body) - {"paragraphs", "not_bundled"}
-        if unknown:
-            raise UserError(f"text {name!r}: unknown key(s) {', '.join(sorted(unknown))}", where)
-        if "not_bundled" in body:
-            if not isinstance(body["not_bundled"], str) or not body["not_bundled"].strip():
-                raise UserError(f"text {name!r}: `not_bundled` says why only an index of the text is here",
-                                doc.where(("texts", name, "not_bundled")))
-            not_bundled[str(name)] = _text(body["not_bundled"])
-        entries: dict[str, Entry] = {}
-        paras = body["paragraphs"]
-        for pid, e in paras.items():
-            at = doc.where(("texts", name, "paragraphs", pid))
-            line = at.line
-            if not isinstance(e, dict):
-                raise UserError(f"paragraph {pid!r}: expected a mapping with `about` and one of rules, "
-                                "not_checkable, gap", at)
-            unknown = set(e) - _ENTRY_KEYS
-            if unknown:
-                raise UserError(f"paragraph {pid!r}: unknown key(s) {', '.join(sorted(unknown))}", at)
-            if not isinstance(e.get("about"), str) or not e["about"].strip():
-                raise UserError(f"paragraph {pid!r}: `about` (what it is about, in our words) is required", at)
-            kinds = [k for k in ("rules", "not_checkable", "gap") if e.get(k)]
-            if len(kinds) != 1:
-                raise UserError(f"paragraph {pid!r}: give exactly one of rules, not_checkable, gap", at)
-            rules = e.get("rules") or []
-            if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
-                raise UserError(f"paragraph {pid!r}: `rules` is a list of rule ids", at)
-            entries[str(pid)] = Entry(str(pid), str(e["about"]).strip(), tuple(rules),
-                                      _text(e.get("not_checkable")), _text(e.get("gap")), line)
-        texts[str(name)] = entries
-    return CoverageMap(display, texts, not_bundled, {k: _text(v) for k, v in notes.items()})
-
-
-def _text(v) -> str | None:
-    return " ".join(str(v).split()) if v else None
-
-
-# ------------------------------------------------------------------ the paragraph index
-
-
-@lru_cache(maxsize=1)
-def bundled_map() -> CoverageMap:
-    """The coverage map shipped in the package (read once)."""
-    return load_map()
-
-
-def paragraph_index(text: str) -> dict[str, str] | None:
-    """The paragraphs of the bundled regulation text ``text``, in the text's order, each with what it
-    is about (our words); None when ``text`` is not a bundled text."""
-    entries = bundled_map().texts.get(text)
-    return None if entries is None else {pid: e.about for pid, e in entries.items()}
-
-
-class MapProblem(str):
-    """Where the map and the texts or rulesets disagree, as ``map:line: message``; keeps its line and message."""
-
-    line: int | None
-    message: str
-
-    def __new__(cls, path: str, line: int | None, message: str):
-        self = super().__new__(cls, f"{path}:{line}: {message}" if line else f"{path}: {message}")
-        self.line, self.message = line, message
-        return self
-
-
-def index_problems(cmap: CoverageMap | None = None, directory: Path | None = None) -> list[str]:
-    """Where the paragraph index (of ``cmap``, default the bundled map) and the regulation texts at
-    hand disagree: a text without an entry, a paragraph one has and the other lacks, another order.
-    Empty when the texts are not at hand (nothing to verify with)."""
-    cmap = cmap or bundled_map()
-    directory = directory or regulations_dir()
-    if directory is None:
-        return []
-    out = [MapProblem(cmap.path, None, f"no entry for {p.name}, a regulation text in {directory}")
-           for p in sorted(directory.glob("*.txt")) if p.name not in cmap.texts]
-    for text, entries in cmap.texts.items():
-        paras = text_paragraphs(text, directory)
-        if paras is None and text in cmap.not_bundled:
-            continue  # an index of a text that is not bundled: nothing to verify it with
-        if paras is None:
-            out.append(MapProblem(cmap.path, None, f"{text} is not a regulation text in {directory}"))
-            continue
-        out += [MapProblem(cmap.path, e.line, f"{text} has no paragraph {pid!r}") for pid, e in entries.items()
-                if pid not in paras]
-        out += [MapProblem(cmap.path, None, f"{text} paragraph {pid} is not in the map") for pid in paras if pid not in entries]
-        shared = [pid for pid in entries if pid in paras]
-        if shared != [pid for pid in paras if pid in entries]:
-            first = next(pid for pid, want in zip(shared, (p for p in paras if p in entries)) if pid != want)
-            out.append(MapProblem(cmap.path, entries[first].line, f"{text}: paragraph {first} is out of the text's order"))
-    return out
-
 
 # ------------------------------------------------------------------ joining map and rulesets
 
@@ -639,3 +346,29 @@ def render_markdown(cov: Coverage) -> str:
     if cov.problems:
         out += ["## Map out of date", ""] + [f"* {_md(p)}" for p in cov.problems] + [""]
     return "\n".join(out)
+
+
+# ------------------------------------------------------------------ ruleset lint of the map
+
+
+def lint_map(path: str | Path, display: str | None = None) -> list[Diagnostic]:
+    """``ruleset lint`` of the coverage map: its form, whether it agrees with the bundled rulesets (paragraph
+    ids, rules citing a paragraph it does not list them under) and, where the regulation texts are at hand,
+    whether its index agrees with them; sorted by place."""
+    display = display or str(path)
+    try:
+        cmap = load_map(Path(path))
+    except UserError as e:
+        _, line, col = from_where(e.where, display)
+        return [Diagnostic(display, line, col, "error", lintcodes.COVERAGE_MAP.code, e.message)]
+    found = [Diagnostic(display, problem.line or 1, 1, "error", lintcodes.COVERAGE_MAP.code, problem.message)
+             for problem in coverage(cmap=cmap).problems + index_problems(cmap)]
+    return sorted(found, key=Diagnostic.sort_key)
+
+
+def lint_files(paths: list[str | Path]) -> list[Diagnostic]:
+    """``ruleset lint`` of each file: the coverage map by :func:`lint_map`, a ruleset by its lint."""
+    out: list[Diagnostic] = []
+    for p in paths:
+        out.extend(lint_map(p) if Path(p).name == MAP_FILE else lint_file(p))
+    return out

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from compliance import evidence, games
+from compliance import evidence, games, registry
 from compliance.checks import REGISTRY
 from compliance.context import RunContext
 from compliance.errors import UserError
@@ -210,7 +210,7 @@ class RulesetCache:
     def __setstate__(self, state):  # in a worker process: the check kinds of the rulesets' games registered
         self.__dict__.update(state)
         for ruleset in self._by_ref.values():
-            games.load_checks(getattr(ruleset, "game_kind", None) or games.BACCARAT)
+            registry.load_checks(getattr(ruleset, "game_kind", None) or registry.BACCARAT)
 
 
 #: the categories whose findings the engine reports itself (their check kinds only document them)
@@ -699,8 +699,8 @@ def judge_run(results: list[TranscriptResult], context: RunContext = RunContext(
     by_game: dict[str, list[TranscriptResult]] = {}
     for r in results:
         if r.integrity is not None:
-            by_game.setdefault(games.for_table_game(r.game).kind, []).append(r)
+            by_game.setdefault(registry.for_table_game(r.game).kind, []).append(r)
     for kind, mine in by_game.items():
         with decimal.localcontext(MONEY):
-            games.get(kind).integrity.judge(mine, context)
+            registry.get(kind).integrity.judge(mine, context)
 

@@ -2,7 +2,7 @@
 
 The layers, top to bottom (docs/architecture.md):
 
-    cli -> engine -> games -> ruleset models / transcript vocabulary -> base
+    cli -> coverage -> engine -> games -> rulesets (loading) -> ruleset models / transcript vocabulary -> base
 
 Every import is counted, the ones inside functions too: a lazy import is
 still a dependency, and a cycle through one is still a cycle.
@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from compliance import games, registry
 
 PACKAGE = Path(__file__).resolve().parent.parent / "compliance"
 
@@ -37,16 +39,20 @@ LAYERS: dict[str, int] = {
     "compliance.selection": 0,  # --select/--ignore (the run context holds one)
     "compliance.context": 0,  # the run context: handed from the command to the engine, runners and games
     "compliance.printable": 0,  # strings from the evidence, safe to print and bounded (names)
+    "compliance.registry": 0,  # the registry of games: below the rulesets and the games, which both ask it
+    "compliance.paragraphs": 0,  # the paragraph index of the regulation texts: below the rulesets' lint
     "compliance.transcript": 1,  # the transcript vocabulary every game's format is built from
     "compliance.ruleset.models": 1,
-    "compliance.ruleset": 3,  # loading and lint are the engine's (they need the games' check kinds)
-    "compliance.games": 2,
-    "compliance.reading": 3,
-    "compliance.engine": 3,
-    "compliance.cli": 4,
-    "compliance.__main__": 4,
+    "compliance.ruleset": 2,  # loading and caching rulesets: below the games, whose sections they validate
+    "compliance.games": 3,
+    "compliance.ruleset.lint": 4,  # the engine's lint, which hands a game's lint its section
+    "compliance.reading": 4,
+    "compliance.engine": 4,
+    "compliance.coverage": 5,  # joins the paragraph index with the loaded rulesets (and lints the map with both)
+    "compliance.cli": 6,
+    "compliance.__main__": 6,
 }
-ENGINE = 3
+ENGINE = 4
 
 
 def _modules() -> dict[str, Path]:
@@ -61,12 +67,13 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _imports(name: str) -> set[str]:
-    """The package's modules that ``name`` imports, anywhere in its body."""
-    path = MODULES[name]
+def _imports(name: str, source: str | None = None) -> set[str]:
+    """The package's modules that ``name`` imports (its file, or ``source``), anywhere in its body: at the
+    top, inside a function, under ``if TYPE_CHECKING``."""
+    path = MODULES.get(name, PACKAGE / "_.py")
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source if source is not None else path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.startswith("compliance")}
         elif isinstance(node, ast.ImportFrom):
@@ -135,6 +142,40 @@ def test_imports_run_downward_only():
     assert upward == []
 
 
+def test_an_import_inside_a_function_is_held_to_the_layers():
+    """Putting an import inside a function (to keep it off start-up, or to dodge a cycle) does not take it out
+    of the layering: the ruleset lint reaching up into coverage that way fails."""
+    source = "def citations():\n    from compliance.coverage import paragraph_index\n    return paragraph_index\n"
+    targets = _imports("compliance.ruleset.lint", source)
+    assert targets == {"compliance.coverage"}
+    assert [t for t in targets if layer(t) > layer("compliance.ruleset.lint")] == ["compliance.coverage"]
+
+
+def test_the_registry_and_the_paragraph_index_are_below_the_rulesets_and_the_games():
+    """The rulesets (loading, caching, lint) ask ``compliance.registry`` for the games and ``compliance.paragraphs``
+    for the paragraph index: both sit in the base layer, importing neither the rulesets nor the games; the
+    rulesets' loading and cache import no module of the games at all, and nothing reads the registry off
+    ``compliance.games`` (it lives in one module)."""
+    for low in ("compliance.registry", "compliance.paragraphs"):
+        assert layer(low) < layer("compliance.ruleset.loader") < layer("compliance.games"), low
+        assert not [t for t in GRAPH[low] if t.startswith(("compliance.ruleset", "compliance.games"))], low
+    loading = [f"{m} imports {t}" for m in sorted(GRAPH) if m.startswith("compliance.ruleset.")
+               and m != "compliance.ruleset.lint" for t in sorted(GRAPH[m]) if t.startswith("compliance.games")]
+    assert loading == []
+    names = {n for n in vars(registry) if not n.startswith("_") and n not in ("annotations", "functools",
+                                                                             "importlib", "msgspec", "Any")}
+    assert names >= {"PACKAGES", "get", "BACCARAT", "for_table_game", "of_document", "load_checks"}
+    assert not names & set(vars(games))
+    read_off_games = []
+    for m, path in sorted(MODULES.items()):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "games"
+                    and node.attr in names) or (isinstance(node, ast.ImportFrom) and node.module == "compliance.games"
+                                                and {a.name for a in node.names} & names):
+                read_off_games.append(f"{m}:{node.lineno}")
+    assert read_off_games == []
+
+
 def _game_packages() -> list[str]:
     return sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").exists())
 
@@ -187,10 +228,8 @@ def test_the_shared_layers_import_no_game_package():
 
 def test_the_ruleset_models_list_no_game():
     """The games a ruleset may name in ``game_kind`` are the registry's, not a list in the ruleset models."""
-    from compliance import games
-
     tree = ast.parse(MODULES["compliance.ruleset.models"].read_text(encoding="utf-8"))
-    kinds = set(games.PACKAGES)
+    kinds = set(registry.PACKAGES)
     named = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and node.value in kinds]
     assert named == []
 
@@ -200,11 +239,10 @@ def test_a_games_ruleset_section_is_its_own_and_the_ruleset_holds_it_as_any_mode
     shared ruleset models'), and a ruleset holds whichever model its game hands the loader."""
     import typing
 
-    from compliance import games
     from compliance.ruleset.models import Ruleset
 
-    for kind, package in games.PACKAGES.items():
-        section = games.get(kind).section
+    for kind, package in registry.PACKAGES.items():
+        section = registry.get(kind).section
         assert section is None or section.__module__.startswith(package + "."), (kind, section)
     assert Ruleset.model_fields["game"].annotation is typing.Any
 
@@ -219,27 +257,25 @@ def test_no_game_imports_another():
 
 @pytest.mark.parametrize("game", _game_packages())
 def test_every_game_is_a_package_of_the_same_shape(game):
-    from compliance import games
 
     names = {p.stem for p in (PACKAGE / "games" / game).iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
     assert {"__init__", "models", "table", "replay", "checks", "simulate"} <= names
-    assert f"compliance.games.{game}" in games.PACKAGES.values()
-    kind = next(k for k, v in games.PACKAGES.items() if v == f"compliance.games.{game}")
-    g = games.get(kind)
+    assert f"compliance.games.{game}" in registry.PACKAGES.values()
+    kind = next(k for k, v in registry.PACKAGES.items() if v == f"compliance.games.{game}")
+    g = registry.get(kind)
     assert g.kind == kind and g.table_games and g.transcript_model is not None
 
 
-@pytest.mark.parametrize("kind", list(__import__("compliance.games", fromlist=["PACKAGES"]).PACKAGES))
+@pytest.mark.parametrize("kind", list(registry.PACKAGES))
 def test_every_game_keeps_the_contract_of_the_interface(kind):
     """``GAME`` of each package is a :class:`compliance.games.Game`: every member of the protocol, its methods
     taking the protocol's parameters, and what it gives (a replayer, an importer, a lint, an integrity stage) each
     keeping the protocol of its own."""
     import inspect
 
-    from compliance import games
     from compliance.transcript.codec import Codec
 
-    g = games.get(kind)
+    g = registry.get(kind)
     assert isinstance(g, games.Game)
     for name in ("build_table", "replayer"):
         want = list(inspect.signature(getattr(games.Game, name)).parameters)[1:]

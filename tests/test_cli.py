@@ -235,14 +235,14 @@ def test_the_wheel_ships_the_packages_rulesets_paragraph_index_and_rule_tests_bu
     tests = {f"compliance/rule_tests/{p.relative_to(ROOT / 'fixtures' / 'rules')}"
              for p in (ROOT / "fixtures" / "rules").rglob("*") if p.suffix in (".json", ".jsonl", ".yaml")}
     assert tests and tests <= names
-    from compliance.coverage import bundled_map
+    from compliance.paragraphs import bundled_map
 
     assert {n.rsplit("/", 1)[-1] for n in names} & set(bundled_map().texts) == set(), "a regulation text shipped"
 
 
 @pytest.mark.install
 def test_installed_check_from_anywhere(installed):
-    where = subprocess.run([installed.venv / "bin" / "python", "-c", "import compliance.coverage as c; "
+    where = subprocess.run([installed.venv / "bin" / "python", "-c", "import compliance.paragraphs as c; "
                             "print(c.__file__); print(c.regulations_dir())"], cwd=installed.elsewhere,
                            capture_output=True, text=True, check=True,
                            env={k: v for k, v in os.environ.items() if k != "BACCARAT_AUDIT_REGULATIONS"}).stdout

@@ -15,22 +15,18 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-import compliance.coverage
+import compliance.paragraphs
 from compliance.cli import app
-from compliance.coverage import (
-    citing,
-    coverage,
+from compliance.coverage import citing, coverage, render_markdown, render_text, texts_of
+from compliance.errors import UserError
+from compliance.paragraphs import (
     index_problems,
     load_map,
     paragraph_index,
     paragraphs,
     regulations_dir,
-    render_markdown,
-    render_text,
     text_paragraphs,
-    texts_of,
 )
-from compliance.errors import UserError
 from compliance.ruleset.loader import bundled_rulesets, load_ruleset
 
 REGULATIONS = regulations_dir()
@@ -132,8 +128,8 @@ def test_coverage_reads_no_regulation_text(monkeypatch):
     def unreadable(*args, **kwargs):
         raise AssertionError("coverage read a regulation text")
 
-    monkeypatch.setattr(compliance.coverage, "regulations_dir", lambda: None)
-    monkeypatch.setattr(compliance.coverage, "text_paragraphs", unreadable)
+    monkeypatch.setattr(compliance.paragraphs, "regulations_dir", lambda: None)
+    monkeypatch.setattr(compliance.paragraphs, "text_paragraphs", unreadable)
     result = CliRunner().invoke(app, ["coverage"])
     assert result.exit_code == 0, result.output
     assert result.output == expected

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from compliance.cli import app
+from compliance.coverage import lint_map
 from compliance.errors import UserError
 from compliance.games.baccarat.analyze import STANDARD_TABLEAU
 from compliance.games.baccarat.lint import tableau_differences, tableau_problems
@@ -163,16 +164,16 @@ def test_tableau_differences_in_player_and_stood_rules():
 
 
 def test_coverage_map_is_linted_against_the_paragraph_index_and_rulesets(tmp_path):
-    assert not lint_file(bundled_dir() / "coverage.yaml")
+    assert not lint_map(bundled_dir() / "coverage.yaml")
     broken = tmp_path / "coverage.yaml"
     broken.write_text("texts:\n  new-jersey-njac-13-69f-3-7.txt:\n    paragraphs:\n"
                       "      \"3.7(a)\": {about: two hands}\n", encoding="utf-8")
-    (d,) = lint_file(broken)
+    (d,) = lint_map(broken)
     assert (d.code, d.line, d.message) == ("coverage-map", 4, "paragraph '3.7(a)': give exactly one of rules, "
                                                               "not_checkable, gap")
     broken.write_text("texts:\n  new-jersey-njac-13-69f-3-7.txt:\n    paragraphs:\n"
                       "      \"3.7(z)\": {about: nothing, not_checkable: made up}\n", encoding="utf-8")
-    found = [(d.line, d.message) for d in lint_file(broken) if d.code == "coverage-map"]
+    found = [(d.line, d.message) for d in lint_map(broken) if d.code == "coverage-map"]
     assert (4, "new-jersey-njac-13-69f-3-7.txt has no paragraph '3.7(z)'") in found
     assert (1, "new-jersey-njac-13-69f-3-7.txt paragraph 3.7(b) is not in the map") in found
 
@@ -280,6 +281,7 @@ def _code_arguments() -> list:
     is written as one)."""
     import ast
 
+    from compliance import coverage
     from compliance.games.baccarat import lint as baccarat_lint
     from compliance.ruleset import lint as shared_lint
 
@@ -293,7 +295,7 @@ def _code_arguments() -> list:
         return eval(compile(ast.Expression(node), "<code>", "eval"), vars(module))  # a name: SCHEMA, lintcodes.LOAD
 
     found = []
-    for module in (shared_lint, baccarat_lint):
+    for module in (shared_lint, baccarat_lint, coverage):  # coverage: the lint of the coverage map
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):

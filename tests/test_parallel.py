@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from compliance import driver, games, runners
+from compliance import driver, registry, runners
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
@@ -200,12 +200,12 @@ def test_jobs_are_capped_at_the_work_available(recording, monkeypatch):
     assert started == [] and not errors  # checked here: no pool for one unit of work
 
 
-@pytest.mark.parametrize("kind", sorted(games.PACKAGES))
+@pytest.mark.parametrize("kind", sorted(registry.PACKAGES))
 def test_the_games_fingerprint_of_a_replay_covers_everything_the_replayer_carries(kind):
     """The driver accepts a chunk only where its replay started from the key the chunk before it ended with: a
     game's ``replay_key`` must change with everything its replayer keeps from one coup to the next (all but the
     table, which is the same for every coup of a transcript)."""
-    game = games.get(kind)
+    game = registry.get(kind)
     replayer = game.replayer(None)
     key = game.replay_key(replayer)
     assert key == game.replay_key(game.replayer(None))
@@ -224,7 +224,7 @@ def test_the_games_fingerprint_of_a_replay_covers_everything_the_replayer_carrie
 def test_a_baccarat_fingerprint_holds_the_current_shoe_alone(recording):
     """The counts of a shoe put away are not carried in the key: the driver refuses a chunk that uses a shoe of
     the chunks before it instead."""
-    game = games.get(games.BACCARAT)
+    game = registry.get(registry.BACCARAT)
     replayer = game.replayer(None)
     replayer.current_shoe = "S2"
     replayer.shoe_counts, replayer.shoe_totals = {"S2": {"AH": 1}}, {"S2": 1}

@@ -19,7 +19,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compliance import evidence, games
+from compliance import evidence, registry
 from compliance.checks import REGISTRY
 from compliance.context import RunContext
 from compliance.engine import Checker
@@ -135,7 +135,7 @@ def test_a_version_1_transcript_lists_nothing_as_not_judged_and_its_json_report_
 
 
 def test_every_check_kind_declares_the_evidence_it_needs_beside_its_registration():
-    games.load_checks()
+    registry.load_checks()
     for name, kind in REGISTRY.items():
         assert set(kind.needs) <= set(evidence.EVIDENCE), name
     assert REGISTRY["procedure.calls"].needs == ("calls", "cards")
@@ -448,7 +448,7 @@ def test_a_report_on_findings_without_dealer_or_time_has_no_groups():
 def test_coverage_of_a_recording_names_the_paragraphs_its_evidence_does_not_let_the_rules_judge(tmp_path, monkeypatch):
     import pytest
 
-    from compliance.coverage import regulations_dir
+    from compliance.paragraphs import regulations_dir
 
     if regulations_dir() is None:
         pytest.skip("the regulation texts are not at hand")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import compliance.games.baccarat.checks  # noqa: F401 (registers the kinds)
-from compliance import games
+from compliance import games, registry
 from compliance.checks import REGISTRY
 from compliance.engine import Checker, _gate
 from compliance.errors import UserError
@@ -85,9 +85,9 @@ def test_the_rule_tests_hold_coups_on_which_each_gated_kind_is_skipped():
 def _stages() -> dict[str, frozenset]:
     """Each game's integrity stage -> the kinds it judges."""
     out = {}
-    for kind in games.PACKAGES:
-        games.load_checks(kind)
-        stage = games.get(kind).integrity
+    for kind in registry.PACKAGES:
+        registry.load_checks(kind)
+        stage = registry.get(kind).integrity
         if stage is not None:
             out[kind] = frozenset(stage.KINDS)
     return out
@@ -95,7 +95,7 @@ def _stages() -> dict[str, frozenset]:
 
 def test_every_kind_of_scope_run_is_judged_by_the_integrity_stage_of_its_game():
     stages = _stages()
-    games.load_checks()
+    registry.load_checks()
     run_kinds = {name for name, kind in REGISTRY.items() if kind.scope == "run"}
     assert run_kinds, "no kind of scope run: this test proves nothing"
     unjudged = [name for name in sorted(run_kinds) if name not in stages.get(REGISTRY[name].game, ())]

@@ -7,7 +7,7 @@ import json
 from test_rule_tests import LATE_EVENT, case, coup, transcript
 from typer.testing import CliRunner
 
-from compliance import games
+from compliance import registry
 from compliance.checks import REGISTRY
 from compliance.cli import app
 from compliance.ruleset.loader import load_ruleset
@@ -90,7 +90,7 @@ def test_rules_show_unknown_rule_suggests_the_nearest():
 
 
 def test_rules_kinds_lists_every_check_kind_with_its_parameters():
-    games.load_checks()
+    registry.load_checks()
     out = run("rules", "kinds")
     for name, kind in REGISTRY.items():
         assert f"{name}  [{kind.category}]" in out

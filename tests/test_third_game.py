@@ -2,7 +2,7 @@
 
 ``tests/games/high_card`` is a toy game (one card to the player and one to the dealer, the higher card wins
 even money): a package of the shape every game package has.  Registered here, at test time, by one line in
-``compliance.games.PACKAGES``, it is read, replayed, checked, linted and reported by the shared engine as
+``compliance.registry.PACKAGES``, it is read, replayed, checked, linted and reported by the shared engine as
 baccarat and pai gow poker are: its ruleset names it in ``game_kind``, its transcripts in ``table.game``,
 its check kind registers like any other, and every report format shows its findings.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from reporting import run
 
-from compliance import checks, games
+from compliance import checks, games, registry
 from compliance.engine import Checker
 from compliance.reading.reader import open_transcript
 from compliance.ruleset.lint import lint_file
@@ -46,10 +46,10 @@ rules:
 def high_card(monkeypatch, tmp_path):
     """The toy game, registered by its one line; everything it registered is gone after the test."""
     monkeypatch.syspath_prepend(str(TOY))
-    monkeypatch.setitem(games.PACKAGES, "high_card", "high_card")  # the one line a game adds
+    monkeypatch.setitem(registry.PACKAGES, "high_card", "high_card")  # the one line a game adds
     saved = dict(checks.REGISTRY)
-    games.get.cache_clear()
-    games.load_checks.cache_clear()
+    registry.get.cache_clear()
+    registry.load_checks.cache_clear()
     ruleset = tmp_path / "toy-high-card.yaml"
     ruleset.write_text(RULESET)
     yield ruleset
@@ -57,8 +57,8 @@ def high_card(monkeypatch, tmp_path):
     checks.REGISTRY.update(saved)
     for name in [m for m in sys.modules if m == "high_card" or m.startswith("high_card.")]:
         del sys.modules[name]
-    games.get.cache_clear()
-    games.load_checks.cache_clear()
+    registry.get.cache_clear()
+    registry.load_checks.cache_clear()
 
 
 def _transcript(tmp_path: Path, coups: int = 6, wrong: int | None = None) -> Path:
@@ -76,10 +76,10 @@ def _transcript(tmp_path: Path, coups: int = 6, wrong: int | None = None) -> Pat
 def test_the_game_is_a_package_of_the_shape_of_every_game_and_keeps_the_interface(high_card):
     names = {p.stem for p in (TOY / "high_card").iterdir() if p.suffix == ".py"}
     assert {"__init__", "models", "table", "replay", "checks", "simulate"} <= names
-    game = games.get("high_card")
+    game = registry.get("high_card")
     assert isinstance(game, games.Game)
-    assert games.for_table_game("high_card") is game
-    assert games.for_table_game("punto_banco") is games.get("baccarat")  # the games before it are still theirs
+    assert registry.for_table_game("high_card") is game
+    assert registry.for_table_game("punto_banco") is registry.get("baccarat")  # the games before it are still theirs
 
 
 def test_its_ruleset_names_it_and_lints_clean(high_card):
@@ -88,7 +88,7 @@ def test_its_ruleset_names_it_and_lints_clean(high_card):
     assert [r.id for r in ruleset.rules] == ["HC-SETTLE"]
     assert [d for d in lint_file(high_card) if d.severity != "info"] == []
     schema = ruleset_json_schema()["properties"]["game_kind"]["anyOf"][0]
-    assert schema["enum"] == list(games.PACKAGES)
+    assert schema["enum"] == list(registry.PACKAGES)
 
 
 def test_a_clean_night_checks_clean(high_card, tmp_path):

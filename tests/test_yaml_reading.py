@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from compliance import config, coverage, ruletests, waivers
+from compliance import config, paragraphs, ruletests, waivers
 from compliance.errors import UserError, Where
 from compliance.ruleset.loader import load_ruleset
 from compliance.yamlread import parse_yaml
@@ -21,7 +21,7 @@ def _readers(tmp_path: Path):
     return {
         "ruleset": (tmp_path / "house.yaml", lambda p: load_ruleset(str(p))),
         "rule-test sidecar": (tmp_path / "x.expected.yaml", ruletests.read_sidecar),
-        "coverage map": (tmp_path / "coverage.yaml", coverage.load_map),
+        "coverage map": (tmp_path / "coverage.yaml", paragraphs.load_map),
         "waivers": (tmp_path / "waivers.yaml", lambda p: waivers.load(p, dt.date(2026, 1, 1))),
         "configuration": (tmp_path / ".baccarat-audit.yaml", config.read_file),
     }

@@ -194,12 +194,12 @@ def _validate(imported):
     """The transcript written is read back by the transcript's own decoders: a header the options make invalid
     is the user's to fix (exit 2).  Returns the check of a coup (the coup, its encoding), made as it is
     written."""
-    from compliance import games
+    from compliance import registry
     from compliance.games.common import encode
     from compliance.reading.reader import decode_coup
     from compliance.transcript.fields import strip_vendor_keys
 
-    game = games.for_table_game(imported.header["table"].get("game"))
+    game = registry.for_table_game(imported.header["table"].get("game"))
     try:
         game.codec.header_decoder.decode(encode(strip_vendor_keys(imported.header)))
     except Exception as e:  # msgspec.ValidationError: the header options or file

@@ -442,10 +442,10 @@ def _type_words(schema: dict) -> str:
 
 
 def kinds_dict() -> list[dict]:
-    from compliance import games
+    from compliance import registry
     from compliance.checks import REGISTRY, documented
 
-    games.load_checks()
+    registry.load_checks()
     out = []
     for name in sorted(REGISTRY):
         k = REGISTRY[name]
@@ -571,8 +571,9 @@ def ruleset_lint(
                                 help="Print what a lint code finds and why it matters (`all`: every code), and exit."),
 ):
     """Validate rulesets without a transcript; exit 1 when one has an error."""
+    from compliance.coverage import lint_files
     from compliance.ruleset.lint import explain as explain_code
-    from compliance.ruleset.lint import lint_files, registered
+    from compliance.ruleset.lint import registered
 
     if explain is not None:
         if files:
@@ -665,8 +666,9 @@ def coverage_cmd(
     The paragraphs come from the paragraph index shipped in the package; the texts are not needed."""
     from compliance import coverage as cov_mod
     from compliance import evidence
+    from compliance.paragraphs import load_map
 
-    cmap = cov_mod.load_map(map_file)
+    cmap = load_map(map_file)
     recorded = have = None
     if transcript is not None:
         from compliance.reading.reader import open_transcript

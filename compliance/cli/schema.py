@@ -19,18 +19,18 @@ class Which(str, Enum):
 
 def schema_for(which: str) -> dict:
     if which == "transcript":
-        from compliance import games
+        from compliance import registry
 
-        doc = games.get(games.BACCARAT).transcript_model.model_json_schema()
+        doc = registry.get(registry.BACCARAT).transcript_model.model_json_schema()
         doc["title"] = "baccarat transcript v1 and v1.1 (.json)"
         doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
                               "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a "
                               "line. Format 1.1 adds optional fields (recorded, staff, card codes recorded in part "
                               "such as 7?, 0?, ??): see docs/transcript.md.")
     elif which == "pai-gow-transcript":
-        from compliance import games
+        from compliance import registry
 
-        doc = games.get("pai_gow_poker").transcript_model.model_json_schema()
+        doc = registry.get("pai_gow_poker").transcript_model.model_json_schema()
         doc["title"] = "pai gow poker transcript v1 (.json)"
         doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
                               "A .jsonl transcript holds the header (everything but coups) on line 1 and one round "

@@ -17,7 +17,7 @@ contract are the same for every game.  A game is a package of one shape,
 * ``integrity``: where it has one, its stage after the replay that judges whole shoes and runs of shoes;
 * ``__init__.py``: ``GAME``, an object that is a :class:`Game` (the protocol below).
 
-Adding a game is a new package of that shape and one line in :data:`PACKAGES`.
+Adding a game is a new package of that shape and one line in :data:`compliance.registry.PACKAGES`.
 The transcript names its game in ``table.game``; a ruleset names the game its
 rules are for in ``game_kind`` (default ``baccarat``).  Games share the building blocks of :mod:`compliance.games.common`;
 no game imports another, and nothing outside ``compliance/games`` below the
@@ -26,14 +26,12 @@ command line imports a game's package (``tests/test_architecture.py``).
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import msgspec
-
+from compliance import registry
 from compliance.errors import UserError
 
 if TYPE_CHECKING:
@@ -43,15 +41,6 @@ if TYPE_CHECKING:
     from compliance.lintcodes import LintCode
     from compliance.ruleset.models import BoundRule, HouseNote, Ruleset
     from compliance.transcript.codec import Codec
-
-BACCARAT = "baccarat"
-
-#: the registry: ruleset ``game_kind`` -> the package of that game (one line a game)
-PACKAGES: dict[str, str] = {
-    BACCARAT: "compliance.games.baccarat",
-    "pai_gow_poker": "compliance.games.pai_gow",
-}
-
 
 # ---------------------------------------------------------------- what a game hands the engine
 
@@ -173,7 +162,7 @@ class GameLint(Protocol):
 class Game(Protocol):
     """One game as the engine sees it: the contract of a game package's ``GAME``."""
 
-    kind: str  # its ruleset game_kind: its key in PACKAGES
+    kind: str  # its ruleset game_kind: its key in compliance.registry.PACKAGES
     title: str  # its name in messages
     table_games: tuple[str, ...]  # the table.game values of its transcripts
     codec: Codec  # decodes its transcripts' headers and coups
@@ -202,9 +191,9 @@ class Game(Protocol):
 
 def table_context(game: Game, header, ruleset: Ruleset, where: str):
     """The table context of a transcript of ``game``, once its ruleset is known to be for that game."""
-    kind = getattr(ruleset, "game_kind", BACCARAT) or BACCARAT
+    kind = getattr(ruleset, "game_kind", registry.BACCARAT) or registry.BACCARAT
     if kind != game.kind:
-        raise UserError(f"ruleset {ruleset.id!r} has rules for {_title(kind)}, but table.game is "
+        raise UserError(f"ruleset {ruleset.id!r} has rules for {registry.title(kind)}, but table.game is "
                         f"{header.table.game!r} ({game.title}): choose a {game.title} ruleset", where)
     return game.build_table(header, ruleset, where)
 
@@ -227,47 +216,3 @@ class LazyModule:
 
     def __repr__(self) -> str:
         return f"<module {self.name!r}, imported when used>"
-
-
-@functools.cache
-def get(kind: str) -> Game:
-    """The game of a ruleset ``game_kind``."""
-    return importlib.import_module(PACKAGES[kind]).GAME
-
-
-def _title(kind: str) -> str:
-    return get(kind).title if kind in PACKAGES else kind
-
-
-def for_table_game(name) -> Game:
-    """The game of a ``table.game`` value, asked in the registry's order (a baccarat table imports no other
-    game); baccarat's own validation reports values no game knows."""
-    for kind in PACKAGES:
-        if name in get(kind).table_games:
-            return get(kind)
-    return get(BACCARAT)
-
-
-class _Peek(msgspec.Struct):
-    table: dict | None = None
-
-
-def of_document(header: bytes) -> Game:
-    """The game a header's ``table.game`` names, read before the header is validated."""
-    try:
-        table = msgspec.json.decode(header, type=_Peek).table
-    except msgspec.DecodeError:  # not JSON, or no object: the baccarat decoder says what is wrong
-        return get(BACCARAT)
-    return for_table_game(table.get("game") if table else None)
-
-
-@functools.cache
-def load_checks(kind: str | None = None) -> dict:
-    """Import the check kinds of every game (``<package>.checks``), or of the game ``kind`` alone (a cached
-    ruleset's: checking a baccarat table need not import pai gow's), and return the filled registry."""
-    from compliance.checks import REGISTRY
-
-    for game_kind, package in PACKAGES.items():
-        if kind is None or game_kind == kind:
-            importlib.import_module(f"{package}.checks")
-    return REGISTRY

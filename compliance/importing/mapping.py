@@ -37,7 +37,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from compliance import games
+from compliance import games, registry
 from compliance.errors import UserError
 from compliance.ruleset.loader import pydantic_errors
 from compliance.transcript.logs import COMMON, ROW_KINDS
@@ -99,7 +99,7 @@ class MappingFile(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     title: str
     description: str | None = None
-    game: str = Field(default=games.BACCARAT, description="the game the log records (a ruleset game_kind)")
+    game: str = Field(default=registry.BACCARAT, description="the game the log records (a ruleset game_kind)")
     rows: Literal[ROW_KINDS]  # type: ignore[valid-type]
     csv: Csv = Csv()
     every_coup: bool | None = Field(default=None, description="the log holds every coup of its shoes (default: "
@@ -197,8 +197,8 @@ def _column(spec, name, doc: YamlDoc) -> Column:
 
 
 def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
-    if raw.game not in games.PACKAGES:
-        raise UserError(f"game: unknown game {raw.game!r} (known: {', '.join(games.PACKAGES)})", doc.where(("game",)))
+    if raw.game not in registry.PACKAGES:
+        raise UserError(f"game: unknown game {raw.game!r} (known: {', '.join(registry.PACKAGES)})", doc.where(("game",)))
     try:
         text_encoding = codecs.lookup(raw.csv.encoding)._is_text_encoding
     except LookupError:
@@ -206,7 +206,7 @@ def _bind(raw: MappingFile, doc: YamlDoc) -> Mapping:
     if not text_encoding or codecs.lookup(raw.csv.encoding).name in _NOT_FOR_LOGS:
         raise UserError(f"csv.encoding: {raw.csv.encoding!r} is not an encoding a log is written in (utf-8, "
                         "utf-8-sig, cp1252, latin-1, utf-16...)", doc.where(("csv", "encoding")))
-    game = games.get(raw.game)
+    game = registry.get(raw.game)
     if game.importer is None:
         raise UserError(f"game: {game.title} logs cannot be imported yet", doc.where(("game",)))
     known = COMMON | game.importer.ROWS[raw.rows]

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from compliance import games, limits
+from compliance import limits, registry
 from compliance.errors import UserError
 from compliance.reading import duplicates
 from compliance.transcript import codec, locate
@@ -114,7 +114,7 @@ def bounded(message: str) -> str:
 def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec | None = None) -> CoupRecord:
     """One coup decoded with the codec of its transcript's game (``fmt``; baccarat's when not given); a coup
     that repeats a key is unreadable (see :mod:`compliance.reading.duplicates`)."""
-    fmt = fmt or games.get(games.BACCARAT).codec
+    fmt = fmt or registry.get(registry.BACCARAT).codec
     try:
         coup = _decode(raw, fmt.coup_decoder)
     except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first
@@ -179,7 +179,7 @@ class TranscriptFile:
     # -- header ---------------------------------------------------------
     def _header_from(self, data: bytes, where: str, path: str = "$"):
         try:
-            self.game = games.of_document(data)  # table.game picks the format of the header and the coups
+            self.game = registry.of_document(data)  # table.game picks the format of the header and the coups
             self.codec = self.game.codec.for_document(data)  # and `version` the revision of that format
             header = _decode(data, self.codec.header_decoder)
         except msgspec.ValidationError as e:  # a subclass of DecodeError: catch it first

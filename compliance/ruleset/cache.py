@@ -45,7 +45,7 @@ import msgspec
 from pydantic import BaseModel
 
 import compliance
-from compliance import cachedir, games
+from compliance import cachedir, registry
 from compliance.checks import REGISTRY
 from compliance.conditions import CONDITIONS
 from compliance.limits import DEFAULTS, Limits
@@ -99,7 +99,7 @@ def read(root: Path, name: str, ref: str, top: str, allow_abstract: bool) -> Rul
         if (h.format, h.version, h.code, h.ref, h.top, h.abstract) != (
                 FORMAT, compliance.__version__, cachedir.code_fingerprint(), ref, top, allow_abstract):
             return None
-        if hashlib.sha256(body).hexdigest() != h.digest or h.game_kind not in games.PACKAGES:
+        if hashlib.sha256(body).hexdigest() != h.digest or h.game_kind not in registry.PACKAGES:
             return None
         digests = []
         for path in h.files:
@@ -108,7 +108,7 @@ def read(root: Path, name: str, ref: str, top: str, allow_abstract: bool) -> Rul
         chain = chain_sha256(digests)  # of the files as they are now: what the report names
         if chain != h.chain:
             return None
-        games.load_checks(h.game_kind)
+        registry.load_checks(h.game_kind)
         ruleset = decode(msgspec.json.decode(body))
         return ruleset if (ruleset.files, ruleset.sha256) == (h.files, chain) else None
     except (OSError, ValueError, TypeError, KeyError, IndexError, ArithmeticError, RecursionError):
@@ -150,7 +150,7 @@ def _condition_type(data: dict) -> type:
 def _section_type(data: dict):
     """A ruleset's `game` section is its game's model (from the registry of games), or None where the game has
     none (``game_kind`` comes before ``game`` in the ruleset, so it is known when the section is written)."""
-    section = games.get(data["game_kind"]).section
+    section = registry.get(data["game_kind"]).section
     return typing.Optional[section] if section is not None else typing.Literal[None]  # noqa: UP045
 
 

@@ -20,10 +20,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from compliance import games, lintcodes
+from compliance import games, lintcodes, registry
 from compliance.checks import REGISTRY
 from compliance.errors import UserError, Where
 from compliance.lintcodes import LintCode
+from compliance.paragraphs import bundled_map, paragraph_index
 from compliance.printable import safe_line
 from compliance.ruleset.loader import (
     Parsed,
@@ -49,8 +50,8 @@ CODES = lintcodes.CODES
 def registered() -> dict[str, LintCode]:
     """Every lint code: those of every ruleset, then each game's (its lint module's ``CODES``)."""
     out = dict(CODES)
-    for kind in games.PACKAGES:
-        lint = games.get(kind).lint
+    for kind in registry.PACKAGES:
+        lint = registry.get(kind).lint
         for c in lint.CODES if lint is not None else ():
             if c.code in out:
                 raise ValueError(f"lint code {c.code!r} of {kind} is registered already")
@@ -89,7 +90,7 @@ class Diagnostic:
                 "code": self.code, "message": self.message}
 
 
-def _from_where(where: str | None, default_path: str) -> tuple[str, int, int]:
+def from_where(where: str | None, default_path: str) -> tuple[str, int, int]:
     """File, line and column of an error's place (a :class:`~compliance.errors.Where` keeps them)."""
     if isinstance(where, Where):
         return where.file, where.line, where.column
@@ -138,7 +139,7 @@ class _Linter:
         self.out.append(self.diagnostic(self.display, line, col, severity, code, message))
 
     def add_user_error(self, e: UserError, code: LintCode, prefix: str = "") -> None:
-        path, line, col = _from_where(e.where, self.display)
+        path, line, col = from_where(e.where, self.display)
         self.out.append(self.diagnostic(path, line, col, "error", code, prefix + e.message))
 
     def diagnostic(self, path: str, line: int, col: int, severity: str, code: LintCode, message: str) -> Diagnostic:
@@ -156,7 +157,7 @@ class _Linter:
     # -------------------------------------------------------------- passes
 
     def run(self) -> list[Diagnostic]:
-        games.load_checks()
+        registry.load_checks()
         try:
             self.doc = read_ruleset_yaml(self.path, self.display)
         except UserError as e:
@@ -169,7 +170,7 @@ class _Linter:
         except ValidationError as err:
             self.add_validation((), err, lintcodes.SCHEMA, skip=lambda e: "duplicate rule id" in str(e.get("msg", "")))
         kind = data.get("game_kind")
-        if isinstance(kind, str) and kind not in games.PACKAGES:
+        if isinstance(kind, str) and kind not in registry.PACKAGES:
             self.add(("game_kind",), "error", lintcodes.SCHEMA, unknown_game(kind))
         self._bundled_id(data)
         ctx = _Context.of(data, self._parent(data))
@@ -335,8 +336,6 @@ class _Linter:
 
     def _texts(self, data: dict) -> None:
         """A source's ``text`` names a bundled regulation text (one the paragraph index knows)."""
-        from compliance.coverage import bundled_map
-
         sources = data.get("sources")
         bundled = bundled_map().texts
         for key, src in (sources.items() if isinstance(sources, dict) else ()):
@@ -361,8 +360,6 @@ class _Linter:
         text = src.get("text") if isinstance(src, dict) else getattr(src, "text", None)
         if not isinstance(text, str) or not text or not isinstance(cit.get("at"), list):
             return
-        from compliance.coverage import paragraph_index
-
         paragraphs = paragraph_index(text)
         if paragraphs is None:
             return  # not a bundled text: the `unknown-text` warning of its source says so
@@ -431,8 +428,8 @@ class _Linter:
         if own is not None and not isinstance(own, dict):
             return  # schema error already
         game_kind = (data.get("game_kind") or (getattr(parent, "game_kind", None) if parent else None)
-                     or games.BACCARAT)
-        game = games.get(game_kind) if game_kind in games.PACKAGES else None
+                     or registry.BACCARAT)
+        game = registry.get(game_kind) if game_kind in registry.PACKAGES else None
         if game is None or game.section is None or game.lint is None:
             return  # no game section: the loader refuses one here (reported by the last pass)
         base = _game_view(parent) if parent and parent.game is not None else {}
@@ -587,41 +584,9 @@ def _game_view(parent: Ruleset) -> dict:
 # ------------------------------------------------------------------ entry points
 
 
-def _is_coverage_map(path: Path) -> bool:
-    from compliance.coverage import MAP_FILE
-
-    return path.name == MAP_FILE
-
-
-def lint_coverage_map(path: Path, display: str) -> list[Diagnostic]:
-    """The coverage map (rulesets/coverage.yaml) is linted too: its form, whether it agrees with the
-    paragraph index and the bundled rulesets (paragraph ids, rules citing a paragraph the map does not
-    list them under) and, where the regulation texts are at hand, whether its index agrees with them."""
-    from compliance import coverage as cov
-
-    try:
-        cmap = cov.load_map(path)
-    except UserError as e:
-        p, line, col = _from_where(e.where, display)
-        return [Diagnostic(display, line, col, "error", lintcodes.COVERAGE_MAP.code, e.message)]
-    out = []
-    for problem in cov.coverage(cmap=cmap).problems + cov.index_problems(cmap):
-        out.append(Diagnostic(display, problem.line or 1, 1, "error", lintcodes.COVERAGE_MAP.code, problem.message))
-    return out
-
-
 def lint_file(path: str | Path, display: str | None = None) -> list[Diagnostic]:
-    """Every problem of one ruleset file, sorted by place."""
+    """Every problem of one ruleset file, sorted by place (the coverage map's: :func:`compliance.coverage.lint_map`)."""
     path = Path(path)
-    if _is_coverage_map(path):
-        return sorted(lint_coverage_map(path, display or str(path)), key=Diagnostic.sort_key)
     found = _Linter(path, display or str(path)).run()
     unique = {(d.path, d.line, d.column, d.code, d.message): d for d in found}
     return sorted(unique.values(), key=Diagnostic.sort_key)
-
-
-def lint_files(paths: list[str | Path]) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-    for p in paths:
-        out.extend(lint_file(p))
-    return out

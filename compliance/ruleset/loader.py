@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from compliance import games
+from compliance import registry
 from compliance.checks import REGISTRY, documented
 from compliance.errors import UserError
 from compliance.limits import DEFAULTS, Limits
@@ -272,7 +272,7 @@ def _read_layer(path: Path, display: str, parsed: Parsed | None = None, bounds: 
         model = RulesetFile.model_validate(doc.data)
     except ValidationError as e:
         raise _pydantic_error(doc, (), e) from None
-    if model.game_kind is not None and model.game_kind not in games.PACKAGES:
+    if model.game_kind is not None and model.game_kind not in registry.PACKAGES:
         raise UserError(unknown_game(model.game_kind), doc.where(("game_kind",)))
     return _Layer(doc, model, real)
 
@@ -349,11 +349,11 @@ def load_jurisdiction(jurisdiction: str, mapped: dict[str, str] | None = None, l
 
 
 def unknown_game(kind: str) -> str:
-    return f"game_kind: unknown game {kind!r} (known: {', '.join(games.PACKAGES)})"
+    return f"game_kind: unknown game {kind!r} (known: {', '.join(registry.PACKAGES)})"
 
 
 def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
-    games.load_checks()
+    registry.load_checks()
     top = layers[-1]
     sources: dict = {}
     game_raw: dict = {}
@@ -396,12 +396,12 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
         raise UserError(f"ruleset {top.model.id!r} is abstract: extend it, or name a jurisdiction", top.doc.display)
 
     # the game the rules check (table.game of the transcripts), and the model of its `game` section, if it has one
-    game_kind = next((layer.model.game_kind for layer in reversed(layers) if layer.model.game_kind), games.BACCARAT)
-    section = games.get(game_kind).section
+    game_kind = next((layer.model.game_kind for layer in reversed(layers) if layer.model.game_kind), registry.BACCARAT)
+    section = registry.get(game_kind).section
     if section is None and game_raw:
         layer = next(layer for layer in reversed(layers) if layer.model.game)
         raise UserError(f"`game` has no place in a {game_kind} ruleset: the rulesets of "
-                        f"{games.get(game_kind).title} have no game section (its payouts are its rules' parameters)",
+                        f"{registry.get(game_kind).title} have no game section (its payouts are its rules' parameters)",
                         layer.doc.where(("game",)))
     game_plain, game_house = unwrap_house(game_raw, "game")
     try:
@@ -412,7 +412,7 @@ def _bind(layers: list[_Layer], *, allow_abstract: bool) -> Ruleset:
         if layer is None:
             bases = [rs.id for rs in bundled_rulesets(include_abstract=True) if rs.abstract and rs.game_kind == game_kind
                      and rs.game is not None]
-            raise UserError(f"no `game` section in this ruleset or any it extends: a {games.get(game_kind).title} "
+            raise UserError(f"no `game` section in this ruleset or any it extends: a {registry.get(game_kind).title} "
                             "ruleset needs one" + (f"; extend {' or '.join(bases)}" if bases else ""),
                             top.doc.where(())) from None
         raise _pydantic_error(layer.doc, ("game",), e) from None
@@ -788,9 +788,9 @@ def ruleset_json_schema() -> dict:
     are that kind's parameters, each of which may be written as a house value
     ``{house: X, note: ...}``.
     """
-    games.load_checks()
+    registry.load_checks()
     doc = RulesetFile.model_json_schema()
-    doc["properties"]["game_kind"]["anyOf"][0] = {"enum": list(games.PACKAGES), "type": "string"}  # the registry's
+    doc["properties"]["game_kind"]["anyOf"][0] = {"enum": list(registry.PACKAGES), "type": "string"}  # the registry's
     defs = doc.setdefault("$defs", {})
     defs["HouseValue"] = HOUSE_VALUE_SCHEMA
     rule = defs["Rule"]

@@ -215,7 +215,7 @@ class RulesetFile(Strict):
     )
     game_kind: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")] | None = Field(
         default=None, description="the game whose transcripts the rules check (default: the parent's, else baccarat); "
-        "only a baccarat ruleset has a `game` section")  # one of the registry of games (compliance.games.PACKAGES)
+        "only a baccarat ruleset has a `game` section")  # one of the registry of games (compliance.registry.PACKAGES)
     game: dict[str, Any] | None = Field(default=None, description="the game: tableau and spots (merged over the parent's)")
     rules: list[Rule] = []
     overrides: dict[str, RuleOverride] = {}
@@ -363,7 +363,7 @@ class Ruleset(BaseModel):
     casino: str | None = None
     sources: dict[str, Source]
     dealing_methods: dict[str, str] | None
-    game_kind: str  # a key of the registry of games (compliance.games.PACKAGES)
+    game_kind: str  # a key of the registry of games (compliance.registry.PACKAGES)
     game: Any  # the model of its game's `game` section (baccarat's tableau and spots); None: the game has none
     game_house: list[HouseNote] = []
     rules: list[BoundRule]

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import typing
 
-from compliance.games import BACCARAT, LazyModule
+from compliance.games import LazyModule
 from compliance.games.baccarat import integrity, models
 from compliance.games.baccarat.replay import Replayer
 from compliance.games.baccarat.section import Section
 from compliance.games.baccarat.table import TableContext
 from compliance.games.common import fingerprint
+from compliance.registry import BACCARAT
 from compliance.transcript.codec import Codec
 
 

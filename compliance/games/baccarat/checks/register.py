@@ -3,6 +3,6 @@
 import functools
 
 from compliance import checks
-from compliance.games import BACCARAT
+from compliance.registry import BACCARAT
 
 check = functools.partial(checks.check, game=BACCARAT)
