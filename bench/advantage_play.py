@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_speed import transcript  # noqa: E402
 from innocents import patrons_at  # noqa: E402
 
-from compliance import driver  # noqa: E402
+from compliance._internal import driver  # noqa: E402
 from compliance.cards import DECK, POINTS  # noqa: E402
 from compliance.context import RunContext  # noqa: E402
 from compliance.games.baccarat import edges  # noqa: E402

@@ -2,7 +2,7 @@
 
 ``check`` builds one :class:`RunContext` from its defaults, the configuration
 file and its flags, and passes it to the engine (:class:`compliance.engine.Checker`),
-to the driver and its runners (:mod:`compliance.driver`, in every worker process and on
+to the driver and its runners (:mod:`compliance._internal.driver`, in every worker process and on
 every Dask worker, which receive it with their work) and to a game's integrity
 stage.  Nothing else carries a run's choices: no module keeps a switch that a
 run turns for the rest of the process, so a library user may check with the

@@ -137,7 +137,7 @@ class RulesetCache:
     cache of validated rulesets kept between runs while its files are unchanged (:mod:`compliance.ruleset.cache`).
     A ruleset is loaded once whoever asks for it (the command, for the rules it knows; a transcript's header);
     a ``table.jurisdiction`` that names no usable ruleset is tried once and its error kept, said for each
-    transcript that names it.  It pickles, rulesets and all, for the driver's workers (:mod:`compliance.driver`).
+    transcript that names it.  It pickles, rulesets and all, for the driver's workers (:mod:`compliance._internal.driver`).
     """
 
     def __init__(self, context: RunContext = RunContext()):
@@ -603,7 +603,7 @@ class Checker:
         return found
 
     def replayer(self, game: games.Game, table):
-        """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see compliance.driver)."""
+        """The replayer a transcript's coups go through (a chunk of a file starts it part-way: see compliance._internal.driver)."""
         return game.replayer(table)
 
     def _run_rules(self, rules, state, table, source, record: CoupRecord, unreadable_rule, not_judged=None):

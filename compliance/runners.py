@@ -1,6 +1,6 @@
 """Where a run's units of work run: in this process, on a pool of processes, or on a Dask cluster.
 
-The driver (:mod:`compliance.driver`) plans a run, hands its units of work
+The driver (:mod:`compliance._internal.driver`) plans a run, hands its units of work
 to a runner, puts their results back together and judges the run; the runner
 only runs the units, each a function of plain, picklable arguments:
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from reporting import SAMPLE, clean_doc, run, sample_into, write
 
-from compliance import driver, runners
+from compliance import runners
+from compliance._internal import driver
 
 CLI = [sys.executable, "-m", "compliance"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compliance import driver
+from compliance._internal import driver
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input

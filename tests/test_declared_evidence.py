@@ -186,7 +186,8 @@ def test_a_ruleset_states_the_minimum_recording_it_expects(tmp_path):
 
 
 def test_the_counts_add_up_when_a_large_recording_is_checked_in_chunks(tmp_path, monkeypatch):
-    from compliance import driver, runners
+    from compliance import runners
+    from compliance._internal import driver
     from compliance.context import RunContext
     from compliance.inputs import Input
 

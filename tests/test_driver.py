@@ -12,7 +12,8 @@ import pytest
 from reporting import run
 from typer.testing import CliRunner
 
-from compliance import driver, outputs, runners
+from compliance import outputs, runners
+from compliance._internal import driver
 from compliance.cli import app
 from compliance.context import RunContext
 from compliance.inputs import Input

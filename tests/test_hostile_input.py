@@ -297,7 +297,8 @@ def test_a_file_that_vanishes_before_its_turn_is_an_error_and_the_others_are_rep
     def vanish(n, nbytes):
         second.unlink(missing_ok=True)
 
-    from compliance import driver, runners
+    from compliance import runners
+    from compliance._internal import driver
     from compliance.context import RunContext
     from compliance.inputs import Input
 

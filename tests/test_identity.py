@@ -19,7 +19,7 @@ from builders import coup, dumps, transcript
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compliance import driver
+from compliance._internal import driver
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input

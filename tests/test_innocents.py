@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from compliance import driver
+from compliance._internal import driver
 from compliance.context import RunContext
 from compliance.games.baccarat.simulate import RUN_RATES, Simulator, write_transcript
 from compliance.games.baccarat.simulate.habits import HABITS

@@ -26,7 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reporting import run
 
-from compliance import driver, evidence, runners, stats
+from compliance import evidence, runners, stats
+from compliance._internal import driver
 from compliance.cards import DECK, POINTS
 from compliance.context import RunContext
 from compliance.engine import Checker, judge_run

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
-from compliance import driver
+from compliance._internal import driver
 from compliance.context import RunContext
 from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.games.common import value_to_patron

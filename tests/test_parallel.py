@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from compliance import driver, registry, runners
+from compliance import registry, runners
+from compliance._internal import driver
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
@@ -241,7 +242,7 @@ def test_chunks_that_start_after_a_coup_with_an_unread_card_give_the_report_of_o
     that cannot be read, and its fingerprint is still taken (it was an internal error under -j 2)."""
     import datetime as dt
 
-    from compliance.cli.check import render
+    from compliance._internal.run import render
     from compliance.report.model import Report
 
     objs = _lines(recording)

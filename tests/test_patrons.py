@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from reporting import run
 
-from compliance import driver
+from compliance._internal import driver
 from compliance.context import RunContext
 from compliance.games.baccarat.integrity import patrons
 from compliance.games.baccarat.simulate import Simulator, write_transcript

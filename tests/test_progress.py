@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from compliance import driver, runners
 from compliance import progress as progress_module
-from compliance.cli.check import Progress
+from compliance import runners
+from compliance._internal import driver
+from compliance._internal.run import Progress
 from compliance.context import RunContext
 from compliance.inputs import Input
 

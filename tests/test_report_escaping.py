@@ -66,7 +66,7 @@ def reports(tmp_path_factory) -> dict[str, str]:
         out["stderr"] = r.stderr
         import datetime as dt
 
-        from compliance import driver
+        from compliance._internal import driver
         from compliance.inputs import collect
         from compliance.report import text
         from compliance.report.model import Report

@@ -97,7 +97,7 @@ def test_exit_status(tmp_path, monkeypatch):
 def test_an_output_is_format_equals_file_or_a_file_named_by_its_extension(spec, expected):
     from pathlib import Path
 
-    from compliance.cli.check import parse_outputs
+    from compliance._internal.run import parse_outputs
 
     fmt, path = expected
     assert parse_outputs([spec], None) == [(fmt, Path(path))]

@@ -50,7 +50,7 @@ def test_summary_line_counts_with_thousands_separators():
 
 
 def test_rich_report_on_a_terminal(tmp_path, monkeypatch):
-    from compliance import driver
+    from compliance._internal import driver
     from compliance.inputs import collect
 
     monkeypatch.chdir(tmp_path)
@@ -75,7 +75,8 @@ def test_summary_goes_to_stderr_when_the_report_is_not_text(tmp_path, monkeypatc
 def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatch):
     import datetime as dt
 
-    from compliance import driver, waivers
+    from compliance import waivers
+    from compliance._internal import driver
     from compliance.inputs import collect
 
     monkeypatch.chdir(tmp_path)
@@ -93,7 +94,7 @@ def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatc
 
 
 def _rich_report(tmp_path, *names: str, ruleset: str | None = None) -> Report:
-    from compliance import driver
+    from compliance._internal import driver
     from compliance.inputs import collect
 
     inputs = collect(list(names), on_error=print)

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from reporting import sample_doc
 
-from compliance import driver, runners
+from compliance import runners
+from compliance._internal import driver
 from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input

@@ -184,7 +184,7 @@ class Game(Protocol):
         """A fingerprint of everything ``replayer`` (one of this game's) carries from one coup to the next: two
         replayers of the same key replay the coups that follow alike.  The driver cuts a large file into chunks
         and accepts them only where each started from the key the chunk before it ended with
-        (:mod:`compliance.driver`); :func:`compliance.games.common.fingerprint` makes one of plain values."""
+        (:mod:`compliance._internal.driver`); :func:`compliance.games.common.fingerprint` makes one of plain values."""
         ...
 
 

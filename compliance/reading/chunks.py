@@ -1,6 +1,6 @@
 """A large ``.jsonl`` transcript cut into chunks at shoe boundaries, and each chunk read as a transcript.
 
-The driver (:mod:`compliance.driver`) checks a large ``.jsonl`` in chunks on
+The driver (:mod:`compliance._internal.driver`) checks a large ``.jsonl`` in chunks on
 several processes.  What that needs of the file is reading, and is here:
 
 * :func:`plan_cuts`: where to cut.  A chunk starts on the line of the first

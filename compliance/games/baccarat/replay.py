@@ -459,7 +459,7 @@ class Replayer:
     def carried(self) -> tuple:
         """Everything this replayer carries to the next coup (the game's ``replay_key`` is its fingerprint): the
         counts of the current shoe only, and not the table (the same for every coup of a transcript).  The driver
-        checks that a chunk of a file uses no other shoe of the chunks before it (:mod:`compliance.driver`)."""
+        checks that a chunk of a file uses no other shoe of the chunks before it (:mod:`compliance._internal.driver`)."""
         shoe = self.current_shoe
         return (shoe, self.shoe_counts.get(shoe), self.shoe_totals.get(shoe), self.pending_carry, self.curator,
                 self.last_curator, self.marker, self.offered, self.last_number, self.last_line, self.previous,

@@ -360,7 +360,7 @@ def run(inputs: list, context: RunContext, runner: runners.Runner | None = None,
     """Check ``inputs`` (:class:`compliance.inputs.Input`) as one run, on ``runner`` (default: in this process):
     their results in the order given, the run judged as a whole.  An input that cannot be checked goes to
     ``on_error`` (raised without one) and the others still run.  ``progress``: the run's bar
-    (:class:`compliance.cli.check.Progress`), told as each input starts and ends.  ``rulesets``: the run's
+    (:class:`compliance._internal.run.Progress`), told as each input starts and ends.  ``rulesets``: the run's
     (:func:`resolve` fills it; by default a new one, filled here)."""
     runner = runner or runners.SequentialRunner()
     if rulesets is None:
