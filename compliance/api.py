@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 __all__ = ["FORMATS", "CheckRequest", "Message", "Outcome", "UserError", "__version__", "check"]
 
 
-
 @dataclass(frozen=True)
 class CheckRequest:
     """What to check, and how: the options of ``baccarat-audit check``, each ``None`` (or empty) where not
