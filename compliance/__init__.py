@@ -8,7 +8,8 @@
 
 Every game is a package of one shape under compliance/games/; the engine knows a
 game only through compliance.games.Game.  The layers and where each kind of
-change goes: docs/architecture.md.
+change goes: docs/architecture.md.  The public API is compliance.api (one check
+as a library call: docs/api.md); every other module is internal.
 """
 
 __version__ = "0.1.0"
