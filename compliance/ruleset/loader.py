@@ -635,11 +635,12 @@ def _spot_notes(day: str | None, amendments: list, selections: list, options: di
     notes: dict[str, list[str]] = {}
     cites: dict[str, list[str]] = {}
 
-    def names(game):
-        g = game or {}
-        yield from ((k, v) for k, v in (g.get("spots") or {}).items())
-        for changes in (g.get("variants") or {}).values():
-            yield from ((k, v) for k, v in (changes or {}).items())
+    def names(game):  # (what lint reports of a game written wrong is lint's: here such parts are passed over)
+        g = game if isinstance(game, dict) else {}
+        spots, variants = g.get("spots"), g.get("variants")
+        yield from (spots.items() if isinstance(spots, dict) else ())
+        for changes in (variants.values() if isinstance(variants, dict) else ()):
+            yield from (changes.items() if isinstance(changes, dict) else ())
 
     for _, _, a in amendments:
         now = day is not None and _in_force(a.effective, a.ends, day)
