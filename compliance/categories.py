@@ -38,8 +38,8 @@ CATEGORIES: dict[str, str] = {
     "transcript.unreadable": "a coup could not be read or replayed",
     "settlement.order": "a wager settled at a moment or in an order the rules do not allow (a House Money wager "
                         "after a third card)",
-    "procedure.house-table": "a payout table a procedure document marks as the house's disagrees with the house's "
-                             "submission the document carries",
+    "procedure.house-table": "a payout or drawing table a procedure document marks as the house's disagrees with "
+                             "the house's submission the document carries",
     "wager.spot-not-in-force": "a wager on a spot the rules in force on the coup's day do not have (an amendment "
                                "not yet in force, or an option the house's submission did not select then)",
     "record.duplicate-coup": "the same coup captured twice: its cards are those of the coup recorded just before it",

@@ -5,7 +5,8 @@
   tagged ``baccarat-transcript``;
 * a directory stands for every transcript and Markdown document under it
   (hidden directories skipped), in path order; a Markdown document there
-  without a tagged block (a README) is passed over;
+  without a tagged block (a README) is passed over, unless it carries a
+  submission or marks a house table (compliance.procedures): an error;
 * ``-`` is standard input, spooled to a temporary file first (see :func:`spool_stdin`).
 
 Files that are plainly not transcripts, the reports, baselines and injection
@@ -269,9 +270,17 @@ def _file(p: Path, display: str, on_error, in_directory: bool = False,
         except UserError as e:
             on_error(e)
             return []
-        if not found and not in_directory:  # named (or standard input): it was meant to be checked
-            on_error(UserError("not a transcript: neither JSON nor a Markdown document with a "
-                               "```baccarat-transcript block", display))
+        if not found:
+            from compliance.procedures import states_rules
+
+            stated = states_rules(limits.decode_text(limits.read_input(p, "markdown", display, bounds=bounds),
+                                                     display))
+            if stated:  # its house tables are judged with its worked examples: without one they would not be
+                on_error(UserError(f"a procedure document with {stated} but no ```baccarat-transcript block: its "
+                                   "submission and house tables are judged with its worked examples; add one", display))
+            elif not in_directory:  # named (or standard input): it was meant to be checked
+                on_error(UserError("not a transcript: neither JSON nor a Markdown document with a "
+                                   "```baccarat-transcript block", display))
         return [Input(str(p), display, b.index, b.line, len(b.text)) for b in found]
     if suffix not in TRANSCRIPT_SUFFIXES and not in_directory:
         on_error(UserError("not a transcript: give a .json or .jsonl transcript, a Markdown document with "

@@ -4,22 +4,22 @@ A Markdown procedure document may hold its house's submission as a fenced block 
 (a house ruleset: ``extends`` the jurisdiction, relative to the document, its ``selections`` and house
 parameters, and its ``effective`` day).  The loader refuses what ``ruleset lint`` refuses; the document's
 worked examples (its ``baccarat-transcript`` blocks) are judged by it, on its ``effective`` day where they
-carry no date of their own.  A Markdown table the document marks as the house's payout table::
+carry no date of their own.  A Markdown table the document marks as one of the house's tables::
 
     <!-- baccarat-audit: house payout-table game=mini_baccarat -->
     | spot | odds | commission |
     |---|---|---|
     | tie | 8 | |
 
-is compared row by row with the spots of the submission in force that day: a row that disagrees is a finding
-at its line.
+is compared row by row with the submission in force that day by its game (``Game.house_tables``, where the
+game has it: baccarat compares a ``payout-table`` and a ``drawing-table``): a row that disagrees is a finding
+at its line, and so is a marking no game table follows or of a kind the game does not compare.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from compliance.errors import UserError
@@ -28,7 +28,7 @@ from compliance.ruleset.models import Ruleset
 from compliance.yamlread import YamlDoc, parse_yaml
 
 TAG = "baccarat-ruleset"
-MARK = re.compile(r"^\s*<!--\s*baccarat-audit:\s*house\s+payout-table(?P<args>[^>]*)-->\s*$")
+MARK = re.compile(r"^\s*<!--\s*baccarat-audit:\s*house\s+(?P<kind>[^\s>]+)(?P<args>[^>]*)-->\s*$")
 RULE = "DOC-HOUSE-TABLE"
 _FENCES = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")  # CommonMark, a line
 CATEGORY = "procedure.house-table"
@@ -43,7 +43,9 @@ class Row:
 @dataclasses.dataclass(frozen=True)
 class HouseTable:
     line: int  # the marker's line
+    kind: str  # what the marker says the table is: payout-table, drawing-table
     game: str | None  # game=... of the marker (None: the table's game is the ruleset's first)
+    heads: tuple[str, ...]  # its column headings (lower case)
     rows: tuple[Row, ...]
 
 
@@ -71,7 +73,7 @@ def submission_block(text: str) -> tuple[int, str] | None:
 
 
 def house_tables(text: str) -> list[HouseTable]:
-    """Every Markdown table the document marks as the house's payout table (the marker on the line before)."""
+    """Every Markdown table the document marks as one of the house's tables (the marker on the line before)."""
     lines = _lines(text)
     out = []
     for i, line in enumerate(lines):
@@ -90,8 +92,16 @@ def house_tables(text: str) -> list[HouseTable]:
                 heads = [c.lower() for c in cells]
             elif not all(set(c) <= set("-: ") for c in cells):
                 rows.append(Row(j + 1, dict(zip(heads, cells))))
-        out.append(HouseTable(i + 1, args.get("game"), tuple(rows)))
+        out.append(HouseTable(i + 1, m["kind"], args.get("game"), tuple(heads or ()), tuple(rows)))
     return out
+
+
+def states_rules(text: str) -> str:
+    """What of a house's rules the document states, in words ("a submission", "house tables", both); "" for
+    none."""
+    parts = (["a submission"] if submission_block(text) is not None else []) \
+        + (["house tables"] if any(MARK.match(line) for line in _lines(text)) else [])
+    return " and ".join(parts)
 
 
 def load_submission(document: Path, display: str) -> tuple[Ruleset, int, str | None] | None:
@@ -117,45 +127,33 @@ def load_submission(document: Path, display: str) -> tuple[Ruleset, int, str | N
         raise UserError(f"the document's submission: {e.message}", where) from None
 
 
-def _number(text: str) -> Decimal | None:
-    words = text.replace("%", "").replace("to 1", "").strip()
-    if words.lower() in ("none", "—", "-"):
-        return Decimal(0)
-    try:
-        value = Decimal(words)
-    except InvalidOperation:
-        return None
-    return value / 100 if "%" in text else value
-
-
 def table_findings(ruleset: Ruleset, day: str | None, document: str, display: str) -> list[Finding]:
-    """A finding for each row of a house payout table that disagrees with ``ruleset`` as in force on ``day``."""
+    """A finding for each row of a house table that disagrees with ``ruleset`` as in force on ``day``."""
+    from compliance import games
+
     version = ruleset.version_on(day)
-    settle = next((r for r in version.rules if r.category == "settlement.wrong-amount"), None)
-    cite = (settle.citation_text + "; " if settle else "") + f"the submission of {ruleset.id}"
+    judge = getattr(games.get(version.game_kind), "house_tables", None)  # what its game compares, if anything
+    kinds = judge.KINDS if judge is not None else ()
+    when = f"on {day}" if day else "now"
     out = []
     for table in house_tables(document):
-        game = table.game or next(iter(version.game.variants))
-        if game not in version.game.variants:
-            out.append(_finding(display, table.line, f"the house payout table is of game {game!r}, which the "
-                                f"submission does not play (it plays: {', '.join(version.game.variants)})", cite))
-            continue
-        spots = version.game.spots_for(game, None)
-        for row in table.rows:
-            name = row.cells.get("spot", "").strip("` ")
-            spot = spots.get(name)
-            if spot is None:
-                out.append(_finding(display, row.line, f"the house payout table lists spot {name!r}, which the "
-                                    f"submission does not offer at {game} tables", cite))
-                continue
-            for column, want in (("odds", spot.odds), ("commission", spot.commission)):
-                if not row.cells.get(column, "").strip():
-                    continue  # a column the table has not, or a cell it leaves blank, states nothing
-                written = _number(row.cells[column])
-                if written is None or Decimal(written) != Decimal(want or 0):
-                    out.append(_finding(display, row.line, f"the house payout table gives {name} {column} "
-                                        f"{row.cells[column] or '(blank)'}, but the submission in force "
-                                        + (f"on {day}" if day else "now") + f" gives {want or 0}", cite))
+        variants = getattr(version.game, "variants", None) or {}
+        game = table.game or next(iter(variants), None)
+        cite = (judge.citation(table.kind, version, game) + "; " if table.kind in kinds else "") \
+            + f"the submission of {ruleset.id}"
+        if table.kind not in kinds:
+            out.append(_finding(display, table.line, f"the document marks a house {table.kind!r}, which is no table "
+                                f"a {version.game_kind} submission is compared with (those are: "
+                                f"{', '.join(kinds) or 'none'})", cite))
+        elif game not in variants:
+            out.append(_finding(display, table.line, f"the house {table.kind} is of game {game!r}, which the "
+                                f"submission does not play (it plays: {', '.join(variants)})", cite))
+        elif not table.rows:
+            out.append(_finding(display, table.line, f"the document marks a house {table.kind}, but no Markdown "
+                                "table with rows follows the marking", cite))
+        else:
+            out.extend(_finding(display, line, message, cite)
+                       for line, message in judge.compare(table.kind, table, version, game, when))
     return out
 
 

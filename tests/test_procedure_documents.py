@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from compliance.cli import app
@@ -59,3 +62,84 @@ def test_a_submission_selecting_an_option_the_jurisdiction_does_not_list_is_refu
     assert code == 2
     [error] = {e for e in report["errors"]}
     assert f"bad.md:{line}" in error and "'free_banker', which the ruleset it extends does not permit" in error
+
+
+# ------------------------------------------------------------------ drawing tables
+
+BANKER_ROWS = {  # the Banker's rows of the fixture's drawing table, as 58 Pa. Code § 629a.10 has them
+    "0-2": "DDDDDDDDDD" + "D", "3": "DDDDDDDDSD" + "D", "4": "SSDDDDDDSS" + "D", "5": "SSSSDDDDSS" + "D",
+    "6": "SSSSSSDDSS" + "S", "7": "SSSSSSSSSS" + "S",
+}
+
+
+def _row(total: str, letters: str) -> str:
+    return f"| {total} | " + " | ".join(letters) + " |"
+
+
+@pytest.fixture(scope="module")
+def submission():
+    from compliance.procedures import load_submission
+
+    ruleset, _, day = load_submission(DOCUMENT, DOCUMENT.name)
+    return ruleset, day
+
+
+def _findings(text: str, submission):
+    from compliance.procedures import table_findings
+
+    ruleset, day = submission
+    return table_findings(ruleset, day, text, "doc.md")
+
+
+def test_the_fixture_states_its_drawing_tables_as_the_submission_has_them(submission):
+    text = DOCUMENT.read_text(encoding="utf-8")
+    assert all(_row(total, letters) in text for total, letters in BANKER_ROWS.items())
+    assert [f.line for f in _findings(text, submission)] == [text.splitlines().index(WRONG_ROW) + 1]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(row=st.sampled_from(sorted(BANKER_ROWS)), column=st.integers(0, 10))
+def test_one_wrong_cell_of_the_banker_drawing_table_is_one_finding_at_its_row(submission, row, column):
+    """Any one decision of the Banker's table turned over (draw for stand, or stand for draw) is one
+    DOC-HOUSE-TABLE finding, at its row's line, naming the case and what the submission has there."""
+    text = DOCUMENT.read_text(encoding="utf-8").replace(WRONG_ROW, "| banker | 1 | none |")
+    letters = BANKER_ROWS[row]
+    flipped = letters[:column] + ("S" if letters[column] == "D" else "D") + letters[column + 1:]
+    wrong = text.replace(_row(row, letters), _row(row, flipped))
+    [finding] = _findings(wrong, submission)
+    assert finding.rule == "DOC-HOUSE-TABLE" and finding.category == "procedure.house-table"
+    assert finding.line == wrong.splitlines().index(_row(row, flipped)) + 1
+    case = "when the Player's Hand stood" if column == 10 else f"against a Player third card of {column}"
+    assert case in finding.message and "Banker's Hand" in finding.message
+    assert finding.citation == "58 Pa. Code § 629a.10; the submission of keystone-procedures"
+
+
+def test_a_wrong_player_drawing_rule_is_a_finding_at_its_line(submission):
+    text = DOCUMENT.read_text(encoding="utf-8").replace(WRONG_ROW, "| banker | 1 | none |")
+    wrong = text.replace("| 6-7 | stand |", "| 6-7 | draw |")
+    [finding] = _findings(wrong, submission)
+    assert finding.line == wrong.splitlines().index("| 6-7 | draw |") + 1
+    assert "Player's Hand draws on 6 (the submission: stands); draws on 7" in finding.message
+
+
+def test_a_marking_of_no_table_or_of_a_kind_no_game_compares_is_a_finding(submission):
+    text = DOCUMENT.read_text(encoding="utf-8").replace(WRONG_ROW, "| banker | 1 | none |")
+    marked = "<!-- baccarat-audit: house drawing-table game=midi_baccarat -->"
+    lone = text.replace("## Worked example 1", marked + "\n\nNo table here.\n\n## Worked example 1", 1)
+    [finding] = _findings(lone, submission)
+    assert "no Markdown table with rows follows the marking" in finding.message
+    odd = text.replace(marked, "<!-- baccarat-audit: house drawing-rules game=midi_baccarat -->", 1)
+    [finding] = _findings(odd, submission)
+    assert "'drawing-rules', which is no table a baccarat submission is compared with" in finding.message
+
+
+def test_a_document_with_a_submission_but_no_worked_example_fails_the_run(tmp_path):
+    """Its tables are judged with its worked examples: without one, nothing would judge them, so the run
+    fails, named or found in a directory."""
+    text = DOCUMENT.read_text(encoding="utf-8")
+    (tmp_path / "rules-only.md").write_text(text[:text.index("## Worked example 1")], encoding="utf-8")
+    for target in (tmp_path / "rules-only.md", tmp_path):
+        code, report = check(target)
+        assert code == 2
+        assert any("rules-only.md: a procedure document with a submission and house tables but no" in e
+                   for e in report["errors"])

@@ -37,6 +37,8 @@ class Baccarat:
     lint = LazyModule("compliance.games.baccarat.lint")  # imported by `ruleset lint` alone
     importer = LazyModule("compliance.games.baccarat.importing")  # imported by `import` alone
     integrity = integrity
+    # the house tables a procedure document may mark, compared with its submission (compliance.procedures)
+    house_tables = LazyModule("compliance.games.baccarat.procedure")
 
     def build_table(self, header, ruleset, where: str) -> TableContext:
         return TableContext.build(header, ruleset, where)
