@@ -468,6 +468,8 @@ class Checker:
                         table, rules, unreadable_rule, by_key = v.table, v.rules, v.unreadable_rule, v.by_key
                         if hasattr(replayer, "table"):
                             replayer.table = table
+                        if collector is not None and hasattr(collector, "table"):
+                            collector.table = table  # each shoe's own tests: the version at its first coup
                 v.use.add(record.number, undated, day if dated else as_of)
             coup_staff = None
             if staffed or getattr(record.coup, "staff", None) is not None:  # who dealt it, where recorded

@@ -311,3 +311,50 @@ def test_rules_list_and_show_give_the_rules_as_they_stood_and_history_lists_the_
     assert bad.exit_code == 2 and "is not a date" in bad.output
     check_bad = run(app, ["check", "x.json", "--as-of", "yesterday"])
     assert check_bad.exit_code == 2 and "is not a date" in check_bad.output
+
+
+# ------------------------------------------------------------------ whole shoes: the version at the shoe's first coup
+
+
+def shuffle_amended(tmp_path: Path) -> Path:
+    path = tmp_path / "shuffle-amended.yaml"
+    path.write_text("""
+id: shuffle-amended
+title: New Jersey, without the shuffle test from 2030
+version: "1"
+extends: us-nj
+amendments:
+  - id: no-maker-order
+    title: The shuffle test withdrawn
+    cite: "Test Register 2"
+    effective: "2030-01-01"
+    overrides:
+      BAC-SHUFFLE: {enabled: false}
+""", encoding="utf-8")
+    return path
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(minutes=st.integers(min_value=5, max_value=150))
+def test_a_shoe_is_judged_whole_by_the_version_in_force_at_its_first_coup(minutes, tmp_path):
+    """Every shoe of the night is put in unshuffled, in the maker's order; from midnight an amendment withdraws
+    the shuffle test.  A shoe whose first coup was dealt before midnight is flagged, even where it runs past
+    midnight, and one begun after midnight is not: each shoe is judged whole by the version in force at its
+    first coup, the night starting ``minutes`` before midnight."""
+    start = dt.datetime(2029, 12, 31, 23, 59, tzinfo=dt.UTC) - dt.timedelta(minutes=minutes - 1)
+    sim = Simulator(load_ruleset("us-nj"), coups=60, seed=11, decks=2, start=start,
+                    inject={"integrity.unshuffled:factory-order": 1.0})
+    out = io.BytesIO()
+    write_transcript(sim, out, "json")
+    doc = json.loads(out.getvalue())
+    path = tmp_path / "night.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = Checker(judge=True, cache=False, ruleset=str(shuffle_amended(tmp_path))).check_file(path, "night.json")
+    first_day: dict[str, str] = {}
+    shoe_of = {}
+    for c in doc["coups"]:
+        shoe_of[c["coup"]] = c["shoe"]
+        first_day.setdefault(c["shoe"], next(e["at"] for e in c["events"] if e.get("at"))[:10])
+    flagged = {shoe_of[f.coup] for f in result.findings if f.rule == "BAC-SHUFFLE"}
+    assert flagged == {shoe for shoe, day in first_day.items() if day < "2030-01-01"}

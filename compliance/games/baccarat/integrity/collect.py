@@ -98,7 +98,7 @@ class ShoeRecord(Slotted):
     """One shoe of one transcript, as its coups were replayed."""
 
     __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
-                 "recount", "times", "zones", "implied", "unordered", "unread", "uncounted", "own")
+                 "recount", "times", "zones", "implied", "unordered", "unread", "uncounted", "own", "rules", "tableau")
 
     def __init__(self, shoe: str, decks: int):
         self.shoe = shoe
@@ -131,6 +131,10 @@ class ShoeRecord(Slotted):
         # what the shoe gives on its own, worked out once where it was collected (judge.prepare): None until then,
         # and again once it is extended
         self.own: dict | None = None
+        # the rules of the shoe's own tests (check kind -> rule) and the tableau, of the ruleset's version in force
+        # at its first coup (Collector.add)
+        self.rules: dict | None = None
+        self.tableau = None
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -408,10 +412,24 @@ class Collector:
                 self.standing: dict = {}
         # format 1 has no way to name the dealer (staff is 1.1's): its coups are not counted as lacking one, as a
         # version 1 transcript's coups are not counted as lacking every coup of the shoe (compliance.evidence)
+        # the engine hands the collector the table of each version of the ruleset as the coups reach it (``table``):
+        # a shoe's own tests are judged by the version in force at its first coup
+        self.versions: dict[int, tuple] = {id(table): (table, self.data.rules)}  # id(table) -> (it, its rules)
         self.dealers_recordable = getattr(header, "version", 1) != 1
         self.naturals = frozenset(table.tableau.naturals)
         self.current: ShoeRecord | None = None
         self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
+
+    def _version_rules(self) -> dict:
+        """The run-scope rules, by kind, of the version of the ruleset whose table the collector has now."""
+        from compliance.checks import REGISTRY
+
+        t = self.table
+        known = self.versions.get(id(t))
+        if known is None:
+            rules = [r for r in t.ruleset.rules if r.check in REGISTRY and REGISTRY[r.check].scope == "run"]
+            known = self.versions[id(t)] = (t, {r.check: r for r in reversed(rules)})
+        return known[1]
 
     def add(self, s, record, found, have=V1, staff=(), unjudged=frozenset()) -> None:
         """One replayed coup ``s`` (read from ``record``), with the findings ``found`` of the per-coup rules, the
@@ -422,6 +440,7 @@ class Collector:
             shoe = self.current = self.data.shoes.get(s.shoe)
             if shoe is None:
                 shoe = self.current = self.data.shoes[s.shoe] = ShoeRecord(s.shoe, self.table.decks[s.shoe])
+                shoe.rules, shoe.tableau = self._version_rules(), self.table.tableau  # (kept whole across chunks)
         cards = shoe.cards
         start = len(cards)
         duplicate = False

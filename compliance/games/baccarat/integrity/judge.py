@@ -49,7 +49,7 @@ class ShoeRun:
     result: object  # TranscriptResult
     record: object  # ShoeRecord
     label: int  # its place in the run
-    rules: dict  # check kind -> the rule of the transcript's ruleset
+    rules: dict  # check kind -> the rule of the ruleset's version in force at the shoe's first coup
     view: ShoeView = None
     counted: bytes = b""  # the outcome letters the counts take (collect.counted_outcomes)
     cache: bool = True  # the run context's: the exact odds may come from (and go to) the user's cache
@@ -59,6 +59,11 @@ class ShoeRun:
     @property
     def table(self) -> str:
         return self.judged_as or self.result.table
+
+    @property
+    def tableau(self):
+        """The drawing tableau of the version of the ruleset in force at the shoe's first coup."""
+        return self.record.tableau or self.result.ruleset.game.tableau
 
     @property
     def name(self) -> str:
@@ -89,7 +94,7 @@ def prepare(data, ruleset, context: RunContext | None = None) -> None:
     cache = context.cache if context is not None else True
     for record in data.shoes.values():
         if len(record):
-            _own(record, data.rules, ruleset.game.tableau, cache)
+            _own(record, record.rules or data.rules, record.tableau or ruleset.game.tableau, cache)
 
 
 def _own(record, rules: dict, tableau, cache: bool) -> dict:
@@ -145,7 +150,7 @@ def judge(results: list, context: RunContext | None = None) -> None:
         rules = data.rules
         for record in data.shoes.values():
             if len(record):
-                run = ShoeRun(r, record, len(shoes), rules, cache=cache, judged_as=apart.get(id(r)))
+                run = ShoeRun(r, record, len(shoes), record.rules or rules, cache=cache, judged_as=apart.get(id(r)))
                 run.view = ShoeView(record.shoe, r.table, record.decks, record.numbers[0], record.numbers[-1],
                                     record.outcomes.decode("ascii").replace("?", "-"))
                 shoes.append(run)
@@ -261,7 +266,7 @@ def _shuffle(shoes: list[ShoeRun]) -> list[_Made]:
         decks = shoe.record.decks
         recorded = shoe.cards()
         # the tests within the shoe, worked out where it was collected (prepare); the earlier shoes' here
-        level, cards, places, within = _own(shoe.record, shoe.rules, shoe.result.ruleset.game.tableau,
+        level, cards, places, within = _own(shoe.record, shoe.rules, shoe.tableau,
                                             shoe.cache)[SHUFFLE]
         _not_judged(shoe, rule, places)
         found = list(within)
@@ -372,7 +377,7 @@ def _odds(shoe: ShoeRun) -> dict[str, float]:
     """One coup's chances for this shoe's tableau and decks (worked out once a tableau and deck count, and looked
     up once a shoe)."""
     if shoe.odds is None:
-        shoe.odds = coup_odds(shoe.result.ruleset.game.tableau, shoe.record.decks, shoe.cache).chances
+        shoe.odds = coup_odds(shoe.tableau, shoe.record.decks, shoe.cache).chances
     return shoe.odds
 
 
@@ -384,7 +389,7 @@ def _outcomes(shoes: list[ShoeRun]) -> list[_Made]:
     if not judged:
         return []
     for s in judged:  # each shoe's own counts, worked out where it was collected (prepare)
-        s.counted, s.view.counts, streak, _ = _own(s.record, s.rules, s.result.ruleset.game.tableau, s.cache)[OUTCOMES]
+        s.counted, s.view.counts, streak, _ = _own(s.record, s.rules, s.tableau, s.cache)[OUTCOMES]
         if streak is not None:
             s.view.streak = streak
         for lacking, n in (s.record.uncounted or {}).items():  # coups the counts could not take (collect.py)
