@@ -24,7 +24,10 @@ instructions in software, where the CPU's own instructions take some 1,500.
     .venv/bin/python bench/check_instructions.py --table ez --stages check   # the EZ Baccarat night (us-pa)
 
 ``--table ez``: the bench's EZ Baccarat night instead (us-pa, side wagers beside 30% of the main wagers,
-patrons named: what the patron-level integrity rules judge).
+patrons named: what the patron-level integrity rules judge).  ``--dated``: the night with each coup's first event
+timestamped (from 20:00 UTC on 1 June 2025, a minute a coup), so each coup is judged by the version of its
+ruleset's history in force on its day (docs/performance.md, the cost of a ruleset's history); ``--flat``: the
+same night judged by that version alone, as a ruleset without a history (the same rules: the baseline).
 """
 
 from __future__ import annotations
@@ -43,12 +46,41 @@ STAGES = ("orjson", "decode", "replay", "nojudge", "check")
 TABLES = {"bench": ("au-nsw", "C", 1000), "ez": ("us-pa", "face_up", 1000, "ez_baccarat", 0.3)}
 
 
+def dated(path: Path) -> Path:
+    """A copy of the transcript ``path`` whose coups' first events carry a time (made once, then reused)."""
+    import datetime as dt
+    import json
+
+    out = path.with_name(path.stem + "-dated.jsonl")
+    if not out.exists():
+        start = dt.datetime(2025, 6, 1, 20, 0, tzinfo=dt.UTC)
+        tmp = out.with_suffix(".part")
+        with path.open(encoding="utf-8") as f, tmp.open("w", encoding="utf-8") as w:
+            w.write(f.readline())
+            for n, line in enumerate(f):
+                coup = json.loads(line)
+                at = start + dt.timedelta(minutes=n)
+                coup["events"][0]["at"] = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+                w.write(json.dumps(coup, separators=(",", ":")) + "\n")
+        tmp.replace(out)
+    return out
+
+
 def run_stage(stage: str, coups: int, table: str = "bench") -> None:
     """The stage itself, in this process (what valgrind runs)."""
     sys.path.insert(0, str(HERE))
     from check_speed import decode_and_replay, decode_only, parse_only, transcript
 
+    table, *how = table.split("+")
     path = transcript(coups, *TABLES[table])
+    if "dated" in how:
+        path = dated(path)
+    if "flat" in how:  # the version in force that day, as a ruleset of its own: no history to look up
+        from compliance import engine
+        from compliance.ruleset.loader import load_ruleset
+
+        version = load_ruleset(TABLES[table][0]).version_on("2025-06-01").model_copy(update={"versions": []})
+        engine.RulesetCache.for_source = lambda self, source: version
     if stage == "orjson":
         parse_only(path)
     elif stage == "decode":
@@ -76,11 +108,14 @@ def main(argv=None) -> int:
     ap.add_argument("--small", type=int, default=2_000)
     ap.add_argument("--large", type=int, default=10_000)
     ap.add_argument("--table", choices=TABLES, default="bench")
+    ap.add_argument("--dated", action="store_true", help="each coup's first event timestamped (a dated night)")
+    ap.add_argument("--flat", action="store_true", help="judged by the version of the night's day alone")
     ap.add_argument("--run", nargs=3, metavar=("STAGE", "COUPS", "TABLE"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.run:
         run_stage(a.run[0], int(a.run[1]), a.run[2])
         return 0
+    a.table += "+dated" * a.dated + "+flat" * a.flat
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
         return 2

@@ -96,12 +96,15 @@ class VersionUse:
 
     def add(self, number: int | None, undated: bool, day: str | None) -> None:
         self.coups += 1
-        self.undated += undated
+        if undated:
+            self.undated += 1
         if day is not None and (self.earliest is None or day < self.earliest):
             self.earliest = day
-        if number is not None:
-            self.first = number if self.first is None else min(self.first, number)
-            self.last = number if self.last is None else max(self.last, number)
+        if number is not None:  # (compared, not min/max: this runs once a coup)
+            if self.first is None or number < self.first:
+                self.first = number
+            if self.last is None or number > self.last:
+                self.last = number
 
 
 def _day_of(coup) -> str | None:
@@ -414,6 +417,7 @@ class Checker:
             result.dated_by = (f"--as-of {as_of}" if as_of else "coup times" + (f", else the date {header_day}"
                                if header_day else ""))
         v = version_of(ruleset.version_on(as_of or header_day))
+        same_day = None  # the day of the last dated coup, judged by ``v``
         current = v if not ruleset.versions else None  # the version an undated coup is judged by
         table = v.table
         declared = getattr(header, "recorded", None)  # format 1.1: what the recording holds (None: v1)
@@ -460,9 +464,12 @@ class Checker:
                     if day is None:
                         if current is None:
                             current = version_of(ruleset.version_on(None))
-                        nv = current
+                        nv, same_day = current, None
+                    elif day == same_day:  # the day of the coup before: the same version (most coups)
+                        nv = v
                     else:
                         nv = v if v.ruleset.period.holds(day) else version_of(ruleset.version_on(day))
+                        same_day = day
                     if nv is not v:  # a coup dealt under other rules: this stretch is judged by them
                         v = nv
                         table, rules, unreadable_rule, by_key = v.table, v.rules, v.unreadable_rule, v.by_key
