@@ -9,7 +9,7 @@ carry no date of their own.  A Markdown table the document marks as one of the h
     <!-- baccarat-audit: house payout-table game=mini_baccarat -->
     | spot | odds | commission |
     |---|---|---|
-    | tie | 8 | |
+    | SPOT | 8 | |
 
 is compared row by row with the submission in force that day by its game (``Game.house_tables``, where the
 game has it: baccarat compares a ``payout-table`` and a ``drawing-table``): a row that disagrees is a finding
