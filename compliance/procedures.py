@@ -129,10 +129,10 @@ def load_submission(document: Path, display: str) -> tuple[Ruleset, int, str | N
 
 def table_findings(ruleset: Ruleset, day: str | None, document: str, display: str) -> list[Finding]:
     """A finding for each row of a house table that disagrees with ``ruleset`` as in force on ``day``."""
-    from compliance import games
+    from compliance import registry
 
     version = ruleset.version_on(day)
-    judge = getattr(games.get(version.game_kind), "house_tables", None)  # what its game compares, if anything
+    judge = getattr(registry.get(version.game_kind), "house_tables", None)  # what its game compares, if anything
     kinds = judge.KINDS if judge is not None else ()
     when = f"on {day}" if day else "now"
     out = []
