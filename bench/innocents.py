@@ -125,6 +125,7 @@ def main(argv=None) -> int:
     ap.add_argument("--nights", type=int, default=20, help="nights a class (the longest guilty run: at most this)")
     ap.add_argument("--coups", type=int, default=1000, help="coups a night")
     ap.add_argument("--seeds", type=int, default=1, help="guilty: runs of each length")
+    ap.add_argument("--first-seed", type=int, default=1, help="guilty: the first of the seeds (more runs, in parts)")
     ap.add_argument("--base", help="check with the compliance package of this tree (the figures before)")
     ap.add_argument("--only", choices=("innocents", "guilty"))
     ap.add_argument("--keep", default=str(Path(tempfile.gettempdir()) / "baccarat-bench-innocents"),
@@ -150,7 +151,7 @@ def main(argv=None) -> int:
             cells = []
             for nights in (n for n in RUNS if n <= a.nights):
                 found = 0
-                for seed in range(1, a.seeds + 1):
+                for seed in range(a.first_seed, a.first_seed + a.seeds):
                     paths, made = play(where, name, nights, a.coups, inject, 100 + seed)
                     guilty = {"P-ACCOMPLICE" if i.category == "integrity.collusion" else i.patron for m in made
                               for i in m if i.category in ("integrity.collusion", "integrity.advantage-play")}
