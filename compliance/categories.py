@@ -1,5 +1,8 @@
 """The finding categories of the transcript spec, in its order, then those the tool adds.
 
+Here are the categories every game shares; a game's own (:attr:`compliance.games.Game.categories`) join
+:data:`CATEGORIES` when its game is loaded (:func:`add`), each after the category it names.
+
 Every rule belongs to one category so that findings compare across
 jurisdictions; a rule's id is its ruleset's own.  The ``record.`` categories
 (format 1.1) judge the recording itself, not the play: faults a recorder
@@ -10,25 +13,24 @@ declares and what is required of it (``record.declaration``,
 shoes and runs of shoes as a whole, not one coup (docs/integrity.md).
 """
 
+from typing import NamedTuple
+
+
+class Category(NamedTuple):
+    """A game's own category, listed after the category ``after`` (shared, or its game's; None: first)."""
+
+    name: str
+    meaning: str
+    after: str | None
+
+
+#: every category known: the shared ones below, and those of each game loaded (in the spec's order)
 CATEGORIES: dict[str, str] = {
-    "deal.initial-order": "the initial four cards were not dealt Player, Banker, Player, Banker (and not reconstructed)",
-    "deal.extra-card": "more than two initial cards, or more than one additional card, to a hand",
-    "third-card.player.illegal": "the Player's Hand drew when it had to stand",
-    "third-card.player.missing": "the Player's Hand stood when it had to draw",
-    "third-card.banker.illegal": "the Banker's Hand drew when it had to stand",
-    "third-card.banker.missing": "the Banker's Hand stood when it had to draw",
-    "third-card.no-legal-reading": "cards recorded in dealing order, without their hands, break the drawing rules "
-                                   "whichever hand each additional card went to",
-    "curator.offer-order": "the shoe or Banker marker was offered out of the required order",
-    "curator.not-eligible": "a patron not allowed to hold the shoe or handle cards did so",
-    "curator.wrong-recipient": "a hand was passed to someone other than the patron entitled to it",
-    "curator.handling": "cards handled in a way the dealing method forbids",
     "procedure.call-missing": "a required call was missing or came out of order",
     "wager.late": "a wager placed or increased (where the rules say so, withdrawn or reduced) after 'no more bets' "
                   "or the first card",
     "wager.not-eligible": "a wager by a patron, or in a coup, where wagering is not allowed",
     "wager.limits": "a wager below the table minimum or above the maximum",
-    "wager.table-differential": "the Player/Banker differential exceeded the table differential at the first card",
     "wager.improper-reduction": "wagers were reduced, but not pro rata or not on the side that exceeded",
     "result.wrong": "the announced result does not match the cards",
     "settlement.wrong-amount": "a wager was paid or collected with the wrong amount",
@@ -58,8 +60,6 @@ CATEGORIES: dict[str, str] = {
     "record.seat-patron": "a seat's recorded occupant and its wagers disagree on whose wager it was",
     "integrity.unshuffled": "a shoe's cards repeat themselves, run in the manufacturer's order, or repeat an earlier shoe: "
                             "they were not shuffled",
-    "integrity.outcomes": "the Banker, Player and Tie counts, naturals or streaks of a shoe, table, dealer or run are "
-                          "ones a fair shoe gives too rarely to be chance",
     "integrity.settlement-drift": "a dealer's or table's settlement errors run one way over the run",
     "integrity.collusion": "a dealer's overpayments or late wagers go to one patron far beyond that patron's share",
     "integrity.advantage-play": "a patron's side wagers fall (or grow) where the cards left in the shoe favour the "
@@ -68,6 +68,24 @@ CATEGORIES: dict[str, str] = {
                       "play puts it, toward the house or the patrons",
 }
 
+#: the shared categories alone
+SHARED: tuple[str, ...] = tuple(CATEGORIES)
+
+
+def add(categories) -> None:
+    """Make a game's own categories known (each :class:`Category` in place); one known already is left."""
+    items = list(CATEGORIES.items())
+    names = [name for name, _ in items]
+    for c in categories:
+        if c.name in CATEGORIES:
+            if CATEGORIES[c.name] != c.meaning:
+                raise ValueError(f"category {c.name!r} declared twice with different meanings")
+            continue
+        at = 0 if c.after is None else names.index(c.after) + 1
+        items.insert(at, (c.name, c.meaning))
+        names.insert(at, c.name)
+    CATEGORIES.clear()
+    CATEGORIES.update(items)
 
 
 def under(prefix: str, category: str) -> bool:

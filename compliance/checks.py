@@ -153,7 +153,7 @@ def check(name: str, category: str, params: type[BaseModel] = NoParams, *, game:
     reports the breaches the recorded evidence proves, and the coup is not judged by it only where its verdict
     needed a fact that came back unknown (a kind of ``scope="run"`` judges such a coup in its game's integrity
     stage, which counts the coup not judged where it could not judge it)."""
-    if category not in CATEGORIES:
+    if game is None and category not in CATEGORIES:  # a game's kinds: checked once its categories are known
         raise ValueError(f"{name}: unknown category {category!r}")
     unknown = [n for n in needs if n not in EVIDENCE]
     if unknown:

@@ -25,8 +25,25 @@ PACKAGES: dict[str, str] = {
 
 @functools.cache
 def get(kind: str) -> Any:
-    """The game (a :class:`compliance.games.Game`) of a ruleset ``game_kind``."""
-    return importlib.import_module(PACKAGES[kind]).GAME
+    """The game (a :class:`compliance.games.Game`) of a ruleset ``game_kind``; its categories join the known ones."""
+    from compliance import categories
+
+    game = importlib.import_module(PACKAGES[kind]).GAME
+    categories.add(game.categories)
+    return game
+
+
+def every() -> list:
+    """Every registered game, in the registry's order (each imported)."""
+    return [get(kind) for kind in PACKAGES]
+
+
+def categories() -> dict[str, str]:
+    """Every finding category of every registered game, the shared ones with them (a waiver's, the JSON Schema's)."""
+    from compliance.categories import CATEGORIES
+
+    every()
+    return CATEGORIES
 
 
 def title(kind: str) -> str:
@@ -60,9 +77,15 @@ def of_document(header: bytes) -> Any:
 def load_checks(kind: str | None = None) -> dict:
     """Import the check kinds of every game (``<package>.checks``), or of the game ``kind`` alone (a cached
     ruleset's: checking a baccarat table need not import pai gow's), and return the filled registry."""
+    from compliance.categories import CATEGORIES
     from compliance.checks import REGISTRY
 
     for game_kind, package in PACKAGES.items():
         if kind is None or game_kind == kind:
+            get(game_kind)  # its categories, before its kinds are checked against them
             importlib.import_module(f"{package}.checks")
+            wrong = [f"{k.name}: {k.category!r}" for k in REGISTRY.values()
+                     if k.game == game_kind and k.category not in CATEGORIES]
+            if wrong:
+                raise ValueError(f"check kinds of unknown categories: {'; '.join(wrong)}")
     return REGISTRY

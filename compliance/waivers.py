@@ -50,8 +50,8 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from compliance import limits
-from compliance.categories import CATEGORIES, enclosing, under
+from compliance import limits, registry
+from compliance.categories import enclosing, under
 from compliance.errors import UserError, Where
 from compliance.findings import Finding
 from compliance.yamlread import parse_yaml
@@ -86,7 +86,7 @@ class Waiver(BaseModel):
     def _scope(self):
         if not self.rule and not self.category:
             raise ValueError("a waiver needs a rule or a category")
-        if self.category and not any(under(self.category, c) for c in CATEGORIES):
+        if self.category and not any(under(self.category, c) for c in registry.categories()):
             raise ValueError(f"unknown category {self.category!r}")
         if not self.justification.strip() or not self.approved_by.strip():
             raise ValueError("justification and approved_by must not be blank")

@@ -277,6 +277,7 @@ def test_every_game_keeps_the_contract_of_the_interface(kind):
     keeping the protocol of its own."""
     import inspect
 
+    from compliance.categories import SHARED, Category
     from compliance.transcript.codec import Codec
 
     g = registry.get(kind)
@@ -286,9 +287,16 @@ def test_every_game_keeps_the_contract_of_the_interface(kind):
         assert list(inspect.signature(getattr(g, name)).parameters) == want, name
     assert isinstance(g.codec, Codec) and isinstance(g.table_games, tuple) and g.kind == kind
     assert (g.section is None) == (g.lint is None)  # a game section is linted by its game, and only then
+    assert all(isinstance(c, Category) and c.name not in SHARED for c in g.categories)  # its own, none shared
+    assert g.transcript_schema()["title"] and g.schema_name not in ("ruleset", "report")
     for member, protocol in (("importer", games.Importer), ("lint", games.GameLint), ("integrity", games.Integrity)):
         value = getattr(g, member)
         assert value is None or isinstance(value, protocol), member
+
+
+def test_each_game_names_its_transcript_schema_alone():
+    names = [g.schema_name for g in registry.every()]
+    assert len(set(names)) == len(names)
 
 
 #: what the package may import outside the standard library: its declared dependencies (pyproject.toml), by

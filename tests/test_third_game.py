@@ -109,6 +109,14 @@ def test_every_report_format_shows_its_findings(high_card, tmp_path, fmt):
     assert "HC-SETTLE" in r.stdout
 
 
+def test_schema_prints_its_transcript_format_by_the_name_it_gives(high_card):
+    r = run("schema", "high-card-transcript")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["title"] == "high card transcript (.json)"
+    r = run("schema", "dice-transcript")
+    assert r.exit_code == 2 and "transcript, pai-gow-transcript, high-card-transcript, ruleset, report" in r.stderr
+
+
 def test_a_ruleset_for_it_refuses_another_games_transcript(high_card, tmp_path):
     path = tmp_path / "baccarat.json"
     path.write_text((Path(__file__).resolve().parent.parent / "fixtures" / "samples" / "night-shift.json").read_text())

@@ -37,6 +37,7 @@ from compliance.errors import UserError
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from compliance.categories import Category
     from compliance.context import RunContext
     from compliance.lintcodes import LintCode
     from compliance.ruleset.models import BoundRule, HouseNote, Ruleset
@@ -164,6 +165,8 @@ class Game(Protocol):
 
     kind: str  # its ruleset game_kind: its key in compliance.registry.PACKAGES
     title: str  # its name in messages
+    categories: tuple[Category, ...]  # its own finding categories (the shared ones are compliance.categories')
+    schema_name: str  # its transcript format's name in `baccarat-audit schema`
     table_games: tuple[str, ...]  # the table.game values of its transcripts
     codec: Codec  # decodes its transcripts' headers and coups
     transcript_model: type[BaseModel]  # the pydantic model of a whole transcript (its JSON Schema)
@@ -178,6 +181,10 @@ class Game(Protocol):
 
     def replayer(self, table: Any) -> Replayer:
         """A replayer of one transcript's coups, at ``table``."""
+        ...
+
+    def transcript_schema(self) -> dict:
+        """The JSON Schema of its transcripts, with its title and description (`baccarat-audit schema`)."""
         ...
 
     def replay_key(self, replayer: Any) -> str:

@@ -17,6 +17,7 @@ import typing
 
 from compliance.games import LazyModule
 from compliance.games.baccarat import integrity, models
+from compliance.games.baccarat.categories import CATEGORIES
 from compliance.games.baccarat.replay import Replayer
 from compliance.games.baccarat.section import Section
 from compliance.games.baccarat.table import TableContext
@@ -30,6 +31,8 @@ class Baccarat:
 
     kind = BACCARAT
     title = "baccarat"
+    categories = CATEGORIES
+    schema_name = "transcript"
     table_games = typing.get_args(models.BaccaratGame)
     codec = Codec(models.Header, models.Coup, frozen=(models.HeaderV1, models.CoupV1))
     transcript_model = models.Transcript
@@ -45,6 +48,15 @@ class Baccarat:
 
     def replayer(self, table: TableContext) -> Replayer:
         return Replayer(table)
+
+    def transcript_schema(self) -> dict:
+        doc = self.transcript_model.model_json_schema()
+        doc["title"] = "baccarat transcript v1 and v1.1 (.json)"
+        doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
+                              "A .jsonl transcript holds the header (everything but coups) on line 1 and one coup a "
+                              "line. Format 1.1 adds optional fields (recorded, staff, card codes recorded in part "
+                              "such as 7?, 0?, ??): see docs/transcript.md.")
+        return doc
 
     def replay_key(self, replayer: Replayer) -> str:
         return fingerprint(replayer.carried())

@@ -21,6 +21,8 @@ class PaiGow:
 
     kind = "pai_gow_poker"
     title = "pai gow poker"
+    categories = ()  # its findings fall in the shared categories
+    schema_name = "pai-gow-transcript"
     table_games = ("pai_gow_poker",)
     codec = Codec(models.Header, models.Round,
                   card_words="rank (A 2-9 T J Q K) then suit (S H D C), or JK for the joker",
@@ -36,6 +38,14 @@ class PaiGow:
 
     def replayer(self, table: PaiGowTable) -> PaiGowReplayer:
         return PaiGowReplayer(table)
+
+    def transcript_schema(self) -> dict:
+        doc = self.transcript_model.model_json_schema()
+        doc["title"] = "pai gow poker transcript v1 (.json)"
+        doc["description"] = ("Keys starting with x- are vendor extensions, accepted anywhere and ignored. "
+                              "A .jsonl transcript holds the header (everything but coups) on line 1 and one round "
+                              "(a coup object) a line. See docs/pai-gow-transcript.md.")
+        return doc
 
     def replay_key(self, replayer: PaiGowReplayer) -> str:
         return fingerprint((replayer.last_number, replayer.last_line))  # all it carries to the next round

@@ -18,6 +18,8 @@ class HighCard:
 
     kind = "high_card"
     title = "high card"
+    categories = ()  # its findings fall in the shared categories
+    schema_name = "high-card-transcript"
     table_games = ("high_card",)
     codec = Codec(models.Header, models.Coup, card_words="a rank: 2-9, T, J, Q, K or A", prefix="high_card_")
     transcript_model = models.Transcript
@@ -31,6 +33,9 @@ class HighCard:
 
     def replayer(self, table: HighCardTable) -> HighCardReplayer:
         return HighCardReplayer(table)
+
+    def transcript_schema(self) -> dict:
+        return {**self.transcript_model.model_json_schema(), "title": "high card transcript (.json)"}
 
     def replay_key(self, replayer: HighCardReplayer) -> str:
         return fingerprint((replayer.last, replayer.last_line))  # all it carries: the coup before's number and line
