@@ -53,7 +53,7 @@ class TranscriptResult:
     unreadable: int = 0
     sha256: str = ""
     findings: list[Finding] = field(default_factory=list)
-    states: list | None = None  # the game's CoupCards: the cards of the coups with findings, kept only when a report draws them
+    states: list | None = None  # the game's CoupPicture of each coup with findings, kept only when a report draws them
     coup_numbers: list[int] | None = None  # every readable coup's number, kept only for reports listing each coup
     # rules not judged for want of evidence: (rule id, the evidence missing) -> coups
     not_judged: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
@@ -366,7 +366,7 @@ class Checker:
             source.close()
 
     def cards_of(self, source: TranscriptFile, numbers: set[int]) -> list:
-        """The cards (the game's ``CoupCards``, as :attr:`TranscriptResult.states` keeps them) of the coups
+        """The pictures (:class:`compliance.games.common.CoupPicture`, as :attr:`TranscriptResult.states` keeps them) of the coups
         ``numbers`` of ``source``, replayed again up to the last of them; a coup that cannot be replayed gives
         none.  A finding of whole shoes (the integrity stage, judged once the run is read) cites the coup at
         which it became decisive: the check kept that coup's cards only if a rule of its own had a finding
@@ -383,8 +383,10 @@ class Checker:
                         state = replayer.replay(record.coup, record.line)
                     except (ReplayError, ArithmeticError):
                         state = None
-                    if state is not None and record.number in numbers and hasattr(state, "cards"):
-                        out.append(state.cards())
+                    if state is not None and record.number in numbers:
+                        picture = game.coup_view(state)
+                        if picture is not None:
+                            out.append(picture)
                 if record.number is not None and record.number >= last:
                     break
             return out
@@ -540,8 +542,10 @@ class Checker:
                 collector.add(state, record, found, have, coup_staff or (), skip)
             if found:
                 findings.extend(found)
-                if result.states is not None and hasattr(state, "cards"):  # for the reports that draw the cards
-                    result.states.append(state.cards())  # of the coups with findings (in a game with two hands)
+                if result.states is not None:  # for the reports that draw the coups with findings
+                    picture = game.coup_view(state)
+                    if picture is not None:
+                        result.states.append(picture)
         result.sha256 = source.sha256()
         result.versions = sorted((u for u in result.versions if u.coups), key=lambda u: u.ruleset.period.start or "")
         record_rules.tally(self, source, result.record_tally)

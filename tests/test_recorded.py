@@ -256,7 +256,9 @@ def test_the_html_report_draws_a_card_recorded_in_part(tmp_path):
     data = json.loads(html.split('<script type="application/json" id="report-data">', 1)[1].split("</script>", 1)[0])
     assert {"card not read", "seven, suit not recorded"} <= {f[4] for f in data["faces"]}  # the cards' labels
     assert face("??")[1:] == ["?", "?", "black", "card not read"]
-    assert "points not known (a card not read)" in [c["c"][6] for c in data["coups"] if c["c"]]
+    hands, value = data["fields"]["picture"].index("hands"), data["fields"]["hand"].index("value")
+    assert "points not known (a card not read)" in [data["words"][h[value]] for c in data["coups"] if c["c"]
+                                                    for h in c["c"][hands]]
 
 
 # ------------------------------------------------------------------ the reports

@@ -68,14 +68,30 @@ def page_data(page: str) -> dict:
 
 
 def spelled(data: dict, coup: dict) -> dict:
-    """A coup of the page's data with its words written out, as the page's script draws it (the data gives each
-    word by its place in ``words``)."""
-    def word(i):
-        return None if i is None else data["words"][i]
+    """A coup of the page's data as the page's script reads it: each row by its fields' names (``fields``), its
+    words written out (the data gives each word by its place in ``words``)."""
+    def named(row, kind, worded=()):
+        x = dict(zip(data["fields"][kind], row, strict=True))
+        return x | {name: None if x[name] is None else data["words"][x[name]] for name in worded}
 
-    return coup | {"s": [[s[0], *map(word, s[1:])] for s in coup["s"]],
-                   "w": [[word(w[0]), word(w[1]), word(w[2]), w[3], word(w[4]), word(w[5]), w[6], word(w[7]), w[8]]
-                         for w in coup["w"]]}
+    picture = None
+    if coup["c"] is not None:
+        picture = named(coup["c"], "picture", ["where"])
+        picture["hands"] = [named(h, "hand", ["label", "value", "who"]) for h in picture["hands"]]
+    return coup | {"f": [named(f, "finding") for f in coup["f"]],
+                   "s": [named(s, "step", ["kind", "who", "what", "amount", "note"]) for s in coup["s"]],
+                   "w": [named(w, "wager", ["who", "spot", "staked", "outcome", "paid", "commission"])
+                         for w in coup["w"]],
+                   "c": picture}
+
+
+def test_the_script_reads_the_coup_data_by_field_names():
+    """The coup data is rows of values (compact), their fields' names written once; the script reads no field
+    by its place."""
+    from compliance.report.html import FIELDS, SCRIPT
+
+    assert not re.search(r"\b[cfkswh]\[\d", SCRIPT)
+    assert set(FIELDS) == {"finding", "picture", "hand", "step", "wager"}
 
 
 def test_the_page_is_self_contained(tmp_path, monkeypatch):
@@ -125,12 +141,15 @@ def test_each_coup_carries_its_wagers_calls_payouts_and_commission_from_the_repl
     result = Checker(keep_states=True).check_file(SAMPLE, "night-shift.json")
     data = data_document(Report([result]))
     coup5 = spelled(data, next(c for c in data["coups"] if c["n"] == 5))
-    steps = {s[0]: s for s in coup5["s"]}
-    assert steps[2][1:4] == ["announce", "", "no_more_bets"]
-    assert steps[10] == [10, "settle", "seat 1", "banker", "1,000", "win"]
-    assert ["seat 1", "banker", "1,000", [0], "win", "1,000", 10, None, None] in coup5["w"]
-    settle = next(f for f in coup5["f"] if data["rules"][f[0]][0] == "BAC-SETTLE-AMOUNT")
-    assert settle[2] == 10  # the event the page highlights
+    steps = {s["at"]: s for s in coup5["s"]}
+    assert (steps[2]["kind"], steps[2]["who"], steps[2]["what"]) == ("announce", "", "no_more_bets")
+    assert steps[10] == {"at": 10, "kind": "settle", "who": "seat 1", "what": "banker", "amount": "1,000",
+                         "note": "win"}
+    assert {"who": "seat 1", "spot": "banker", "staked": "1,000", "changed": [0], "outcome": "win", "paid": "1,000",
+            "settled": 10, "commission": None, "commission_at": None} in coup5["w"]
+    settle = next(f for f in coup5["f"] if data["rules"][f["rule"]][0] == "BAC-SETTLE-AMOUNT")
+    assert settle["event"] == 10  # the event the page highlights
+    assert [(h["label"], h["who"]) for h in coup5["c"]["hands"]] == [("Player", "player"), ("Banker", "banker")]
     assert len(coup5["s"]) == len(sample_doc()["coups"][4]["events"])  # every event, none made up
 
 
@@ -142,8 +161,9 @@ def test_a_commission_collected_apart_is_shown_on_the_bettors_banker_wager(tmp_p
     result = Checker(keep_states=True).check_file(tmp_path / "c.json", "c.json")
     data = data_document(Report([result]))
     coup = spelled(data, next(c for c in data["coups"] if c["n"] == 5))
-    assert ["seat 1", "banker", "1,000", [0], "win", "1,000", 10, "50", 11] in coup["w"]
-    assert [11, "commission", "seat 1", "", "50", ""] in coup["s"]
+    assert {"who": "seat 1", "spot": "banker", "staked": "1,000", "changed": [0], "outcome": "win", "paid": "1,000",
+            "settled": 10, "commission": "50", "commission_at": 11} in coup["w"]
+    assert {"at": 11, "kind": "commission", "who": "seat 1", "what": "", "amount": "50", "note": ""} in coup["s"]
 
 
 def test_the_coup_a_shuffle_finding_cites_shows_its_cards_as_recorded(tmp_path, monkeypatch):
@@ -158,11 +178,12 @@ def test_the_coup_a_shuffle_finding_cites_shows_its_cards_as_recorded(tmp_path, 
     for jobs in ("1", "2"):
         data = page_data(run("check", "night.json", "-f", "html", "-j", jobs, "--timestamp", STAMP).stdout)
         shuffle = data["rules"].index(next(r for r in data["rules"] if r[0] == "BAC-SHUFFLE"))
-        cited = [c for c in data["coups"] if any(f[0] == shuffle for f in c["f"])]
+        cited = [spelled(data, c) for c in data["coups"] if any(f[0] == shuffle for f in c["f"])]
         assert cited and all(len(c["f"]) == 1 for c in cited)  # no finding of their own
         for c in cited:
             assert "why" not in c
-            player = [data["faces"][i][0] for i in c["c"][2]]
+            hand = next(h for h in c["c"]["hands"] if h["label"] == "Player")
+            player = [data["faces"][i][0] for i in hand["cards"]]
             dealt = [e["card"] for e in recorded[c["n"]]["events"] if e["type"] == "card" and e.get("to") == "player"]
             assert player == dealt
 

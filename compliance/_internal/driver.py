@@ -129,7 +129,7 @@ class ChunkResult:
     coups: int
     unreadable: int
     coup_numbers: list[int] | None
-    states: list | None  # the game's CoupCards: the cards of the coups with findings, when a report draws them
+    states: list | None  # the game's CoupPicture of each coup with findings, when a report draws them
     start_key: str | None  # fingerprint of the replay state the chunk started from (None: the file's start)
     end_key: str
     start_shoes: set[str]  # the shoes its lookback replayed

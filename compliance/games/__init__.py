@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from compliance.categories import Category
     from compliance.context import RunContext
+    from compliance.games.common import CoupPicture
     from compliance.lintcodes import LintCode
     from compliance.ruleset.models import BoundRule, HouseNote, Ruleset
     from compliance.transcript.codec import Codec
@@ -51,8 +52,7 @@ class CoupState(Protocol):
     """A replayed coup, as the engine reads it (its checks read the rest of the game's own state).
 
     Optional, read where present: ``lacking`` (evidence the coup's record turned out not to hold, a frozenset of
-    :data:`compliance.evidence.EVIDENCE` names) and ``cards()`` (the hands as the HTML report draws them,
-    :class:`compliance.games.common.Step` lists).
+    :data:`compliance.evidence.EVIDENCE` names).
     """
 
     number: int  # the coup's number (``coup`` of the record)
@@ -181,6 +181,11 @@ class Game(Protocol):
 
     def replayer(self, table: Any) -> Replayer:
         """A replayer of one transcript's coups, at ``table``."""
+        ...
+
+    def coup_view(self, state: Any) -> CoupPicture | None:
+        """What a report draws of the coup ``state`` (one of its replayer's): its hands, each with its label, cards
+        and points or rank, its outcome, its events and wagers; None: nothing to draw."""
         ...
 
     def transcript_schema(self) -> dict:

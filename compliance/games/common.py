@@ -52,6 +52,28 @@ class WagerLine(NamedTuple):
     commission_at: int | None = None
 
 
+class HandView(NamedTuple):
+    """One hand as a report draws it, in its game's words."""
+
+    label: str  # its name at the table: "Player", "box 2, five-card hand"
+    cards: tuple[str, ...]  # card codes as finally held
+    initial: int  # how many of them were dealt at first (the rest were drawn)
+    value: str  # its points or rank in words: "7 points", "two pair"
+    who: str  # the ``who`` of the steps that dealt its cards (an event a finding names is marked on its card)
+
+
+class CoupPicture(NamedTuple):
+    """What a report draws of a coup (:meth:`compliance.games.Game.coup_view`): small, and picklable from a
+    worker process."""
+
+    number: int
+    where: str  # "shoe S-1, dealing method C"
+    hands: tuple[HandView, ...]
+    outcome: str  # in words: "announced: banker wins, Player 5, Banker 7", "declared void (misdeal)"
+    steps: tuple[Step, ...] = ()  # every event of the coup, in order, as the replay read it
+    wagers: tuple[WagerLine, ...] = ()  # each wager: staked, settled, commission
+
+
 def check_coup_number(n: int, last: int | None, last_line: int) -> None:
     """Coup numbers increase within a transcript (every game).
 

@@ -165,13 +165,22 @@ SCRIPT = r"""
   }
   function add(parent, child) { parent.appendChild(child); return child; }
   function word(i) { return i === null ? null : D.words[i]; }
-  function spelled(c) {  // a coup's events and wagers with their words (the data gives each by its place in D.words)
+  function named(row, kind, worded) {  // a row of the data by its fields' names (D.fields), its words spelled out
+    var x = {};
+    D.fields[kind].forEach(function (name, i) { x[name] = row[i]; });
+    (worded || []).forEach(function (name) { x[name] = word(x[name]); });
+    return x;
+  }
+  D.coups.forEach(function (c) { c.f = c.f.map(function (f) { return named(f, "finding"); }); });
+  function spelled(c) {  // a coup's hands, events and wagers by name, with their words (given by place in D.words)
     var x = {};
     Object.keys(c).forEach(function (key) { x[key] = c[key]; });
-    x.s = c.s.map(function (s) { return [s[0], word(s[1]), word(s[2]), word(s[3]), word(s[4]), word(s[5])]; });
-    x.w = c.w.map(function (w) {
-      return [word(w[0]), word(w[1]), word(w[2]), w[3], word(w[4]), word(w[5]), w[6], word(w[7]), w[8]];
-    });
+    x.s = c.s.map(function (s) { return named(s, "step", ["kind", "who", "what", "amount", "note"]); });
+    x.w = c.w.map(function (w) { return named(w, "wager", ["who", "spot", "staked", "outcome", "paid", "commission"]); });
+    if (c.c) {
+      x.c = named(c.c, "picture", ["where"]);
+      x.c.hands = x.c.hands.map(function (h) { return named(h, "hand", ["label", "value", "who"]); });
+    }
     return x;
   }
   function option(v, text) { var o = el("option", null, text); o.value = v; return o; }
@@ -206,9 +215,9 @@ SCRIPT = r"""
     return null;
   }
   function matches(f, want) {
-    return (want.rule === null || f[0] === want.rule)
-      && (want.category === null || D.rules[f[0]][2] === D.categories[want.category])
-      && (want.severity === null || f[1] === want.severity) && (want.patron === null || f[10] === want.patron);
+    return (want.rule === null || f.rule === want.rule)
+      && (want.category === null || D.rules[f.rule][2] === D.categories[want.category])
+      && (want.severity === null || f.severity === want.severity) && (want.patron === null || f.patron === want.patron);
   }
   function wanted() {
     return {rule: value("rule"), category: value("category"), severity: value("severity"), table: value("table"),
@@ -235,33 +244,28 @@ SCRIPT = r"""
     add(e, el("span", "rank", face[1])); add(e, el("span", "suit", face[2])); add(e, el("span", "corner", face[1]));
     return e;
   }
-  function hand(name, cards, initial, points, hits) {
-    var h = el("div", "hand " + name.toLowerCase());
-    var head = add(h, el("h4", null, name + " "));
-    add(head, el("span", "total", points));
-    var row = add(h, el("div", "cards"));
-    if (!cards.length) add(row, el("span", "no-cards", "no cards"));
-    cards.forEach(function (f, i) {
+  function hand(h, hits) {  // a hand as its game names it: its label, its points or rank, its cards
+    var e = el("div", "hand" + (h.who ? " " + h.who : ""));
+    var head = add(e, el("h4", null, h.label + " "));
+    add(head, el("span", "total", h.value));
+    var row = add(e, el("div", "cards"));
+    if (!h.cards.length) add(row, el("span", "no-cards", "no cards"));
+    h.cards.forEach(function (f, i) {
       var face = D.faces[f];
-      row.appendChild(card(face, i >= initial, hits.indexOf(face[0]) >= 0));
+      row.appendChild(card(face, i >= h.initial, hits.indexOf(face[0]) >= 0));
     });
-    return h;
+    return e;
   }
-  function hitCards(c, events, name) {
-    return c.s.filter(function (s) { return events.indexOf(s[0]) >= 0 && (s[1] === "card" || s[1] === "card_move")
-                                              && s[2] === name; }).map(function (s) { return s[3]; });
+  function hitCards(c, events, who) {  // the cards dealt to a hand by the events a finding names
+    return c.s.filter(function (s) { return events.indexOf(s.at) >= 0 && (s.kind === "card" || s.kind === "card_move")
+                                              && s.who === who; }).map(function (s) { return s.what; });
   }
   function felt(c, events) {
     var box = el("div", "left");
     var f = add(box, el("div", "table-felt"));
     if (!c.c) { add(f, el("span", "no-cards", c.why)); return box; }
-    var k = c.c;
-    f.appendChild(hand("Player", k[2], k[3], k[6], hitCards(c, events, "player")));
-    f.appendChild(hand("Banker", k[4], k[5], k[7], hitCards(c, events, "banker")));
-    var said = k[9] !== null ? "declared void (" + k[9] + ")" : k[8] === null ? "no result announced"
-      : k[8][0] === "tie" ? "announced: tie, Player " + k[8][1] + ", Banker " + k[8][2]
-      : "announced: " + k[8][0] + " wins, Player " + k[8][1] + ", Banker " + k[8][2];
-    add(box, el("p", "result", "shoe " + k[0] + (k[1] ? ", dealing method " + k[1] : "") + "; " + said));
+    c.c.hands.forEach(function (h) { f.appendChild(hand(h, hitCards(c, events, h.who))); });
+    add(box, el("p", "result", (c.c.where ? c.c.where + "; " : "") + c.c.outcome));
     return box;
   }
   function row(table, cells, hit, header) {
@@ -279,10 +283,10 @@ SCRIPT = r"""
       var t = add(box, el("table", "wagers"));
       row(t, ["who", "spot", "staked", "settled", "amount", "commission"], false, true);
       c.w.forEach(function (w) {
-        var hit = w[3].some(function (a) { return events.indexOf(a) >= 0; }) || events.indexOf(w[6]) >= 0
-          || events.indexOf(w[8]) >= 0;
-        row(t, [w[0], w[1], w[2], w[4] === null ? "not settled" : w[4], w[5] === null ? "" : w[5],
-                w[7] === null ? "" : w[7]], hit);
+        var hit = w.changed.some(function (a) { return events.indexOf(a) >= 0; }) || events.indexOf(w.settled) >= 0
+          || events.indexOf(w.commission_at) >= 0;
+        row(t, [w.who, w.spot, w.staked, w.outcome === null ? "not settled" : w.outcome, w.paid === null ? "" : w.paid,
+                w.commission === null ? "" : w.commission], hit);
       });
     }
     if (c.s.length) {
@@ -290,37 +294,38 @@ SCRIPT = r"""
       var e = add(box, el("table", "events"));
       row(e, ["#", "event", "who", "what", "amount", ""], false, true);
       c.s.forEach(function (s) {
-        var tr = row(e, [String(s[0]), s[1], s[2], s[3], s[4] === null ? "" : s[4], s[5]], events.indexOf(s[0]) >= 0);
-        tr.setAttribute("data-event", s[0]);
+        var tr = row(e, [String(s.at), s.kind, s.who, s.what, s.amount === null ? "" : s.amount, s.note],
+                     events.indexOf(s.at) >= 0);
+        tr.setAttribute("data-event", s.at);
       });
     }
     return box;
   }
   function finding(f, want) {
-    var r = D.rules[f[0]], sev = D.severities[f[1]];
-    var li = el("li", sev + (f[6] !== null ? " waived" : "") + (matches(f, want) ? "" : " other"));
+    var r = D.rules[f.rule], sev = D.severities[f.severity];
+    var li = el("li", sev + (f.waiver !== null ? " waived" : "") + (matches(f, want) ? "" : " other"));
     li.setAttribute("data-rule", r[0]);
     add(li, el("span", "sev " + sev, sev)); add(li, el("code", null, r[0]));
     li.appendChild(document.createTextNode(" ")); add(li, el("span", "category", "[" + r[2] + "]"));
-    add(li, el("br")); add(li, el("span", "message", f[3])); add(li, el("br"));
-    add(li, el("span", "citation", "Regulation: " + (word(f[5]) || "\u2014")));
+    add(li, el("br")); add(li, el("span", "message", f.message)); add(li, el("br"));
+    add(li, el("span", "citation", "Regulation: " + (word(f.citation) || "\u2014")));
     li.appendChild(document.createTextNode(" "));
-    add(li, el("span", "where", "(" + f[4] + (f[2] === null ? "" : ", event " + f[2]) + ")"));
-    if (f[8] !== null) add(li, el("div", "money " + f[9], f[8]));
-    if (f[6] !== null) add(li, el("div", "waiver", "waived by " + f[6] + ": " + f[7]));
+    add(li, el("span", "where", "(" + f.where + (f.event === null ? "" : ", event " + f.event) + ")"));
+    if (f.money !== null) add(li, el("div", "money " + f.favours, f.money));
+    if (f.waiver !== null) add(li, el("div", "waiver", "waived by " + f.waiver + ": " + f.why));
     return li;
   }
   function coup(c, want) {
     c = spelled(c);
-    var events = c.f.filter(function (f) { return matches(f, want) && f[2] !== null; })
-      .map(function (f) { return f[2]; });
+    var events = c.f.filter(function (f) { return matches(f, want) && f.event !== null; })
+      .map(function (f) { return f.event; });
     var tr = D.transcripts[c.t];
     var s = el("section", "coup");
     if (c.n !== null) s.setAttribute("data-coup", c.n);
     s.setAttribute("data-transcript", tr[0]);
     var head = add(s, el("div", "coup-head"));
     add(head, el("h3", null, c.n !== null ? "Coup " + c.n : "Unreadable coup (line " + c.l + ")"));
-    var reported = c.f.filter(function (f) { return f[6] === null; }).length, waived = c.f.length - reported;
+    var reported = c.f.filter(function (f) { return f.waiver === null; }).length, waived = c.f.length - reported;
     add(head, el("span", "meta", tr[0] + " \u00b7 table " + D.tables[tr[1]]
                  + (c.d !== null ? " \u00b7 dealer " + D.dealers[c.d] : "") + (c.a !== null ? " \u00b7 " + c.a : "")
                  + " \u00b7 " + reported + " finding" + (reported === 1 ? "" : "s")
@@ -403,6 +408,8 @@ def face(code: str) -> list:
     """A card as the page draws it: [code, rank shown, suit symbol, colour, label]; a ``?`` for what was not
     recorded (``7?``: a seven, suit not recorded; ``0?``: a ten or court card; ``??``: not read)."""
     rank, suit = code[:-1], code[-1]
+    if suit not in SUIT and (suit != "?" or rank not in RANK_NAME and rank not in ("0", "?")):
+        return [code, code, "", "black", code]  # not a rank and a suit (a joker): its code as its game gives it
     symbol, suit_name, colour = SUIT.get(suit, ("?", "suit not recorded", "black"))
     shown = RANK.get(rank, rank)
     if code == "??":
@@ -413,10 +420,6 @@ def face(code: str) -> list:
         label = (f"{RANK_NAME.get(rank, rank)} of {suit_name}" if suit in SUIT
                  else f"{RANK_NAME[rank]}, suit not recorded")
     return [code, shown, symbol, colour, label]
-
-
-def _points(total: int | None) -> str:
-    return "points not known (a card not read)" if total is None else f'{total} point{"" if total == 1 else "s"}'
 
 
 # ------------------------------------------------------------------ the coups as data
@@ -469,15 +472,26 @@ def _coup_data(cv: CoupView, transcript: int, rule_index: dict[str, int], faces:
     if c is None:
         data["why"] = "this coup could not be read" if cv.unreadable else "the cards of this coup were not kept"
         return data
-    data["c"] = [c.shoe, c.method, [faces(code) for code in c.player], c.player_initial,
-                 [faces(code) for code in c.banker], c.banker_initial, _points(c.player_total),
-                 _points(c.banker_total), None if c.result is None else list(c.result), c.void]
+    data["c"] = [word(c.where), [[word(h.label), [faces(code) for code in h.cards], h.initial, word(h.value),
+                                  word(h.who)] for h in c.hands], c.outcome]
     data["s"] = [[s.at, word(s.kind), word(s.who), word(s.what), word(_amount(s.amount)), word(s.note)]
-                 for s in getattr(c, "steps", ())]
+                 for s in c.steps]
     data["w"] = [[word(w.who), word(w.spot), word(money(w.staked)), list(w.changed_at), word(w.outcome),
                   word(_amount(w.paid)), w.settled_at, word(_amount(w.commission)), w.commission_at]
-                 for w in getattr(c, "wagers", ())]
+                 for w in c.wagers]
     return data
+
+
+#: the names of the fields of each kind of row of the coup data, in the order a row gives them (the page's
+#: script reads every field by its name; a row is a list, its names written once)
+FIELDS = {
+    "finding": ["rule", "severity", "event", "message", "where", "citation", "waiver", "why", "money", "favours",
+                "patron"],
+    "picture": ["where", "hands", "outcome"],
+    "hand": ["label", "cards", "initial", "value", "who"],
+    "step": ["at", "kind", "who", "what", "amount", "note"],
+    "wager": ["who", "spot", "staked", "changed", "outcome", "paid", "settled", "commission", "commission_at"],
+}
 
 
 def data_document(report: Report) -> dict:
@@ -503,7 +517,8 @@ def data_document(report: Report) -> dict:
     patrons = {name: i for i, name in enumerate(report.patrons)}  # the filter's order: the patrons section's
     coups = [_coup_data(cv, i, rule_index, faces, dealers, hours, patrons, words)
              for i, view in enumerate(report.transcripts) for cv in report.coups_of(view, every_coup=False)]
-    return {"severities": list(SEVERITIES), "categories": list(CATEGORIES), "rules": rules, "tables": tables.items,
+    return {"fields": FIELDS, "severities": list(SEVERITIES), "categories": list(CATEGORIES), "rules": rules,
+            "tables": tables.items,
             "dealers": dealers.items, "hours": hours.items, "patrons": list(patrons),
             # the time filters, coarsest first: each level's periods (the hours are "hours") and, below the first,
             # the place of each in the level above
@@ -562,7 +577,7 @@ def _by_category(report: Report, data: dict) -> str:
     present = [c for c in CATEGORIES if report.by_category[c]]
     if not present:
         return '<p class="clean">No finding.</p>'
-    order = {c: i for i, c in enumerate(CATEGORIES)}
+    order = {c: i for i, c in enumerate(data["categories"])}
     rows = "".join(f'<tr><td>{_pick("category", order[c], c)}</td><td>{_e(CATEGORIES[c])}</td>'
                    f'<td class="num">{report.by_category[c]:,}</td></tr>' for c in present)
     return ('<table class="by-category"><tr><th>category</th><th>meaning</th><th class="num">findings</th></tr>'
@@ -642,7 +657,7 @@ def _filters(report: Report, data: dict) -> str:
     present = {f.category for f in report.all_findings}
     broken = {f.rule for f in report.all_findings}
     rules = [(i, r[0]) for i, r in enumerate(data["rules"]) if r[0] in broken]
-    categories = [(i, c) for i, c in enumerate(CATEGORIES) if c in present]
+    categories = [(i, c) for i, c in enumerate(data["categories"]) if c in present]
     sizes = "".join(f'<option value="{n}"{" selected" if n == PAGE_SIZE else ""}>{n}</option>' for n in PAGE_SIZES)
     return ('<div class="filters">' + _options("rule", "rule", rules) + _options("category", "category", categories)
             + _options("severity", "severity", list(enumerate(SEVERITIES)))

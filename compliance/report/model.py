@@ -126,7 +126,7 @@ class CoupView:
     findings: list[Finding]  # reported
     waived: list[tuple[Finding, Entry]]
     line: int | None = None  # where an unreadable coup without a number was found
-    cards: tuple | None = None  # the game's CoupCards, when the run kept them (HTML)
+    cards: tuple | None = None  # the game's CoupPicture, when the run kept them (HTML)
 
     @property
     def dealer(self) -> str | None:

@@ -21,7 +21,7 @@ from compliance.games.baccarat.categories import CATEGORIES
 from compliance.games.baccarat.replay import Replayer
 from compliance.games.baccarat.section import Section
 from compliance.games.baccarat.table import TableContext
-from compliance.games.common import fingerprint
+from compliance.games.common import CoupPicture, fingerprint
 from compliance.registry import BACCARAT
 from compliance.transcript.codec import Codec
 
@@ -48,6 +48,9 @@ class Baccarat:
 
     def replayer(self, table: TableContext) -> Replayer:
         return Replayer(table)
+
+    def coup_view(self, state) -> CoupPicture:
+        return state.picture()
 
     def transcript_schema(self) -> dict:
         doc = self.transcript_model.model_json_schema()

@@ -23,7 +23,15 @@ from typing import NamedTuple
 from compliance.cards import CANONICAL, DECK, PARTIAL, PARTIAL_POINTS, POINTS
 from compliance.evidence import Unknown
 from compliance.games.baccarat.table import TableContext, describe_spots
-from compliance.games.common import ZERO, ReplayError, Step, WagerLine, check_coup_number  # noqa: F401 (read by checks)
+from compliance.games.common import (  # noqa: F401 (read by checks)
+    ZERO,
+    CoupPicture,
+    HandView,
+    ReplayError,
+    Step,
+    WagerLine,
+    check_coup_number,
+)
 
 PLAYER, BANKER = "player", "banker"
 HAND = {PLAYER: "Player's Hand", BANKER: "Banker's Hand"}  # the hands in the words of the regulations
@@ -128,22 +136,8 @@ def read_time(text: str) -> dt.datetime | None:
         return None
 
 
-class CoupCards(NamedTuple):
-    """What a report draws of a coup (the HTML report): small, and picklable from a worker process."""
-
-    number: int
-    shoe: str
-    method: str | None
-    player: tuple[str, ...]  # card codes as finally held
-    player_initial: int  # how many of them are initial cards (the rest were drawn)
-    banker: tuple[str, ...]
-    banker_initial: int
-    player_total: int | None  # None: a card of the hand was not read
-    banker_total: int | None
-    result: tuple[str, int, int] | None  # announced (winner, player points, banker points)
-    void: str | None  # reason, when the coup was declared void
-    steps: tuple[Step, ...] = ()  # every event of the coup, in order, as the replay read it
-    wagers: tuple[WagerLine, ...] = ()  # each wager: staked, settled, commission
+def _points_words(total: int | None) -> str:
+    return "points not known (a card not read)" if total is None else f'{total} point{"" if total == 1 else "s"}'
 
 
 def side_totals(stakes: dict[tuple, Decimal], spots: dict) -> dict[str, Decimal]:
@@ -323,15 +317,22 @@ class CoupState:
         """"player", "banker" or "tie", by the final totals."""
         return self.won
 
-    def cards(self) -> CoupCards:
+    def picture(self) -> CoupPicture:
         """The coup as a report draws it (the hands, every event, every wager), kept instead of the whole state."""
         r = self.result
         known = not self.lacking  # no total where a card was not read
-        return CoupCards(self.number, self.shoe, self.method, tuple(c.code for c in self.player), self.player_initial,
-                         tuple(c.code for c in self.banker), self.banker_initial,
-                         self.points[2] if known else None, self.points[3] if known else None,
-                         None if r is None else (r.winner, r.player_points, r.banker_points),
-                         None if self.void is None else self.void.reason, self.steps(), self.wager_lines())
+        said = ("no result announced" if r is None else
+                f"announced: {'tie' if r.winner == 'tie' else r.winner + ' wins'}, Player {r.player_points}, "
+                f"Banker {r.banker_points}")
+        if self.void is not None and self.void.reason is not None:
+            said = f"declared void ({self.void.reason})"
+        return CoupPicture(
+            self.number, f"shoe {self.shoe}" + (f", dealing method {self.method}" if self.method else ""),
+            (HandView("Player", tuple(c.code for c in self.player), self.player_initial,
+                      _points_words(self.points[2] if known else None), "player"),
+             HandView("Banker", tuple(c.code for c in self.banker), self.banker_initial,
+                      _points_words(self.points[3] if known else None), "banker")),
+            said, self.steps(), self.wager_lines())
 
     def steps(self) -> tuple[Step, ...]:
         """Every event of the coup, in order, from what the replay kept of it."""

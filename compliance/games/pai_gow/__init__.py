@@ -9,9 +9,10 @@ engine's, shared with baccarat.
 
 from __future__ import annotations
 
-from compliance.games.common import fingerprint
+from compliance.games import LazyModule
+from compliance.games.common import CoupPicture, fingerprint
 from compliance.games.pai_gow import models
-from compliance.games.pai_gow.replay import PaiGowReplayer
+from compliance.games.pai_gow.replay import PaiGowReplayer, picture
 from compliance.games.pai_gow.table import PaiGowTable
 from compliance.transcript.codec import Codec
 
@@ -38,6 +39,9 @@ class PaiGow:
 
     def replayer(self, table: PaiGowTable) -> PaiGowReplayer:
         return PaiGowReplayer(table)
+
+    def coup_view(self, state) -> CoupPicture:
+        return picture(state)
 
     def transcript_schema(self) -> dict:
         doc = self.transcript_model.model_json_schema()

@@ -16,8 +16,8 @@ from collections import Counter
 from decimal import Decimal
 from typing import NamedTuple
 
-from compliance.games.common import ZERO, check_coup_number
-from compliance.games.pai_gow.hands import CARDS, DECK, HandValue, Wheel, fouled, high_hand, low_hand
+from compliance.games.common import ZERO, CoupPicture, HandView, WagerLine, check_coup_number, money
+from compliance.games.pai_gow.hands import CARDS, DECK, BadHand, HandValue, Wheel, describe, fouled, high_hand, low_hand
 
 DEALER = "dealer"
 HAND_SIZE = 7
@@ -134,6 +134,42 @@ class RoundState:
     def describe_box(self, box: int) -> str:
         patron = self.players.get(box)
         return f"box {box}" + (f" ({patron})" if patron else "")
+
+
+def picture(s: RoundState) -> CoupPicture:
+    """The round as a report draws it: each position's hands as set (or its seven cards, where it set none), the
+    settlements, and each box's wager."""
+    hands = []
+    for position in sorted((p for p in s.dealt if p != DEALER), key=str) + ([DEALER] if DEALER in s.dealt else []):
+        name = describe_position(position)
+        setting = s.setting(position)
+        if setting is None:
+            hands.append(HandView(name, tuple(s.dealt[position]), len(s.dealt[position]), "not set", str(position)))
+            continue
+        try:
+            high, low = (describe(v) for v in setting.values())
+        except BadHand:
+            high = low = "not a hand"
+        hands.append(HandView(f"{name}, five-card hand", setting.high, len(setting.high), high, str(position)))
+        hands.append(HandView(f"{name}, two-card hand", setting.low, len(setting.low), low, str(position)))
+    settled = {x.box: x for x in s.settlements}
+    commission = {x.box: x for x in s.commissions}
+    staked = s.stakes_at_settlement if s.stakes_at_settlement is not None else s.stakes
+    wagers = tuple(
+        WagerLine(s.players.get(box) or f"box {box}", f"box {box}", staked.get(box, ZERO),
+                  tuple(c.at for c in s.changes if c.box == box),
+                  settled[box].outcome if box in settled else None, settled[box].amount if box in settled else None,
+                  settled[box].at if box in settled else None,
+                  commission[box].amount if box in commission else None,
+                  commission[box].at if box in commission else None)
+        for box in sorted(set(staked) | set(settled)))
+    if s.void is not None:
+        outcome = "declared void"
+    elif s.settlements:
+        outcome = "settled: " + ", ".join(f"box {x.box} {x.outcome} {money(x.amount)}" for x in s.settlements)
+    else:
+        outcome = "no box settled"
+    return CoupPicture(s.number, f"round {s.number}", tuple(hands), outcome, (), wagers)
 
 
 class PaiGowReplayer:

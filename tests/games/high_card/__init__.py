@@ -6,7 +6,7 @@ package has, and one line in the registry of games.  Nothing outside it names it
 
 from __future__ import annotations
 
-from compliance.games.common import fingerprint
+from compliance.games.common import CoupPicture, fingerprint
 from compliance.transcript.codec import Codec
 from high_card import models
 from high_card.replay import HighCardReplayer
@@ -33,6 +33,9 @@ class HighCard:
 
     def replayer(self, table: HighCardTable) -> HighCardReplayer:
         return HighCardReplayer(table)
+
+    def coup_view(self, state) -> CoupPicture:
+        return state.picture()
 
     def transcript_schema(self) -> dict:
         return {**self.transcript_model.model_json_schema(), "title": "high card transcript (.json)"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from compliance.games.common import ZERO, ReplayError, check_coup_number
+from compliance.games.common import ZERO, CoupPicture, HandView, ReplayError, WagerLine, check_coup_number
 from high_card.models import RANKS
 
 
@@ -24,6 +24,18 @@ class HighCardState:
         if self.player is None or self.dealer is None:
             return None
         return "win" if self.player > self.dealer else "lose" if self.player < self.dealer else "push"
+
+
+    def picture(self) -> CoupPicture:
+        """The coup as a report draws it: the two cards, the winner, each seat's wager."""
+        hands = tuple(HandView(label, (RANKS[rank],) if rank is not None else (), 1,
+                               "not dealt" if rank is None else f"rank {RANKS[rank]}", label.lower())
+                      for label, rank in (("Player", self.player), ("Dealer", self.dealer)))
+        settled = {seat: (at, outcome, amount) for at, seat, outcome, amount in self.settlements}
+        wagers = tuple(WagerLine(f"seat {seat}", "high card", stake, (), *(
+            (settled[seat][1], settled[seat][2], settled[seat][0]) if seat in settled else ()))
+            for seat, stake in sorted(self.stakes.items()))
+        return CoupPicture(self.number, "", hands, f"the higher card: {self.outcome or 'not dealt'}", (), wagers)
 
 
 class HighCardReplayer:
