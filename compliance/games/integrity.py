@@ -118,20 +118,27 @@ class Stretch:
 
 @dataclass(slots=True)
 class ShoeView:
-    """One shoe as the report shows it: its scoreboard, its counts against fair play, its flagged cards."""
+    """One shoe as the report shows it: its game's scoreboards (a subclass of the game's draws them), its counts
+    against fair play, its flagged cards."""
 
     shoe: str
     table: str
     decks: int
     first_coup: int
     last_coup: int
-    outcomes: str  # one letter a coup: B, P, T (lower case: a natural), "-" a coup not compared
     counts: list[CountBand] = field(default_factory=list)
-    streak: tuple[str, int, float] | None = None  # (B or P, length, chance of one as long) of the longest streak
     flagged: list[str] = field(default_factory=list)  # the integrity findings on this shoe, in words
     cards: tuple[str, ...] | None = None  # the cards in the order drawn: only for a shoe flagged unshuffled
     stretches: list[Stretch] = field(default_factory=list)
     decisive_card: int | None = None  # the card whose coming out made the evidence decisive
+
+    def boards(self) -> list[tuple[str, str]]:
+        """The game's scoreboards of the shoe, each (caption, inline SVG); a game without any draws none."""
+        return []
+
+    def legend(self) -> str:
+        """What its scoreboards and counts show, in words."""
+        return ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@ The page opens with the run's summary, server-drawn: the verdict, a table of
 contents, the findings by rule, by category and by table, every transcript's
 table, ruleset, SHA-256 and counts, and the notes.  Then come the coups with a
 finding, filterable by rule, category, severity and table and shown a page at
-a time: each coup's two hands drawn as cards (a third card turned sideways, as
-it is dealt), its wagers with what they were paid and the commission taken,
+a time: each coup's hands drawn as cards, as its game names them (its
+``Game.coup_view``; a card drawn after the first ones turned sideways), its wagers with what they were paid and the commission taken,
 and every event of the coup in order, the event a finding names highlighted
 (and its card, when it is a card), then the findings with their citations and
 places in the file.  Each transcript's part of the summary lists the rules
@@ -13,9 +13,9 @@ not judged for want of evidence (a recording that holds less than a whole
 transcript), and where the transcripts record who dealt and when, the
 findings are counted by dealer, table and hour too, and charted with the
 categories.  Where the shoe and table integrity rules ran, each transcript
-shows its shoes: bead plate, big road, counts against fair play and the cards
-of a shoe flagged unshuffled, inline SVG drawn by :mod:`compliance.report.svg`
-(no script of its own).
+shows its shoes: its game's scoreboards (baccarat's bead plate and big road),
+counts against fair play and the cards of a shoe flagged unshuffled, inline SVG
+drawn by :mod:`compliance.report.svg` (no script of its own).
 
 The coups are data (one JSON document in the page) drawn by the page's own
 script a page at a time, so a run of 20,000 findings opens in a second or two
@@ -34,7 +34,8 @@ import json
 from decimal import Decimal
 from html import escape
 
-from compliance.categories import CATEGORIES, SEVERITIES
+from compliance import registry
+from compliance.categories import CATEGORIES, SEVERITIES, SHARED
 from compliance.games.common import money
 from compliance.printable import printable
 from compliance.report import svg
@@ -517,9 +518,8 @@ def data_document(report: Report) -> dict:
     patrons = {name: i for i, name in enumerate(report.patrons)}  # the filter's order: the patrons section's
     coups = [_coup_data(cv, i, rule_index, faces, dealers, hours, patrons, words)
              for i, view in enumerate(report.transcripts) for cv in report.coups_of(view, every_coup=False)]
-    return {"fields": FIELDS, "severities": list(SEVERITIES), "categories": list(CATEGORIES), "rules": rules,
-            "tables": tables.items,
-            "dealers": dealers.items, "hours": hours.items, "patrons": list(patrons),
+    return {"fields": FIELDS, "severities": list(SEVERITIES), "categories": _categories(report), "rules": rules,
+            "tables": tables.items, "dealers": dealers.items, "hours": hours.items, "patrons": list(patrons),
             # the time filters, coarsest first: each level's periods (the hours are "hours") and, below the first,
             # the place of each in the level above
             "time": None if time is None else {
@@ -571,6 +571,14 @@ def _by_rule(report: Report, data: dict) -> str:
         f'<td>{_e(data["rules"][index[c.rule]][3] or "—")}</td></tr>' for c in stats)
     return ('<table class="by-rule"><tr><th>rule</th><th>title</th><th>category</th><th>severity</th>'
             f'<th class="num">findings</th><th class="num">coups</th><th>regulation</th></tr>{rows}</table>')
+
+
+def _categories(report: Report) -> list[str]:
+    """The categories the page's filters name, in order: the shared ones and those of the games it checked."""
+    own = {c.name for kind in {t.result.ruleset.game_kind for t in report.transcripts}
+           for c in registry.get(kind).categories}
+    present = {f.category for f in report.all_findings}
+    return [c for c in CATEGORIES if c in SHARED or c in own or c in present]
 
 
 def _by_category(report: Report, data: dict) -> str:

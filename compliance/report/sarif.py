@@ -65,7 +65,8 @@ def _rule(rule_id: str, versions) -> dict:
         "fullDescription": {"text": summary},
         "help": {"text": help_text, "markdown": help_md},
         "defaultConfiguration": {"level": LEVEL[first.severity]},
-        "properties": {"category": first.category, "tags": ["baccarat", "compliance", first.category],
+        "properties": {"category": first.category,  # tagged with the games of the rulesets that define it
+                       "tags": [*dict.fromkeys(rs.game_kind for rs, _ in versions), "compliance", first.category],
                        "citations": [rs_rule.citation_text for _, rs_rule in versions]},
     }
 

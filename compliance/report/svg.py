@@ -5,12 +5,8 @@ worked out; nothing is computed but positions.  Each picture is inline
 ``<svg>`` with its own ``<title>`` (no script, no external resource), so the
 report stays one file that prints.
 
-* :func:`bead_plate` -- one disc a coup, six to a column, top to bottom,
-  left to right, as the scoreboards at a baccarat table draw it: red the
-  Banker, blue the Player, green a tie; a dot marks a natural;
-* :func:`big_road` -- a column a streak: hollow rings, a new column when the
-  winner changes; a tie is a green stroke across the last ring; a streak longer
-  than six turns right along the bottom row (the "dragon tail");
+* a game's scoreboards of a shoe (its ``ShoeView.boards``: baccarat's bead plate and big road, drawn in its
+  package);
 * :func:`count_bands` -- each count against the band a fair shoe lands in
   95 times in 100, the average marked, the count a dot (red outside the band);
 * :func:`card_strip` -- the cards of a shoe flagged unshuffled, in the order
@@ -23,102 +19,11 @@ report stays one file that prints.
 
 from __future__ import annotations
 
-from html import escape
+from compliance.games.pictures import escaped as _e
+from compliance.games.pictures import svg as _svg
 
-from compliance.printable import printable
-
-BANKER, PLAYER, TIE, GREY = "#c62828", "#1565c0", "#2e7d32", "#9e9e9e"
-CELL = 16  # px a cell of the scoreboards
-ROWS = 6
+RED = "#c62828"  # what lies outside its band
 SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-
-
-def _e(text) -> str:
-    return escape(printable(str(text)), quote=True)  # control and bidi characters shown, never obeyed
-
-
-def _svg(width: float, height: float, title: str, body: str, cls: str) -> str:
-    return (f'<svg class="{cls}" xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-            f'viewBox="0 0 {width:g} {height:g}" role="img"><title>{_e(title)}</title>{body}</svg>')
-
-
-def _colour(letter: str) -> str:
-    return {"B": BANKER, "P": PLAYER, "T": TIE}.get(letter.upper(), GREY)
-
-
-def bead_plate(outcomes: str, label: str = "bead plate") -> str:
-    """The bead plate of a shoe: ``outcomes`` one letter a coup (B, P, T; lower case a natural; - not compared)."""
-    cols = max(1, -(-len(outcomes) // ROWS))
-    parts = []
-    r = CELL / 2 - 1.5
-    for i, letter in enumerate(outcomes):
-        x = (i // ROWS) * CELL + CELL / 2
-        y = (i % ROWS) * CELL + CELL / 2
-        fill = _colour(letter)
-        shown = letter.upper() if letter != "-" else "\u00b7"
-        parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{fill}"/>'
-                     f'<text x="{x:g}" y="{y + 3.5:g}" font-size="9" text-anchor="middle" fill="#fff">{shown}</text>')
-        if letter.islower():
-            parts.append(f'<circle cx="{x + r - 1.5:g}" cy="{y - r + 1.5:g}" r="2" fill="#ffd600"/>')
-    grid = "".join(f'<line x1="{c * CELL}" y1="0" x2="{c * CELL}" y2="{ROWS * CELL}" stroke="#e0e0e0"/>'
-                   for c in range(1, cols))
-    return _svg(cols * CELL, ROWS * CELL, f"{label}: {len(outcomes)} coups", grid + "".join(parts), "bead-plate")
-
-
-def road_cells(outcomes: str) -> list[tuple[int, int, str, int]]:
-    """Cells of the big road: (column, row, B or P, ties after it); a streak past the sixth row turns right."""
-    cells: list[list] = []
-    taken: set[tuple[int, int]] = set()
-    side = None
-    col = -1
-    start_col = -1
-    row = 0
-    ties_before = 0
-    for letter in outcomes:
-        s = letter.upper()
-        if s == "T":
-            if cells:
-                cells[-1][3] += 1
-            else:
-                ties_before += 1
-            continue
-        if s not in "BP":
-            continue
-        if s != side:
-            start_col += 1
-            col, row = start_col, 0
-            side = s
-        elif row + 1 < ROWS and (col, row + 1) not in taken:
-            row += 1
-        else:
-            col += 1  # the dragon tail: along the row it reached
-        taken.add((col, row))
-        cells.append([col, row, s, 0])
-    if cells and ties_before:
-        cells[0][3] += ties_before
-    return [tuple(c) for c in cells]
-
-
-def big_road(outcomes: str, label: str = "big road") -> str:
-    cells = road_cells(outcomes)
-    cols = max((c for c, _, _, _ in cells), default=0) + 1
-    parts = []
-    r = CELL / 2 - 2.5
-    for c, row, s, ties in cells:
-        x, y = c * CELL + CELL / 2, row * CELL + CELL / 2
-        parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="none" stroke="{_colour(s)}" stroke-width="2.5"/>')
-        if ties:
-            parts.append(f'<line x1="{x - r:g}" y1="{y + r:g}" x2="{x + r:g}" y2="{y - r:g}" stroke="{TIE}" '
-                         f'stroke-width="2"/>')
-            if ties > 1:
-                parts.append(f'<text x="{x:g}" y="{y + 3:g}" font-size="8" text-anchor="middle" fill="{TIE}">'
-                             f'{ties}</text>')
-    grid = "".join(f'<line x1="{c * CELL}" y1="0" x2="{c * CELL}" y2="{ROWS * CELL}" stroke="#eeeeee"/>'
-                   for c in range(1, cols))
-    grid += "".join(f'<line x1="0" y1="{r_ * CELL}" x2="{cols * CELL}" y2="{r_ * CELL}" stroke="#eeeeee"/>'
-                    for r_ in range(1, ROWS))
-    return _svg(cols * CELL, ROWS * CELL, f"{label}: {len(cells)} Banker or Player coups", grid + "".join(parts),
-                "big-road")
 
 
 def count_bands(counts, width: int = 360) -> str:
@@ -135,7 +40,7 @@ def count_bands(counts, width: int = 360) -> str:
         def x(v, c=c):
             return label_w + v / top * scale_w
 
-        colour = BANKER if c.outside else "#263238"
+        colour = RED if c.outside else "#263238"
         parts.append(f'<text x="0" y="{y + 4:g}" font-size="11">{_e(c.name)}</text>'
                      f'<rect x="{x(c.low):.1f}" y="{y - 5:g}" width="{max(x(c.high) - x(c.low), 1.5):.1f}" height="10" '
                      f'fill="#cfd8dc"><title>fair band {c.low} to {c.high}</title></rect>'
@@ -168,7 +73,7 @@ def hold_bands(groups, confidence: float, width: int = 560) -> str:
              f'stroke-dasharray="2,2"><title>0%</title></line>']
     for i, g in enumerate(groups):
         y = i * row_h + row_h / 2
-        colour = BANKER if g.outside else "#263238"
+        colour = RED if g.outside else "#263238"
         pct = f"{float(g.hold) * 100:.2f}%"
         theo = f"{float(g.theoretical_hold) * 100:.2f}%"
         parts.append(f'<text x="0" y="{y + 4:g}" font-size="11">{_e(g.name)}</text>'
@@ -267,16 +172,12 @@ def _figure(caption: str, picture: str) -> str:
 
 
 def shoe_html(view) -> str:
-    """One shoe (a ShoeView): its bead plate and big road, its counts against fair play, its flagged cards."""
+    """One shoe (a ShoeView): its game's scoreboards (baccarat's bead plate and big road), its counts against fair
+    play, its flagged cards."""
     first, last = view.first_coup, view.last_coup
     head = (f'<h4>Shoe {_e(view.shoe)} <span class="meta">table {_e(view.table)} \u00b7 {view.decks} decks \u00b7 '
             f'coups {first}\u2013{last}</span></h4>')
-    streak = ""
-    if view.streak is not None:
-        side, length, p = view.streak
-        streak = f" Longest streak: {length} {'Banker' if side == 'B' else 'Player'} (chance of one as long: {p:.2g})."
-    boards = ('<div class="boards">' + _figure("bead plate", bead_plate(view.outcomes))
-              + _figure("big road", big_road(view.outcomes))
+    boards = ('<div class="boards">' + "".join(_figure(caption, picture) for caption, picture in view.boards())
               + _figure("counts against the fair band (95 in 100)", count_bands(view.counts)) + "</div>")
     flags = ""
     if view.flagged:
@@ -288,10 +189,7 @@ def shoe_html(view) -> str:
                         card_strip(view.cards, view.stretches, view.decisive_card))
     cls = "shoe flagged" if view.flagged else "shoe"
     return (f'<div class="{cls}" data-shoe="{_e(view.shoe)}">{head}{boards}'
-            f'<p class="meta">B red, P blue, T green, as the table gave them; a gold dot marks a natural; grey: a '
-            f'coup without an outcome (void, its hands incomplete, or its cards not recorded). The counts take a '
-            f'coup dealt against the tableau at the outcome the tableau gives its cards.{streak}</p>{flags}{strip}'
-            f'</div>')
+            f'<p class="meta">{_e(view.legend())}</p>{flags}{strip}</div>')
 
 
 def shoes_drawn(runs: list) -> list[tuple[int, int]]:

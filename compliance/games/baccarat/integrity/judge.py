@@ -31,7 +31,7 @@ from compliance.games.baccarat.integrity import hold as hold_tests
 from compliance.games.baccarat.integrity.collect import _POINTS, CODES, NO_TIME, counted_outcomes
 from compliance.games.baccarat.odds import coup_odds
 from compliance.games.common import money
-from compliance.games.integrity import ShoeView
+from compliance.games.baccarat.pictures import Shoe
 from compliance.printable import bounded_name, bounded_staff
 from compliance.stats import benjamini_hochberg, longest_run_tail, probability_text
 
@@ -50,7 +50,7 @@ class ShoeRun:
     record: object  # ShoeRecord
     label: int  # its place in the run
     rules: dict  # check kind -> the rule of the ruleset's version in force at the shoe's first coup
-    view: ShoeView = None
+    view: Shoe = None
     counted: bytes = b""  # the outcome letters the counts take (collect.counted_outcomes)
     cache: bool = True  # the run context's: the exact odds may come from (and go to) the user's cache
     judged_as: str | None = None  # the table its shoes are judged with, where not its own id (see _tables)
@@ -151,8 +151,8 @@ def judge(results: list, context: RunContext | None = None) -> None:
         for record in data.shoes.values():
             if len(record):
                 run = ShoeRun(r, record, len(shoes), record.rules or rules, cache=cache, judged_as=apart.get(id(r)))
-                run.view = ShoeView(record.shoe, r.table, record.decks, record.numbers[0], record.numbers[-1],
-                                    record.outcomes.decode("ascii").replace("?", "-"))
+                run.view = Shoe(record.shoe, r.table, record.decks, record.numbers[0], record.numbers[-1],
+                                outcomes=record.outcomes.decode("ascii").replace("?", "-"))
                 shoes.append(run)
     if not shoes:
         return
