@@ -106,3 +106,9 @@ def bounded_name(name: str) -> str:
 def bounded_staff(staff: tuple) -> tuple:
     """(role, name) pairs with each name as findings carry it (:func:`bounded_name`)."""
     return tuple((role, bounded_name(name)) for role, name in staff)
+
+
+def decimal_text(d) -> str:
+    """A Decimal as a person writes it: 0.05, 19, never 0.0500 or 1.9E+1."""
+    text = f"{d:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text

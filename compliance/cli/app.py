@@ -15,6 +15,7 @@ from compliance import __version__
 from compliance.cli._compat import BUNDLED as BUNDLED  # the placeholder the commands' help names
 from compliance.cli._compat import plain_arguments
 from compliance.errors import UserError
+from compliance.printable import decimal_text as decimal_text  # the commands' numbers as a person writes them
 from compliance.printable import printable
 
 
@@ -77,12 +78,6 @@ def fail(err: UserError | str) -> None:
     """Print one clear message (its control characters made visible: it may quote the input) and exit 2."""
     typer.echo(f"baccarat-audit: {printable(err)}", err=True)
     raise typer.Exit(2)
-
-
-def decimal_text(d) -> str:
-    """A Decimal as a person writes it: 0.05, 19, never 0.0500 or 1.9E+1."""
-    text = f"{d:f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def a_day(value: str, option: str) -> str:

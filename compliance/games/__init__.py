@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from compliance import registry
@@ -130,6 +131,75 @@ class Integrity(Protocol):
 
 
 @dataclass(frozen=True)
+class SimulateRequest:
+    """What ``baccarat-audit simulate`` asks of a game's simulator; None: the simulator's own default (an option a
+    game's simulator does not play is refused, exit 2)."""
+
+    coups: int
+    seed: int
+    table_id: str
+    decks: int | None = None
+    variant: str | None = None  # a game of the ruleset (``--game``: baccarat's punto_banco, ez_baccarat, ...)
+    seats: int | None = None
+    dealing_method: str | None = None
+    commission: Decimal | None = None
+    inject: tuple[str, ...] = ()  # CATEGORY[@RATE] specs, as given
+    irregularities: float = 0.0
+    dealers: int = 0
+    rotation: int | None = None
+    stay: float | None = None
+    start: str | None = None  # ISO time, as given
+    currency: str | None = None
+    during: str | None = None  # HH:MM-HH:MM, as given
+
+    def given(self) -> list[str]:
+        """The options set beyond the command's own (coups, seed, table id), by their names on the command line."""
+        options = {"decks": "--decks", "variant": "--game", "seats": "--seats", "dealing_method": "--dealing-method",
+                   "commission": "--commission", "inject": "--inject", "irregularities": "--irregularities",
+                   "dealers": "--dealers", "rotation": "--rotation", "stay": "--stay", "start": "--start",
+                   "currency": "--currency", "during": "--inject-during"}
+        return [flag for name, flag in options.items() if getattr(self, name) not in (None, (), 0, 0.0)]
+
+
+@runtime_checkable
+class Simulation(Protocol):
+    """One simulated table, ready to be written (``baccarat-audit simulate``)."""
+
+    def write(self, out: Any, encoding: str, on_coup: Any = None) -> None:
+        """Write the transcript to the binary stream ``out`` as ``json`` or ``jsonl``; ``on_coup(n)`` as coups are
+        played."""
+        ...
+
+    def made(self) -> dict:
+        """What was made on request (breaches injected, irregularities handled), listed beside the transcript."""
+        ...
+
+    def summary(self) -> str:
+        """What was made, in one line."""
+        ...
+
+
+@runtime_checkable
+class Simulator(Protocol):
+    """A game's simulator: plays compliant coups by a ruleset, and breaks chosen ones on request."""
+
+    def simulation(self, ruleset: Ruleset, request: SimulateRequest) -> Simulation: ...
+
+
+@runtime_checkable
+class Analyser(Protocol):
+    """A game's exact analysis of its wagers (``baccarat-audit analyze``)."""
+
+    def document(self, ruleset: Ruleset, decks: int | None, variant: str | None) -> dict:
+        """The analysis as data (the JSON of ``analyze -f json``)."""
+        ...
+
+    def render(self, document: dict) -> str:
+        """The analysis as text."""
+        ...
+
+
+@dataclass(frozen=True)
 class GameSection:
     """A ruleset file's ``game`` section as ``ruleset lint`` hands it to the game of its ``game_kind``."""
 
@@ -174,6 +244,8 @@ class Game(Protocol):
     importer: Importer | None  # its importer of recorders' logs; None: its logs cannot be imported yet
     lint: GameLint | None  # the lint of its rulesets' `game` section; None: nothing to lint there
     integrity: Integrity | None  # its shoe and table integrity stage; None: it has no rule of scope="run"
+    simulator: Simulator | None  # plays its coups (`simulate`); None: it has none
+    analyser: Analyser | None  # its exact analysis (`analyze`); None: it has none
 
     def build_table(self, header: Any, ruleset: Ruleset, where: str) -> Any:
         """The table context of a transcript: what its header and ruleset fix for every coup (the checks read it)."""

@@ -42,6 +42,8 @@ class Baccarat:
     integrity = integrity
     # the house tables a procedure document may mark, compared with its submission (compliance.procedures)
     house_tables = LazyModule("compliance.games.baccarat.procedure")
+    simulator = LazyModule("compliance.games.baccarat.simulation")  # imported by `simulate` and `analyze` alone
+    analyser = simulator
 
     def build_table(self, header, ruleset, where: str) -> TableContext:
         return TableContext.build(header, ruleset, where)

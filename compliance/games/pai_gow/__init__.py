@@ -33,6 +33,8 @@ class PaiGow:
     lint = None
     importer = None  # its recorders' logs cannot be imported yet
     integrity = None  # no rule of whole shoes
+    simulator = LazyModule("compliance.games.pai_gow.simulate")  # imported by `simulate` alone
+    analyser = None  # no exact analysis yet
 
     def build_table(self, header, ruleset, where: str) -> PaiGowTable:
         return PaiGowTable.build(header, ruleset, where)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import msgspec
 
+from compliance.errors import UserError
+from compliance.games import SimulateRequest
 from compliance.games.common import encode, plain
 from compliance.games.pai_gow.checks import SettlementParams
 from compliance.games.pai_gow.hands import DECK, fouled, high_hand, low_hand, outcome
@@ -97,10 +99,44 @@ def simulate(ruleset: Ruleset, rounds: int = 100, seed: int = 1, boxes: int = 6)
 def write(doc: dict, path: str | Path) -> Path:
     """Write a simulated transcript as ``.json`` or, by the suffix, ``.jsonl`` (header line, then a round a line)."""
     path = Path(path)
-    if path.suffix == ".jsonl":
+    path.write_bytes(encoded(doc, "jsonl" if path.suffix == ".jsonl" else "json"))
+    return path
+
+
+def encoded(doc: dict, encoding: str) -> bytes:
+    """A simulated transcript as ``json`` or ``jsonl`` bytes."""
+    if encoding == "jsonl":
         header = {k: v for k, v in doc.items() if k != "coups"}
         lines = [msgspec.json.format(encode(obj), indent=0) for obj in [header, *doc["coups"]]]
-        path.write_bytes(b"\n".join(lines) + b"\n")
-    else:
-        path.write_bytes(msgspec.json.format(encode(doc), indent=1) + b"\n")
-    return path
+        return b"\n".join(lines) + b"\n"
+    return msgspec.json.format(encode(doc), indent=1) + b"\n"
+
+
+class Simulation:
+    """A simulated pai gow poker table, as ``simulate`` asks for one (:class:`compliance.games.Simulation`)."""
+
+    OPTIONS = ("--seats", "--currency")  # the options of `simulate` it plays: boxes, and the header's currency
+
+    def __init__(self, ruleset: Ruleset, request: SimulateRequest):
+        refused = [flag for flag in request.given() if flag not in self.OPTIONS]
+        if refused:
+            raise UserError(f"the pai gow poker simulator plays rounds by the rules only: {', '.join(refused)} "
+                            f"{'is' if len(refused) == 1 else 'are'} baccarat's (it takes --coups, --seed, --seats, "
+                            f"--table-id and --currency)")
+        self.doc = simulate(ruleset, rounds=request.coups, seed=request.seed, boxes=request.seats or 6)
+        self.doc["table"]["id"] = request.table_id
+        if request.currency is not None:
+            self.doc["table"]["currency"] = request.currency
+
+    def write(self, out, encoding: str, on_coup=None) -> None:
+        out.write(encoded(self.doc, encoding))
+
+    def made(self) -> dict:
+        return {}
+
+    def summary(self) -> str:
+        return f"{len(self.doc['coups'])} rounds played by the rules"
+
+
+def simulation(ruleset: Ruleset, request: SimulateRequest) -> Simulation:
+    return Simulation(ruleset, request)

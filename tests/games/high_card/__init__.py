@@ -27,6 +27,8 @@ class HighCard:
     lint = None
     importer = None
     integrity = None
+    simulator = None  # its transcripts are made by its tests (high_card.simulate)
+    analyser = None
 
     def build_table(self, header, ruleset, where: str) -> HighCardTable:
         return HighCardTable.build(header, ruleset, where)
