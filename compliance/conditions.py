@@ -9,7 +9,7 @@ itself.  A game registers its own kinds (baccarat's are in
 :mod:`compliance.games.baccarat.conditions`); a spot is data, never code.
 
 A condition is a pure function ``holds(facts, params) -> bool`` of the facts of
-a finished coup (:class:`Facts`):
+a finished coup (its game's facts, such as baccarat's :class:`compliance.games.baccarat.conditions.Facts`):
 
 * ``scope="result"`` kinds read only the result: the winner, each hand's final
   points, its number of cards and whether it is a natural.  Exact analysis
@@ -25,29 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from compliance.evidence import Unknown as _Unknown
 
 Scope = Literal["result", "cards"]
-
-
-class Facts:
-    """What a condition may read of a finished coup.
-
-    ``winner`` is ``"player"``, ``"banker"`` or ``"tie"``; ``points``, ``cards`` and
-    ``natural`` map each hand to its final point count, its number of cards and
-    whether its two initial cards are a natural; ``first_two`` maps each hand to
-    its first two cards as (rank, colour, suit) triples (``None`` where they are
-    not known: the exact analysis of a result condition).
-    """
-
-    __slots__ = ("cards", "first_two", "natural", "points", "winner")
-
-    def __init__(self, winner: str, points: dict, cards: dict, natural: dict, first_two: dict | None = None):
-        self.winner, self.points, self.cards, self.natural, self.first_two = winner, points, cards, natural, first_two
 
 
 class Unknown(_Unknown):
@@ -63,10 +47,10 @@ class Unknown(_Unknown):
 class ConditionKind:
     name: str
     params: type[BaseModel]
-    holds: Callable[[Facts, BaseModel], bool]
+    holds: Callable[[Any, BaseModel], bool]
     scope: Scope
     words: Callable[[BaseModel], str]  # the condition as a noun phrase: "Banker winning with 7 on three cards"
-    fact: Callable[[Facts, BaseModel], str]  # what the coup was, in the condition's terms: why it did not hold
+    fact: Callable[[Any, BaseModel], str]  # what the coup was, in the condition's terms: why it did not hold
 
     @property
     def doc(self) -> str:

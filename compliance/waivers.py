@@ -65,7 +65,7 @@ class Waiver(BaseModel):
     id: str | None = None
     rule: str | None = Field(default=None, description="rule id the waiver covers")
     category: str | None = Field(default=None, description="finding category the waiver covers, with every "
-                                 "category under it (third-card covers third-card.banker.illegal)")
+                                 "category under it (record covers record.duplicate-coup)")
     transcript: str | None = Field(default=None, description="glob on the transcript path (default: any)")
     coups: list[int] | None = Field(default=None, description="coup numbers (default: every coup)")
     justification: str = Field(min_length=1, description="why the deviation is acceptable")

@@ -26,8 +26,8 @@ from test_patrons import checked
 from test_patrons import night as patrons_night
 
 from compliance.cards import DECK, POINTS
-from compliance.conditions import Facts
 from compliance.games.baccarat import analyze, edges
+from compliance.games.baccarat.conditions import Facts
 from compliance.games.baccarat.odds import tableau_key
 from compliance.games.baccarat.simulate import Simulator
 from compliance.games.baccarat.spots import CARD_VIEW, COLOUR, table_spots

@@ -24,11 +24,12 @@ from builders import check, play, total, winner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compliance.conditions import CONDITIONS, Facts
+from compliance.conditions import CONDITIONS
 from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.games.baccarat import edges
 from compliance.games.baccarat.analyze import Outcomes, analyze, decimal, spot_edge
+from compliance.games.baccarat.conditions import Facts
 from compliance.games.baccarat.odds import ENDS, deal_counts, tableau_key
 from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.games.baccarat.spots import table_spots

@@ -10,6 +10,7 @@ its check kind registers like any other, and every report format shows its findi
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 from reporting import run
 
 from compliance import checks, games, registry
+from compliance.config import FORMATS
 from compliance.engine import Checker
 from compliance.reading.reader import open_transcript
 from compliance.ruleset.lint import lint_file
@@ -102,11 +104,19 @@ def test_a_wrong_settlement_is_found_and_cites_its_rule(high_card, tmp_path):
     assert result.findings[0].citation == "Toy rule 3"
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "markdown", "html", "github", "gitlab"])
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_every_report_format_shows_its_findings(high_card, tmp_path, fmt):
     r = run("check", _transcript(tmp_path, wrong=2), "--ruleset", high_card, "-j", "1", "-f", fmt)
     assert r.exit_code == 1, r.stdout + r.stderr
     assert "HC-SETTLE" in r.stdout
+    assert not re.search(r"\b(Banker|banker|bead plate|big road)\b", r.stdout)  # nothing of another game's
+    if fmt == "html":  # the coup drawn as its game hands it: its two cards, by its own labels
+        data = json.loads(re.search(r'id="report-data">(.*?)</script>', r.stdout, re.S).group(1))
+        _, hands, outcome = next(c for c in data["coups"] if c["n"] == 2)["c"]
+        assert [data["words"][h[0]] for h in hands] == ["Player", "Dealer"]
+        assert all(data["words"][h[3]].startswith("rank ") for h in hands) and outcome.startswith("the higher card")
+    if fmt == "sarif":
+        assert json.loads(r.stdout)["runs"][0]["tool"]["driver"]["rules"][0]["properties"]["tags"][0] == "high_card"
 
 
 def test_schema_prints_its_transcript_format_by_the_name_it_gives(high_card):

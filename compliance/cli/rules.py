@@ -345,7 +345,7 @@ def _one_rule(asked: str, shown: list, every: list) -> str:
 @rules_app.command("show")
 def rules_show(
     rule_id: str = typer.Argument(..., metavar="RULE", show_default=False,
-                                  help="The rule id, e.g. BAC-DRAW-BANKER-ILLEGAL."),
+                                  help="The rule id, e.g. BAC-SETTLE-AMOUNT."),
     ruleset: str = typer.Option(None, "--ruleset", "-r", metavar="ID|FILE", show_default=False,
                                 help=f"Only this ruleset: an id ({BUNDLED}) or YAML path."),
     examples: Path = typer.Option(None, "--examples", metavar="DIR", show_default=False,

@@ -52,7 +52,7 @@ _UNKNOWN = re.compile(r"Object contains unknown field `([^`]*)`(?: - at `([^`]*)
 def _friendly(err: str, card_words: str = codec.CARD_WORDS, struct: type | None = None) -> str:
     """msgspec's validation message in the words of the spec (``card_words``: what a card code is, per game);
     an unknown key gets the nearest key the object may have (``struct``: the type decoded)."""
-    m = re.match(r"Invalid enum value '(.*)' - at `(.*\.card|.*\.(?:player|banker|cards|high|low)\[\d+\])`$", err)
+    m = re.match(r"Invalid enum value '(.*)' - at `(.*\.card|.*\.\w+\[\d+\])`$", err)
     if m:
         return f"bad card code '{m.group(1)}': expected {card_words} - at `{m.group(2)}`"
     m = _UNKNOWN.match(err)

@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from compliance.conditions import Facts
+from compliance.games.baccarat.conditions import Facts
 from compliance.games.baccarat.odds import POINTS_PER_DECK, CoupOdds, coup_odds, shoe_counts  # noqa: F401
 from compliance.games.baccarat.odds import enumerate_counts as _enumerate
 from compliance.games.baccarat.odds import tableau_key as _tableau_key

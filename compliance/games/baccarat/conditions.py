@@ -23,7 +23,24 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field
 
 from compliance.checks import Params
-from compliance.conditions import Facts, Unknown, condition
+from compliance.conditions import Unknown, condition
+
+
+class Facts:
+    """What a condition may read of a finished coup.
+
+    ``winner`` is ``"player"``, ``"banker"`` or ``"tie"``; ``points``, ``cards`` and
+    ``natural`` map each hand to its final point count, its number of cards and
+    whether its two initial cards are a natural; ``first_two`` maps each hand to
+    its first two cards as (rank, colour, suit) triples (``None`` where they are
+    not known: the exact analysis of a result condition).
+    """
+
+    __slots__ = ("cards", "first_two", "natural", "points", "winner")
+
+    def __init__(self, winner: str, points: dict, cards: dict, natural: dict, first_two: dict | None = None):
+        self.winner, self.points, self.cards, self.natural, self.first_two = winner, points, cards, natural, first_two
+
 
 HANDS = {"player": "Player", "banker": "Banker"}
 OTHER = {"player": "banker", "banker": "player"}

@@ -41,7 +41,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from compliance.cards import DECK
-from compliance.conditions import Facts, Unknown
+from compliance.conditions import Unknown
+from compliance.games.baccarat.conditions import Facts
 from compliance.games.baccarat.odds import ENDS, POINTS_PER_DECK, deal_counts, end_index, tableau_key, third_cards
 from compliance.games.baccarat.spots import CARD_VIEW, COLOUR
 

@@ -18,8 +18,9 @@ import itertools
 from decimal import Decimal
 
 from compliance.cards import CANONICAL, PARTIAL, POINTS, RANKS
-from compliance.conditions import CONDITIONS, Facts, Unknown
+from compliance.conditions import CONDITIONS, Unknown
 from compliance.games.baccarat import conditions as _conditions  # noqa: F401  (registers baccarat's condition kinds)
+from compliance.games.baccarat.conditions import Facts
 from compliance.games.baccarat.section import Spot, title_of
 from compliance.games.common import WIDE, ZERO, money
 from compliance.ruleset.models import Condition

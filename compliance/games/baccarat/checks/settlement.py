@@ -20,10 +20,10 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from compliance.checks import Breach, Params
-from compliance.conditions import Facts
 from compliance.evidence import Unknown
 from compliance.findings import Money
 from compliance.games.baccarat.checks.register import check
+from compliance.games.baccarat.conditions import Facts
 from compliance.games.baccarat.replay import BANKER, PLAYER, ZERO, CoupState, describe_bettor
 from compliance.games.baccarat.spots import _NotRecorded, announced_facts, coup_facts, result_key
 from compliance.games.common import Due, exact, settlement_basis, value_to_patron
