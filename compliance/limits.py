@@ -370,11 +370,6 @@ def money_figure(value):
     return value
 
 
-def commission_figure(value):
-    """A commission rate or rounding unit, as :func:`fine_figure` bounds it."""
-    return fine_figure(value, "commission figures", f"commission figures of {value:E}")
-
-
 def value_error(e: ValueError) -> str:
     """A ValueError of a parser in a few words (Python's limit on the digits of a number, named)."""
     text = str(e)

@@ -13,7 +13,14 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from compliance.evidence import DECLARABLE
-from compliance.limits import commission_figure, money_figure
+from compliance.limits import fine_figure, money_figure
+
+
+def commission_figure(value):
+    """A commission rate or rounding unit (of a table header, or of a game's ruleset section), as
+    :func:`compliance.limits.fine_figure` bounds it."""
+    return fine_figure(value, "commission figures", f"commission figures of {value:E}")
+
 
 # strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal; bounded so that
 # the money a run adds up stays exact (limits.money_figure)

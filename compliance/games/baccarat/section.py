@@ -14,8 +14,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, ValidationError, model_validator
 
-from compliance.limits import commission_figure, fine_figure
+from compliance.limits import fine_figure
 from compliance.ruleset.models import Condition, Strict
+from compliance.transcript.fields import commission_figure
 
 Total = Annotated[int, Field(ge=0, le=9)]
 
