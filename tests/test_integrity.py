@@ -31,8 +31,8 @@ from compliance._internal import driver
 from compliance.cards import DECK, POINTS
 from compliance.context import RunContext
 from compliance.engine import Checker, judge_run
+from compliance.games import shuffle as order
 from compliance.games.baccarat.analyze import coup_odds, standard_tableau
-from compliance.games.baccarat.integrity import order
 from compliance.games.baccarat.integrity.collect import CARD_BYTE
 from compliance.games.baccarat.simulate import Simulator, parse_inject, write_transcript
 from compliance.games.baccarat.simulate.shoe import FACTORY_ORDER, winner_of_cards

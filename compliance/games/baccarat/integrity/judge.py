@@ -24,14 +24,15 @@ from fractions import Fraction
 
 from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
+from compliance.games import shuffle as order
 from compliance.games.baccarat.edges import PairReturns, removal_count
-from compliance.games.baccarat.integrity import advantage, order, outcomes, patrons
+from compliance.games.baccarat.integrity import advantage, outcomes, patrons
 from compliance.games.baccarat.integrity import drift as drift_tests
 from compliance.games.baccarat.integrity import hold as hold_tests
 from compliance.games.baccarat.integrity.collect import _POINTS, CODES, NO_TIME, counted_outcomes
 from compliance.games.baccarat.odds import coup_odds
-from compliance.games.common import money
 from compliance.games.baccarat.pictures import Shoe
+from compliance.games.common import money
 from compliance.printable import bounded_name, bounded_staff
 from compliance.stats import benjamini_hochberg, longest_run_tail, probability_text
 

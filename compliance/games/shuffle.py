@@ -1,4 +1,6 @@
-"""Was the shoe shuffled?  Three tests of the order the cards came out in.
+"""Was the shoe shuffled?  Three tests of the order the cards came out in, for any game dealt from a shoe.
+
+A game's integrity stage hands them a shoe's cards as bytes, one a card (baccarat's: ``integrity/judge.py``).
 
 A fairly shuffled shoe of ``d`` decks (``N = 52 d`` cards) deals every order
 of its cards alike, so the cards at any set of places are a draw without
