@@ -91,7 +91,7 @@ docs: $(TOOL)
 	  || [ $$? -eq 1 ]
 	$(call generate,schema report,docs/report-schema.json)
 	$(call generate,schema ruleset,docs/schema/ruleset.schema.json)
-	$(call generate,schema transcript,docs/schema/transcript.schema.json)
-	$(call generate,schema pai-gow-transcript,docs/schema/pai-gow-transcript.schema.json)
+	for name in $$($(BIN)/python -c "from compliance import registry; print(*(g.schema_name for g in registry.every()))"); \
+	  do $(call generate,schema $$name,docs/schema/$$name.schema.json); done
 	$(call generate,rules list --format markdown,docs/rules.md)
 	$(call generate,coverage --format markdown,docs/coverage.md)

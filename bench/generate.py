@@ -18,6 +18,7 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
+from compliance import games, registry
 from compliance.cards import DECK, POINTS
 from compliance.games.baccarat.spots import hand_facts, table_spots
 from compliance.ruleset.loader import load_ruleset
@@ -130,7 +131,17 @@ def generate(path: str | Path, coups: int, jurisdiction: str = "au-nsw", seed: i
              method: str | None = "C", breach_every: int = 0, game: str = "punto_banco",
              side_wagers: float = 0.0) -> Path:
     """Write a transcript of ``coups`` coups to ``path`` (``.jsonl``) and return the path.  ``side_wagers``:
-    the share of main wagers that get a side wager beside them (on a spot of ``game`` that allows it)."""
+    the share of main wagers that get a side wager beside them (on a spot of ``game`` that allows it).  A
+    ruleset of another game is played by that game's simulator (``Game.simulator``), by the rules."""
+    ruleset = load_ruleset(jurisdiction)
+    other = registry.get(ruleset.game_kind)
+    if other.kind != registry.BACCARAT:
+        if other.simulator is None or breach_every or side_wagers:
+            raise SystemExit(f"{other.title}: played by its own simulator, by the rules, or not at all")
+        sim = other.simulator.simulation(ruleset, games.SimulateRequest(coups=coups, seed=seed, table_id="BENCH"))
+        with Path(path).open("wb") as f:
+            sim.write(f, "jsonl")
+        return Path(path)
     table = Table(jurisdiction, seed, method, game, side_wagers)
     # a shoe of 8 decks gives about 80 coups; list enough shoes in the header
     shoes = max(1, coups // 60 + 2)
