@@ -43,7 +43,7 @@ from functools import lru_cache
 from compliance.cards import DECK
 from compliance.conditions import Unknown
 from compliance.games.baccarat.conditions import Facts
-from compliance.games.baccarat.odds import ENDS, POINTS_PER_DECK, deal_counts, end_index, tableau_key, third_cards
+from compliance.games.baccarat.odds import ENDS, POINTS_PER_DECK, deal_counts, tableau_key, third_cards, walk
 from compliance.games.baccarat.spots import CARD_VIEW, COLOUR
 
 
@@ -110,82 +110,14 @@ def _exact(key: tuple, back: tuple[Fraction, ...], left: tuple[int, ...]) -> Fra
 
 def removals(key: tuple, back: tuple[Fraction, ...], start: tuple[int, ...]) -> tuple[Fraction, tuple]:
     """(the exact edge for the shoe ``start``, the exact edge for it less one card of each point value: None where
-    it holds none), in one walk of the deals that pay (as :func:`~compliance.games.baccarat.odds.deal_counts`,
-    which this repeats, keeping beside each end's ways ``C`` the same ways times each value's cards in the deal,
-    ``K_v``).  Taking a card of value ``v`` out of a shoe of ``N`` cards leaves a deal of ``k`` cards, ``k_v`` of
-    them ``v``, its ways times ``(c_v - k_v) / c_v`` and ``(N - 6) / (N - k)`` (the cards after it), of
-    ``(N - 1)_6 = (N)_6 (N - 6) / N`` deals: so the end's share is ``N (c_v C - K_v) / ((N - k) c_v (N)_6)``."""
-    naturals, player_draws, banker_stood_draws, rows = key
-    banker_row = dict(rows)
-    third = back.third if isinstance(back, Returns) else third_cards(back)
-    left = list(start)
-    size = sum(left)
-    tail5 = size - 5
-    tail4 = (size - 4) * tail5
-    at = end_index
-    ways: dict[int, list[int]] = {}  # end -> [C, K_0 .. K_9]
-
-    def add(i: int, w: int, *cards: int) -> None:
-        row = ways.get(i)
-        if row is None:
-            row = ways[i] = [0] * 11
-        row[0] += w
-        for v in cards:
-            row[v + 1] += w
-
+    it holds none), in one walk of the deals that pay (:func:`~compliance.games.baccarat.odds.walk`, keeping beside
+    each end's ways ``C`` the same ways times each value's cards in the deal, ``K_v``).  Taking a card of value
+    ``v`` out of a shoe of ``N`` cards leaves a deal of ``k`` cards, ``k_v`` of them ``v``, its ways times
+    ``(c_v - k_v) / c_v`` and ``(N - 6) / (N - k)`` (the cards after it), of ``(N - 1)_6 = (N)_6 (N - 6) / N``
+    deals: so the end's share is ``N (c_v C - K_v) / ((N - k) c_v (N)_6)``."""
+    ways = walk(key, start, back, back.third if isinstance(back, Returns) else None, by_card=True)
+    size = sum(start)
     values = range(10)
-    for p1 in values:
-        w1 = left[p1]
-        if not w1:
-            continue
-        left[p1] -= 1
-        for p2 in range(p1, 10):
-            w2 = w1 * left[p2] * (1 if p2 == p1 else 2)
-            if not w2:
-                continue
-            left[p2] -= 1
-            player = (p1 + p2) % 10
-            for b1 in values:
-                w3 = w2 * left[b1]
-                if not w3:
-                    continue
-                left[b1] -= 1
-                for b2 in range(b1, 10):
-                    w4 = w3 * left[b2] * (1 if b2 == b1 else 2)
-                    if not w4:
-                        continue
-                    banker = (b1 + b2) % 10
-                    if player in naturals or banker in naturals or (
-                            player not in player_draws and banker not in banker_stood_draws):
-                        i = at(player, banker, 2, 2)
-                        if back[i]:
-                            add(i, w4 * tail4, p1, p2, b1, b2)
-                        continue
-                    left[b2] -= 1
-                    if player in player_draws:
-                        draws = banker_row.get(banker)
-                        for p3 in values:
-                            w5 = w4 * left[p3]
-                            if not w5:
-                                continue
-                            final = (player + p3) % 10
-                            if draws is not None and draws[p3]:
-                                for v, i in third[(final, banker, 3)]:
-                                    n = left[v] - (v == p3)
-                                    if n > 0:
-                                        add(i, w5 * n, p1, p2, b1, b2, p3, v)
-                            else:
-                                i = at(final, banker, 3, 2)
-                                if back[i]:
-                                    add(i, w5 * tail5, p1, p2, b1, b2, p3)
-                    else:  # the Player stands, the Banker draws
-                        for v, i in third[(player, banker, 2)]:
-                            if left[v]:
-                                add(i, w4 * left[v] * tail5, p1, p2, b1, b2, v)
-                    left[b2] += 1
-                left[b1] += 1
-            left[p2] += 1
-        left[p1] += 1
     deals = math.perm(size, 6)
     edge = sum((back[i] * row[0] for i, row in ways.items()), Fraction(0)) / deals - 1
     less = []

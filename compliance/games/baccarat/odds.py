@@ -60,6 +60,14 @@ def deal_counts(key: tuple, start: tuple[int, ...], back: tuple = ALL, third: di
     """The six-card deals from a shoe holding ``start[v]`` cards of point value ``v`` that end each way (index into
     :data:`ENDS` -> count), by the tableau ``key``; only the ends where ``back`` is not nought (by default every
     end).  ``third``: :func:`third_cards` of ``back``, where the caller keeps it."""
+    return walk(key, start, back, third)
+
+
+def walk(key: tuple, start: tuple[int, ...], back: tuple = ALL, third: dict | None = None,
+         by_card: bool = False) -> dict:
+    """The one enumeration of the deals (:func:`deal_counts`; the exact edges of :mod:`.edges` walk it too): each
+    end's count of deals, or with ``by_card`` each end's ``[C, K_0 .. K_9]``, its count ``C`` and, for each point
+    value ``v``, the same deals counted once for each card of value ``v`` they hold (``K_v``)."""
     naturals, player_draws, banker_stood_draws, rows = key
     banker_row = dict(rows)
     left = list(start)
@@ -70,7 +78,16 @@ def deal_counts(key: tuple, start: tuple[int, ...], back: tuple = ALL, third: di
     at = end_index
     if third is None:
         third = third_cards(back)
-    counts: dict[int, int] = {}
+    counts: dict = {}
+
+    def add(i: int, w: int, *cards: int) -> None:
+        row = counts.get(i)
+        if row is None:
+            row = counts[i] = [0] * 11
+        row[0] += w
+        for v in cards:
+            row[v + 1] += w
+
     values = range(10)
     # each hand's two initial cards taken as a pair of values, lower first (twice the ways where they differ): the
     # ways of a deal are the product of each value's falling factorial, whatever the order the cards come in
@@ -99,7 +116,10 @@ def deal_counts(key: tuple, start: tuple[int, ...], back: tuple = ALL, third: di
                             player not in player_draws and banker not in banker_stood_draws):
                         i = at(player, banker, 2, 2)
                         if back[i]:
-                            counts[i] = counts.get(i, 0) + w4 * tail4
+                            if by_card:
+                                add(i, w4 * tail4, p1, p2, b1, b2)
+                            else:
+                                counts[i] = counts.get(i, 0) + w4 * tail4
                         continue
                     left[b2] -= 1
                     if player in player_draws:
@@ -115,16 +135,25 @@ def deal_counts(key: tuple, start: tuple[int, ...], back: tuple = ALL, third: di
                                     left[p3] -= 1
                                     for v, i in ways:
                                         if left[v]:
-                                            counts[i] = counts.get(i, 0) + w5 * left[v]
+                                            if by_card:
+                                                add(i, w5 * left[v], p1, p2, b1, b2, p3, v)
+                                            else:
+                                                counts[i] = counts.get(i, 0) + w5 * left[v]
                                     left[p3] += 1
                             else:
                                 i = at(final, banker, 3, 2)
                                 if back[i]:
-                                    counts[i] = counts.get(i, 0) + w5 * tail5
+                                    if by_card:
+                                        add(i, w5 * tail5, p1, p2, b1, b2, p3)
+                                    else:
+                                        counts[i] = counts.get(i, 0) + w5 * tail5
                     else:  # the Player stands, the Banker draws
                         for v, i in third[(player, banker, 2)]:
                             if left[v]:
-                                counts[i] = counts.get(i, 0) + w4 * left[v] * tail5
+                                if by_card:
+                                    add(i, w4 * left[v] * tail5, p1, p2, b1, b2, v)
+                                else:
+                                    counts[i] = counts.get(i, 0) + w4 * left[v] * tail5
                     left[b2] += 1
                 left[b1] += 1
             left[p2] += 1
