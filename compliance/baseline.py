@@ -1,19 +1,13 @@
 """Baselines: accept the findings known today, report only new ones.
 
-``--write-baseline FILE`` records every finding of a run by its fingerprint
-(:func:`compliance.findings.fingerprint`: rule, category, transcript, coup,
-event and the facts the message states, not its line, so editing a
-transcript elsewhere does not make old findings new, while a changed amount
-or card does).  ``--baseline FILE`` then reports only findings whose
-fingerprint is in it; entries that no finding matches any more are listed as
-stale (the breach was fixed or the transcript moved), never fatal.  An entry of a renamed rule's old id
-(:mod:`compliance.redirects`) stands for the rule's findings under its id now.
+:func:`render` writes a run's findings by fingerprint (``--write-baseline``;
+:func:`compliance.findings.fingerprint`); :func:`load` reads one back (``--baseline``)
+into a :class:`Baseline`, working every entry's fingerprint out again from its fields
+(a version 1 file is read with today's; a version 2 entry that does not match stops the
+run) and following renamed rule ids (:mod:`compliance.redirects`).
 
-The fingerprint of every entry is worked out again from the entry's fields
-when the file is read: a version 1 file (whose fingerprints left the facts
-out, so that one entry could hide several findings) is read with the
-fingerprints of today, and a version 2 entry whose fingerprint does not
-match its fields (edited by hand) stops the run.
+What a fingerprint holds and what is stale: docs/reports.md, "Baselines"; docs/security.md,
+"In more detail" (Fingerprints).
 """
 
 from __future__ import annotations

@@ -1,45 +1,14 @@
 """The user's cache directory: what baccarat-audit keeps between runs, kept so that it can never change a verdict.
 
-Two things are kept there, each in a folder of its own: validated rulesets
-(``rulesets/``, :mod:`compliance.ruleset.cache`) and the exact outcome counts
-of a full shoe under a tableau (``odds/``, which the integrity stage compares
-each shoe with: :func:`compliance.games.baccarat.odds.coup_odds`).  Both are
-only ever a shortcut: an entry is used when it is whole, was made by this user
-and from what it would be made from now, and is otherwise made again and
-written anew.
+Two folders: validated rulesets (``rulesets/``, :mod:`compliance.ruleset.cache`) and a
+shoe's exact outcome counts (``odds/``, :func:`compliance.games.baccarat.odds.coup_odds`).
+:func:`root` finds the directory (or None when the cache is off: the run context's
+``cache``, or ``BACCARAT_AUDIT_NO_CACHE``); :func:`read` returns an entry only when it is
+the user's and authenticates under the user's key; :func:`write` writes one whole or not at all.
 
-The directory is ``$BACCARAT_AUDIT_CACHE_DIR``, else
-``$XDG_CACHE_HOME/baccarat-audit``, else ``~/.cache/baccarat-audit``.  It is
-turned off by ``BACCARAT_AUDIT_NO_CACHE=1``, by ``check --no-cache`` and by
-``cache = false`` in the configuration (those two are the run context's
-``cache``, :class:`compliance.context.RunContext`, which every user of the
-cache is handed: nothing here is switched for the process).
-
-What is in the directory is not trusted for being there (``docs/security.md``: a
-machine shared with other users, a CI cache restored from another branch):
-
-* **Whose it is.**  An entry is read only when it is a regular file owned by
-  the user, in directories (the cache's own and the entry's folder) owned by
-  the user and not writable by every user.  Anything else is passed over with one
-  note on standard error, and the run goes on without it.
-* **Who made it.**  Every entry carries an HMAC-SHA256 of its name and content
-  under a key of the user's own (32 random bytes, mode 0600), kept outside the
-  cache: ``$BACCARAT_AUDIT_CACHE_KEY``, else
-  ``$XDG_STATE_HOME/baccarat-audit/cache.key``, else
-  ``~/.local/state/baccarat-audit/cache.key``.  An entry planted or edited by
-  anyone without the key (a ruleset with rules taken out, shoe counts rewritten
-  with their total kept, an entry copied under another's name) does not
-  authenticate: it is made again, and the run says so once.  A cache restored
-  without its key is a cold cache.
-* **How it is read.**  Opened without following a link and without waiting
-  (a FIFO does not hang the check), then measured: only a regular file of at
-  most :data:`MAX_ENTRY` bytes is read (a link to ``/dev/zero`` is refused).
-* **How it is written.**  Into a temporary file of an unpredictable name in the
-  entry's own folder, created exclusively without following a link (a link
-  planted there is never written through), then renamed over the entry.  The
-  folders are made private (0700); ``CACHEDIR.TAG`` is created the same way, so
-  a dangling link in its place creates nothing anywhere.  A cache that cannot be
-  written is skipped.
+Where the directory and the key live, and why nothing found there is trusted (whose an
+entry is, who made it, how it is read and written): docs/security.md, "The user's cache";
+for users: docs/reports.md, "The ruleset cache".
 """
 
 from __future__ import annotations

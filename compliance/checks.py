@@ -1,40 +1,14 @@
 """Check kinds: small pure functions over a replayed coup.
 
-A check kind is code; a rule (data, in a ruleset) names a kind and gives its
-parameters.  Each kind is registered with :func:`check`, which records the
-finding category it reports, the pydantic model of its parameters and its
-documentation (the function's docstring), the way ruff registers its rules.
+A check kind is code; a rule (data, in a ruleset) names a kind and gives its parameters.
+:func:`check` registers a kind (its finding category, its parameters' model, its
+documentation, the evidence it ``needs``, ``when`` it can find anything, its ``scope``)
+in :data:`REGISTRY`; a kind is called as ``fn(coup, params, table)`` on the state its
+game's replayer built and returns an iterable of :class:`Breach`.  The engine's own
+kinds (:func:`unreadable`, :func:`declaration`, :func:`evidence_missing`) are here too.
 
-Each kind also declares the evidence it needs (``needs``: names of
-:data:`compliance.evidence.EVIDENCE`, e.g. ``("cards", "calls")``), beside its
-registration: a coup whose recording does not hold that evidence is not
-judged by the kind's rules (the engine skips them and the report says why),
-so no check tests for missing evidence itself.
-
-A check function is called as ``fn(coup, params, table)`` with the coup
-state its game's replayer built (baccarat's
-:class:`~compliance.games.baccarat.replay.CoupState`), the validated parameters
-and the table context of its transcript; it returns
-an iterable of :class:`Breach` (usually an empty tuple).  It never reads raw
-events again: everything it needs is in the replayed state.
-
-A kind may also declare when it can find anything at all (``when``: names of
-fields of the coup state, e.g. ``("moves", "expected_carry")``): where every
-one of them is empty (or None) in a coup, the function would return nothing
-there, so the engine does not call it (an irregularity rule on a coup without
-an irregular event).  It is the function's own first test, said beside its
-registration so that the engine's plan can skip the call; the function keeps
-the test too, and stays right when called on any coup.
-
-A kind of ``scope="run"`` judges whole shoes and runs of shoes, not one coup
-(shoe and table integrity): the engine does not call it coup by coup; the
-game's integrity stage reads the rules of these kinds, after the replay, and
-reports their findings.  Its function only documents it.
-
-A kind of ``scope="transcript"`` judges what a transcript's header records of
-the recording itself (the rows an import could not use): the engine calls it
-once a transcript, as ``fn(header, params, table)``, and its findings name no
-coup.
+Where a new kind goes and what each registration argument means: docs/architecture.md,
+"Where each kind of change goes"; evidence and "not judged": docs/transcript.md.
 """
 
 from __future__ import annotations

@@ -1,24 +1,15 @@
 """Condition kinds: what wins, pays or pushes a wager spot, as code a ruleset names.
 
-A ruleset declares the spots a table offers (``game.spots``), and for each
-the conditions it is settled on: ``{kind: win, hand: banker, total: 7, cards: 3}``.
-A condition kind is code, registered here with :func:`condition` the way a
-check kind is registered in :mod:`compliance.checks`: its name, the pydantic
-model of its parameters, what it looks at (its ``scope``) and how it words
-itself.  A game registers its own kinds (baccarat's are in
-:mod:`compliance.games.baccarat.conditions`); a spot is data, never code.
+A ruleset's spots (``game.spots``) are data: each names the conditions it is settled on
+(``{kind: win, hand: banker, total: 7, cards: 3}``).  A condition kind is code,
+registered with :func:`condition` (its name, its parameters' model, its ``scope``, its
+words) as a :class:`ConditionKind`: a pure ``holds(facts, params) -> bool`` of a finished
+coup's facts (its game's: baccarat's :class:`compliance.games.baccarat.conditions.Facts`),
+raising :class:`Unknown` where the record lacks what it needs.  A game registers its own
+(baccarat's: :mod:`compliance.games.baccarat.conditions`).
 
-A condition is a pure function ``holds(facts, params) -> bool`` of the facts of
-a finished coup (its game's facts, such as baccarat's :class:`compliance.games.baccarat.conditions.Facts`):
-
-* ``scope="result"`` kinds read only the result: the winner, each hand's final
-  points, its number of cards and whether it is a natural.  Exact analysis
-  counts them over every coup a full shoe can deal.
-* ``scope="cards"`` kinds read only the first two cards of each hand, each as
-  a (rank, colour, suit) triple that they may only compare for equality (the
-  exact analysis hands them canonical labels, not real ranks).  A part the
-  record does not hold is ``None`` (a card recorded as ``7?``); a kind that
-  needs it raises :class:`Unknown`.
+What each ``scope`` may read, and why: docs/architecture.md, "Where each kind of change
+goes" (a condition kind); spots: docs/rule-authoring.md, "Wager spots".
 """
 
 from __future__ import annotations

@@ -1,24 +1,13 @@
 """Project configuration: ``[tool.baccarat-audit]`` or ``.baccarat-audit.yaml``.
 
-The configuration is found by searching upward from the working directory:
-the first directory that holds ``.baccarat-audit.yaml``, or a
-``pyproject.toml`` with a ``[tool.baccarat-audit]`` table, gives it (in one
-directory the dedicated YAML file wins over ``pyproject.toml``).  A
-``pyproject.toml`` without that table does not stop the search, and neither
-does one that cannot be read or parsed unless it shows such a table (another
-project's broken file is not ours to judge); a broken file that is ours is
-an error.
+:func:`discover` finds the file upward from the working directory, :func:`read_file` and
+:func:`load` read it into :class:`Settings` (relative paths made the file's own; a file
+found upward may not set ``output``: exit 2), and :func:`apply_flags` lays the command
+line over it.  :data:`FORMATS`, :data:`SUFFIX_FORMAT` and :func:`output_format` say
+which report format an ``-o`` names.
 
-A configuration found by searching upward may have come with the evidence (a
-``.baccarat-audit.yaml`` in a folder of recordings), so it may not name
-anything that writes a file: ``output`` there is refused (exit 2).  Reports
-come from the command line, or from a configuration named with ``--config``
-(docs/security.md).
-
-Settings on the command line win over the file; the file wins over the
-defaults.  Paths in the file (``waivers``, ``baseline``, ``paths``, report
-files, a ``ruleset`` or ``jurisdictions`` value that names a file) are
-relative to the file's directory.
+The keys and how the file is found: docs/reports.md, "Configuration"; why a file found
+upward may not write: docs/security.md, "Configuration files found on the way up".
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """A run's context: everything a check is told by its command, in one object handed down.
 
-``check`` builds one :class:`RunContext` from its defaults, the configuration
-file and its flags, and passes it to the engine (:class:`compliance.engine.Checker`),
-to the driver and its runners (:mod:`compliance._internal.driver`, in every worker process and on
-every Dask worker, which receive it with their work) and to a game's integrity
-stage.  Nothing else carries a run's choices: no module keeps a switch that a
-run turns for the rest of the process, so a library user may check with the
-cache on and off, or with other limits, in the same process.
+``check`` builds one :class:`RunContext` from its defaults, the configuration file and
+its flags, and hands it to the engine, the driver (:mod:`compliance._internal.driver`),
+every worker and a game's integrity stage; :class:`ConfigSource` names the configuration
+file it came from.  No module keeps a switch for the process.
 
-It is frozen and hashable (a worker keeps one checker per context), and built of
-plain values, so it pickles for the workers.  A new choice of the command is a
-new field here, with the default a library user gets.
+Why, and what a new choice of a command adds here: docs/architecture.md (the opening).
 """
 
 from __future__ import annotations

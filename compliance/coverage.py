@@ -2,11 +2,13 @@
 
 The paragraph index of the bundled texts (:mod:`compliance.paragraphs`, ``rulesets/coverage.yaml``) says
 for each paragraph the rules that check it, why a transcript cannot show whether it was obeyed, or what no
-rule checks yet.  The rulesets' citations are the other half: a rule citing a paragraph of a bundled text
-checks it.  :func:`coverage` joins the two, per ruleset: covered (by which enabled rules), not checkable
-(why) or missing (what); never covered because the map alone says so.  Given what a recording holds
-(``coverage --transcript``), a covered paragraph whose every rule needs evidence the recording lacks is
-*not recorded*.  :func:`lint_map` is ``ruleset lint`` of the map itself.
+rule checks yet.  :func:`coverage` joins it with the rulesets' citations, per ruleset: covered (by which
+enabled rules), not checkable (why) or missing (what); never covered because the map alone says so; with
+``coverage --transcript``, *not recorded* where every rule of a paragraph needs evidence the recording
+lacks.  :func:`lint_map` is ``ruleset lint`` of the map itself; ``render_*`` print the result.
+
+Why the index is ours and what the texts verify: docs/rule-authoring.md, "Regulation coverage";
+paragraphs a recording cannot judge: docs/transcript.md, "Not judged".
 """
 
 from __future__ import annotations

@@ -1,29 +1,14 @@
 """What a recording holds: the evidence a rule needs, and how a report says it was not recorded.
 
-Real evidence is rarely a complete transcript: a card-reading shoe records the
-cards and nothing else, a table system the wagers and their settlement, an
-inspector a few coups.  A transcript says what it recorded (the header's
-``recorded``, a coup's own ``recorded``; transcript format 1.1), every check
-kind declares the evidence it needs (``@check(..., needs=(...))``,
-:mod:`compliance.checks`), and a rule whose evidence a coup does not hold is
-*not judged* there: it gives no finding, and the report says why
-("calls not recorded").
+:data:`EVIDENCE` names the evidence a recording may hold.  A transcript declares what it
+holds (``recorded``, format 1.1), a coup holds that and whatever its content shows
+(:func:`held`, :func:`with_shown`), and a check kind that ``needs`` evidence a coup lacks is
+not judged there (:func:`missing`, :func:`reason`: "calls not recorded").  The names in
+:data:`DERIVED` are never declared; they follow from the others.  :class:`View` is the coup seen
+through its evidence for a kind judged ``partly``; a fact it lacks raises :class:`Unknown`.
 
-Two names are never written in ``recorded``; they follow from the others:
-
-* ``values``: every card in the hands has a known point value: the cards and
-  their hands are recorded, and no card in the hands is unreadable (``??``);
-* ``stakes`` is held whenever ``wagers`` is (the wagers as placed give the
-  wagers as they stood).
-
-A declaration explains what is **absent**; it never exempts what is present.
-Whatever a coup's record holds is judged, whatever ``recorded`` says: the
-game's coup state says what its content shows (``CoupState.shows()``), and a
-coup holds what its declaration states and what it shows.  A declaration the
-content contradicts is itself a finding (``record.declaration``, reported by
-the engine).  Two names are claims the content cannot show: ``coups`` (a
-record that holds every coup) and, where the cards are written in the order
-the rules of the game deal them, ``order``.
+The evidence names, why a declaration never exempts what is present, and "not judged":
+docs/transcript.md, "Format 1.1: what a recording holds, who ran the table".
 """
 
 from __future__ import annotations

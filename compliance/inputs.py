@@ -1,22 +1,15 @@
 """What ``check`` is given, turned into the transcripts to check.
 
-* a ``.json`` or ``.jsonl`` file is one transcript;
-* a Markdown file (``.md``, ``.markdown``) stands for each of its fenced blocks
-  tagged ``baccarat-transcript``;
-* a directory stands for every transcript and Markdown document under it
-  (hidden directories skipped), in path order; a Markdown document there
-  without a tagged block (a README) is passed over, unless it carries a
-  submission or marks a house table (compliance.procedures): an error;
-* ``-`` is standard input, spooled to a temporary file first (see :func:`spool_stdin`).
+:func:`collect` turns paths into :class:`Input` s: a ``.json`` or ``.jsonl`` file is one
+transcript, a Markdown file each of its ``baccarat-transcript`` blocks, a directory every
+transcript and document under it (hidden folders skipped, in path order; a document there
+without a tagged block is passed over, unless it carries a submission or marks a house
+table: an error), ``-`` standard input (spooled first, :func:`spool_stdin`).  What
+baccarat-audit wrote itself is skipped with a note (:func:`own_output`), and ``--exclude``
+(:class:`Exclude`) skips more, though never a file named on the command line.
 
-Files that are plainly not transcripts, the reports, baselines and injection
-lists baccarat-audit writes itself, are skipped with a note (``on_skip``);
-``--exclude`` globs (:class:`Exclude`) skip more, files and whole directories.
-A configuration's ``exclude`` skips only what a directory holds: a file the
-auditor names on the command line is always checked.
-
-Each transcript becomes an :class:`Input` (small and picklable, so a parallel
-runner can ship it to a worker); ``Input.check`` opens and checks it.
+What can be checked: docs/reports.md, "What can be checked"; a configuration's
+``exclude``: docs/security.md, "Configuration files found on the way up".
 """
 
 from __future__ import annotations

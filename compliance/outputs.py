@@ -1,32 +1,13 @@
 """Writing what the tool makes (reports, baselines, simulated transcripts) without destroying anything.
 
-What an output path may name, and what is done with it:
+:func:`resolve` says what an output path names (standard output or error, a new or
+regular file, a FIFO or character device, or something refused with exit 2);
+:func:`refuse_overwriting` refuses an output that is a file the run reads, or another
+output; :func:`write` writes one (a regular file through :func:`write_atomic`: a
+temporary file beside it, renamed over the path, so it is whole or absent);
+:func:`remove_stale` removes the temporary files of processes that died.
 
-* ``-``, ``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``: standard output,
-  written as it is (never a file of that name); ``/dev/stderr``,
-  ``/dev/fd/2``, ``/proc/self/fd/2``: standard error;
-* nothing yet, or a regular file: a new file, written to a temporary file in
-  the same directory and renamed over the path, so it is whole or absent,
-  never half written (the previous file stays until the new one is complete);
-* a FIFO or a character device (``>(jq .)``, which the shell passes as
-  ``/dev/fd/63``; ``/dev/null``; a terminal), directly or through a link:
-  written plainly, never created, truncated, renamed or replaced;
-* refused, exit 2: a directory, a block device (a disk), a socket, and a
-  symbolic link to a regular file or to nothing.  Writing through such a link
-  would put the report wherever the link points, and replacing it would
-  destroy the link: name the file itself;
-* refused, exit 2: any path that is one of the files the run reads (a
-  transcript, a Markdown document, a ruleset, the waivers, the baseline, the
-  configuration), by name, through a link or as a hard link, and two outputs
-  that are the same file.
-
-The temporary file has an unpredictable name (random, beside the process id)
-and is created exclusively (``O_EXCL``), never through a link.  Its name is
-chosen before it is made, inside the block that removes it on every way out:
-an error, Ctrl-C, SIGTERM, SIGHUP, even one that lands the instant after it is made.  A process
-killed outright (``kill -9``, a power cut) cannot remove it: its name
-carries the process id, and the next run that writes into that directory
-removes those whose process is gone (regular files of the same user only).
+What each kind of path is allowed, and why: docs/security.md, "What outputs may touch".
 """
 
 from __future__ import annotations

@@ -1,23 +1,13 @@
 """Strings from the evidence, made safe to print.
 
-A transcript, a file name, a ruleset or a waivers file can hold any
-character.  Printed raw, control characters (ESC, CR, LF, ...) and Unicode
-format characters (the bidirectional overrides such as U+202E, zero-width
-characters, line and paragraph separators) let a string forge terminal
-output and CI log lines, clear the screen, or show text in another order
-than it is stored.  Every human-readable output (the text and rich reports,
-Markdown, JUnit messages, HTML, the messages on standard error) passes the
-strings it did not write itself through :func:`printable`, which replaces
-each such character by a visible escape: ``\\n``, ``\\r``, ``\\t``,
-``\\x1b``, ``\\u202e``.  The machine-readable reports (JSON, SARIF) keep the
-exact strings, with these characters written as JSON ``\\u`` escapes
-(:func:`json_safe`), so the data is unchanged and the file is still safe to
-print.
+:func:`printable` replaces every control, format, line or paragraph separator and lone
+surrogate character (Unicode Cc, Cf, Zl, Zp, Cs) with a visible escape; every
+human-readable output passes the strings it did not write itself through it.
+:func:`json_safe` writes those characters as ``\\u`` escapes in a JSON document (the data
+unchanged), :func:`safe_line` makes a line safe for a CI log, and :func:`bounded_name` and
+:func:`bounded_staff` shorten names for display.
 
-The characters are those of the Unicode categories Cc (controls), Cf
-(format), Zl and Zp (line and paragraph separators) and Cs (lone
-surrogates, which cannot even be encoded); ``tests/test_report_escaping.py``
-checks the list below against the running Python's Unicode database.
+Why, and which outputs do which: docs/security.md, "In more detail" (Printable text).
 """
 
 from __future__ import annotations

@@ -1,19 +1,16 @@
-"""A procedure document's own submission, and the house tables it writes (docs/rule-authoring.md).
+"""A procedure document's own submission, and the house tables it writes.
 
-A Markdown procedure document may hold its house's submission as a fenced block tagged ``baccarat-ruleset``
-(a house ruleset: ``extends`` the jurisdiction, relative to the document, its ``selections`` and house
-parameters, and its ``effective`` day).  The loader refuses what ``ruleset lint`` refuses; the document's
-worked examples (its ``baccarat-transcript`` blocks) are judged by it, on its ``effective`` day where they
-carry no date of their own.  A Markdown table the document marks as one of the house's tables::
+A Markdown document may hold its house's submission as a ``baccarat-ruleset`` block
+(:func:`submission_block`), which :func:`load_submission` loads as a house ruleset (refusing
+what ``ruleset lint`` refuses); its worked examples are judged by it.  :func:`house_tables`
+finds the tables the document marks as the house's
+(``<!-- baccarat-audit: house payout-table game=... -->``), and :func:`table_findings` has
+the game compare each row with the submission in force that day (``Game.house_tables``:
+baccarat's ``payout-table`` and ``drawing-table``); a row that disagrees, or a marking no
+table follows, is a finding at its line.
 
-    <!-- baccarat-audit: house payout-table game=mini_baccarat -->
-    | spot | odds | commission |
-    |---|---|---|
-    | SPOT | 8 | |
-
-is compared row by row with the submission in force that day by its game (``Game.house_tables``, where the
-game has it: baccarat compares a ``payout-table`` and a ``drawing-table``): a row that disagrees is a finding
-at its line, and so is a marking no game table follows or of a kind the game does not compare.
+The format and what is judged: docs/rule-authoring.md, "Procedure documents carry their
+submission".
 """
 
 from __future__ import annotations

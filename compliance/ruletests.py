@@ -1,30 +1,14 @@
 """``baccarat-audit test-rules DIR``: rule tests, the way Semgrep and OPA test their rules.
 
-A rule test is a transcript with a sidecar saying what the checker must find
-in it (the format is shared by every engineer writing fixtures; do not change
-it)::
+A rule test is a transcript beside a sidecar ``<name>.expected.yaml`` saying which rules
+must fire (``fires``), which must stay silent (``silent``, or ``all``) and which findings
+are known gaps.  :func:`discover` pairs transcripts with sidecars, :func:`read_sidecar`
+reads one, :func:`judge` compares a case's findings with it, :func:`untested` lists the
+rules lacking a firing or a non-firing test, :func:`run_dir` does all of it for a folder
+(``render_text``/``render_json`` print it), and :func:`examples` gives ``rules show`` its
+examples.
 
-    fixtures/rules/<ruleset-id>/<breach-name>.json          (or .jsonl)
-    fixtures/rules/<ruleset-id>/<breach-name>.expected.yaml
-
-    ruleset: au-nsw            # optional; default: the transcript's table.jurisdiction
-    description: Banker drew on 7 when the Player stood
-    fires:                     # each must be reported (coup and event optional)
-      - {rule: BAC-DRAW-BANKER-ILLEGAL, coup: 3}
-    silent: [BAC-DRAW-BANKER-MISSING]   # rules that must report nothing here; or: all
-    known_gaps:                # expected findings not reported yet: listed, never failed
-      - {rule: SOME-RULE, coup: 2, reason: "why"}
-
-``silent: all`` means every rule of the ruleset not named under ``fires`` or
-``known_gaps`` reports nothing in the file.  A ``ruleset`` ending in ``.yaml``
-is a path relative to the sidecar (a house ruleset under test).
-
-A rule named under ``fires`` has a firing test; a rule that must be silent
-has a non-firing test.  :func:`run_dir` reports every rule that lacks either,
-of the rulesets asked about and of every ruleset the tests use (``test-rules``
-without a directory asks about every bundled jurisdiction).  A transcript
-without a sidecar ``ruleset`` is judged by its ``table.jurisdiction``: a
-bundled ruleset id, or one the configuration maps (``jurisdictions``).
+The sidecar's format and what ``test-rules`` reports: docs/rule-authoring.md, "Rule tests".
 """
 
 from __future__ import annotations

@@ -1,20 +1,14 @@
 """Where a run's units of work run: in this process, on a pool of processes, or on a Dask cluster.
 
-The driver (:mod:`compliance._internal.driver`) plans a run, hands its units of work
-to a runner, puts their results back together and judges the run; the runner
-only runs the units, each a function of plain, picklable arguments:
+The driver (:mod:`compliance._internal.driver`) plans a run and hands its units (functions
+of plain, picklable arguments) to a runner: :class:`SequentialRunner` (this process, ``-j
+1`` or a run too small for a pool), :class:`ProcessPoolRunner` (``-j N`` worker processes,
+forked where the system can) or :class:`DaskRunner` (``--dask ADDRESS``; its workers read
+the transcripts at the same absolute paths).  A runner is a context manager; leaving it
+stops its workers.
 
-* :class:`SequentialRunner`: in this process, one unit when its result is
-  asked for (``-j 1``, or a run too small for a pool to pay);
-* :class:`ProcessPoolRunner`: on ``jobs`` worker processes of this machine
-  (``-j N``; forked where the system can, so the workers start with
-  everything imported);
-* :class:`DaskRunner`: on the workers of a Dask distributed cluster
-  (``--dask ADDRESS``), which read the transcripts at the same absolute paths.
-
-Every runner gives the same results: which one runs a unit changes only how
-fast the run is.  A runner is a context manager: leaving it stops its
-workers, at once where it is left by an error or Ctrl-C.
+Every runner gives the same results: docs/architecture.md (the opening); the figures:
+docs/performance.md.
 """
 
 from __future__ import annotations

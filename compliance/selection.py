@@ -1,22 +1,13 @@
 """``--select`` and ``--ignore``: which rules a run applies, as Ruff picks its rules.
 
-A selector names rules by their id or by their finding category, as written or
-as a glob, case-insensitively:
+A selector names rules by id or finding category, exactly, as an id prefix ending at a
+``-``, a category and everything under it, or a glob, in any case (:func:`names`).
+:class:`Selection` says whether a rule's findings are reported: some ``select`` names it
+(every rule without one) and no ``ignore`` does; :data:`ALWAYS` (unreadable coups) is
+never deselected, and an old id of a renamed rule names the rule.
 
-* a rule id (``BAC-WAGER-LATE``), a prefix of ids ending where a ``-`` does
-  (``BAC-DRAW`` selects ``BAC-DRAW-BANKER-ILLEGAL``), or a glob (``NSW-*``);
-* a category (``settlement.wrong-amount``), a category and everything under
-  it (``third-card`` selects ``third-card.banker.illegal``), or a glob
-  (``curator.*``).
-
-A rule's findings are reported when some ``select`` names it (every rule when
-none is given) and no ``ignore`` does. Selection filters what a report shows
-(:class:`compliance.report.model.Report`), never what a rule computes: every
-rule is judged whatever is selected, since one rule may rest on another's
-work (a table's settlement drift on its wrong settlements). A selector that is
-the old id of a renamed rule names the rule (:mod:`compliance.redirects`). A
-coup that cannot be read is always reported (as Ruff always reports a syntax
-error): ``transcript.unreadable`` is never deselected.
+Selection filters what a report shows, never what a rule computes: docs/reports.md,
+"Which rules".
 """
 
 from __future__ import annotations

@@ -1,39 +1,14 @@
 """Waivers: approved deviations that do not fail a run.
 
-A waivers file (``--waivers``) is YAML::
+:func:`load` reads a waivers file (``--waivers``; YAML, a list under ``waivers:`` of
+entries with a rule or category, an optional transcript glob and coups, a justification,
+who approved it and when it expires) into :class:`Waivers`, whose ``waiver_for`` finds
+the waiver of a finding, if any.  A file laid out one key a line is read by
+:func:`plain_layout` without a YAML parser; :func:`check_rules` refuses a waiver naming a
+rule no ruleset has, and :func:`redirect` follows renamed rule ids.
 
-    waivers:
-      - id: W-2026-014                       # optional; default: its position, e.g. "#1"
-        rule: BAC-SETTLE-AMOUNT              # a rule id, or
-        category: settlement.wrong-amount    # a category, or one and everything under it: third-card
-        transcript: "recordings/*.json"     # optional: the transcript's path, or a glob; default any
-        coups: [5, 6]                        # optional (or coup: 5, not both); default every coup
-        justification: house pays even money on Banker wagers under promotion P-17
-        approved_by: J. Rivera, compliance officer
-        expires: 2027-03-31                  # the last day the waiver applies
-
-A waiver applies to a finding when every scope it gives matches.  A waiver
-whose ``expires`` date has passed (judged on the run's date) or that is
-malformed waives nothing; both are reported, each with its line in the file.
-A waiver that matched no finding is reported as unused.  A waiver naming a
-rule no ruleset has is an error (:func:`check_rules`): a typo in a rule id
-must not pass for a waiver that merely found nothing.
-
-``transcript`` matches the transcript's path as reported exactly, or as a
-glob (``*``, ``?`` and ``[...]`` as in :mod:`fnmatch`): ``dir/table[7].json``
-waives the file of that name and, as a glob, ``dir/table7.json``; to match
-a ``[`` only literally, write it ``[[]``.  A waiver that gives both ``coup``
-and ``coups`` is malformed (which one was meant?), and two waivers with one
-``id`` make the file unusable (exit 2): one of them could never be told
-apart, as used or unused.
-
-Reading is bounded and linear (:mod:`compliance.limits`): the file is at
-most the ``waivers`` size limit (32 MB by default), and a file in the
-layout above (one key a line, plain or quoted one-line values, coups as a
-flow list of numbers) is read by :func:`plain_layout` without a general
-YAML parser, so 80,000 waivers load in a few seconds; any other YAML goes
-through ruamel.yaml.  Matching a finding looks at the waivers of its rule
-and of its category (and coup) only, never at every waiver.
+The format, what matches what, and what is reported as expired, malformed or unused:
+docs/reports.md, "Waivers".
 """
 
 from __future__ import annotations

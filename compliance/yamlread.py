@@ -1,22 +1,14 @@
 """The one way YAML is read: plain values, the position of every node, and one wording of errors.
 
-Rulesets, rule-test sidecars, the coverage map, waivers and the configuration
-file all come through :func:`read_yaml`.  What it returns is plain Python
-(``dict``, ``list``, ``str``, ``int``, exact ``Decimal`` for a YAML float, read from its text and never
-through a binary float,
-``bool``, ``None``; a date stays the text it was written as, so an impossible
-date is a bad value in its place, not a crash), so the validators downstream
-never see ruamel's round-trip types; every node's place is kept, so each
-later complaint can say ``file:line:col: message`` too (:meth:`YamlDoc.where`).
+Rulesets, rule-test sidecars, the coverage map, waivers and the configuration file all
+come through :func:`read_yaml` (:func:`parse_yaml` for bytes at hand).  It returns a
+:class:`YamlDoc`: plain Python values (an exact ``Decimal`` for a YAML float, a date kept
+as its text) and every node's place, so later complaints say ``file:line:col: message``
+(:meth:`YamlDoc.where`).  The input is bounded before it is parsed and before a value is
+built (size, UTF-8, nesting, aliases expanded; :mod:`compliance.limits`).
 
-The input is bounded before it is parsed (:mod:`compliance.limits`): its size
-(the limit of its kind of file; a pipe or a device is read up to it), UTF-8
-(a bad byte is reported with its line and column), the depth of its flow
-brackets (the parser slows down with them before it gives up); and before a
-single value is built from it: the depth of its nesting and its size once its
-aliases are expanded (an alias bomb or merge keys over a large anchor stop at
-the count, not at the machine's memory).  A lone surrogate (``"\\ud800"``) is
-refused wherever a string is read.
+The bounds and what each refuses: docs/reliability.md, "The bounds"; docs/architecture.md,
+"Reading YAML".
 """
 
 from __future__ import annotations

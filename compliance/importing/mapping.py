@@ -1,27 +1,13 @@
 """A mapping: how one recorder's log (CSV) reads as transcript fields, written in YAML, not in code.
 
-::
+:func:`load_mapping` reads a mapping (a bundled one by its ``name``, from
+``compliance/importing/mappings``, else a path) into a :class:`Mapping`: what one row
+holds (``rows``: cards, coups or wagers), how the CSV is laid out, and which column holds
+each field.  The fields are the engine's (:data:`compliance.transcript.logs.COMMON`) and
+its game's (``importer.ROWS``).  Every mistake is one :class:`~compliance.errors.UserError`
+at its ``file:line:col``.
 
-    format: baccarat-audit-mapping
-    version: 1
-    name: shoe-log
-    title: "Shoe log: one card a row"
-    rows: cards                   # what one row holds: cards, coups or wagers
-    csv: {delimiter: ",", header: true}
-    every_coup: true              # the log holds every coup of its shoes
-    coup_numbers: transcript      # or: shoe (numbered from 1 in each shoe)
-    fields:                       # field -> the column that holds it
-      shoe: Shoe
-      coup: Coup
-      card: {column: Card, unread: ["", "XX"]}
-      to: {column: Hand, optional: true, values: {P: player, B: banker}}
-      at: {column: Time, time: "%d/%m/%Y %H:%M:%S", timezone: "+10:00"}
-
-The fields a mapping may name are the engine's (:data:`compliance.transcript.logs.COMMON`)
-and its game's (the game's ``importer.ROWS``).  Every mistake in a mapping
-is one :class:`~compliance.errors.UserError` at its ``file:line:col``.
-Bundled mappings (package data, ``compliance/importing/mappings``) are named
-by their ``name``; any other is a path.
+The format, field by field, and the bundled mappings worked: docs/import.md, "The mapping format".
 """
 
 from __future__ import annotations

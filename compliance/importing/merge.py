@@ -1,19 +1,14 @@
 """Several logs of one table and shift, merged into one transcript by shoe and coup.
 
-Each log is read through its mapping (:mod:`.logs`); its rows are gathered
-coup by coup (the coup column, and the shoe where coups are numbered in each
-shoe); the coups of every log are put together by that key and handed to the
-game (its ``importer.build``), which makes the events.  What each coup's
-record holds is worked out as it is built: the header's ``recorded`` is what
-the logs record, and a coup that holds less (not in a log that holds every
-coup, rows set aside, cards that cannot be told apart into hands) says so
-in its own ``recorded``.
+:func:`import_logs` reads each log through its mapping (:mod:`.logs`), gathers its rows
+coup by coup, puts the coups of every log together by shoe and coup, and hands each to
+the game's ``importer.build``; the result is an :class:`Imported`.  What each coup's
+record holds is worked out as it is built (the header's and the coup's ``recorded``).
+Nothing read is lost: a row that cannot be read is rejected at its ``file:line``, one
+that cannot be used as it stands is kept under ``x-rows`` with a note in ``x-import``.
 
-Nothing read is lost: a row that cannot be read is rejected and reported at
-its ``file:line``; rows that cannot be used as they stand (a coup's rows
-that conflict, a row missing between them) are kept in the coup under
-``x-rows`` and its note (``x-import``) says why; where each coup came from
-is in ``x-source``.
+What the command does and what it refuses: docs/import.md, "What the command does" and
+"Rows the import refuses, and why".
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
 """A large ``.jsonl`` transcript cut into chunks at shoe boundaries, and each chunk read as a transcript.
 
-The driver (:mod:`compliance._internal.driver`) checks a large ``.jsonl`` in chunks on
-several processes.  What that needs of the file is reading, and is here:
+For the driver (:mod:`compliance._internal.driver`): :func:`plan_cuts` says where to cut
+(each :class:`Cut` a lookback and a start, byte offsets at line starts), :class:`Chunk` is
+the lines between two offsets seen as a transcript of its own (the same header), and
+:func:`count_newlines` and :func:`file_digests` give the line number at each cut and the
+SHA-256 of the file and of each chunk in one read.
 
-* :func:`plan_cuts`: where to cut.  A chunk starts on the line of the first
-  coup of a new shoe; before it, the coups of the shoe that just ended are
-  its *lookback*, replayed (not reported) to rebuild the state the coups
-  before the chunk left.  Each cut is the pair (lookback, start) of byte
-  offsets, both at line starts.
-* :class:`Chunk`: the lines from one byte offset to another of an opened
-  transcript, seen by the engine as a transcript of its own (the same header),
-  with the shoes its coups named and the SHA-256 of the bytes it read.
-* :func:`count_newlines` and :func:`file_digests`: the line number at each
-  cut, and the SHA-256 of the whole file and of each chunk's bytes, in one read.
-
-Only the ``shoe`` of a coup's line is decoded to find a cut (the decoder skips
-the events); a line that is not a coup object names no shoe and never starts
-a chunk.
+Why a chunk starts at a new shoe, and its lookback: docs/architecture.md (the opening).
 """
 
 from __future__ import annotations

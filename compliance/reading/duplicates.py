@@ -1,19 +1,12 @@
 """Duplicate keys in a JSON object are an error, never "the last one wins".
 
-``{"amount": 1000, "amount": 950}`` is valid JSON to most parsers, but they
-disagree on what it means: msgspec (and Python's ``json``) keep the last
-value, others the first.  Evidence that means two things is not evidence, so
-a header with a duplicate key stops the file (exit 2) and a coup with one is
-an unreadable coup; both messages name the key and the JSON path of its
-object.
+:func:`message` says where a coup's text repeats a key (``None`` if it does not), and
+:func:`top_level_message` does it for a header; :func:`has_duplicates` is the fast test
+run on every coup (fewer colons in the re-encoding than in the text), :func:`find` the
+exact parse that keeps every pair.  A header with a duplicate stops the file (exit 2); a
+coup with one is an unreadable coup.
 
-The test runs on every coup, so it has a fast path.  When a coup's text
-holds no backslash, every string in it is written as it is, and decoding it
-(duplicates collapse) and encoding it again gives the same strings, numbers
-and keys less the pairs a duplicate dropped, each of which held at least one
-``:``.  So the text has a duplicate exactly when it has more colons than
-its re-encoding.  A text with a backslash, or one the fast path cannot
-decode, takes the exact path: a parse that keeps every pair.
+Why, and what the fast path costs: docs/security.md, "In more detail" (Duplicate keys).
 """
 
 from __future__ import annotations

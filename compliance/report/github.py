@@ -2,17 +2,12 @@
 
     ::error file=recordings/night.json,line=241,col=5,title=BAC-DRAW-BANKER-ILLEGAL::coup 3 event 9: ...
 
-Severities map to ``error``, ``warning`` and ``notice``.  Everything that comes
-from a transcript (its path, the message that quotes its values) has its
-control and format characters made visible first (:func:`compliance.printable.printable`:
-a CR, LF, ESC or bidirectional override is shown as ``\r``, ``\n``, ``\x1b``,
-``\u202e``), then is escaped as the Actions toolkit escapes it: in the message
-``%``, CR and LF; in a property also ``:`` and ``,``.  So no transcript string
-can end the line and start a command of its own (``::add-mask::``,
-``::stop-commands::``), add a property, or reorder the log line.
-Waived findings are not annotated; notes about the run are ``notice`` lines, as is
-a transcript judged on partial evidence (its rules not judged, one line a transcript);
-inputs that could not be checked ``error`` lines.
+:func:`render` writes an ``error``, ``warning`` or ``notice`` line a finding (none for a
+waived one), notices for the run's notes and for a transcript judged on partial
+evidence, and ``error`` lines for inputs that could not be checked.  Every string from
+the input is made printable, then escaped (:func:`escape_data`, :func:`escape_property`).
+
+Why, and what a transcript could forge otherwise: docs/security.md, "In more detail".
 """
 
 from __future__ import annotations

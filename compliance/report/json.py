@@ -1,16 +1,11 @@
 """The JSON report: the spec's contract (``findings``) plus run metadata.
 
-The pydantic models below describe the report and are its published JSON
-Schema (``baccarat-audit schema report``, ``docs/report-schema.json``).  The
-renderer builds plain dicts for speed; the tests validate its output against
-the schema generated from these models, so the two cannot drift apart.
-The contract fields of a finding (``rule``, ``category``, ``severity``,
-``transcript``, ``coup``, ``event``, ``message``, ``citation``) are frozen by
-the transcript spec; everything else was added in schema 1.x.  What a
-recording in transcript format 1.1 brings (a finding's ``staff`` and ``at``,
-a transcript's ``recorded``, the run's ``not_judged`` and ``groups``) is
-written only where there is something to say, so a report on version 1
-transcripts is what it always was.
+:func:`render` writes it from plain dicts (:func:`document`); the pydantic models below
+describe it and are its published JSON Schema (:func:`schema`: ``baccarat-audit schema
+report``, ``docs/report-schema.json``), which the tests validate the output against.
+
+The fields, and what format 1.1 adds only where there is something to say:
+docs/transcript.md, "The JSON report"; docs/reports.md, "Formats".
 """
 
 from __future__ import annotations

@@ -1,32 +1,12 @@
 """JUnit XML (the Apache Ant schema CI systems read): a testsuite per transcript, a testcase per rule.
 
-A year of coups is a few hundred thousand of them, too many test cases for a
-CI system; so by default each rule the transcript was judged by is one test
-case (``BAC-SETTLE-AMOUNT``), whatever the number of coups:
+:func:`render` formats a :class:`~compliance.report.model.Report`: by default a testcase
+per rule the transcript was judged by (failure, error, skipped for waived or not judged),
+or, with ``per_coup`` (``--junit-cases coup``), a testcase per coup.  Times are ``0`` so
+that the same input gives the same bytes; every string from the input is made printable
+(:func:`compliance.printable.printable`) before it reaches a CI log.
 
-* a rule with a reported finding at or above ``--fail-on`` is a ``failure``;
-  its message names the coups (``2 findings in coups 5, 9``) and its text has
-  one line a finding, each with its coup, event, place and citation;
-* the rule of unreadable coups (``transcript.unreadable``) is an ``error``;
-* a rule whose findings are all waived is ``skipped``, naming the waivers;
-* findings below ``--fail-on`` do not fail their rule; they are listed in the
-  suite's ``system-out``;
-* a rule not judged for want of evidence (a recording that holds less than a
-  whole transcript) is ``skipped`` with the reason ("calls not recorded"); a
-  rule judged in some coups only has, beside its own testcase, a ``skipped``
-  testcase ``RULE (not judged)`` saying in which coups and why.
-
-``--junit-cases coup`` gives the former shape, a testcase per coup (``coup 17``;
-a repeated number gets `` (2)``), failing with that coup's findings, and a
-skipped testcase ``rule RULE (not judged)`` for each rule not judged somewhere.
-
-Times are not measured (``0``) so that the report is the same bytes for the
-same input; the timestamp is the run's (``--timestamp``).
-
-CI systems print these messages in their logs and test views, so every
-string from the input has its control and format characters made visible
-(:func:`compliance.printable.printable`; the lines of a body are each made
-safe, then joined): no CR, LF or ESC of a transcript reaches the log.
+What each testcase and status means: docs/reports.md, "Formats" (the ``junit`` row).
 """
 
 from __future__ import annotations

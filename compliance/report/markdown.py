@@ -1,17 +1,11 @@
 """Markdown, for a pull request comment: the summary, a table of findings, waivers and notices.
 
-Pull request comments are limited in size (GitHub: 65,536 characters), so
-the table shows the first ``MAX_ROWS`` findings and says how many more there are.
+:func:`render` formats a :class:`~compliance.report.model.Report`; the table shows the
+first :data:`MAX_ROWS` findings (a comment is limited in size) and says how many more.
+Strings from the input cannot change the document's structure: they are made printable,
+HTML-escaped and markup-escaped, and names shown as code are fenced past their backticks.
 
-Strings from the input cannot change the document's structure: control and
-format characters are made visible (:func:`compliance.printable.printable`:
-a CR or LF cannot start a forged heading), ``&``, ``<`` and ``>`` become
-entities (no raw HTML: no comment can hide the findings), and the characters
-Markdown reads as markup (``\\ ` * _ [ ] ~ | @``, and what would open a
-list or a heading at the start of a list item) are escaped, so a ``|``
-cannot shift a table's columns and an ``@`` cannot mention anyone.  Names
-shown as code (files, rule ids) are code spans fenced longer than any run of
-backticks in them.
+Why: docs/security.md, "Defences and their tests" and "In more detail".
 """
 
 from __future__ import annotations

@@ -1,36 +1,13 @@
 """Validated rulesets kept between runs: a check need not parse YAML and validate every rule each time.
 
-Loading a ruleset (:func:`compliance.ruleset.loader.load_ruleset`) reads the
-YAML of its ``extends`` chain, merges it and validates every rule's
-parameters with pydantic, which builds a validator for each model it meets.
-That is most of a small check's time.  As Ruff does with its configuration,
-the result is kept in the user's cache directory
-(``$BACCARAT_AUDIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/baccarat-audit``, else
-``~/.cache/baccarat-audit``), one file a ruleset, and used again only while
-nothing it was made from has changed:
+:func:`load` is :func:`compliance.ruleset.loader.load_ruleset` through the cache: an entry
+made from the same files, version and code is used (:func:`read`); otherwise the YAML is
+loaded and the entry written anew (:func:`write`).  :func:`encode` and :func:`decode` are
+the JSON form of the ruleset's models, directed by their field types.  The entries live in
+the user's cache directory (:mod:`compliance.cachedir`).
 
-* the bytes of every file of the ``extends`` chain (their content hash,
-  :attr:`Ruleset.sha256`, worked out again on every use: a ruleset edited, or a
-  parent it extends, is loaded again);
-* the package's version and its code (the size and time of each of its
-  modules, so a changed check kind or model is never served an old result);
-* what was asked for: the reference as given and the file it names.
-
-The file holds a header line (those keys, and the SHA-256 of the body) and the
-validated ruleset as JSON.  Nothing in it is executed and nothing is trusted
-as it is: the body is decoded against the fields of the ruleset's models,
-every value checked to have its field's type (a Decimal is a string of
-digits, a rule's parameters decode into its check kind's own model), and the
-models are built from the values without running their validators again (the
-values were validated when the file was written, and a body that does not
-match its header's digest is never read).  A file that is corrupt, stale,
-from another version or another installation, or that does not decode is
-simply loaded again from the YAML and written anew; a cache that cannot be
-written is skipped.  A ruleset is written to the cache only if it comes back
-from its JSON equal to itself.
-
-Turn the cache off with ``check --no-cache``, ``BACCARAT_AUDIT_NO_CACHE=1``
-or ``cache = false`` in the configuration.
+What an entry holds, when it is used, and why its body is decoded rather than trusted:
+docs/reports.md, "The ruleset cache"; docs/security.md, "The user's cache".
 """
 
 from __future__ import annotations

@@ -1,16 +1,13 @@
 """The ruleset format: pydantic models that double as its JSON Schema.
 
-A ruleset is data.  It gives the game's own section (``game``: baccarat's drawing tableau and wager spots,
-whose model is the game's, :mod:`compliance.games.baccarat.section`) and a list of rules; each rule names a
-*check kind* (code, in :mod:`compliance.checks`) and gives that kind's parameters, a severity and
-the regulation paragraph it rests on.  Jurisdictions differ in these files,
-never in code.  The conditions wager spots are settled on (:class:`Condition`) are the shared condition
-language of :mod:`compliance.conditions`.
+A ruleset is data: its game's own section (``game``, a model its game gives), its rules
+(each naming a check kind of :mod:`compliance.checks` with that kind's parameters, a
+severity and the paragraph it rests on), and the conditions wager spots are settled on
+(:class:`Condition`, the language of :mod:`compliance.conditions`).  A parameter left
+to the house is written ``{house: <default>, note: "..."}``; the loader unwraps it and
+keeps where it came from.  Jurisdictions differ in these files, never in code.
 
-A parameter the regulation leaves to the house is written
-``{house: <default>, note: "..."}``; the loader unwraps it to the plain value
-and remembers its provenance, so reports can tell "the regulation says" from
-"the house rules say".
+The format: docs/rule-authoring.md.
 """
 
 from __future__ import annotations

@@ -1,33 +1,14 @@
 """Baccarat coups from a recorder's logs: the fields baccarat's logs hold, and the coup they make.
 
-``baccarat-audit import`` (:mod:`compliance.importing`) reads the logs and
-gathers each coup's rows; this module says which fields a baccarat log may
-map (beyond :data:`compliance.transcript.logs.COMMON`) and builds the coup's
-events from the rows:
+``baccarat-audit import`` (:mod:`compliance.importing`) reads the logs and gathers each
+coup's rows; this module's :data:`ROWS` says which fields a baccarat shoe log, hand log
+or wager log may map (beyond :data:`compliance.transcript.logs.COMMON`), and :func:`build`
+makes the coup's events from its rows: wagers first, then the cards, the result and the
+settlements.  What the logs leave open is settled only when exactly one reading is
+possible (:func:`legal_readings`); otherwise the coup holds less and says so.
 
-* a **shoe log** (``cards`` rows: one card a row) gives the cards in dealing
-  order, each to its hand when the log records where it went;
-* a **hand log** (``coups`` rows: one coup a row) gives each hand's cards
-  (not the order they were dealt in), and the result announced;
-* a **wager log** (``wagers`` rows) gives each wager as it stood and how it
-  was settled.
-
-Events are written wagers first, then the cards, the result and the
-settlements: the logs give no order between them.  Where the logs leave
-something open it is settled only when exactly one reading is possible, and
-the coup says how (``settled``); otherwise the coup holds less (its
-``recorded`` says what) and is not judged on that point.  Nothing is guessed:
-
-* a shoe log that records only the order of the cards: the hand log, where
-  it gives the hands, says which card went where; else the tableau settles
-  the additional cards when exactly one reading of them is legal (a fifth
-  card is the Player's third when the Player's Hand must draw and the
-  Banker's Hand must then stand, the Banker's when the Player's Hand stands
-  and the Banker's must draw: it depends on the cards, e.g. on whether the
-  Player's third card is a zero).  The first four cards are the Player's,
-  the Banker's, the Player's, the Banker's: an order-only log cannot show
-  a deal out of order, so it is not judged for it;
-* logs that disagree on a coup's cards: the coup's cards are not judged.
+What each log gives and how an open point is settled: docs/import.md, "Settled only when
+one reading is possible".
 """
 
 from __future__ import annotations

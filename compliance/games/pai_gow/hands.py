@@ -1,26 +1,11 @@
 """Pai gow poker hands: the five-card high hand, the two-card low hand, the joker.
 
-A round deals each position seven cards from one 53-card deck (52 cards and
-one joker).  The player sets them as a five-card hand and a two-card hand.
+:func:`high_hand` and :func:`low_hand` value a setting's hands (the joker as the *bug*;
+the wheel ranked as the house says), :func:`fouled` says whether the two-card hand
+outranks the five-card one, :func:`compare` and :func:`outcome` settle a box against the
+dealer (a copy goes to the dealer), and :func:`describe` names a hand for a message.
 
-Ranking of a five-card hand, highest first: five aces (four aces and the
-joker), straight flush (the ace-high one is the royal flush), four of a kind,
-full house, flush, straight, three of a kind, two pair, one pair, high card.
-A two-card hand is a pair or two high cards; it has no straight or flush.
-
-The joker is the *bug*: it counts as an ace, or as the card that completes a
-straight, a flush or a straight flush, whichever gives the better hand.  In a
-flush it is the highest card of the suit the hand does not already hold.
-Nothing else: it never completes a pair, three or four of a kind of a rank
-other than aces.
-
-The ace-to-five straight ("wheel") ranks where the house says: either second
-only to the ace-high straight (the usual pai gow rule) or lowest.
-
-Hands compare by rank only; suits never break a tie.  Two hands whose cards
-are identical in value are a *copy* (68 IAC 10-9-4(b)(2)), and a copy goes to
-the dealer.  The five-card hand must outrank the two-card hand; a setting
-where it does not is a *foul*.
+The ranking, the joker and the wheel: docs/pai-gow-transcript.md.
 """
 
 from __future__ import annotations
