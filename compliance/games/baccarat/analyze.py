@@ -1,21 +1,13 @@
 """Exact analysis of the game a ruleset defines: every coup a full shoe can deal.
 
-The shoe is read as its composition by point value (ten points, each with a
-multiplicity: sixteen cards worth 0 and four of each of 1 to 9 per deck), so
-the enumeration walks at most 10 x 10 x 10 x 10 x 10 x 10 orderings of point
-values instead of every permutation of cards, and weighs each by the number of
-ways the shoe can deal it.  A coup that ends after four or five cards is
-counted with every way the remaining one or two of six cards can come out, so
-that counts are the permutations of six cards from the shoe, as published
-(Wizard of Odds, "Baccarat", appendix 1): for eight decks the total is
-416 x 415 x 414 x 413 x 412 x 411 = 4,998,398,275,503,360.
+:func:`enumerate_shoe` counts every coup a full shoe deals under a tableau, by point
+value, in six-card permutations; :func:`first_four` counts the four initial cards for the
+spots read from them (pairs); :func:`spot_edge` and :func:`analyze` give each spot's exact
+odds and house edge; :func:`edge_shift` and :func:`spot_edges` compare tableaux and
+variants.  Nothing is sampled and nothing is a float.
 
-The drawing rules come from the ruleset's tableau and the wager spots from its
-``game.spots``; nothing here is sampled and nothing is a float: counts are
-integers and probabilities and house edges are exact fractions, rounded only
-when printed.  A spot whose conditions read the first cards of the hands
-(pairs) is counted over every way a full shoe can deal the four initial cards
-(:func:`first_four`), in the same unit: six-card permutations.
+How it counts, and the published figures it matches: docs/rule-authoring.md, "Wager spots"
+(the Dragon Bonus, and how ``analyze`` counts).
 """
 
 from __future__ import annotations

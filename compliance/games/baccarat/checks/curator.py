@@ -1,16 +1,12 @@
 """The curator and the passing of the cards: who is offered the shoe or the Banker marker,
 who may hold them, who turns each hand's cards, and how the cards are handled.
 
-Seat geometry comes only from the table: ``seat_order`` lists the seats
-counter-clockwise from the one nearest the dealer's right, so "nearest the
-dealer's right", "next counter-clockwise" and "closest to the dealer moving
-counter-clockwise" are positions in that list; "lowest numbered seat" is the
-seat number itself.  A tie between equal wagers is broken by the rule's
-``tie_break``: ``seat_order`` or ``lowest_number``.
-
-Every check judges what the record shows: a transcript that records no offer
-or no passing of the cards is not reported for offers or passes it does not
-record, unless the rule says the cards must be passed (``must_pass``).
+Seat geometry comes only from the table: ``seat_order`` lists the seats counter-clockwise
+from the one nearest the dealer's right, so the regulations' "nearest the dealer's right"
+and "next counter-clockwise" are positions in that list, and "lowest numbered seat" is the
+seat number.  A tie between equal wagers is broken by the rule's ``tie_break``.  A record
+holding no offer or passing of the cards is not reported for them, unless the rule says
+the cards must be passed (``must_pass``).
 """
 
 from __future__ import annotations

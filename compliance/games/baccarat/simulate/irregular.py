@@ -1,21 +1,12 @@
 """Irregularities, handled as the ruleset's irregularity rules say (``--irregularities``).
 
-An irregularity handled as required is not a breach, but the checker reports
-it as an ``info`` finding of category ``irregularity.mishandled``: the record
-shows something went wrong at the table and that it was put right.  The
-simulator makes three kinds, where the ruleset has a rule for them:
+:func:`irregularities` lists those the simulator can make under a ruleset's rules (a
+third card dealt in error, a card found face up in the shoe, a misdeal), and
+:class:`IrregularSteps` (mixed into the coup's play) makes each and handles it as the rule
+requires: the check reports it as an ``info`` finding (``irregularity.mishandled``), not
+a breach.
 
-* a Player third card dealt when none was authorised: it becomes the Banker's
-  third card when the Banker's Hand must draw; otherwise the next coup's first
-  card, or, if it was exposed, what the rule says of an exposed card (the first
-  card of a no bet coup dealt by the rule's method, or the discard holder);
-  where the rule covers it, a Banker third card drawn in excess: the next
-  coup's first card, or discarded if it was exposed;
-* a card found face up in the shoe: played as if face down, or discarded,
-  as the rule says for a card found before or after the coup's first card;
-* a misdeal (the third and fourth cards swapped): reconstructed into the
-  dealing order, after which a patron may withdraw a wager whole where the rule
-  allows it.
+How each is handled: docs/simulator.md, "Irregularities".
 """
 
 from __future__ import annotations
