@@ -1,27 +1,12 @@
 """The few probability tails the integrity tests need, and the Benjamini-Hochberg procedure.
 
-Everything here is a pure function of numbers.  The per-coup probabilities
-come from the game's exact analysis (for baccarat, the enumeration of the
-shoe in ``analyze.py``), never from a table written here.
+Pure functions of numbers: :func:`binomial_two_sided` (with :func:`binomial_tails` and
+:func:`binomial_band`), :func:`longest_run_tail`, :func:`sign_test`, :func:`hypergeometric_upper` and
+:func:`stratified_hypergeometric_upper`, :func:`benjamini_hochberg`, and :func:`probability_text` (a
+probability for a report, one far below a float's range kept as a Fraction).  The per-coup
+probabilities come from the game's exact analysis, never from a table written here.
 
-* :func:`binomial_two_sided` -- a count of ``n`` independent coups against its
-  probability ``p``: twice the smaller tail, at most 1.  Summed term by term
-  from the observed count outward (the terms shrink geometrically), in double
-  precision, starting from the term's logarithm, so it is as good for a shoe
-  of 80 coups as for a run of a million;
-* :func:`longest_run_tail` -- the chance that ``trials`` coups that are each
-  Banker (``q``) or Player (``1 - q``) hold a streak of ``length`` or more of
-  either, by dynamic programming over the current streak;
-* :func:`sign_test` -- ``k`` of ``n`` errors one way when each falls either way
-  alike: exact, with integers;
-* :func:`benjamini_hochberg` -- the threshold that keeps the expected share of
-  false findings among all findings at ``q``;
-* :func:`probability_text` -- a probability written for a report, also one far
-  below what a float holds (a bound such as 10^-640 kept as a Fraction).
-
-Python's ``float`` arithmetic and ``math.lgamma`` (CPython's own) give the
-same bits on every platform it runs on; the p-values are only ever printed to
-two significant digits.
+Which test uses which, what each assumes and its measured false-alarm rate: docs/integrity.md.
 """
 
 from __future__ import annotations

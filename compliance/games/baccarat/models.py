@@ -1,23 +1,12 @@
 """The transcript format as pydantic models: the one source of truth.
 
-These models are the contract of ``../shared/spec/transcript-v1.md`` and of
-its compatible revision 1.1 (``docs/transcript.md``).  They produce the
-published JSON Schema (``baccarat-audit schema transcript``) and validate
-slow-path input; :mod:`compliance.transcript.codec` derives the msgspec
-structs used on the hot path from them, so the two cannot drift.
+The models of version 1 and its revision 1.1 give the published JSON Schema (``baccarat-audit schema
+transcript``) and validate slow-path input; :mod:`compliance.transcript.codec` derives the hot path's
+msgspec structs from them, so the two cannot drift.  Keys starting with ``x-`` are vendor extensions;
+any other unknown key is an error naming it and its JSON path.  A version 1 transcript is read by the
+``...V1`` models, which keep its spots, games and limits to the v1 text's.
 
-Keys starting with ``x-`` are vendor extensions: accepted anywhere, ignored.
-Any other unknown key is an error that names the key and its JSON path.
-
-Format 1.1 adds, all optional (``docs/transcript.md``): ``"version": "1.1"``;
-``recorded`` in the header and in a coup (what the recording holds);
-``staff`` (who ran the table) in the header, by stretches of coups, and in a
-coup; card codes recorded in part (``7?``, ``0?``, ``??``).  A transcript that
-says ``"version": "1.1"`` may also wager on any spot the table's ruleset
-declares (side wagers), play any game the ruleset declares (``table.game``)
-and post a spot's own limits (``table.limits.spots``); a version 1 transcript
-is read by the ``...V1`` models below, which keep its spots, games and limits
-to the frozen v1 text's, so it means exactly what it meant.
+The format, field by field, and what 1.1 adds: docs/transcript.md.
 """
 
 from __future__ import annotations

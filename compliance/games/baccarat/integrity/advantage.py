@@ -1,41 +1,14 @@
 """Advantage play: a patron whose side wagers follow the cards left in the shoe.
 
-Late in some shoes a side wager favours the patron: the Dragon 7 wager (a
-three-card Banker 7 that wins, 40 to 1) once the 8s and 9s are short, the
-Panda 8 likewise; the pair wagers (House Money, Perfect Pairs) once a few
-ranks, or a few cards of one suit, are over-represented in what is left.  A
-patron who keeps the count wagers on it only then, or wagers more then.  Such
-play is legal; the house and the regulator want it known.
+For every coup a named patron was present for, the patron's edge on each side wager is worked out from
+the cards out of the shoe (:mod:`compliance.games.baccarat.edges`); the coup is favourable where it is
+above nought.  Each (patron, spot) is tested for placement and for size, stratified by the shoe's depth
+(bands of :data:`BAND` cards; :func:`compliance.stats.stratified_hypergeometric_upper`); every test of the
+run goes through Benjamini-Hochberg, and a patron is named only where the side wagers found also have a
+positive exact expected value given the cards left.
 
-For every coup a named patron was present for (seated, or placing any wager
-at the table: a counter who sits out the coups the count does not favour is
-present at them), the patron's edge on each side wager is worked out from the
-cards out of the shoe before the coup
-(:class:`~compliance.games.baccarat.edges.RemovalCount`, the effect-of-removal
-count, its error against the exact enumeration in docs/integrity.md; for a pair,
-the exact edge by card, :class:`~compliance.games.baccarat.edges.PairCount`),
-and the coup is *favourable* where it is above nought.  Favourable coups
-cluster late in a shoe, so a patron blind to the cards whose habit is tied to
-the shoe's depth (the side wager only in the last decks, larger late) would
-look like a counter to a test that ignores depth.  So each test is stratified
-by depth: the coups are put in bands of ``BAND`` cards dealt from the shoe, and
-within each band the patron's wagers are compared with the patron's own chances
-there.  For each (patron, spot):
-
-* **placement**: in each band ``b``, of the patron's ``T_b`` chances ``F_b``
-  were favourable and the patron placed ``n_b`` side wagers; under a placement
-  blind to the cards within the band, the favourable wagers of each band are
-  hypergeometric and their sum ``x`` has the law of their convolution; the
-  p-value is its upper tail (:func:`compliance.stats.stratified_hypergeometric_upper`).
-* **size**: in each band, of the patron's wagers, those larger than the
-  patron's median wager on the spot; ``y`` of them at favourable coups, against
-  the favourable wagers of the band: the same tail.
-
-Every test of the run goes through Benjamini-Hochberg; a patron is named only
-where, besides, the side wagers found have a positive exact expected value
-given the cards left (the judge's).  The count's error only weakens the tests:
-under blind play which coups it calls favourable is no matter, so their
-false-alarm rate holds whatever its error.
+Why stratified by depth, and why the count's error cannot raise the false-alarm rate: docs/integrity.md,
+"5. A patron who plays the count".
 """
 
 from __future__ import annotations

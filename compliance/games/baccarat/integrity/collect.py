@@ -1,32 +1,14 @@
 """What the integrity stage keeps of each replayed coup: a few bytes, gathered shoe by shoe.
 
-The engine hands every replayed coup (its :class:`~compliance.games.baccarat.replay.CoupState`
-and the findings the per-coup rules made on it) to a :class:`Collector`.  It
-keeps, per shoe, the cards in the order they left the shoe (one byte a card,
-burns and discards included where recorded; a card carried over to the next
-coup is counted once, when it was drawn), where each coup's cards end, its
-number and place in the file, its outcome (one letter) and its wrong
-settlements; for the rare coup dealt against the tableau, what the tableau
-needs to deal its cards itself; who ran the table, where the record says,
-kept only where it changes; the coup's first time, where the record has any.
-A coup whose recording lacks its cards, or their order and
-their hands (format 1.1 ``recorded``), adds no card: its shoe's sequence has a
-gap there (the cards on either side are still a draw from a shuffled shoe,
-so the bounds hold); one with each hand's cards but not their order (a hand
-log) is put in the order the rules deal a regular coup in (Player, Banker,
-Player, Banker, then the third cards), where it is regular; one with its
-cards in dealing order but not their hands (format 1.1 ``cards_in_order``)
-gives them in the order recorded, the real one; a card read in
-part (``7?``, ``0?``) is kept as what it is (the shuffle test compares the
-shoe by rank or value where too many are), a card not read (``??``) is left
-out; one lacking the values of its cards adds no outcome; a coup whose cards, in order, are those of the coup
-just before it is that coup captured twice by the recorder (a fault of the
-record, ``record.duplicate-coup``, not a repeat of the shoe) and adds neither.  That is about 25 bytes a coup: a million
-coups keep some 25 MB.  Nothing here re-reads an event.
+The engine hands every replayed coup (and the per-coup findings on it) to a :class:`Collector`, which
+keeps, shoe by shoe, the cards in the order they left the shoe (a byte a card), where each coup's cards
+end, its number and place, its outcome letter, its wrong settlements, who ran the table and its first
+time: about 25 bytes a coup.  Nothing here re-reads an event.  An :class:`IntegrityData` is one
+transcript's, or one chunk's (:meth:`IntegrityData.extend` joins them, a shoe cut between two chunks
+joined again).
 
-An :class:`IntegrityData` is one transcript's (or one chunk's, under ``-j``):
-chunks are put back together with :meth:`IntegrityData.extend`, a shoe cut
-between two chunks being joined again.
+What a coup recorded in part adds (a gap, the order the rules deal, a card read in part, a coup captured
+twice) and why the bounds still hold: docs/integrity.md, "How it runs".
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """Systematic settlement drift: a table's or dealer's wrong settlements that run one way.
 
-The per-coup rule ``settlement.amount`` reports each wrong payout.  Honest
-mistakes fall either way: a patron paid a unit too much, another a unit too
-little.  Here every wrong settlement is signed by what the patron gained over
-what was due (a commission collected short, a win overpaid: gained; a loss
-collected twice: lost; a push paid anything: gained, as a push is due
-nothing beside the stake), and each table's and dealer's errors are put to a
-sign test: ``k`` of ``n`` one way, when each falls either way with chance 1/2
-(exact).  An error with no gain either way (a wrong word, the right value)
-counts in neither.  The finding gives the net amount over the run, exact, and
-what kind of error dominates ("commission" when the commission was not
-deducted or was collected wrong).
+Every wrong settlement is signed by what the patron gained over what was due, and each table's and
+dealer's errors are put to an exact sign test (:func:`compliance.stats.sign_test`); the finding gives
+the net amount, exact, and the kind of error that dominates.
+
+How each error is signed, and the test's false-alarm rate: docs/integrity.md, "3. Settlement drift".
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """Hold against theory: each table's, shift's, dealer's and day's win beside what the game gives it.
 
-While the engine replays a transcript, :class:`HoldData` adds up, for every
-coup whose wagers were settled, the money staked on each spot, what the
-settlements and commission left the house on each spot, and the products of
-the coup's stakes two by two (what the exact variance needs), in buckets of
-one quarter of an hour, one dealer and one deck count: a month's coups keep a
-few thousand buckets, not a record each.  Once the run is read,
-:func:`judge` folds the buckets into the groups (each table over the run, each
-table's shift, each table's day, each dealer, each day), with the shifts and
-the time zone the run's configuration gives (:class:`~compliance.context.RunContext`),
-and sets each group's win against the theoretical win:
+While the engine replays, :class:`HoldData` adds up each spot's handle, what the settlements left the
+house and the products of each coup's stakes two by two, in buckets of a quarter of an hour, a dealer and
+a deck count.  Once the run is read, :func:`judge` folds the buckets into groups (with the shifts and
+time zone of the run's context) and sets each group's win against the exact theoretical win and its
+exact variance: a z-score and its p-value.  A finding is raised only where the p-value survives
+Benjamini-Hochberg over every group of the run.
 
-* the theoretical win is each spot's handle times its exact house edge under
-  the table's rules, from a full shoe of the shoe's decks (the enumeration of
-  :mod:`..odds`; a pair wager from every four first cards of a full shoe), an
-  exact fraction;
-* its variance is each coup's, summed: the coup's stakes two by two times the
-  covariance of what a unit on each spot leaves the house, from the same exact
-  distribution (docs/integrity.md says what it assumes);
-* the z-score and its two-sided p-value; a group outside the confidence band
-  is listed; a finding (``integrity.hold``) is raised only for a group whose
-  p-value survives Benjamini-Hochberg over every group of the run.
+What it assumes, and its measured false-alarm rate: docs/integrity.md, "6. Hold against theory".
 """
 
 from __future__ import annotations

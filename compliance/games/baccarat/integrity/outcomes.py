@@ -1,38 +1,13 @@
 """Outcomes no fair shoe gives: counts and streaks against the exact odds of the ruleset's game.
 
-For a group of coups (a shoe, a table's shoes, a dealer's coups, the run) the
-counts of Banker, Player and Tie wins and of naturals are compared with the
-probabilities of one coup from a full shoe of that many decks under the
-ruleset's tableau (:func:`compliance.games.baccarat.odds.coup_odds`, the
-exact enumeration), the coups taken as independent: a two-sided binomial test.
-A coup the per-coup rules found dealt against the tableau counts at the
-outcome the tableau gives its cards (the cards that came next standing in for
-a third card not drawn), so a dealer's errors neither bias the counts nor
-hide a preset shoe (:func:`~.collect.counted_outcomes`).
-(Dealing a shoe without replacement ties its coups together a little; the
-false-alarm rate this leaves is measured on simulated fair play, docs/integrity.md.)
-A group of shoes with different deck counts is compared with the average of
-their probabilities (the true spread of the count is then a little narrower
-than the binomial's, so the test is on the safe side).  The longest streak of
-a shoe (Banker or Player; a tie neither breaks nor extends it, as on the big
-road) is compared with the chance of a streak at least as long in that many
-Banker-or-Player coups.
+For a group of coups (a shoe, a table, a dealer, the run), the counts of Banker, Player and Tie wins and
+of naturals are compared with the exact odds of one coup from a full shoe (two-sided binomial tests), and
+a shoe's longest streak with the chance of one as long.  A coup dealt against the tableau counts at the
+outcome the tableau gives its cards (:func:`~.collect.counted_outcomes`); a coup whose outcome the record
+does not let the counts read is taken at its worst.  Every p-value of a rule goes through
+Benjamini-Hochberg; a finding names the first coup at which it was decisive.
 
-A coup dealt whose outcome the record does not let the counts read (``?``: its
-hands set aside by an import, its values not recorded) is not a random one: a
-hand log without totals sets aside exactly the five-card coups, none of them a
-natural.  Leaving such coups out would make a fair shoe look rigged, so each
-test accounts for them at their worst: a count's p-value is the largest over
-every outcome the coups set aside could have had (the count most like fair
-play), and a streak is taken as broken by each of them, in as many coups as
-they could add.  Coups set aside never make a shoe look less fair than it is.
-
-Benjamini-Hochberg over every p-value a rule computes in the run keeps false
-alarms over many shoes in check.  A finding names, for each test it rejected,
-the first coup at which the running test (on the coups up to it) fell to the
-Benjamini-Hochberg threshold: coup by coup in a shoe; for a table, a dealer or
-the run, at the end of each shoe, then coup by coup within the first shoe at
-whose end it is decisive.
+Why, what it assumes, and its measured false-alarm rate: docs/integrity.md, "2. Outcomes no fair shoe gives".
 """
 
 from __future__ import annotations

@@ -1,28 +1,12 @@
 """Collusion: a dealer who favours one patron, found in the (dealer, patron) pairs of a run.
 
-A dealer's honest slips fall on the wagers settled at that dealer's coups as
-they come, and a patron's own habits (odd stakes that every dealer pays wrong,
-wagers pushed out late) show with every dealer.  Only a pair effect names a
-pair: the pair's favourable events (overpayments; late wagers) in excess both
-of the dealer's rate with the other patrons and of the patron's rate with the
-other dealers, each an exact conditional binomial tail:
+A pair is named only for an effect of the pair: its favourable events (overpayments, late wagers), less
+its underpayments, in excess both of the dealer's rate with the other patrons and of the patron's rate
+with the other dealers (:func:`tests_of`: exact conditional binomial tails).  The pair's p-value is the
+largest of its tests (an intersection-union test), and every pair's goes through Benjamini-Hochberg; a
+pattern a patron shows with every dealer names no dealer.
 
-* **dealer**: of the dealer's ``n`` events, ``x`` were the patron's, whose share of the wagers settled at the
-  dealer's coups is ``s``: ``P(X >= x)``, ``X ~ Binomial(n, s)``;
-* **patron**: of the patron's events over every dealer, ``x`` came at this dealer's coups, where the patron
-  placed the share ``s'`` of their wagers; a patron who wagered with this dealer alone is judged against the
-  floor (every event of the run, the pair's share of every wager settled);
-Wrong settlements in the house's favour count against collusion: the pair's
-``u`` underpayments are taken off its ``x`` overpayments before both tails
-(``P(X - U >= x - u) <= P(X >= x - u)`` under no pair effect, so the tail stays
-a valid p-value, and a pair whose slips go both ways scores nothing).
-
-The pair's p-value is the largest of its tests (an intersection-union test: it
-is at most the level only where every one is, and its false-alarm rate is at
-most the level), and every pair's p-values go through Benjamini-Hochberg at the
-rule's ``false_discovery_rate``.  A pattern a patron shows with every dealer
-names no dealer.  Patrons are those the record names; the dealer is the
-record's (format 1.1 ``staff``).
+Why each test, and their false-alarm rate: docs/integrity.md, "4. A dealer who favours a patron".
 """
 
 from __future__ import annotations

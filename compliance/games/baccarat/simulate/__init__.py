@@ -1,33 +1,15 @@
 """The simulator: plays shoes exactly as a ruleset prescribes, and breaks them on request.
 
-It is the checker's independent opponent.  It reads the same ruleset (the
-tableau, the payouts with their commission, the rules' parameters by check
-kind) and writes transcripts in the same format, but decides for itself what
-the rules require: nothing here calls a check function.  A transcript it plays
-cleanly must check without a finding; a breach it injects must be found,
-exactly once, in the coup it was injected in, under its category.
-
     sim = Simulator(load_ruleset("au-nsw"), coups=10_000, seed=7, inject={"result.wrong": 0.01})
-    with open("shift.jsonl", "wb") as out:
-        write_transcript(sim, out, "jsonl")
+    write_transcript(sim, out, "jsonl")  # out: a file opened "wb"
     sim.injected  # [Injection(coup, category, what), ...]
 
-It also spoils whole shoes and runs on request, for the integrity stage
-(``--inject CATEGORY[:WAY][@RATE]``, RATE the share of shoes, or of coups for
-the drift): a shoe put in unshuffled (every deck in the same order, as at the
-Golden Nugget; decks in the maker's order; the previous shoe's cards again),
-a shoe preset so that one side wins every coup, a table whose wrong payouts
-all favour the patrons.  These are listed in ``sim.integrity`` with the coups
-of the shoe (or the run) the finding must fall in.
+:class:`Simulator` plays the coups, a night at a named table if asked (dealers relieving each other every
+:data:`ROTATION` coups, coup times from ``start``); :func:`parse_inject` reads ``--inject
+CATEGORY[:WAY][@RATE]``: a breach in a coup, or a shoe or run spoiled for the integrity stage (listed in
+``sim.integrity``).  :func:`write_transcript` writes it; the same arguments give the same bytes.
 
-A night at a named table (``table_id``), dealt by ``dealers`` dealers named
-D-01, D-02 ... who relieve each other every ``rotation`` coups (40 by
-default, about half an hour: the header's ``staff`` stretches, format 1.1),
-with coup times from ``start`` (each coup's first event carries its ``at``):
-a coup takes 45 to 75 seconds, a dealer change a minute more, and a new shoe
-five to seven minutes for the shuffle.
-
-The same arguments give the same bytes.
+Why it decides for itself what the rules require (it never calls a check): docs/simulator.md.
 """
 
 from __future__ import annotations

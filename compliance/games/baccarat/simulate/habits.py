@@ -1,25 +1,11 @@
 """Patrons with a habit, seated all night: the integrity tests' innocents and the wonging counter.
 
-``--inject innocent:WAY[@RATE]`` seats one innocent patron of each way asked
-for (RATE: how often the habit shows, each way's default below); none of them
-has an advantage or a dealer's favour, so the integrity rules must name none:
+``--inject innocent:WAY[@RATE]`` seats one innocent patron of each way asked for: none has an advantage
+or a dealer's favour, so the integrity rules must name none.  ``--inject
+integrity.advantage-play:wonging[@RATE]`` seats the guilty one, who wagers only when the count says a
+side wager favours the patron.
 
-* ``dragon-due``: wagers on the Player or Banker every coup and on the first
-  side wager (Dragon 7) once 30 coups have passed without it winning ("the
-  Dragon is due"), at RATE of such coups;
-* ``late-shoe``: the same, but places the side wager only in the last two to
-  three decks of each shoe (drawn each shoe), at RATE of those coups;
-* ``raising-late``: places the side wager at RATE of every coup, one table
-  minimum early, four in the last three decks;
-* ``error-prone``: wagers odd amounts that every dealer pays wrong at RATE of
-  their settlements, either way at the toss of a coin (``settlement.wrong-amount``);
-* ``latecomer``: pushes a Tie wager out after "no more bets" at RATE of the
-  coups, with every dealer (``wager.late``).
-
-``--inject integrity.advantage-play:wonging[@RATE]`` is the guilty one: a
-patron seated all night who wagers nothing, main or side, unless the count of
-the cards out of the shoe says a side wager favours the patron; then (at RATE
-of such coups) a main wager and the side wagers the count favours.
+Each way and its default rate: docs/integrity.md, "Innocents and the guilty, simulated".
 """
 
 from __future__ import annotations
