@@ -3,14 +3,12 @@
 A Markdown document may hold its house's submission as a ``baccarat-ruleset`` block
 (:func:`submission_block`), which :func:`load_submission` loads as a house ruleset (refusing
 what ``ruleset lint`` refuses); its worked examples are judged by it.  :func:`house_tables`
-finds the tables the document marks as the house's
-(``<!-- baccarat-audit: house payout-table game=... -->``), and :func:`table_findings` has
-the game compare each row with the submission in force that day (``Game.house_tables``:
-baccarat's ``payout-table`` and ``drawing-table``); a row that disagrees, or a marking no
-table follows, is a finding at its line.
+finds the tables the document marks as the house's (``<!-- baccarat-audit: house
+payout-table game=... -->``), and :func:`table_findings` has the game compare each row with
+the submission in force that day (``Game.house_tables``); a row that disagrees, or a
+marking no table follows, is a finding at its line.
 
-The format and what is judged: docs/rule-authoring.md, "Procedure documents carry their
-submission".
+The format and what is judged: docs/rule-authoring.md, "Procedure documents carry their submission".
 """
 
 from __future__ import annotations
