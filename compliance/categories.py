@@ -1,16 +1,11 @@
 """The finding categories of the transcript spec, in its order, then those the tool adds.
 
 Here are the categories every game shares; a game's own (:attr:`compliance.games.Game.categories`) join
-:data:`CATEGORIES` when its game is loaded (:func:`add`), each after the category it names.
+:data:`CATEGORIES` when its game is loaded (:func:`add`), each after the category it names.  Every rule
+belongs to one category so that findings compare across jurisdictions; a rule's id is its ruleset's own.
 
-Every rule belongs to one category so that findings compare across
-jurisdictions; a rule's id is its ruleset's own.  The ``record.`` categories
-(format 1.1) judge the recording itself, not the play: faults a recorder
-makes (the same coup captured twice, a coup missing, a clock that runs back),
-whose rules default to ``warning``; and what the record holds against what it
-declares and what is required of it (``record.declaration``,
-``record.evidence-missing``), whose rules are errors: they guard the verdict.  The ``integrity.`` categories judge
-shoes and runs of shoes as a whole, not one coup (docs/integrity.md).
+The ``record.`` categories (the recording itself, not the play) and their severities: docs/transcript.md,
+"The recording's own faults"; the ``integrity.`` categories (shoes and runs as a whole): docs/integrity.md.
 """
 
 from typing import NamedTuple

@@ -4,16 +4,12 @@
         -> Replayer (one pass per coup builds its CoupState)
         -> each enabled rule's check kind (pure function of state + params)
         -> Findings, sorted, with the line and column of their events
-    and, once the run's transcripts are read:
-        -> the game's integrity stage (:func:`judge_run`): whole shoes and runs of shoes, judged from the few
-           bytes a coup its collector kept while the coups were replayed (rules of ``scope="run"`` kinds)
+    and, once the run's transcripts are read, the game's integrity stage (:func:`judge_run`)
 
-A rule is judged in a coup only where the recording holds the evidence its
-check kind needs (``recorded``, :mod:`compliance.evidence`); where it does
-not, the rule gives no finding there and the result counts it as not judged,
-with what was missing, for the report to say.
+A rule is judged in a coup only where the recording holds the evidence its kind needs; elsewhere it is
+counted as not judged.  Renderers (:mod:`compliance.report`) only format what this returns.
 
-Renderers (:mod:`compliance.report`) only format what this returns.
+The flow: docs/architecture.md; not judged: docs/transcript.md, "Not judged".
 """
 
 from __future__ import annotations

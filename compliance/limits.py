@@ -1,48 +1,13 @@
 """Bounds on everything the tool reads, applied before it is parsed.
 
-A compliance check runs unattended over files other people produce, so no
-input may crash it, hang it or exhaust the machine.  Every file goes through
-:func:`read_input`, which knows each kind of file's size limit:
+:func:`read_input` and :func:`read_text` read a file of one kind (``transcript``, ``line``, ``stream``,
+``markdown``, ``ruleset``, ``mapping``, ``waivers``, ``baseline``, ``config``) within that kind's size
+limit, from the run's :class:`Limits` (:data:`DEFAULTS`; the configuration raises them, and a run hands
+them down in its context); :func:`yaml` and :func:`measure` bound a YAML document's nesting and aliases
+before a value is built; :func:`exact_float`, :func:`fine_figure` and :func:`money_figure` bound the
+figures read.  A file past a bound is one error with its place, never a traceback.
 
-================  =======================================================  =========
-kind              what                                                     default
-================  =======================================================  =========
-``transcript``    a ``.json`` transcript (read whole; ``.jsonl`` streams)   256 MB
-``line``          one line of a ``.jsonl`` transcript                        16 MB
-``stream``        any input that is not a regular file (a pipe, a device)    64 MB
-``markdown``      a Markdown procedure document                              64 MB
-``ruleset``       a ruleset, a rule test's sidecar, the coverage map          256 KB
-``mapping``       an import's log mapping, or its header file (JSON)          256 KB
-``waivers``       a waivers file                                             32 MB
-``baseline``      a baseline file                                            64 MB
-``config``        ``.baccarat-audit.yaml``, ``pyproject.toml`` (fixed)        1 MB
-================  =======================================================  =========
-
-The configuration raises them (``limits: {waivers: 64}``, in megabytes);
-the configuration file's own limit is fixed.  The limits of a run are a
-:class:`Limits` the command builds once and hands down in its run context
-(:class:`compliance.context.RunContext`); every reader takes them as its
-``bounds`` (the defaults when none are given), so nothing here changes for
-the rest of the process.  A regular file is measured
-before it is opened; anything else (``/dev/zero``, a FIFO) is read up to
-its limit and refused past it.  A file that cannot be opened (a symlink loop,
-a directory, no permission) is one clear error, never a traceback.
-
-What a file holds is bounded too:
-
-* text must be UTF-8: the first bad byte is reported with its line and column;
-  a lone surrogate (``"\\ud800"`` in YAML) is refused wherever a string is read;
-* YAML documents (:func:`yaml`, used by :mod:`compliance.yamlread`) nest at most :data:`MAX_DEPTH` levels, and
-  their aliases may not expand them (an alias bomb, merge keys over a large
-  anchor) past :data:`EXPANSION` times their size in values or characters
-  (:data:`MIN_EXPANSION` for a small one): the node graph is measured before
-  a single object is built;
-* integers have at most :data:`MAX_INT_DIGITS` digits (Python's own limit on
-  converting text to a number; JSON readers report it as a bad value);
-* declared counts never size an allocation: ``table.seats`` is a number the
-  checks compare with, not a list they build (:mod:`compliance.games.baccarat.table`).
-
-Every bound, and what each hostile input costs: ``docs/reliability.md``.
+Every bound, its default, and what each hostile input costs: docs/reliability.md, "The bounds".
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """A module's docstring is a map: what the module is, its entry points, and where its reasoning lives in docs/.
 
-Every pointer a module docstring gives (``docs/integrity.md, "How it runs"``) names a page that exists and,
-where it quotes a section, a heading of that page, so the reasoning a docstring leaves out can be found.
+It is at most 20 lines (every module's is 12 or fewer today), and every pointer it gives
+(``docs/integrity.md, "How it runs"``) names a page that exists and, where it quotes a section, a heading
+of that page, so the reasoning a docstring leaves out can be found.
 """
 
 from __future__ import annotations
@@ -61,3 +62,13 @@ def test_a_pointer_to_a_missing_page_or_section_is_caught():
     assert broken('docs/security.md, "The user\'s cache" and "Limits".') == []
     assert broken('docs/security.md, "No such section".') == ['docs/security.md, "No such section"']
     assert broken("docs/no-such-page.md") == ["docs/no-such-page.md"]
+
+
+MAX_LINES = 20  # a map of the module; the reasoning goes in docs/ (docs/architecture.md)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_module_docstring_is_at_most_twenty_lines(path):
+    lines = len(docstring(path).splitlines())
+    assert lines <= MAX_LINES, \
+        f"{path.name}: a docstring of {lines} lines; keep what a reader needs to find their way, the why in docs/"

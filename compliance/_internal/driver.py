@@ -1,47 +1,14 @@
 """The one driver of a check: plan the run's units of work, run them through a runner, merge, judge the run.
 
-    inputs (compliance.inputs.Input) + the run's context
-      -> plan: every transcript a unit of its own, a large ``.jsonl`` cut into chunks at shoe boundaries
-         (compliance.reading.chunks)
-      -> a runner runs the units (compliance.runners: in this process, on a pool of processes, on Dask)
-      -> merge: a file's chunks put back together, in the order one pass would have produced them
-      -> the integrity stage judges the run (engine.judge_run): whole shoes and runs of shoes
+:func:`check` (or :func:`run`, given a runner) plans the run (:func:`plan`: every transcript a unit of its
+own, a large ``.jsonl`` cut into chunks at shoe boundaries, :mod:`compliance.reading.chunks`), hands the
+units (:func:`check_input`, :func:`check_chunk`) to a runner (:mod:`compliance.runners`), puts a file's
+chunks back together (:func:`accept`, :func:`merge`) and has the game's integrity stage judge the run
+(:func:`compliance.engine.judge_run`).  Whichever runner runs them, the results are those of one pass over
+each transcript in the order given, byte for byte.
 
-Whichever runner runs them, the results are those of one pass over each
-transcript in the order given, byte for byte: ``-j 1``, ``-j N`` and
-``--dask`` differ only in speed.
-
-Chunks, exactly
----------------
-A coup's state depends on the coups before it (the shoe's cards so far, the
-curator, the Banker marker, a card set aside, the previous coup), so a chunk
-must start its replay from the state the coups before it left.  A chunk starts
-where a shoe changes; almost everything the replay carries is then reset or
-belongs to the shoe that just ended, so the unit rebuilds it by replaying that
-previous shoe (its *lookback*, checked but not reported) before it checks its
-own lines.  The start state so rebuilt is a guess that is checked, not
-trusted: each chunk reports the fingerprint its game gives of the replay
-state it started from and of the state it ended in (``Game.replay_key``), and
-the shoes it used.  The chunks are accepted, in order, only if each one
-started from exactly the state the one before it ended in and used no shoe
-already used before it (other than the shoe its lookback replayed), and only
-if they read the bytes the file's digest was taken of.  Anything else — a shoe
-brought back after another, a curator or Banker marker set before the previous
-shoe and still held, coup numbers that go back across a boundary, a file
-changed while it was read — makes the file be checked again from the start in
-one piece.  So the chunks are a way to go faster, never a way to get a
-different answer.
-
-Line numbers in findings are absolute: the newlines before each chunk are
-counted first (as units of their own) so every chunk knows its first line.
-
-Shoe and table integrity
-------------------------
-Each unit gathers what the integrity stage needs of its coups (a few bytes a
-coup, shoe by shoe) and judges nothing; the driver joins a file's chunks (a
-shoe cut between two chunks joined again, in order) and, once every unit is
-back, judges the run's shoes, tables and dealers in one place
-(:func:`compliance.engine.judge_run`), as one pass does.
+Why a chunk's start state is checked, not trusted, and when a file is checked again in one piece:
+docs/architecture.md, "A run cut into chunks".
 """
 
 from __future__ import annotations

@@ -1,27 +1,14 @@
 """The games baccarat-audit checks: the one interface the engine knows them by.
 
-Reading a transcript (``.json``/``.jsonl``, vendor keys, unreadable coups),
-the check driver, findings, reports, waivers, baselines and the JSON report
-contract are the same for every game.  A game is a package of one shape,
-``compliance/games/<game>/``, and brings only what is its own:
+A game is a package of one shape, ``compliance/games/<game>/`` (its transcript models, table, replayer,
+check kinds, and where it has them its simulator, analysis, lint, importer and integrity stage), whose
+``GAME`` keeps the :class:`Game` protocol; :class:`Replayer`, :class:`Importer`, :class:`Collector`,
+:class:`Integrity`, :class:`Simulator`, :class:`Analyser` and :class:`GameLint` are the protocols of its
+parts, and :func:`table_context` builds a transcript's table.  The registry of games is :mod:`compliance.registry`; what games share is
+:mod:`compliance.games.common`.  No game imports another (``tests/test_architecture.py``).
 
-* ``models.py``: its transcript format, as pydantic models, from which a
-  :class:`compliance.transcript.codec.Codec` derives the msgspec structs;
-* ``table.py``: its table context (what the header and the ruleset fix for every coup);
-* ``replay.py``: its replayer (one pass over a coup's events builds the state its checks read);
-* ``checks``: its check kinds, registered in :data:`compliance.checks.REGISTRY` like any other;
-* ``simulate``: its simulator; ``analyze.py`` its exact analysis, where it has one;
-* ``lint.py``: the lint of its rulesets' ``game`` section, where they have one;
-* ``importing.py``: the fields of its recorders' logs and how a coup is built from their rows
-  (``baccarat-audit import``), where it has one;
-* ``integrity``: where it has one, its stage after the replay that judges whole shoes and runs of shoes;
-* ``__init__.py``: ``GAME``, an object that is a :class:`Game` (the protocol below).
-
-Adding a game is a new package of that shape and one line in :data:`compliance.registry.PACKAGES`.
-The transcript names its game in ``table.game``; a ruleset names the game its
-rules are for in ``game_kind`` (default ``baccarat``).  Games share the building blocks of :mod:`compliance.games.common`;
-no game imports another, and nothing outside ``compliance/games`` below the
-command line imports a game's package (``tests/test_architecture.py``).
+The package's shape, module by module, and how to add a game: docs/architecture.md, "A game is a package
+of one shape".
 """
 
 from __future__ import annotations

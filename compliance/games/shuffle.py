@@ -1,41 +1,14 @@
 """Was the shoe shuffled?  Three tests of the order the cards came out in, for any game dealt from a shoe.
 
 A game's integrity stage hands them a shoe's cards as bytes, one a card (baccarat's: ``integrity/judge.py``).
+A fairly shuffled shoe deals every order of its cards alike, so the cards at any places are a draw
+without replacement: that bounds, for the whole shoe at once, the chance of a repeat within the shoe
+(:func:`repeats_within`), of a run in the maker's order (:func:`runs_in_order`) and of a repeat of an
+earlier shoe (:class:`EarlierShoes`).  :func:`detect` reports a stretch once it reaches the least length
+whose bound (:func:`bound`) is at most the rule's ``false_alarm``; :func:`apart` bounds a repeat that runs
+on over its own twin.
 
-A fairly shuffled shoe of ``d`` decks (``N = 52 d`` cards) deals every order
-of its cards alike, so the cards at any set of places are a draw without
-replacement, wherever those places are.  That gives bounds on the chance of
-each pattern below that hold for any place in the shoe, burns and discards
-included or not (the cards recorded are still such a draw):
-
-* **a repeat within the shoe**: ``L`` cards in a row equal, card for card, ``L``
-  earlier cards of the same shoe (not overlapping them).  For one pair of
-  places the chance is at most ``prod_{m<L} (d-1)/(N-L-m)`` (each card of the
-  later stretch must be one of the ``d - 1`` other copies of its twin's code);
-  over the ``N(N-1)/2`` pairs of places at most that many times more.  Decks
-  dealt in the same order (the Golden Nugget's pack) repeat a whole deck
-  52 cards later.
-* **a run in the manufacturer's order**: ``r + 1`` cards in a row, each the
-  next of its suit in rank order (up, or down, all the way): at most
-  ``2 prod_{m=1..r} d/(N-m)`` at one place, ``N`` places.  A new deck leaves
-  the factory sorted by suit and rank; whatever the maker's suit order, each
-  suit is a run of 13.
-* **a repeat of an earlier shoe**: ``L`` cards in a row equal ``L`` cards of an
-  earlier shoe of the table (a shoe dealt again without reshuffling, a stacked
-  slug): at most ``prod_{m<L} d/(N-m)`` for one pair of places, times ``N``
-  places in this shoe and as many as the earlier shoes compared hold (a
-  table's last ``earlier_shoes`` to ``earlier_shoes + 10`` shoes of the same
-  deck count, their cards counted as full shoes).
-
-Each test reports a stretch once it reaches the least length whose bound is
-at most the rule's ``false_alarm`` (and ``min_cards``); the bound is for the
-whole shoe, all places at once, so stopping at the first such stretch keeps
-it.  A repeat found within a shoe may run on over its own twin (decks in the
-same order repeat 52 cards apart for hundreds of cards); its chance is bounded
-by the longest repeat of cards apart from their twins it holds (:func:`apart`).
-Stretches are found with a dictionary of the ``k``-card windows seen so far,
-``k`` that length: one pass over the shoe, after a check (a set of the windows,
-in C) that finds nothing in almost every shuffled shoe.
+The bounds, worked: docs/integrity.md, "1. The unshuffled or preset shoe".
 """
 
 from __future__ import annotations

@@ -1,31 +1,14 @@
 """The HTML report: one self-contained file an auditor can open, file or print, at any size.
 
-The page opens with the run's summary, server-drawn: the verdict, a table of
-contents, the findings by rule, by category and by table, every transcript's
-table, ruleset, SHA-256 and counts, and the notes.  Then come the coups with a
-finding, filterable by rule, category, severity and table and shown a page at
-a time: each coup's hands drawn as cards, as its game names them (its
-``Game.coup_view``; a card drawn after the first ones turned sideways), its wagers with what they were paid and the commission taken,
-and every event of the coup in order, the event a finding names highlighted
-(and its card, when it is a card), then the findings with their citations and
-places in the file.  Each transcript's part of the summary lists the rules
-not judged for want of evidence (a recording that holds less than a whole
-transcript), and where the transcripts record who dealt and when, the
-findings are counted by dealer, table and hour too, and charted with the
-categories.  Where the shoe and table integrity rules ran, each transcript
-shows its shoes: its game's scoreboards (baccarat's bead plate and big road),
-counts against fair play and the cards of a shoe flagged unshuffled, inline SVG
-drawn by :mod:`compliance.report.svg` (no script of its own).
+:func:`render` writes the page: the run's summary drawn on the server (the verdict, the contents, the
+findings by rule, category and table, each transcript's table, ruleset, hash and counts, the rules not
+judged, the findings by dealer, table and hour, each shoe's pictures from :mod:`compliance.report.svg`),
+then the coups with a finding as one JSON document (:func:`data_document`) that the page's script
+(:data:`SCRIPT`) draws a page at a time with DOM calls.  What it shows of a coup comes from the report
+model; this module only formats it.
 
-The coups are data (one JSON document in the page) drawn by the page's own
-script a page at a time, so a run of 20,000 findings opens in a second or two
-where a page of 20,000 drawn coups took a minute.  What the page shows of a
-coup comes from the replayed state through the report model
-(:class:`compliance.report.model.CoupView`); this module and its script only
-format it.  The script builds the page with DOM calls (text is never parsed
-as HTML); a Content-Security-Policy forbids every fetch.  The generation time
-is the run's (``--timestamp`` / ``SOURCE_DATE_EPOCH``), so the same input
-gives the same bytes.
+What the page shows, why its coups are data, and what it takes to open: docs/reports.md, "Formats" (the
+``html`` row) and "A long recording in the HTML report".
 """
 
 from __future__ import annotations

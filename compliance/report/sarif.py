@@ -1,23 +1,12 @@
 """SARIF 2.1.0, as GitHub code scanning reads it.
 
-* every rule of the run's rulesets once in ``tool.driver.rules``, its
-  regulation citation as the help text (per ruleset when they differ);
-* every result with a physical location: the transcript's path relative to
-  the working directory and the line and column of the event;
-* ``partialFingerprints`` from the finding's fingerprint (rule, category,
-  transcript, coup, event and the facts it states), never its line, so an
-  alert survives edits elsewhere in the file;
-* the rulesets the run judged by, each with its content hash, in the run's
-  ``properties``;
-* waived findings as results with an accepted external suppression;
-* a rule not judged for want of evidence (a recording that holds less than a
-  whole transcript) as a result of level ``note`` (kind ``notApplicable``) a
-  transcript, naming the rule, where and why, so that code scanning shows the
-  verdict rests on partial evidence; and, as before, a notification of the
-  run's invocation;
-* a wrong settlement's money (expected, paid, difference, in whose favour) in
-  its result's ``properties``, the run's money in the run's ``properties``;
-* no ``security-severity``: these are compliance findings, not vulnerabilities.
+:func:`render` writes every rule of the run's rulesets once (its citation as help), every result with
+its physical location and ``partialFingerprints`` from the finding's fingerprint (never its line), waived
+findings as suppressed results, a rule not judged for want of evidence as a ``note`` result a
+transcript, the money of a wrong settlement in ``properties``, and no ``security-severity`` (these are
+compliance findings, not vulnerabilities).
+
+Each field: docs/reports.md, "Formats" (the ``sarif`` row) and "Recordings that hold less than a transcript".
 """
 
 from __future__ import annotations

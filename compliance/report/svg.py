@@ -1,20 +1,12 @@
 """Self-contained SVG pictures for the HTML report: a shoe's scoreboards, its counts, its flagged cards, charts.
 
-Everything here formats numbers the integrity stage and the report model
-worked out; nothing is computed but positions.  Each picture is inline
-``<svg>`` with its own ``<title>`` (no script, no external resource), so the
-report stays one file that prints.
+Everything here formats numbers the integrity stage and the report model worked out; nothing is computed
+but positions.  Each picture is inline ``<svg>`` with its own ``<title>`` (no script, no external
+resource): a game's scoreboards of a shoe (its ``ShoeView.boards``, drawn in its package),
+:func:`count_bands`, :func:`card_strip`, :func:`hold_bands` and :func:`bar_chart`, each saying in its
+docstring what it draws; :func:`shoes_html` and :func:`charts_html` put them in the page.
 
-* a game's scoreboards of a shoe (its ``ShoeView.boards``: baccarat's bead plate and big road, drawn in its
-  package);
-* :func:`count_bands` -- each count against the band a fair shoe lands in
-  95 times in 100, the average marked, the count a dot (red outside the band);
-* :func:`card_strip` -- the cards of a shoe flagged unshuffled, in the order
-  they came out, the repeated (or in-order) stretch shaded card by card;
-* :func:`hold_bands` -- each table's and shift's hold against its theoretical hold, the band theory gives it
-  shaded (red outside it);
-* :func:`bar_chart` -- a small horizontal bar chart (findings by category,
-  table, dealer, and hour or a coarser unit of time).
+Where each appears: docs/reports.md, "Formats" (the ``html`` row); docs/integrity.md, "In the reports".
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
 """Baccarat's condition kinds: what a wager spot wins, pays or pushes on.
 
-Spots are data (``game.spots`` of a ruleset); these are the conditions they
-name, registered in :data:`compliance.conditions.CONDITIONS`:
+:class:`Facts` is what a condition reads of a finished coup.  The kinds, registered with
+:func:`compliance.conditions.condition`: ``win`` (a hand wins, optionally with a
+total, a number of cards, a natural, a margin: the main wagers, Dragon 7, Panda 8, Dragon Bonus rows,
+Lucky 6), ``tie`` (the hands tie, optionally on a total or with two naturals) and ``pair`` (the first two
+cards of a hand are a pair: any, suited, coloured or mixed).  Each words itself for findings (``words``)
+and says what the coup was when it does not hold (``fact``).
 
-``win``   a hand wins, optionally with a total, on a number of cards, with or
-          without a natural, by a margin: the Player and Banker wagers, a
-          Banker win on 6 paying half, Dragon 7 (a three-card Banker 7 that
-          wins), Panda 8, Dragon Bonus rows, Lucky 6
-``tie``   the hands tie, optionally on a total or with two naturals: the Tie
-          wager, ties by total, the push of a natural tie
-``pair``  the first two cards of a hand are a pair (any, suited, coloured or
-          mixed): Player/Banker Pair, Perfect Pairs
-
-Each kind words itself for findings (``words``) and says what the coup was
-in its own terms when it does not hold (``fact``).
+Spots and their conditions: docs/rule-authoring.md, "Wager spots".
 """
 
 from __future__ import annotations

@@ -1,37 +1,13 @@
 """The patron's edge at a wager, given the cards left in the shoe: what advantage play on a side wager exploits.
 
-A spot whose conditions read the result of the coup (Dragon 7, Panda 8, the
-Tie) is settled by the final points and card counts of the two hands.  The
-chance of each such end of a coup depends on the cards left in the shoe; late
-in a shoe short of 8s and 9s the Dragon 7 wager (a three-card Banker 7 that
-wins, 40 to 1) favours the patron.  This module gives that edge two ways:
+For a spot settled by the result (Dragon 7, Panda 8, the Tie): :func:`exact_edge`, exact over every
+ordering of point values the shoe left can deal (for tests, the docs and a finding's money), and
+:class:`RemovalCount` (:func:`removal_count`), the effect-of-removal count the integrity stage reads at
+every coup.  For a spot settled by the first two cards (a pair): :func:`pair_returns` and
+:func:`pair_edge`, kept card by card through a shoe by :class:`PairCount`.  Edges are the patron's
+(negative: the house's); nothing is a float but the count.
 
-* :func:`exact_edge`: exact, as a fraction, from every ordering of point
-  values the shoe left can deal (the walk of :mod:`.odds`, counting only the
-  ends that pay or push: a losing end needs no count, as the edge is what the
-  paying ends return less the stake).  A few hundredths of a second a
-  composition; for tests, the documentation's validation and the money of a
-  finding.
-* :class:`RemovalCount`: the effect of removal, a running count: the edge of
-  the full shoe, plus each point value's effect of removing one card of it
-  (exact, from the same walk), scaled by how far the shoe left strays from the
-  full shoe's proportions.  Ten multiplications a coup; the integrity stage
-  reads every coup this way.  Its error against :func:`exact_edge` is measured
-  (``bench/advantage_play.py``, docs/integrity.md) and largest late in a shoe.
-
-A spot settled by the first two cards of the hands (a pair: House Money,
-Perfect Pairs) reads ranks, colours and suits, so its shoe left is counted by
-card (52 kinds).  Its paytable, read through its own conditions, gives back
-by the *class* of each hand's two cards (ranks differ; mixed, coloured or
-suited pair): :func:`pair_returns`.  Its exact edge needs no enumeration: the
-chance of each class of the two hands is a few sums over the cards left
-(:class:`PairCount`, :func:`pair_edge`, checked against a plain enumeration of
-every four first cards in ``tests/test_advantage.py``), kept card by card
-through a shoe with a few dozen integer sums a card, so the test reads the
-exact edge at every coup, not a count.
-
-Edges here are the patron's: what a unit staked returns on average beyond the
-stake (negative: the house's edge).  Nothing is a float but the count.
+How each is worked out, and the count's measured error: docs/integrity.md, "5. A patron who plays the count".
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
 """Replay: one pass over a coup's events builds the state every check reads.
 
-The :class:`Replayer` walks the coups of one transcript in order.  For each
-coup it makes a :class:`CoupState`: the hands as dealt and as finally held,
-the wagers as they stood at the first card, the calls, the passes of the
-cards, the result, the settlements; and, from the coups before it, what
-carries over (the shoe's cards so far, the curator, the Banker marker, a card
-set aside for this coup).  Checks read only this state; none of them parses
-events again.
+The :class:`Replayer` walks a transcript's coups in order and makes, for each, a :class:`CoupState`: the
+hands as dealt and as held, the wagers as they stood at the first card, the calls, the passes of the
+cards, the result, the settlements, and what carries over from the coups before it (the shoe's cards so
+far, the curator, the Banker marker, a card set aside).  Checks read only this state.
 
-Rules of reading (spec, "How a coup is read"): the first four cards that go to
-``player`` or ``banker`` are the initial deal; the last ``reconstruct``
-replaces the hands; later cards to a hand are its additional cards.  Wagers
-count as they stand at the first card of the initial deal.
+How a coup is read (the initial deal, ``reconstruct``, additional cards, when wagers count):
+docs/transcript.md, "How a coup is replayed".
 """
 
 from __future__ import annotations

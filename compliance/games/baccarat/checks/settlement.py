@@ -1,16 +1,12 @@
 """Settlement: every wager standing at settlement is settled once, by the spots the ruleset declares.
 
-Each spot of the table's game (``game.spots`` of the ruleset, changed by the
-table's game variant) says what wins it, what it pays, what pushes it and the
-commission it takes (:mod:`compliance.games.baccarat.spots`); the table's
-``commission`` replaces the ruleset's on every spot that takes one (a rate above 0: EZ Baccarat's
-and commission-free Midibaccarat's Banker take none, whatever the header says).  A winning
-wager that takes commission may be paid net, or paid in full with the
-commission collected by a ``commission`` event.  The outcome is judged by the
-cards, not by the announced result (a wrong announcement is
-``result.wrong``'s finding); where the cards do not say it (not recorded, or
-a card not read), by the announced result, and a spot whose settlement reads
-the cards is then not judged (its condition raises Unknown).
+Each spot of the table's game says what wins it, what it pays, what pushes it and its commission
+(:mod:`compliance.games.baccarat.spots`); the table's ``commission`` replaces the ruleset's on every spot
+that takes one.  A winning wager that takes commission may be paid net, or in full with a ``commission``
+event.  The outcome is judged by the cards, not the announced result; where the cards do not say it, by
+the announced result, and a spot whose settlement reads the cards is then not judged.
+
+Money: docs/reports.md, "Money"; spots: docs/rule-authoring.md, "Wager spots".
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
 """The integrity stage: every shoe of a run, and the run as a whole, judged after the per-coup replay.
 
-:func:`judge` takes the results of a run (each transcript's
-:class:`~compliance.games.baccarat.integrity.collect.IntegrityData`, gathered while
-its coups were replayed), runs the tests of the rules of kinds
-``integrity.unshuffled``, ``integrity.outcomes`` and
-``integrity.settlement-drift`` that each transcript's ruleset enables, adds
-their findings to the transcripts they point into, and leaves a view of each
-shoe for the reports.  A finding is reported at the first coup at which its
-evidence was decisive; it carries each test's statistic, p-value (or bound)
-and threshold as :class:`~compliance.findings.Statistic`.
+:func:`prepare` works out what each shoe gives on its own, in the unit of work that read it;
+:func:`judge` takes the run's :class:`~compliance.games.baccarat.integrity.collect.IntegrityData`, runs
+the tests of the run-scope rules each transcript's ruleset enables, adds their findings (each at the
+first coup at which its evidence was decisive, with each test's :class:`~compliance.findings.Statistic`)
+and leaves a view of each shoe for the reports.
 
-Shoes are taken in the order of the run: transcripts as given, shoes in the
-order they first appear.  "The same table" is the same ``table.id``.
+Shoes in the run's order, "the same table", and a finding's statistics: docs/integrity.md, "How it runs".
 """
 
 from __future__ import annotations
