@@ -28,6 +28,11 @@ patrons named: what the patron-level integrity rules judge).  ``--dated``: the n
 timestamped (from 20:00 UTC on 1 June 2025, a minute a coup), so each coup is judged by the version of its
 ruleset's history in force on its day (docs/performance.md, the cost of a ruleset's history); ``--flat``: the
 same night judged by that version alone, as a ruleset without a history (the same rules: the baseline).
+
+``--without KIND ...``: the check with the integrity tests of these check kinds off (neither collected during the
+replay nor judged after it), to measure what each adds:
+
+    .venv/bin/python bench/check_instructions.py --table ez --stages check --without integrity.collusion
 """
 
 from __future__ import annotations
@@ -66,9 +71,15 @@ def dated(path: Path) -> Path:
     return out
 
 
-def run_stage(stage: str, coups: int, table: str = "bench") -> None:
-    """The stage itself, in this process (what valgrind runs)."""
+def run_stage(stage: str, coups: int, table: str = "bench", without: tuple[str, ...] = ()) -> None:
+    """The stage itself, in this process (what valgrind runs); ``without``: integrity check kinds turned off."""
     sys.path.insert(0, str(HERE))
+    if without:
+        from compliance.games.baccarat import integrity
+
+        made = integrity.Collector
+        integrity.Collector = lambda header, table, rules: made(header, table,
+                                                                [r for r in rules if r.check not in without])
     from check_speed import decode_and_replay, decode_only, parse_only, transcript
 
     table, *how = table.split("+")
@@ -93,10 +104,10 @@ def run_stage(stage: str, coups: int, table: str = "bench") -> None:
         Checker(judge=stage == "check").check_file(path)
 
 
-def count(stage: str, coups: int, table: str = "bench") -> int:
+def count(stage: str, coups: int, table: str = "bench", without: tuple[str, ...] = ()) -> int:
     """Instructions of one run of the stage under cachegrind."""
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, __file__, "--run", stage, str(coups), table],
+                          sys.executable, __file__, "--run", stage, str(coups), table, *without],
                          capture_output=True, text=True, check=True,
                          env={**os.environ, "BACCARAT_AUDIT_NO_CACHE": "1"}).stderr
     return int(re.search(r"I\s+refs:\s+([\d,]+)", out).group(1).replace(",", ""))
@@ -110,10 +121,12 @@ def main(argv=None) -> int:
     ap.add_argument("--table", choices=TABLES, default="bench")
     ap.add_argument("--dated", action="store_true", help="each coup's first event timestamped (a dated night)")
     ap.add_argument("--flat", action="store_true", help="judged by the version of the night's day alone")
-    ap.add_argument("--run", nargs=3, metavar=("STAGE", "COUPS", "TABLE"), help=argparse.SUPPRESS)
+    ap.add_argument("--without", nargs="+", default=[], metavar="KIND",
+                    help="integrity check kinds turned off (integrity.collusion, integrity.hold, ...)")
+    ap.add_argument("--run", nargs="+", metavar="STAGE COUPS TABLE [KIND ...]", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.run:
-        run_stage(a.run[0], int(a.run[1]), a.run[2])
+        run_stage(a.run[0], int(a.run[1]), a.run[2], tuple(a.run[3:]))
         return 0
     a.table += "+dated" * a.dated + "+flat" * a.flat
     if shutil.which("valgrind") is None:
@@ -123,7 +136,9 @@ def main(argv=None) -> int:
         run_stage("orjson", coups, a.table)
     per_coup = {}
     for stage in a.stages:
-        per_coup[stage] = (count(stage, a.large, a.table) - count(stage, a.small, a.table)) / (a.large - a.small)
+        without = tuple(a.without)
+        per_coup[stage] = (count(stage, a.large, a.table, without)
+                           - count(stage, a.small, a.table, without)) / (a.large - a.small)
         ratio = f"  ({per_coup[stage] / per_coup['orjson']:.2f}x orjson's parse)" if "orjson" in per_coup else ""
         print(f"{stage:8} {per_coup[stage]:>10,.0f} instructions a coup{ratio}", flush=True)
     return 0

@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from operator import itemgetter
 
 from compliance.context import RunContext
 from compliance.findings import Finding, Money, Statistic
@@ -686,6 +687,35 @@ def _shoe_left(run: ShoeRun, gaps: set[int], spots: dict, tableau, counts: dict)
     return run, lefts, good, left_of, bands
 
 
+def _add_chances(pending: dict, got: tuple, lines: dict, lines_of: dict, spots: dict) -> None:
+    """Add each patron's chances gathered in one stretch of a shoe (``pending``: patron -> [the spots it could be
+    placed on, the coups' indices, (place among them, the side wagers placed) of those with any]) to the patron's
+    lines, in the order they came; ``got``: the shoe's :func:`_shoe_left`.  Empties ``pending``."""
+    run, _, good, left_of, bands = got
+    for patron, (could, indices, wagered) in pending.items():
+        these = lines_of.get((patron, could))
+        if these is None:
+            these = lines_of[(patron, could)] = tuple(
+                lines.get((patron, spot)) or lines.setdefault((patron, spot), advantage.Line(
+                    patron, spot, spots[spot][0])) for spot in could)
+        pick = itemgetter(*indices) if len(indices) > 1 else lambda seq, i=indices[0]: (seq[i],)
+        depth = bytes(pick(bands))
+        for line in these:
+            spot = line.spot
+            flags = line.flags
+            base = len(flags)
+            line.bands += depth
+            flags += bytes(pick(good[spot]))
+            for place, placed in wagered:
+                amount = dict(placed).get(spot)
+                if amount is not None:
+                    index = indices[place]
+                    flags[base + place] |= advantage.WAGERED
+                    line.wagers.append(advantage.Wager((run, index), bool(good[spot][index]), amount,
+                                                       left_of[spot][index], bands[index]))
+    pending.clear()
+
+
 def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
     """Every (patron, side wager) of the run: its wagers (and its large wagers) at the coups the cards left favour
     the patron, against its chances there (exact hypergeometric tails), Benjamini-Hochberg over every test."""
@@ -704,13 +734,17 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
             gaps[shoe].add(index)
         # per shoe: the shoe left before each coup, and each spot's favourable coups by the count (a transcript's
         # chances come shoe after shoe: the last one's kept at hand); per (patron, spots it could be placed on):
-        # the patron's lines at them
+        # the patron's lines at them.  A patron's chances in one stretch of a shoe are gathered, then added to the
+        # lines at once (_add_chances)
         known: dict[str, tuple | None] = {}
         unknown: set[tuple[str, int]] = set()
         lines_of: dict[tuple, tuple] = {}
+        pending: dict[str, list] = {}  # patron -> [the spots it could be placed on, coup indices, (place, placed)]
         last = got = None
         for shoe, index, patron, could, placed in data.chances:
             if shoe != last:
+                if pending:
+                    _add_chances(pending, got, lines, lines_of, data.spots)
                 last = shoe
                 if shoe in known:
                     got = known[shoe]
@@ -718,34 +752,24 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                     run = runs.get((id(r), shoe))
                     got = known[shoe] = None if run is None else _shoe_left(run, gaps[shoe], data.spots, tableau,
                                                                             counts)
+                if got is not None:
+                    lefts = got[1]
             if got is None:
                 continue
-            run, lefts, good, left_of, bands = got
             if lefts[index] is None:
                 unknown.add((shoe, index))
                 continue
-            these = lines_of.get((patron, could))
-            if these is None:
-                these = lines_of[(patron, could)] = tuple(
-                    lines.get((patron, spot)) or lines.setdefault((patron, spot), advantage.Line(
-                        patron, spot, data.spots[spot][0])) for spot in could)
-            band = bands[index]
-            if not placed:
-                for line in these:
-                    line.flags.append(good[line.spot][index])
-                    line.bands.append(band)
-                continue
-            amounts = dict(placed)
-            for line in these:
-                fav = good[line.spot][index]
-                amount = amounts.get(line.spot)
-                line.bands.append(band)
-                if amount is None:
-                    line.flags.append(fav)
-                else:
-                    line.flags.append(fav | advantage.WAGERED)
-                    line.wagers.append(advantage.Wager((run, index), bool(fav), amount, left_of[line.spot][index],
-                                                       band))
+            mine = pending.get(patron)
+            if mine is None:
+                mine = pending[patron] = [could, [], []]
+            elif mine[0] is not could and mine[0] != could:  # (one transcript's are all alike)
+                _add_chances(pending, got, lines, lines_of, data.spots)
+                mine = pending[patron] = [could, [], []]
+            if placed:
+                mine[2].append((len(mine[1]), placed))
+            mine[1].append(index)
+        if pending:
+            _add_chances(pending, got, lines, lines_of, data.spots)
         for lacking, n in ((("patrons",), data.no_patron), (("cards",), len(unknown))):
             if n:
                 key = (r.integrity.rules[ADVANTAGE].id, lacking)
