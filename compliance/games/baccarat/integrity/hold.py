@@ -16,10 +16,11 @@ import bisect
 import datetime as dt
 import functools
 import math
-from decimal import Context, Decimal
+from decimal import Context, Decimal, localcontext
 from fractions import Fraction
+from operator import mul
 
-from compliance.findings import Finding, Statistic
+from compliance.findings import MONEY, Finding, Statistic
 from compliance.games.baccarat.edges import PairReturns, Returns, pair_returns, returns
 from compliance.games.common import money
 from compliance.games.integrity import HoldGroup, HoldView, Slotted
@@ -57,17 +58,48 @@ def spot_returns(table) -> dict[str, Returns | PairReturns | None]:
 
 class Bucket(Slotted):
     """The coups of one quarter hour, dealer and deck count at one table: their handle, the house's net and the
-    stakes' products two by two, by spot; where the first and last of them are."""
+    stakes' products two by two, by spot; where the first and last of them are.  A coup's stakes wait in
+    ``pending`` (the spots staked, in order -> each coup's stakes on them) until they are added up a few hundred
+    coups at a time (:meth:`fold`), in C's loops rather than a product a coup.  (``pending``'s spots are in the
+    order the coup staked them: the products are kept by the two spots in order of name.)"""
 
-    __slots__ = ("coups", "handle", "net", "moments", "first", "last")
+    __slots__ = ("coups", "_handle", "net", "_moments", "first", "last", "pending")
 
     def __init__(self, first: tuple):
         self.coups = 0
-        self.handle: dict[str, Decimal] = {}
+        self._handle: dict[str, Decimal] = {}
         self.net: dict[str, Decimal] = {}
-        self.moments: dict[tuple[str, str], Decimal] = {}
+        self._moments: dict[tuple[str, str], Decimal] = {}
         self.first = first  # (coup number, line, column, its time as ISO 8601 or None)
         self.last = first
+        self.pending: dict[tuple[str, ...], list[tuple[Decimal, ...]]] = {}
+
+    @property
+    def handle(self) -> dict[str, Decimal]:
+        self.fold()
+        return self._handle
+
+    @property
+    def moments(self) -> dict[tuple[str, str], Decimal]:
+        self.fold()
+        return self._moments
+
+    def fold(self) -> None:
+        """Add the waiting coups' stakes to the handle and their products two by two to the moments, exactly."""
+        if not self.pending:
+            return
+        handle, moments = self._handle, self._moments
+        with localcontext(MONEY):
+            for spots, rows in self.pending.items():
+                columns = list(zip(*rows))
+                for i, a in enumerate(spots):
+                    x = columns[i]
+                    handle[a] = handle.get(a, ZERO) + sum(x, ZERO)
+                    for j in range(i, len(spots)):
+                        c = spots[j]
+                        k = (a, c) if a <= c else (c, a)
+                        moments[k] = moments.get(k, ZERO) + sum(map(mul, x, columns[j]), ZERO)
+        self.pending.clear()
 
     def join(self, other: Bucket) -> None:
         self.coups += other.coups
@@ -77,38 +109,56 @@ class Bucket(Slotted):
         self.last = other.last
 
 
+#: coups whose stakes wait to be added up (Bucket.pending), at most
+FOLD = 512
+
+
 class HoldData(Slotted):
     """What the hold test keeps of one transcript: the table's spots and the buckets of its settled coups."""
 
-    __slots__ = ("spots", "buckets", "unjudged", "too_large")
+    __slots__ = ("spots", "_buckets", "unjudged", "too_large", "_waiting", "_dirty")
 
     def __init__(self, spots: dict):
         self.too_large = 0  # coups whose stakes are too large to add up exactly (none at any real table)
         self.spots = spots  # spot -> Returns, PairReturns or None (spot_returns)
         self.unjudged = frozenset(name for name, back in spots.items() if back is None)
         # (decks, dealer, quarter hour since 1970 or None, offset in minutes or NAIVE) -> Bucket
-        self.buckets: dict[tuple, Bucket] = {}
+        self._buckets: dict[tuple, Bucket] = {}
+        self._waiting = 0  # coups whose stakes wait in the buckets' ``pending``
+        self._dirty: list[Bucket] = []  # the buckets with coups waiting
+
+    @property
+    def buckets(self) -> dict[tuple, Bucket]:
+        self._fold()
+        return self._buckets
+
+    def _fold(self) -> None:
+        for b in self._dirty:
+            b.fold()
+        self._dirty.clear()
+        self._waiting = 0
 
     def extend(self, other: HoldData) -> None:
+        self._fold()
         self.too_large += other.too_large
         for key, b in other.buckets.items():
-            mine = self.buckets.get(key)
+            mine = self._buckets.get(key)
             if mine is None:
-                self.buckets[key] = b
+                self._buckets[key] = b
             else:
                 mine.join(b)
 
     def add(self, s, decks: int, dealer: str | None, seconds: int | None, zone: int | None, where: tuple) -> None:
         """One coup ``s`` whose wagers were settled: the wagers as they stood when settlement began (a wager never
         settled is still staked), and what every settlement and commission left the house, by spot.  Every coup
-        with wagers comes here: kept lean (amounts added with the operators, exact for any amount a table
-        handles; the products of a coup's stakes spot by spot, a few a coup).  ``seconds``: the coup's time, since
-        1970 (None: not recorded), at the offset ``zone`` in minutes (NAIVE: none recorded); ``where``: (its number,
-        line, column, seconds, zone)."""
+        with wagers comes here: kept lean (amounts added with the operators, exact for any amount a table handles;
+        the stakes by spot left to wait, :meth:`Bucket.fold`).  ``seconds``: the coup's time, since 1970 (None:
+        not recorded), at the offset ``zone`` in minutes (NAIVE: none recorded); ``where``: (its number, line,
+        column, seconds, zone)."""
         key = (decks, dealer, None if seconds is None else seconds // QUARTER, zone)
-        b = self.buckets.get(key)
+        b = self._buckets.get(key)
         if b is None:
-            b = self.buckets[key] = Bucket(where)
+            b = self._buckets[key] = Bucket(where)
         b.coups += 1
         b.last = where
         net = b.net
@@ -132,27 +182,29 @@ class HoldData(Slotted):
         basis = s.stakes_at_settlement
         if basis is None:
             basis = s.stakes
-        by_spot: dict[str, Decimal] = {}
-        for (_, spot), stake in basis.items():
-            by_spot[spot] = by_spot.get(spot, ZERO) + stake
-        if not by_spot:
+        if not basis:
             return
-        if max(by_spot.values()) >= BIG:  # beyond what 28 digits add up exactly over a run: not judged
+        if len(basis) == 1:
+            for (_, spot), stake in basis.items():
+                spots, stakes = (spot,), (stake,)
+        else:
+            by_spot: dict[str, Decimal] = {}
+            for (_, spot), stake in basis.items():
+                by_spot[spot] = by_spot.get(spot, ZERO) + stake
+            spots, stakes = tuple(by_spot), tuple(by_spot.values())
+        if max(stakes) >= BIG:  # beyond what 28 digits add up exactly over a run: not judged
             self.too_large += 1
             return
-        handle, moments = b.handle, b.moments
-        if len(by_spot) == 1:
-            ((a, x),) = by_spot.items()
-            handle[a] = handle.get(a, ZERO) + x
-            k = (a, a)
-            moments[k] = moments.get(k, ZERO) + x * x
-            return
-        items = sorted(by_spot.items())
-        for i, (a, x) in enumerate(items):
-            handle[a] = handle.get(a, ZERO) + x
-            for c, y in items[i:]:
-                k = (a, c)
-                moments[k] = moments.get(k, ZERO) + x * y
+        pending = b.pending
+        rows = pending.get(spots)
+        if rows is None:
+            if not pending:
+                self._dirty.append(b)
+            rows = pending[spots] = []
+        rows.append(stakes)
+        self._waiting += 1
+        if self._waiting >= FOLD:
+            self._fold()
 
 
 # ------------------------------------------------------------------ the exact distribution of one coup
