@@ -401,6 +401,7 @@ class Collector:
         self.naturals = frozenset(table.tableau.naturals)
         self.current: ShoeRecord | None = None
         self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
+        self.shown: dict[str, str] = {}  # a patron's id -> its name in the reports (bounded_name)
 
     def _version_rules(self) -> dict:
         """The run-scope rules, by kind, of the version of the ruleset whose table the collector has now."""
@@ -523,11 +524,18 @@ class Collector:
     def _wagered(self, s) -> None:
         """Count each wager settled in the coup against its patron (the id the record names, a standing
         patron's or the one seated at the seat; else the seat), once however often it was settled."""
-        wagered = self.data.wagered
-        doubt = _in_doubt(s)
+        wagered, shown = self.data.wagered, self.shown
+        doubt = _in_doubt(s) if s.seat_doubt else ()
+        seated, named = s.seated or {}, s.named
         for bettor, _ in {(st.bettor, st.spot) for st in s.settlements}:
-            who = None if bettor in doubt else patron_of(bettor, s.seated or {}, s.named)
-            wagered[bounded_name(who) if who is not None else f"seat {bettor}"] += 1
+            who = None if bettor in doubt else patron_of(bettor, seated, named)
+            if who is None:
+                wagered[f"seat {bettor}"] += 1
+            else:
+                name = shown.get(who)
+                if name is None:
+                    name = shown[who] = bounded_name(who)
+                wagered[name] += 1
 
     def _patrons(self, s, shoe: ShoeRecord, found, wrong, staff) -> None:
         """Keep, for the collusion test, who was settled at whose coup, and the overpayments and late wagers."""
@@ -569,8 +577,15 @@ class Collector:
         coup without side wagers)."""
         chances = self.data.chances
         drawn = s.drawn
-        if drawn and (duplicate or not self.known <= have or None in [card.points for _, card in drawn]):
-            chances.gaps.append((shoe.shoe, len(shoe.numbers) - 1))
+        if drawn:
+            gap = duplicate or not self.known <= have
+            if not gap:
+                for _, card in drawn:
+                    if card.points is None:
+                        gap = True
+                        break
+            if gap:
+                chances.gaps.append((shoe.shoe, len(shoe.numbers) - 1))
         if not judged:  # the engine counted the rule not judged here: the shoe left is all the coup gives it
             return
         stakes = s.stakes_at_first_card
@@ -581,13 +596,14 @@ class Collector:
             return
         sides, every = chances.spots, self.every
         placed_of = None
+        # a chance at every side wager for every patron at the table: seated, or placing any wager
+        could_of = {}
         for (bettor, spot), amount in stakes.items():
+            could_of[bettor] = every
             if spot in sides:
                 if placed_of is None:
                     placed_of = {}
                 placed_of[bettor] = placed_of.get(bettor, ()) + ((spot, amount),)
-        # a chance at every side wager for every patron at the table: seated, or placing any wager
-        could_of = dict.fromkeys((bettor for bettor, _ in stakes), every)
         if seated:
             could_of.update(dict.fromkeys(seated, every))
         if not could_of:
