@@ -310,6 +310,24 @@ def render_example(label: str, ex) -> list[str]:
     return out
 
 
+def _with_examples(root: Path, rulesets: list[str], rule_id: str) -> list[str]:
+    """Those of ``rulesets`` whose folder of rule tests under ``root`` has a test in which ``rule_id`` fires: where
+    ``rules show -r`` finds its examples (read from the sidecars, without running the tests)."""
+    from compliance.ruletests import discover, read_sidecar
+
+    if not root.is_dir():
+        return []
+    named = set()
+    for transcript, sidecar in discover(root)[0]:
+        try:
+            fires = sidecar is not None and any(e.rule == rule_id for e in read_sidecar(sidecar).fires)
+        except UserError:
+            continue
+        if fires and Path(transcript).resolve().is_relative_to(root.resolve()):
+            named.add(Path(transcript).resolve().relative_to(root.resolve()).parts[0])
+    return [rs for rs in rulesets if rs in named]
+
+
 def _one_rule(asked: str, shown: list, every: list) -> str:
     """The id of the one rule ``asked`` names, read as ``--select`` reads it: in any case, a renamed rule's old id
     (with a note), a prefix, a category or a glob that names a single rule (with a note); several: an error
@@ -374,7 +392,7 @@ def rules_show(
             compliant, breaching, example_rs = c, b, rs.id
             if c and b:
                 break
-    elsewhere = [] if example_rs else [rs.id for rs, _ in found if any(find_examples(root, rs, rule_id))]
+    elsewhere = [] if example_rs else _with_examples(root, [rs.id for rs, _ in found], rule_id)
     if fmt == Format.json:
         def ex(e):
             return None if e is None else {"ruleset": example_rs, "transcript": str(e.transcript), "coup": e.coup,
