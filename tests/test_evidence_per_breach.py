@@ -67,6 +67,19 @@ def night(coups: int = 60, seed: int = 7) -> dict:
     return builders.transcript(builders.dealt_by_the_rules(cards)[:coups])
 
 
+def banker_paid_even_money() -> tuple[dict, dict, object]:
+    """A night whose first Banker win has its Banker wager paid even money, no commission taken: (the night,
+    that coup, the stake)."""
+    doc = night()
+    c = coup_with(doc, "banker", "banker")
+    s = settle(c, "banker")
+    stake = next(e["amount"] for e in c["events"] if e["type"] == "wager" and e["spot"] == "banker"
+                 and e.get("seat") == s.get("seat"))
+    s.update(outcome="win", amount=stake)
+    c["events"] = [e for e in c["events"] if e["type"] != "commission"]
+    return doc, c, stake
+
+
 def rules_judging(result) -> set[str]:
     return {r.id for r in result.ruleset.rules} - {rule for rule, _ in result.not_judged}
 
@@ -81,13 +94,7 @@ def test_a_table_systems_log_of_compliant_play_is_judged_on_its_settlements_and_
 
 
 def test_a_banker_win_paid_even_money_without_commission_is_wrong_whatever_the_cards(tmp_path):
-    doc = night()
-    c = coup_with(doc, "banker", "banker")
-    s = settle(c, "banker")
-    stake = next(e["amount"] for e in c["events"] if e["type"] == "wager" and e["spot"] == "banker"
-                 and e.get("seat") == s.get("seat"))
-    s.update(outcome="win", amount=stake)  # even money, no commission taken
-    c["events"] = [e for e in c["events"] if e["type"] != "commission"]
+    doc, c, stake = banker_paid_even_money()
     found = check(table_system_log(doc), tmp_path).findings
     assert builders.pairs(found) == {(c["coup"], "BAC-SETTLE-AMOUNT")}
     assert "less 5% commission" in found[0].message
@@ -280,13 +287,7 @@ def test_a_wager_log_of_compliant_play_finds_nothing_and_leaves_each_coup_not_ju
 
 
 def test_a_wager_log_alone_proves_a_banker_win_paid_without_commission_wrong(tmp_path):
-    doc = night()
-    c = coup_with(doc, "banker", "banker")
-    s = settle(c, "banker")
-    stake = next(e["amount"] for e in c["events"] if e["type"] == "wager" and e["spot"] == "banker"
-                 and e.get("seat") == s.get("seat"))
-    s.update(outcome="win", amount=stake)
-    c["events"] = [e for e in c["events"] if e["type"] != "commission"]
+    doc, c, stake = banker_paid_even_money()
     (found,) = check(wager_log(doc), tmp_path).findings
     assert (found.coup, found.rule) == (c["coup"], "BAC-SETTLE-AMOUNT")
     assert "which no outcome gives" in found.message and "the record does not show the outcome" in found.message
