@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from compliance import limits
+from compliance import figures, fileread, limits
 from compliance.errors import UserError
 from compliance.findings import Finding, fingerprint
 from compliance.printable import json_safe
@@ -90,7 +90,7 @@ def load(path: str | Path, bounds: limits.Limits = limits.DEFAULTS, redirects: M
     shown = str(path)
     redirected: dict[str, int] = {}
     # bounded (limits ``baseline``, a pipe or a device read up to it), UTF-8 with the bad byte's place
-    text = limits.read_text(Path(path), "baseline", shown, missing="no such baseline file", bounds=bounds)
+    text = fileread.read_text(Path(path), "baseline", shown, missing="no such baseline file", bounds=bounds)
     try:
         doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except _DuplicateKey as e:
@@ -99,8 +99,8 @@ def load(path: str | Path, bounds: limits.Limits = limits.DEFAULTS, redirects: M
         raise UserError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}", shown) from None
     except RecursionError:
         raise UserError("not a baseline: JSON nested too deeply", shown) from None
-    except ValueError as e:  # NaN or Infinity, a number of more than limits.MAX_INT_DIGITS digits
-        raise UserError(f"not valid JSON here: {limits.value_error(e)}", shown) from None
+    except ValueError as e:  # NaN or Infinity, a number of more than figures.MAX_INT_DIGITS digits
+        raise UserError(f"not valid JSON here: {figures.value_error(e)}", shown) from None
     version = doc.get("baseline_version") if isinstance(doc, dict) else None
     if version not in READS or isinstance(version, bool) or not isinstance(doc.get("findings"), list):
         raise UserError(f"not a baccarat-audit baseline (expected baseline_version {BASELINE_VERSION} "
@@ -113,7 +113,7 @@ def load(path: str | Path, bounds: limits.Limits = limits.DEFAULTS, redirects: M
             if not all(isinstance(x, str) for x in (rule, category, transcript, message)) or not all(
                     x is None or (isinstance(x, int) and not isinstance(x, bool)) for x in (coup, event)):
                 raise TypeError
-            if any(limits.lone_surrogate(x) is not None for x in (rule, category, transcript, message)):
+            if any(fileread.lone_surrogate(x) is not None for x in (rule, category, transcript, message)):
                 raise UserError(f"entry {i}: text holds a lone surrogate, which is not a character", shown)
             key = fingerprint(rule, category, transcript, coup, event, message)
         except (KeyError, TypeError):

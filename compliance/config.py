@@ -247,9 +247,11 @@ def _pyproject_table(path: Path, discovering: bool = False) -> dict | None:
     on the way up, not named: one that cannot be read or parsed is passed over unless it is ours.
 
     Bounded (compliance.limits): the configuration's size limit, UTF-8 (a bad byte: its line and column),
-    TOML nested too deeply, a number of more than limits.MAX_INT_DIGITS digits."""
+    TOML nested too deeply, a number of more than figures.MAX_INT_DIGITS digits."""
+    from compliance import figures, fileread  # read only where there is a file: not at start-up
+
     try:
-        doc = tomllib.loads(limits.read_text(path, "config", str(path)))
+        doc = tomllib.loads(fileread.read_text(path, "config", str(path)))
     except (UserError, RecursionError, ValueError) as e:  # tomllib.TOMLDecodeError is a ValueError
         if discovering and not _mentions_our_table(path):
             return None
@@ -258,7 +260,7 @@ def _pyproject_table(path: Path, discovering: bool = False) -> dict | None:
         if isinstance(e, RecursionError):
             raise UserError("not valid TOML here: nested too deeply", str(path)) from None
         if not isinstance(e, tomllib.TOMLDecodeError):
-            raise UserError(f"not valid TOML here: {limits.value_error(e)}", str(path)) from None
+            raise UserError(f"not valid TOML here: {figures.value_error(e)}", str(path)) from None
         raise UserError(f"not valid TOML: {e}", str(path)) from None
     table = doc.get("tool", {}).get("baccarat-audit")
     if table is not None and not isinstance(table, dict):
@@ -402,6 +404,8 @@ def load(explicit: Path | None = None, start: Path | None = None, isolated: bool
     found = (explicit, None) if explicit is not None else _find(start)
     if found is None:
         return settings
+    from compliance import fileread  # read only where there is a file: not at start-up
+
     path, table = found
     if not path.exists():
         raise UserError("no such configuration file", str(path))
@@ -410,7 +414,7 @@ def load(explicit: Path | None = None, start: Path | None = None, isolated: bool
     origin = os.path.relpath(path)
     settings.file = path
     settings.discovered = explicit is None
-    settings.sha256 = hashlib.sha256(limits.read_input(path, "config", str(path))).hexdigest()
+    settings.sha256 = hashlib.sha256(fileread.read_input(path, "config", str(path))).hexdigest()
     given = cfg.model_dump(by_alias=True, exclude_unset=True)
     for key, value in given.items():
         if key in _PATH_KEYS and value is not None:

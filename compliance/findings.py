@@ -12,7 +12,7 @@ from compliance.categories import SEVERITY_RANK
 _UNREADABLE = "transcript.unreadable"
 
 #: the context money is added, subtracted and multiplied in: 400 digits, where the default keeps 28, so that every
-#: sum of amounts a transcript may hold (below 1E+40, to 28 places: compliance.limits.money_figure), and their
+#: sum of amounts a transcript may hold (below 1E+40, to 28 places: compliance.figures.money_figure), and their
 #: products with odds and commission rates (28 digits each), is exact.  The engine checks each transcript in it.
 MONEY = Context(prec=400, Emax=MAX_EMAX, Emin=MIN_EMIN)
 

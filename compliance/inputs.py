@@ -24,7 +24,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from compliance import limits
+from compliance import fileread, limits
 from compliance.errors import UserError
 
 TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
@@ -266,7 +266,7 @@ def _file(p: Path, display: str, on_error, in_directory: bool = False,
         if not found:
             from compliance.procedures import states_rules
 
-            stated = states_rules(limits.decode_text(limits.read_input(p, "markdown", display, bounds=bounds),
+            stated = states_rules(fileread.decode_text(fileread.read_input(p, "markdown", display, bounds=bounds),
                                                      display))
             if stated:  # its house tables are judged with its worked examples: without one they would not be
                 on_error(UserError(f"a procedure document with {stated} but no ```baccarat-transcript block: its "

@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from compliance import limits, registry
+from compliance import fileread, limits, registry
 from compliance.categories import enclosing, under
 from compliance.errors import UserError, Where
 from compliance.findings import Finding
@@ -155,9 +155,9 @@ def load(path: str | Path, today: dt.date, bounds: limits.Limits = limits.DEFAUL
     """Read a waivers file (within the run's size limits, ``bounds``); a file that cannot be read at all stops
     the run (exit 2)."""
     shown = str(path)
-    data = limits.read_input(Path(path), "waivers", shown, missing="no such waivers file", bounds=bounds)
+    data = fileread.read_input(Path(path), "waivers", shown, missing="no such waivers file", bounds=bounds)
     try:  # the documented layout, line by line: each waiver validated as it is read
-        return _judge(shown, plain_layout(limits.decode_text(data, shown)), today)
+        return _judge(shown, plain_layout(fileread.decode_text(data, shown)), today)
     except _NotPlain:
         pass
     doc = parse_yaml(data, shown, what="waivers file", kind="waivers", bounds=bounds)  # any other YAML: the one YAML reader

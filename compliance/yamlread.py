@@ -5,7 +5,8 @@ come through :func:`read_yaml` (:func:`parse_yaml` for bytes at hand).  It retur
 :class:`YamlDoc`: plain Python values (an exact ``Decimal`` for a YAML float, a date kept
 as its text) and every node's place, so later complaints say ``file:line:col: message``
 (:meth:`YamlDoc.where`).  The input is bounded before it is parsed and before a value is
-built (size, UTF-8, nesting, aliases expanded; :mod:`compliance.limits`).
+built (size, UTF-8, nesting, aliases expanded: :func:`measure` refuses a document nested too deep or
+holding too much once its aliases are expanded, before a single object is built).
 
 The bounds and what each refuses: docs/reliability.md, "The bounds"; docs/architecture.md,
 "Reading YAML".
@@ -18,11 +19,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
-from compliance import limits
+from compliance import fileread, limits
 from compliance.errors import UserError, Where
+from compliance.figures import exact_float, value_error
 
-MAX_DEPTH = limits.MAX_DEPTH
-MAX_NODES = 100_000  # values a document may hold, at least (limits.expansion_allowed: more for a larger text)
+#: how deep a YAML document may nest
+MAX_DEPTH = 40
+#: a YAML document's aliases may expand it to this many times its size (values and characters) ...
+EXPANSION = 4
+#: ... and a small document's to this many
+MIN_EXPANSION = 100_000
+MAX_NODES = 100_000  # values a document may hold, at least (expansion_allowed: more for a larger text)
 
 
 @dataclass
@@ -51,7 +58,7 @@ def read_yaml(path: Path, display: str | None = None, *, what: str = "YAML file"
     sidecars and the coverage map, ``waivers``, ``config``; ``bounds``: the run's); ``what`` names the file
     in messages."""
     display = str(path) if display is None else display
-    return parse_yaml(limits.read_input(path, kind, display, missing=f"no such {what}", bounds=bounds), display,
+    return parse_yaml(fileread.read_input(path, kind, display, missing=f"no such {what}", bounds=bounds), display,
                       what=what, kind=kind, bounds=bounds)
 
 
@@ -62,13 +69,13 @@ def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str 
 
     if len(text) > limits.limit(kind, bounds):
         raise UserError(limits.too_large(kind, len(text), bounds), display)
-    source = limits.decode_text(text, display)
-    if limits.flow_depth(source) > MAX_DEPTH:
+    source = fileread.decode_text(text, display)
+    if flow_depth(source) > MAX_DEPTH:
         raise UserError(f"{what} is nested more than {MAX_DEPTH} levels deep", Where(display, 1))
-    allowed = limits.expansion_allowed(source)
+    allowed = expansion_allowed(source)
     try:
-        node = limits.yaml(allowed, "rt").load(source)
-    except limits.YamlBound as e:
+        node = bounded_yaml(allowed, "rt").load(source)
+    except YamlBound as e:
         raise UserError(e.message, Where(display, e.line or 1, e.column or 1)) from None
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -76,8 +83,8 @@ def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str 
         raise UserError(f"invalid YAML: {e.problem or e.context}", where) from None
     except RecursionError:
         raise UserError(f"invalid YAML: nested more than {MAX_DEPTH} levels deep", Where(display, 1)) from None
-    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-        raise UserError(f"invalid YAML: {limits.value_error(e)}", Where(display, 1)) from None
+    except ValueError as e:  # a number of more than figures.MAX_INT_DIGITS digits
+        raise UserError(f"invalid YAML: {value_error(e)}", Where(display, 1)) from None
     except YAMLError as e:
         raise UserError(f"invalid YAML: {type(e).__name__}: {str(e)[:200]}", Where(display, 1)) from None
     doc = YamlDoc(display, sha256=hashlib.sha256(text).hexdigest())
@@ -107,7 +114,7 @@ class _Plain:
             for k, v in node.items():
                 if not isinstance(k, (str, int)) or isinstance(k, bool):
                     raise UserError(f"keys must be strings or numbers, not {type(k).__name__}", self.doc.where(path))
-                if isinstance(k, str) and limits.lone_surrogate(k) is not None:
+                if isinstance(k, str) and fileread.lone_surrogate(k) is not None:
                     raise UserError(SURROGATE, self.doc.where(path + (k,)))
                 try:
                     line, col = node.lc.key(k)
@@ -129,15 +136,131 @@ class _Plain:
             return out
         if isinstance(node, bool) or node is None:
             return node
-        if isinstance(node, Decimal):  # a YAML float, read exactly from its text (limits.exact_float)
+        if isinstance(node, Decimal):  # a YAML float, read exactly from its text (exact_float)
             return node
         if isinstance(node, float):
             return Decimal(repr(float(node)))
         if isinstance(node, int):
             return int(node)
         if isinstance(node, str):
-            if limits.lone_surrogate(node) is not None:
+            if fileread.lone_surrogate(node) is not None:
                 raise UserError(SURROGATE, self.doc.where(path))
             return str(node)
         raise UserError(f"unsupported YAML value of type {type(node).__name__} (tags are not allowed)",
                         self.doc.where(path))
+
+
+# ------------------------------------------------------------------ bounds, before a value is built
+
+
+class YamlBound(Exception):
+    """A YAML document over one of the bounds; ``line``/``column`` are 1-based, 0 when unknown."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+def _mark(node) -> tuple[int, int]:
+    m = getattr(node, "start_mark", None)
+    return (m.line + 1, m.column + 1) if m is not None else (0, 0)
+
+
+def measure(root, allowed: int, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse (:class:`YamlBound`) a composed YAML node graph nested too deep, or holding more than
+    ``allowed`` values or ``allowed`` characters once its aliases are expanded.
+
+    Aliases are the same node object reached twice, so each node's expanded
+    size is worked out once (memoised): linear in the document, never in its
+    expansion.  Merge keys (``<<: *a``) are mapping values like any other.
+    """
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    size: dict[int, tuple[int, int]] = {}  # id(node) -> (values, characters) it stands for, expanded
+    on_path: set[int] = set()
+    stack: list[tuple[object, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            children = node.value if isinstance(node, SequenceNode) else [c for kv in node.value for c in kv]
+            values, chars = 1, 0
+            for c in children:
+                v, n = size[id(c)]
+                values += v
+                chars += n
+            if values > allowed or chars > allowed:
+                raise YamlBound(f"too large once its aliases are expanded: more than {allowed:,} values or "
+                                "characters (an alias bomb?)", *_mark(node))
+            size[key] = (values, chars)
+            continue
+        if key in size:
+            continue
+        if isinstance(node, ScalarNode):
+            size[key] = (1, len(node.value))
+            continue
+        if not isinstance(node, (SequenceNode, MappingNode)):
+            size[key] = (1, 0)
+            continue
+        if depth > max_depth:
+            raise YamlBound(f"nested more than {max_depth} levels deep", *_mark(node))
+        on_path.add(key)
+        stack.append((node, depth, True))
+        children = node.value if isinstance(node, SequenceNode) else [c for kv in node.value for c in kv]
+        for child in children:
+            if id(child) in on_path:
+                raise YamlBound("an alias refers to the node that holds it (a recursive document)", *_mark(child))
+            if id(child) not in size:
+                stack.append((child, depth + 1, False))
+
+
+def expansion_allowed(text: str) -> int:
+    """Values (and characters) a document may hold once its aliases are expanded: four times its size, and
+    never less than :data:`MIN_EXPANSION`."""
+    return max(MIN_EXPANSION, EXPANSION * len(text))
+
+
+def bounded_yaml(allowed: int, typ: str = "rt"):
+    """A ruamel.yaml loader that measures each document (:func:`measure`) before it builds a single object
+    from it; dates are left as text (an impossible date is then a bad value in its place, not a crash), and
+    duplicate keys are errors."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import RoundTripConstructor, SafeConstructor
+
+    base = RoundTripConstructor if typ == "rt" else SafeConstructor
+
+    class Bounded(base):
+        def construct_document(self, node):
+            measure(node, allowed)
+            return super().construct_document(node)
+
+        def construct_yaml_timestamp(self, node, values=None):
+            return str(self.construct_scalar(node))
+
+        def construct_yaml_float(self, node):
+            return exact_float(str(self.construct_scalar(node)))
+
+    Bounded.add_constructor("tag:yaml.org,2002:timestamp", Bounded.construct_yaml_timestamp)
+    Bounded.add_constructor("tag:yaml.org,2002:float", Bounded.construct_yaml_float)
+    loader = YAML(typ=typ, pure=True)
+    loader.Constructor = Bounded
+    loader.allow_duplicate_keys = False
+    return loader
+
+
+def flow_depth(text: str | bytes) -> int:
+    """The deepest nesting of ``[`` and ``{`` (brackets inside strings count too: a bound, not a parse)."""
+    import re
+
+    pattern = re.compile(rb"[\[\]{}]" if isinstance(text, bytes) else r"[\[\]{}]")
+    opening = (b"[", b"{") if isinstance(text, bytes) else ("[", "{")
+    depth = deepest = 0
+    for m in pattern.finditer(text):
+        if m.group() in opening:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif depth:
+            depth -= 1
+    return deepest

@@ -32,8 +32,10 @@ LAYERS: dict[str, int] = {
     "compliance.checks": 0,  # the registry of check kinds (each game's kinds register in it)
     "compliance.evidence": 0,  # what a recording may hold, and what each check kind needs of it
     "compliance.conditions": 0,  # the registry of condition kinds (what wager spots are settled on)
-    "compliance.limits": 0,
-    "compliance.yamlread": 0,
+    "compliance.limits": 0,  # the size limit of each kind of file
+    "compliance.fileread": 0,  # a file's bytes or text, within its kind's limit
+    "compliance.figures": 0,  # figures read exact, and within the digits money is kept to
+    "compliance.yamlread": 0,  # YAML read bounded (nesting, aliases) into plain values and places
     "compliance.cachedir": 0,
     "compliance.lintcodes": 0,  # the codes of `ruleset lint` (each game registers those of its own section)
     "compliance.stats": 0,  # probability tails and Benjamini-Hochberg for the integrity tests
@@ -193,7 +195,8 @@ def test_the_engine_knows_a_game_only_through_its_interface():
 
 #: the layers every game shares, which know a game only through compliance.games (issue 29): these folders and modules
 SHARED_FOLDERS = ("ruleset", "reading", "report", "transcript", "importing", "_internal")
-SHARED_MODULES = ("api", "engine", "runners", "limits", "conditions", "checks", "cachedir")
+SHARED_MODULES = ("api", "engine", "runners", "limits", "fileread", "figures", "yamlread", "conditions", "checks",
+                  "cachedir")
 
 
 def _shared(name: str) -> bool:

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from compliance.cards import DECK, POINTS
 from compliance.engine import Checker
-from compliance.report.model import not_judged
+from compliance.report.notjudged import not_judged
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

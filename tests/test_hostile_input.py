@@ -540,14 +540,14 @@ def test_dev_zero_as_a_markdown_document_is_refused_at_its_limit(tmp_path, bound
 @pytest.mark.slow
 def test_a_markdown_document_of_2000_blocks_is_read_once(tmp_path, monkeypatch):
     """Opening each block no longer reads and splits the whole document again (2,000 blocks took 42 s)."""
-    from compliance import limits
+    from compliance import fileread
     from compliance.inputs import collect
 
     block = "```baccarat-transcript\n" + dumps(transcript([CLEAN])) + "\n```\n\n"
     (tmp_path / "manual.md").write_text("# Procedures\n\n" + block * 2000)
     reads = []
-    real = limits.read_input
-    monkeypatch.setattr(limits, "read_input", lambda *a, **k: reads.append(a[0]) or real(*a, **k))
+    real = fileread.read_input
+    monkeypatch.setattr(fileread, "read_input", lambda *a, **k: reads.append(a[0]) or real(*a, **k))
     inputs = collect([tmp_path / "manual.md"], pytest.fail)
     checker = Checker()
     start = time.process_time()

@@ -24,7 +24,7 @@ from compliance.context import RunContext
 from compliance.engine import Checker
 from compliance.inputs import Input
 from compliance.printable import bounded_name
-from compliance.report.model import money_summary
+from compliance.report.money import money_summary
 from compliance.transcript.fields import StaffStretch
 from compliance.transcript.staff import Staffing
 

@@ -22,7 +22,7 @@ from compliance.engine import Checker
 from compliance.games.baccarat.analyze import standard_tableau
 from compliance.games.baccarat.importing import legal_readings
 from compliance.games.baccarat.simulate import Simulator, write_transcript
-from compliance.report.model import not_judged
+from compliance.report.notjudged import not_judged
 from compliance.ruleset.loader import load_ruleset
 from tests import builders, recorder_logs
 from tests.reporting import run as run_command

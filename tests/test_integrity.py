@@ -39,7 +39,7 @@ from compliance.games.baccarat.simulate.shoe import FACTORY_ORDER, winner_of_car
 from compliance.games.common import money
 from compliance.games.integrity import Timeline
 from compliance.inputs import Input
-from compliance.report.model import money_summary
+from compliance.report.money import money_summary
 from compliance.ruleset.loader import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

@@ -23,7 +23,7 @@ from reporting import STAMP, run, sample_into
 
 from compliance.findings import Finding, Money, amount_text
 from compliance.report.json import schema
-from compliance.report.model import money_summary
+from compliance.report.money import money_summary
 
 PLAYER_WINS = (["4H", "TD", "3S"], ["KS", "6C"])  # Player 7, Banker 6
 BANKER_WINS = (["KD", "6D"], ["KS", "7C"])  # Player 6, Banker 7

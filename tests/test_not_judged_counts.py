@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from compliance.engine import Checker
 from compliance.evidence import DECLARABLE
 from compliance.games.baccarat.simulate import Simulator, write_transcript
-from compliance.report.model import not_judged
+from compliance.report.notjudged import not_judged
 from compliance.ruleset.loader import load_ruleset
 
 HANDS = [(["KD", "4D", "3S"], ["KS", "6C"]), (["9D", "KH"], ["2S", "3C", "4H"]), (["5D", "2H", "TS"], ["3S", "3C", "2D"]),

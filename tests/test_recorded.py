@@ -23,7 +23,8 @@ from compliance import evidence, registry
 from compliance.checks import REGISTRY
 from compliance.context import RunContext
 from compliance.engine import Checker
-from compliance.report.model import Report, not_judged
+from compliance.report.model import Report
+from compliance.report.notjudged import not_judged
 from tests import builders
 from tests.reporting import run
 

@@ -39,18 +39,11 @@ from reporting import (
 
 from compliance.engine import Checker
 from compliance.findings import Finding, Money
+from compliance.report.digest import ROWS_DRAWN, TIME_PERIODS, TIME_UNITS, patron_digest, period_of, time_fold
+from compliance.report.groups import NOT_RECORDED
 from compliance.report.html import data_document
-from compliance.report.model import (
-    NOT_RECORDED,
-    ROWS_DRAWN,
-    TIME_PERIODS,
-    TIME_UNITS,
-    Report,
-    patron_counts,
-    patron_digest,
-    period_of,
-    time_fold,
-)
+from compliance.report.model import Report
+from compliance.report.patrons import patron_counts
 
 ARTIFACTS = ROOT / "out" / "html-report"
 LOAD_LIMIT = 5.0  # seconds from navigation to the first page of coups drawn, at 20,000 findings
@@ -539,7 +532,8 @@ def test_a_recording_of_two_months_and_3000_patrons_opens_folded_by_the_month_an
 
 
 def test_a_chart_of_many_dealers_draws_the_30_with_the_most_findings_and_counts_the_rest():
-    from compliance.report.model import BARS_DRAWN, Groups, bars
+    from compliance.report.digest import BARS_DRAWN, bars
+    from compliance.report.groups import Groups
     from compliance.report.svg import charts_html
 
     counts = [(f"D-{i:03d}", i % 50 + 1) for i in range(45)]

@@ -16,8 +16,9 @@ import pytest
 from reporting import STAMP, run
 
 from compliance.findings import Finding, Money
+from compliance.report.groups import NOT_RECORDED
 from compliance.report.json import schema
-from compliance.report.model import EDGE_CATEGORY, NOT_RECORDED, patron_counts
+from compliance.report.patrons import EDGE_CATEGORY, patron_counts
 
 SIGN = {"patron": 1, "house": -1, "neither": 0}
 

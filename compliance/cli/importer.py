@@ -19,7 +19,6 @@ from pathlib import Path
 
 import typer
 
-from compliance import limits
 from compliance.cli.app import BUNDLED, app
 from compliance.errors import UserError
 from compliance.printable import printable
@@ -36,17 +35,19 @@ def _specs(logs: list[str]) -> list[tuple[str, str]]:
 
 
 def _header(path: Path | None) -> dict:
+    from compliance import figures, fileread  # inside the command: not at start-up
+
     if path is None:
         return {}
-    text = limits.read_text(path, "mapping", str(path), missing="no such header file")  # bounded, UTF-8
+    text = fileread.read_text(path, "mapping", str(path), missing="no such header file")  # bounded, UTF-8
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise UserError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}", str(path)) from None
     except RecursionError:
         raise UserError("not valid JSON here: nested too deeply", str(path)) from None
-    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-        raise UserError(f"not valid JSON here: {limits.value_error(e)}", str(path)) from None
+    except ValueError as e:  # a number of more than figures.MAX_INT_DIGITS digits
+        raise UserError(f"not valid JSON here: {figures.value_error(e)}", str(path)) from None
     if not isinstance(data, dict):
         raise UserError("the header file must be a JSON object (a transcript header: table, shoes)", str(path))
     if not isinstance(data.get("table", {}), dict):

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from compliance.cards import read_logged
 from compliance.errors import UserError, Where
+from compliance.figures import money_figure
 from compliance.findings import MONEY
 from compliance.importing.mapping import TEMPLATE, FieldMap, Mapping, offset, zone
-from compliance.limits import money_figure
 from compliance.transcript.logs import Row
 
 MAX_LOG = 512 << 20  # bytes: a log is read row by row, but kept whole per coup while coups are merged

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import msgspec
 
-from compliance import limits
+from compliance import fileread, limits
 from compliance.errors import UserError
 from compliance.reading.reader import BOM, CoupRecord, TranscriptFile
 
@@ -143,7 +143,7 @@ def read_blocks(path: str | Path, display: str, bounds: limits.Limits = limits.D
         key = None
     if key is not None and _last[0] == key:
         return _last[1]
-    found = blocks(limits.decode_text(limits.read_input(path, "markdown", display, bounds=bounds), display))
+    found = blocks(fileread.decode_text(fileread.read_input(path, "markdown", display, bounds=bounds), display))
     _last[:] = [key, found]
     return found
 

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from compliance import limits, registry
+from compliance import figures, fileread, limits, registry
 from compliance.errors import UserError
 from compliance.reading import duplicates
 from compliance.transcript import codec, locate
@@ -90,7 +90,7 @@ def _coup_number(raw: bytes) -> int | None:
         obj = msgspec.json.decode(raw)
     except (ValueError, RecursionError):  # msgspec.DecodeError is a ValueError
         m = re.search(rb'"coup"\s*:\s*(\d+)', raw)
-        return int(m.group(1)) if m and len(m.group(1)) <= limits.MAX_INT_DIGITS else None
+        return int(m.group(1)) if m and len(m.group(1)) <= figures.MAX_INT_DIGITS else None
     n = obj.get("coup") if isinstance(obj, dict) else None
     return n if isinstance(n, int) and not isinstance(n, bool) else None
 
@@ -125,8 +125,8 @@ def decode_coup(raw: bytes, line: int, column: int, path: str, fmt: codec.Codec 
         return CoupRecord(None, line, column, raw, path, bounded(f"not valid JSON: {e}"), _coup_number(raw))
     except RecursionError:
         return CoupRecord(None, line, column, raw, path, "nested too deeply to be a coup", _coup_number(raw))
-    except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-        return CoupRecord(None, line, column, raw, path, limits.value_error(e), _coup_number(raw))
+    except ValueError as e:  # a number of more than figures.MAX_INT_DIGITS digits
+        return CoupRecord(None, line, column, raw, path, figures.value_error(e), _coup_number(raw))
     repeated = duplicates.message(raw, path, coup)
     if repeated is not None:
         return CoupRecord(None, line, column, raw, path, repeated, coup.coup)
@@ -190,8 +190,8 @@ class TranscriptFile:
             raise UserError(bounded(f"header is not valid JSON: {e}"), where) from None
         except RecursionError:
             raise UserError("header is nested too deeply", where) from None
-        except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-            raise UserError(f"header: {limits.value_error(e)}", where) from None
+        except ValueError as e:  # a number of more than figures.MAX_INT_DIGITS digits
+            raise UserError(f"header: {figures.value_error(e)}", where) from None
         repeated = duplicates.message(data, path)
         if repeated is not None:
             raise UserError(f"header: {repeated}", where)
@@ -252,7 +252,7 @@ class TranscriptFile:
         as_jsonl = ("write it as .jsonl (the header on line 1, then one coup a line), which is read one coup at a "
                     "time in constant memory")
         try:
-            size = (limits.regular_size(self.path, self.display) if self._memory is None
+            size = (fileread.regular_size(self.path, self.display) if self._memory is None
                 else len(self._memory))
             most = limits.limit("transcript", self.bounds)
             if size is None:
@@ -261,9 +261,9 @@ class TranscriptFile:
                 raise UserError(f"a .json transcript is read whole, and this one is "
                                 f"{limits.too_large('transcript', size, self.bounds)}: {as_jsonl}", self.display)
             with self._open() as f:
-                data = limits.read_from(f, size, most)  # a FIFO or a device has no size to look at first
+                data = fileread.read_from(f, size, most)  # a FIFO or a device has no size to look at first
         except OSError as e:
-            raise UserError(limits.os_reason(e), self.display) from None
+            raise UserError(fileread.os_reason(e), self.display) from None
         if len(data) > most:
             kind = "transcript" if size is not None or most == limits.limit("transcript", self.bounds) else "stream"
             raise UserError(f"a .json transcript is read whole, and this one is "
@@ -278,8 +278,8 @@ class TranscriptFile:
             raise UserError(f"not valid JSON: {_position(self._data, e)}", self.display) from None
         except RecursionError:
             raise UserError("not a transcript: JSON nested too deeply", self.display) from None
-        except ValueError as e:  # a number of more than limits.MAX_INT_DIGITS digits
-            raise UserError(f"not a transcript: {limits.value_error(e)}", self.display) from None
+        except ValueError as e:  # a number of more than figures.MAX_INT_DIGITS digits
+            raise UserError(f"not a transcript: {figures.value_error(e)}", self.display) from None
         repeated = duplicates.top_level_message(self._data, top)
         if repeated is not None:
             raise UserError(repeated, self.display)
@@ -419,5 +419,5 @@ def open_transcript(path: str | Path, display: str | None = None,
         raise UserError("no such file", shown)
     if p.suffix.lower() not in (".json", ".jsonl"):
         raise UserError("not a transcript: a transcript is a .json or .jsonl file", shown)
-    limits.regular_size(p, shown)  # a symlink loop, a directory: one clear error
+    fileread.regular_size(p, shown)  # a symlink loop, a directory: one clear error
     return TranscriptFile(p, shown, bounds=bounds)

@@ -22,23 +22,12 @@ from compliance.categories import CATEGORIES, SEVERITIES, SHARED
 from compliance.games.common import money
 from compliance.printable import printable
 from compliance.report import svg
-from compliance.report.model import (
-    MONEY_GROUPS,
-    NOT_RECORDED,
-    TIME_PERIODS,
-    CoupView,
-    MoneySummary,
-    Report,
-    TimeFold,
-    TranscriptView,
-    counts_digest,
-    digest,
-    finding_patron,
-    hold_percent,
-    money_digest,
-    money_words,
-    patron_digest,
-)
+from compliance.report.digest import TIME_PERIODS, TimeFold, counts_digest, digest, money_digest, patron_digest
+from compliance.report.groups import NOT_RECORDED
+from compliance.report.hold import hold_percent
+from compliance.report.model import CoupView, Report, TranscriptView
+from compliance.report.money import MONEY_GROUPS, MoneySummary, money_words
+from compliance.report.patrons import finding_patron
 
 SUIT = {"S": ("♠", "spades", "black"), "H": ("♥", "hearts", "red"), "D": ("♦", "diamonds", "red"),
         "C": ("♣", "clubs", "black")}

@@ -17,7 +17,10 @@ from compliance.categories import SEVERITIES
 from compliance.findings import Finding
 from compliance.games.common import money
 from compliance.printable import printable
-from compliance.report.model import MONEY_GROUPS, MoneySummary, Report, TimeFold, hold_percent, money_words
+from compliance.report.digest import TimeFold
+from compliance.report.hold import hold_percent
+from compliance.report.model import Report
+from compliance.report.money import MONEY_GROUPS, MoneySummary, money_words
 
 MAX_ROWS = 200
 MARK = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}

@@ -230,7 +230,7 @@ def _caption(chart) -> str:
 
 
 def charts_html(charts: list) -> str:
-    """The run summary's small charts (:class:`compliance.report.model.Bars`): findings by category, table, dealer
+    """The run summary's small charts (:class:`compliance.report.digest.Bars`): findings by category, table, dealer
     and time (hour, or the coarser unit of the report's time view)."""
     figures = "".join(_figure(_caption(c), bar_chart(f"findings by {c.name}", c.items)) for c in charts if c.items)
     names = [c.name for c in charts if c.items]

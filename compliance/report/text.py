@@ -19,7 +19,8 @@ import shutil
 from typing import TYPE_CHECKING
 
 from compliance.printable import printable, safe_line
-from compliance.report.model import NotJudged, Report
+from compliance.report.model import Report
+from compliance.report.notjudged import NotJudged
 
 if TYPE_CHECKING:
     from rich.table import Table

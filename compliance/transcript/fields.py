@@ -13,17 +13,17 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from compliance.evidence import DECLARABLE
-from compliance.limits import fine_figure, money_figure
+from compliance.figures import fine_figure, money_figure
 
 
 def commission_figure(value):
     """A commission rate or rounding unit (of a table header, or of a game's ruleset section), as
-    :func:`compliance.limits.fine_figure` bounds it."""
+    :func:`compliance.figures.fine_figure` bounds it."""
     return fine_figure(value, "commission figures", f"commission figures of {value:E}")
 
 
 # strict=False: a JSON number (or a numeric string, as msgspec accepts) becomes an exact Decimal; bounded so that
-# the money a run adds up stays exact (limits.money_figure)
+# the money a run adds up stays exact (figures.money_figure)
 Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False, strict=False), AfterValidator(money_figure)]
 # a commission rate of a table header: below 1, exact to at most 28 decimal places (1e-999999999 is no table's)
 Rate = Annotated[Decimal, Field(ge=0, lt=1, allow_inf_nan=False, strict=False), AfterValidator(commission_figure)]

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, ValidationError, model_validator
 
-from compliance.limits import fine_figure
+from compliance.figures import fine_figure
 from compliance.ruleset.models import Condition, Strict
 from compliance.transcript.fields import commission_figure
 
