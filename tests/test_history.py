@@ -6,15 +6,19 @@ import datetime as dt
 import io
 import json
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from compliance.cards import POINTS
 from compliance.engine import Checker
 from compliance.errors import UserError
+from compliance.games.baccarat import edges
 from compliance.games.baccarat.simulate import Simulator, write_transcript
+from compliance.games.baccarat.spots import table_spots
 from compliance.report.model import Report
 from compliance.ruleset.loader import load_ruleset
 
@@ -358,3 +362,139 @@ def test_a_shoe_is_judged_whole_by_the_version_in_force_at_its_first_coup(minute
         first_day.setdefault(c["shoe"], next(e["at"] for e in c["events"] if e.get("at"))[:10])
     flagged = {shoe_of[f.coup] for f in result.findings if f.rule == "BAC-SHUFFLE"}
     assert flagged == {shoe for shoe, day in first_day.items() if day < "2030-01-01"}
+
+
+# ------------------------------------------------------------------ the tests that span shoes: each coup by its own
+
+
+def watched(tmp_path: Path, effective: dt.date) -> Path:
+    """Pennsylvania, its advantage-play rule judging Panda 8 wagers only from ``effective``."""
+    path = tmp_path / "watched.yaml"
+    spots = "dragon_7, house_money, perfect_pairs_player, perfect_pairs_banker"
+    path.write_text(f"""
+id: watched
+title: Pennsylvania, its Panda 8 wagers judged for advantage play from a day
+version: "1"
+extends: us-pa
+overrides:
+  PA-ADVANTAGE-PLAY: {{params: {{spots: [{spots}]}}}}
+amendments:
+  - id: panda-watched
+    title: Panda 8 wagers judged for advantage play
+    cite: "Test Register 3"
+    effective: "{effective.isoformat()}"
+    overrides:
+      PA-ADVANTAGE-PLAY: {{params: {{spots: [panda_8, {spots}]}}}}
+""", encoding="utf-8")
+    return path
+
+
+def day_of(coup: dict) -> str:
+    return next(e["at"] for e in coup["events"] if e.get("at"))[:10]
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(effective=st.dates(min_value=dt.date(2014, 2, 3), max_value=dt.date(2090, 12, 31)))
+def test_advantage_play_counts_a_panda_8_wager_only_from_the_day_its_version_judges_it(effective, tmp_path):
+    """A counter plays Dragon 7 and Panda 8 by the cards all night; from midnight an amendment has the
+    advantage-play rule judge Panda 8 wagers too.  Each coup is taken by its own version: a chance at Panda 8
+    only from midnight, and the finding's expected gain sums every Dragon 7 wager and the Panda 8 wagers from
+    midnight, each at the exact edge of the cards left before its coup."""
+    ruleset = watched(tmp_path, effective)
+    start = dt.datetime.combine(effective, dt.time(22, 0), tzinfo=dt.UTC) - dt.timedelta(days=1)
+    sim = Simulator(load_ruleset(str(ruleset)), coups=600, seed=3, seats=3, game="ez_baccarat", start=start,
+                    inject={"integrity.advantage-play": 1.0})
+    out = io.BytesIO()
+    write_transcript(sim, out, "json")
+    doc = json.loads(out.getvalue())
+    path = tmp_path / "night.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = Checker(judge=True, cache=False, ruleset=str(ruleset)).check_file(path, "night.json")
+    after = {c["coup"] for c in doc["coups"] if day_of(c) >= effective.isoformat()}
+    (made,) = [i for i in sim.integrity if i.category == "integrity.advantage-play"]
+    panda = {n for n, spot, _ in made.wagered if spot == "panda_8"}
+    assert panda - after and panda & after, "the counter must wager on Panda 8 either side of midnight"
+    shoes = result.integrity.shoes
+    spot_of = {key: spot[3] for key, spot in result.integrity.chances.spots.items()}
+    offered = {(shoes[shoe].numbers[i], frozenset(spot_of[key] for key in could))
+               for shoe, i, _, could, _ in result.integrity.chances.chances}
+    assert offered and all(spots == ({"dragon_7", "panda_8"} if n in after else {"dragon_7"}) for n, spots in offered)
+    (finding,) = [f for f in result.findings if f.rule == "PA-ADVANTAGE-PLAY"]
+    assert any("panda_8" in s.statistic for s in finding.statistics)
+    pa = load_ruleset("us-pa")
+    spots, tableau = table_spots(pa.game.spots_for("ez_baccarat")), pa.game.tableau
+    from_ = {"dragon_7": set(), "panda_8": after}  # the coups whose wagers on each spot count (none: all)
+    counted, wagers, gone = Fraction(0), 0, {}
+    seat = next(int(s) for s, who in doc["coups"][0]["seated"].items() if who == made.patron)
+    for c in doc["coups"]:
+        left = [n - k for n, k in zip(edges.full_shoe(8), gone.get(c["shoe"], [0] * 10), strict=True)]
+        for e in c["events"]:
+            if e["type"] == "wager" and e.get("seat") == seat and e["spot"] in from_ \
+                    and (not from_[e["spot"]] or c["coup"] in from_[e["spot"]]):
+                back = edges.returns(spots[e["spot"]], frozenset(tableau.naturals))
+                counted += Fraction(Decimal(str(e["amount"]))) * edges.exact_edge(tableau, back, left)
+                wagers += 1
+            elif e["type"] == "card":
+                gone.setdefault(c["shoe"], [0] * 10)[POINTS[e["card"]]] += 1
+    assert finding.money.sums == wagers
+    assert finding.money.paid == round(Decimal(counted.numerator) / counted.denominator, 2)
+
+
+def test_the_hold_s_theory_takes_each_coup_by_the_payouts_of_its_own_version(tmp_path):
+    """The Tie paid 9 to 1 from midnight: the night's theoretical win is that of its coups before midnight at 8 to 1
+    plus that of those after at 9 to 1 (each half checked alone), and neither version's over the whole night."""
+    effective = dt.date(2031, 7, 14)
+    ruleset = amended(tmp_path, effective)
+    start = dt.datetime.combine(effective, dt.time(22, 30), tzinfo=dt.UTC) - dt.timedelta(days=1)
+    doc = night(load_ruleset("us-nj"), start, coups=200)
+
+    def table_group(coups: list, name: str, **context):
+        path = tmp_path / name
+        path.write_text(json.dumps(dict(doc, coups=coups)), encoding="utf-8")
+        result = Checker(judge=True, cache=False, ruleset=str(ruleset), **context).check_file(path, name)
+        (group,) = [g for g in result.integrity.hold_view.groups if g.kind == "table"]
+        return group
+
+    whole = table_group(doc["coups"], "night.json")
+    before = table_group([c for c in doc["coups"] if day_of(c) < effective.isoformat()], "before.json")
+    after = table_group([c for c in doc["coups"] if day_of(c) >= effective.isoformat()], "after.json")
+    assert before.coups and after.coups and whole.coups == before.coups + after.coups
+    assert whole.handle == before.handle + after.handle
+    assert abs(whole.theoretical_win - (before.theoretical_win + after.theoretical_win)) <= Decimal("0.0001")
+    for day in (effective - dt.timedelta(days=1), effective):
+        assert table_group(doc["coups"], "night.json", as_of=day.isoformat()).theoretical_win != whole.theoretical_win
+
+
+def test_collusion_takes_a_coup_only_where_its_version_has_the_rule(tmp_path):
+    """The collusion rule withdrawn from midnight: the pairs' wagers counted over the night are those of its coups
+    before midnight."""
+    (tmp_path / "withdrawn.yaml").write_text("""
+id: withdrawn
+title: New Jersey, without the collusion test from a day
+version: "1"
+extends: us-nj
+amendments:
+  - id: no-collusion
+    title: The collusion test withdrawn
+    cite: "Test Register 4"
+    effective: "2030-01-01"
+    overrides:
+      BAC-COLLUSION: {enabled: false}
+""", encoding="utf-8")
+    start = dt.datetime(2029, 12, 31, 22, 30, tzinfo=dt.UTC)
+    sim = Simulator(load_ruleset("us-nj"), coups=200, seed=3, dealers=2, start=start)
+    out = io.BytesIO()
+    write_transcript(sim, out, "json")
+    doc = json.loads(out.getvalue())
+
+    def patrons(coups: list, name: str):
+        path = tmp_path / name
+        path.write_text(json.dumps(dict(doc, coups=coups)), encoding="utf-8")
+        return Checker(judge=False, cache=False, ruleset=str(tmp_path / "withdrawn.yaml")).check_file(
+            path, name).integrity.patrons
+
+    whole = patrons(doc["coups"], "night.json")
+    before = patrons([c for c in doc["coups"] if day_of(c) < "2030-01-01"], "before.json")
+    assert sum(before.wagers.values()) and whole.wagers == before.wagers
+    assert patrons([c for c in doc["coups"] if day_of(c) >= "2030-01-01"], "after.json") is None

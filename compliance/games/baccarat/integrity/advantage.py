@@ -98,6 +98,7 @@ class Line:
     flags: bytearray = field(default_factory=bytearray)
     bands: bytearray = field(default_factory=bytearray)  # each chance's depth band
     wagers: list[Wager] = field(default_factory=list)
+    tableau: object = None  # the tableau of the version of the ruleset whose coups the line holds
 
     def large(self) -> Decimal | None:
         """Wagers above this are the patron's large ones (the median of the patron's wagers on the spot)."""

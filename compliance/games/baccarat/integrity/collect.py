@@ -80,7 +80,8 @@ class ShoeRecord(Slotted):
     """One shoe of one transcript, as its coups were replayed."""
 
     __slots__ = ("shoe", "decks", "cards", "ends", "numbers", "lines", "columns", "outcomes", "errors", "aside",
-                 "recount", "times", "zones", "implied", "unordered", "unread", "uncounted", "own", "rules", "tableau")
+                 "recount", "times", "zones", "implied", "unordered", "unread", "uncounted", "own", "rules", "tableau",
+                 "later")
 
     def __init__(self, shoe: str, decks: int):
         self.shoe = shoe
@@ -117,6 +118,22 @@ class ShoeRecord(Slotted):
         # at its first coup (Collector.add)
         self.rules: dict | None = None
         self.tableau = None
+        # where another version of the ruleset takes over within the shoe: (index of its first coup, its run-scope
+        # rules by kind), in order; None: the version of its first coup throughout (the tests that span shoes judge
+        # each coup by its own version: rules_at)
+        self.later: list[tuple[int, dict]] | None = None
+
+    def rules_at(self, index: int) -> dict | None:
+        """The run-scope rules, by kind, of the version of the ruleset in force at the shoe's coup ``index``."""
+        rules = self.rules
+        for first, theirs in self.later or ():
+            if first > index:
+                break
+            rules = theirs
+        return rules
+
+    def last_rules(self) -> dict | None:
+        return self.later[-1][1] if self.later else self.rules
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -142,6 +159,10 @@ class ShoeRecord(Slotted):
             mine_z.extend(other.zones if other.zones is not None else array("h", [NAIVE] * len(other.numbers)))
             self.times, self.zones = mine, mine_z
         self.recount.extend((base_coups + i, four, base_cards + after) for i, four, after in other.recount)
+        if other.rules is not None and other.rules != self.last_rules():  # (another process's copy: by value)
+            self.later = (self.later or []) + [(base_coups, other.rules)]
+        if other.later:
+            self.later = (self.later or []) + [(base_coups + i, rules) for i, rules in other.later]
         self.implied += other.implied
         self.unordered += other.unordered
         self.unread += other.unread
@@ -291,6 +312,19 @@ class Patrons(Slotted):
 
 
 
+def spot_key(name: str, back, tableau) -> str:
+    """The key of a side wager as one version of a ruleset has it (:attr:`Chances.spots`): its name and a digest of
+    its returns and its tableau's key, the same in every process (a plain string: hashed once, looked up at every
+    wager)."""
+    import hashlib
+
+    from compliance.games.baccarat.odds import tableau_key
+
+    canonical = tuple(tuple(sorted(x)) if isinstance(x, frozenset) else x for x in tableau_key(tableau))
+    digest = hashlib.sha256(repr((type(back).__name__, tuple(back), canonical)).encode()).hexdigest()[:32]
+    return f"{name}@{digest}"
+
+
 class Chances(Slotted):
     """What the advantage-play test keeps of a transcript: the side wagers it judges (each spot's name, what a unit
     staked on it gives back at each end of a coup, :func:`~compliance.games.baccarat.edges.returns`, and the spots
@@ -301,14 +335,19 @@ class Chances(Slotted):
     __slots__ = ("spots", "chances", "gaps", "no_patron")
 
     def __init__(self, spots: dict):
-        self.spots: dict[str, tuple] = spots  # spot -> (returns, the spots it may stand beside: None for any)
-        # (shoe id, coup index, patron, spots it could be placed on, ((spot, amount), ...) placed)
+        # spot_key -> (returns, the spots it may stand beside: None for any, the tableau, the spot): a spot whose
+        # payouts or tableau another version of the ruleset changes is another line of the test, its wagers judged
+        # by their own version's odds (Collector.table)
+        self.spots: dict[str, tuple] = spots
+        # (shoe id, coup index, patron, spots it could be placed on, ((spot, amount), ...) placed), each spot a key
+        # of ``spots``
         self.chances: list[tuple] = []
         self.gaps: list[tuple[str, int]] = []  # (shoe id, coup index)
         self.no_patron = 0
 
     def extend(self, other: Chances, base: dict[str, int]) -> None:
-        self.spots = self.spots or other.spots
+        for key, spot in other.spots.items():
+            self.spots.setdefault(key, spot)
         self.chances.extend((shoe, base.get(shoe, 0) + i, *rest) for shoe, i, *rest in other.chances)
         self.gaps.extend((shoe, base.get(shoe, 0) + i) for shoe, i in other.gaps)
         self.no_patron += other.no_patron
@@ -346,6 +385,8 @@ class IntegrityData(Slotted):
             else:
                 self.shoes[shoe] = record
         self.timeline.extend(other.timeline)
+        for kind, rule in other.rules.items():  # (a kind only a later chunk's versions have)
+            self.rules.setdefault(kind, rule)
         self.wagered.update(other.wagered)
         if other.patrons is not None:
             if self.patrons is None:
@@ -364,55 +405,112 @@ class IntegrityData(Slotted):
 
 
 class Collector:
-    """Gathers a transcript's :class:`IntegrityData`, one replayed coup at a time."""
+    """Gathers a transcript's :class:`IntegrityData`, one replayed coup at a time.
+
+    The engine sets :attr:`table` again where a coup was dealt under another version of the ruleset's history: the
+    tests that span shoes (collusion, advantage play, the hold) take each coup by the rules, spots and payouts of
+    its own version, worked out once a version (:meth:`_switch`); a shoe's own tests, by the version at its first
+    coup (docs/rule-authoring.md, "A ruleset's history: amendments")."""
 
     def __init__(self, header, table, rules=()):
-        self.table = table  # the TableContext: decks per shoe, tableau, payouts
+        self._table = table  # the TableContext: decks per shoe, tableau, payouts
         self.data = IntegrityData(bounded_name(header.table.id), table.currency)
-        self.data.rules = {r.check: r for r in reversed(list(rules))}  # the run-scope rules selected, by kind
-        self.collusion_id = self.advantage_id = None
-        if COLLUSION in self.data.rules:
-            self.data.patrons = Patrons()
-            self.collusion_id = self.data.rules[COLLUSION].id
-        self.hold = None
+        # the run-scope rules selected, by kind: the transcript's first version's (and a kind only a later version
+        # has, as it first comes)
+        self.data.rules = {r.check: r for r in reversed(list(rules))}
         self.hold_staff: object = self  # (never a coup's staff: the first coup finds its dealer)
         self.hold_dealer = None
-        if HOLD in self.data.rules:
-            self.hold = self.data.hold = HoldData(spot_returns(table))
-        if ADVANTAGE in self.data.rules:
-            self.advantage_id = self.data.rules[ADVANTAGE].id
-            spots = side_wagers(table, self.data.rules[ADVANTAGE].params.spots)
-            if spots:
-                self.data.chances = Chances(spots)
-                self.known = frozenset({"cards", "values"})
-                # every side wager judged: a chance at each for every patron at the table (seated, or placing
-                # any wager), whether or not they wagered beside it (a counter who sits out the coups the count
-                # does not favour is present at them)
-                self.every = tuple(spots)
-                # a seated patron's id, a standing patron's "patron:<id>" -> the name a finding carries
-                self.names: dict = {}
-                self.standing: dict = {}
+        self.known = frozenset({"cards", "values"})
+        # a seated patron's id, a standing patron's "patron:<id>" -> the name a finding carries
+        self.names: dict = {}
+        self.standing: dict = {}
         # format 1 has no way to name the dealer (staff is 1.1's): its coups are not counted as lacking one, as a
         # version 1 transcript's coups are not counted as lacking every coup of the shoe (compliance.evidence)
-        # the engine hands the collector the table of each version of the ruleset as the coups reach it (``table``):
-        # a shoe's own tests are judged by the version in force at its first coup
-        self.versions: dict[int, tuple] = {id(table): (table, self.data.rules)}  # id(table) -> (it, its rules)
         self.dealers_recordable = getattr(header, "version", 1) != 1
         self.naturals = frozenset(table.tableau.naturals)
         self.current: ShoeRecord | None = None
         self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
         self.shown: dict[str, str] = {}  # a patron's id -> its name in the reports (bounded_name)
+        # id(table) -> (it, its run-scope rules by kind, what the tests that span shoes take its coups by)
+        self.versions: dict[int, tuple] = {id(table): (table, self.data.rules, None)}
+        self._keys: dict[str, str] = {}
+        self._switch(table)
+
+    @property
+    def table(self):
+        return self._table
+
+    @table.setter
+    def table(self, table) -> None:
+        """The coups from here on were dealt under another version of the ruleset (its table)."""
+        if table is not self._table:
+            self._table = table
+            self._switch(table)
+            self.current = None  # (add marks the change on the shoe: ShoeRecord.later)
 
     def _version_rules(self) -> dict:
         """The run-scope rules, by kind, of the version of the ruleset whose table the collector has now."""
+        return self._version()[1]
+
+    def _version(self) -> tuple:
         from compliance.checks import REGISTRY
 
-        t = self.table
+        t = self._table
         known = self.versions.get(id(t))
         if known is None:
             rules = [r for r in t.ruleset.rules if r.check in REGISTRY and REGISTRY[r.check].scope == "run"]
-            known = self.versions[id(t)] = (t, {r.check: r for r in reversed(rules)})
-        return known[1]
+            known = self.versions[id(t)] = (t, {r.check: r for r in reversed(rules)}, None)
+        return known
+
+    def _switch(self, table) -> None:
+        """Take the coups from here on by ``table``'s version: whether each test that spans shoes is in force, the
+        side wagers advantage play judges (and their keys), the spots' payouts the hold's theory reads."""
+        t, rules, made = self._version()
+        if made is None:
+            made = self._stretch(table, rules)
+            self.versions[id(t)] = (t, rules, made)
+        (self.patrons, self.collusion_id, self.sides, self.every, self.advantage_id, self.hold,
+         period) = made
+        if self.hold is not None:
+            self.hold.switch(period)
+
+    def _stretch(self, table, rules: dict) -> tuple:
+        data = self.data
+        collusion = rules.get(COLLUSION)
+        if collusion is not None and data.patrons is None:
+            data.patrons = Patrons()
+            data.rules.setdefault(COLLUSION, collusion)
+        advantage = rules.get(ADVANTAGE)
+        spots = side_wagers(table, advantage.params.spots) if advantage is not None else {}
+        sides = every = None
+        if spots:
+            if data.chances is None:
+                data.chances = Chances({})
+                data.rules.setdefault(ADVANTAGE, advantage)
+                shoe = self.current
+                if shoe is not None and len(shoe):  # the coups before: their cards not known to the test
+                    data.chances.gaps.append((shoe.shoe, len(shoe) - 1))
+            sides = {}
+            for name, (back, beside) in spots.items():
+                key = spot_key(name, back, table.tableau)
+                key = self._keys.setdefault(key, key)  # (one object a spot as versions have it alike)
+                data.chances.spots.setdefault(key, (back, beside, table.tableau, name))
+                sides[name] = key
+            # every side wager judged: a chance at each for every patron at the table (seated, or placing any
+            # wager), whether or not they wagered beside it (a counter who sits out the coups the count does not
+            # favour is present at them)
+            every = tuple(sides.values())
+        hold = rules.get(HOLD)
+        period = None
+        if hold is not None:
+            version = table.ruleset.period.start if getattr(table.ruleset, "period", None) is not None else None
+            if data.hold is None:
+                data.hold = HoldData(spot_returns(table), table.tableau, version, hold)
+                data.rules.setdefault(HOLD, hold)
+            period = (version, spot_returns(table), table.tableau, hold)
+        return (data.patrons if collusion is not None else None, collusion.id if collusion is not None else None,
+                sides, every, advantage.id if advantage is not None else None,
+                data.hold if hold is not None else None, period)
 
     def add(self, s, record, found, have=V1, staff=(), unjudged=frozenset()) -> None:
         """One replayed coup ``s`` (read from ``record``), with the findings ``found`` of the per-coup rules, the
@@ -422,8 +520,12 @@ class Collector:
         if shoe is None or shoe.shoe != s.shoe:
             shoe = self.current = self.data.shoes.get(s.shoe)
             if shoe is None:
-                shoe = self.current = self.data.shoes[s.shoe] = ShoeRecord(s.shoe, self.table.decks[s.shoe])
-                shoe.rules, shoe.tableau = self._version_rules(), self.table.tableau  # (kept whole across chunks)
+                shoe = self.current = self.data.shoes[s.shoe] = ShoeRecord(s.shoe, self._table.decks[s.shoe])
+                shoe.rules, shoe.tableau = self._version_rules(), self._table.tableau  # (kept whole across chunks)
+            else:
+                rules = self._version_rules()
+                if shoe.last_rules() is not rules:  # another version from this coup on
+                    shoe.later = (shoe.later or []) + [(len(shoe), rules)]
         cards = shoe.cards
         start = len(cards)
         duplicate = False
@@ -491,7 +593,7 @@ class Collector:
                 shoe.errors.append((index, w.gain, w.kind, w.expected))
         if s.settlements:
             self._wagered(s)
-        if self.data.patrons is not None and (s.settlements or categories) \
+        if self.patrons is not None and (s.settlements or categories) \
                 and not (unjudged and self.collusion_id in unjudged):
             self._patrons(s, shoe, found, wrong, staff)
         if self.data.chances is not None:
@@ -586,7 +688,10 @@ class Collector:
                         break
             if gap:
                 chances.gaps.append((shoe.shoe, len(shoe.numbers) - 1))
-        if not judged:  # the engine counted the rule not judged here: the shoe left is all the coup gives it
+        # the engine counted the rule not judged here, or the rule (or any side wager) is not in force at the coup's
+        # version: the shoe left is all the coup gives the test
+        sides, every = self.sides, self.every
+        if not judged or every is None:
             return
         stakes = s.stakes_at_first_card
         if stakes is None:
@@ -594,7 +699,6 @@ class Collector:
         seated = s.seated
         if not stakes and not seated:
             return
-        sides, every = chances.spots, self.every
         placed_of = None
         # a chance at every side wager for every patron at the table: seated, or placing any wager
         could_of = {}
@@ -603,7 +707,7 @@ class Collector:
             if spot in sides:
                 if placed_of is None:
                     placed_of = {}
-                placed_of[bettor] = placed_of.get(bettor, ()) + ((spot, amount),)
+                placed_of[bettor] = placed_of.get(bettor, ()) + ((sides[spot], amount),)
         if seated:
             could_of.update(dict.fromkeys(seated, every))
         if not could_of:

@@ -113,19 +113,53 @@ class Bucket(Slotted):
 FOLD = 512
 
 
-class HoldData(Slotted):
-    """What the hold test keeps of one transcript: the table's spots and the buckets of its settled coups."""
+class Stretch(Slotted):
+    """The coups of one transcript dealt under one version of its ruleset: its spots' payouts and tableau (what
+    their theory reads), its hold rule, and their buckets."""
 
-    __slots__ = ("spots", "_buckets", "unjudged", "too_large", "_waiting", "_dirty")
+    __slots__ = ("version", "spots", "tableau", "rule", "buckets")
 
-    def __init__(self, spots: dict):
-        self.too_large = 0  # coups whose stakes are too large to add up exactly (none at any real table)
+    def __init__(self, version: str | None, spots: dict, tableau, rule):
+        self.version = version  # the first day of the version (its period's start; None: the first, or no history)
         self.spots = spots  # spot -> Returns, PairReturns or None (spot_returns)
-        self.unjudged = frozenset(name for name, back in spots.items() if back is None)
-        # (decks, dealer, quarter hour since 1970 or None, offset in minutes or NAIVE) -> Bucket
-        self._buckets: dict[tuple, Bucket] = {}
+        self.tableau = tableau  # None: the transcript's ruleset's
+        self.rule = rule  # the version's hold rule (its citation), where known
+        self.buckets: dict[tuple, Bucket] = {}
+
+
+class HoldData(Slotted):
+    """What the hold test keeps of one transcript: the table's spots and the buckets of its settled coups, by the
+    version of the ruleset each coup was dealt under (:class:`Stretch`; :meth:`switch`)."""
+
+    __slots__ = ("spots", "_buckets", "unjudged", "too_large", "_waiting", "_dirty", "_stretches", "_stretch")
+
+    def __init__(self, spots: dict, tableau=None, version: str | None = None, rule=None):
+        self.too_large = 0  # coups whose stakes are too large to add up exactly (none at any real table)
+        self._stretches: dict[str | None, Stretch] = {}
         self._waiting = 0  # coups whose stakes wait in the buckets' ``pending``
         self._dirty: list[Bucket] = []  # the buckets with coups waiting
+        self._stretch = None
+        self.switch((version, spots, tableau, rule))
+
+    def switch(self, period: tuple) -> None:
+        """The coups from here on: those of the version ``period`` = (its first day, its spots' returns, its tableau,
+        its hold rule)."""
+        version = period[0]
+        if self._stretch is not None and self._stretch.version == version:
+            return
+        st = self._stretches.get(version)
+        if st is None:
+            st = self._stretches[version] = Stretch(*period)
+        self._stretch = st
+        self.spots = st.spots  # the current version's
+        self.unjudged = frozenset(name for name, back in st.spots.items() if back is None)
+        # (decks, dealer, quarter hour since 1970 or None, offset in minutes or NAIVE) -> Bucket
+        self._buckets = st.buckets
+
+    def stretches(self) -> list[Stretch]:
+        """Every version's coups, in the order of their versions."""
+        self._fold()
+        return sorted(self._stretches.values(), key=lambda st: st.version or "")
 
     @property
     def buckets(self) -> dict[tuple, Bucket]:
@@ -141,12 +175,17 @@ class HoldData(Slotted):
     def extend(self, other: HoldData) -> None:
         self._fold()
         self.too_large += other.too_large
-        for key, b in other.buckets.items():
-            mine = self._buckets.get(key)
-            if mine is None:
-                self._buckets[key] = b
-            else:
-                mine.join(b)
+        for theirs in other.stretches():
+            st = self._stretches.get(theirs.version)
+            if st is None:
+                self._stretches[theirs.version] = theirs
+                continue
+            for key, b in theirs.buckets.items():
+                mine = st.buckets.get(key)
+                if mine is None:
+                    st.buckets[key] = b
+                else:
+                    mine.join(b)
 
     def add(self, s, decks: int, dealer: str | None, seconds: int | None, zone: int | None, where: tuple) -> None:
         """One coup ``s`` whose wagers were settled: the wagers as they stood when settlement began (a wager never
@@ -333,7 +372,7 @@ class _Sum:
         self.first = self.last = None  # (place of the result in the run, result, (number, line, column, when))
         self.unjudged: Decimal = ZERO  # handle on spots neither settled by the result nor a pair
 
-    def add(self, tkey, spots: dict, b: Bucket, place: int, result) -> None:
+    def add(self, tkey, spots: dict, b: Bucket, place: int, result, rule=None) -> None:
         add = _EXACT.add
         self.coups += b.coups
         handle, moments = self.by_decks.setdefault(tkey, ({}, {}))
@@ -351,7 +390,7 @@ class _Sum:
         if self.first is None or (place, b.first[0]) < (self.first[0], self.first[2][0]):
             self.first = (place, result, b.first)
         if self.last is None or (place, b.last[0]) > (self.last[0], self.last[2][0]):
-            self.last = (place, result, b.last)
+            self.last = (place, result, b.last, rule)  # (rule: of the version in force at that coup)
 
 
 def _decimal(x: Fraction, places: int) -> Decimal:
@@ -374,6 +413,33 @@ def figures(total: _Sum, theories: dict) -> tuple:
             c = t.cov(a, b)
             var += Fraction(v) * c * (1 if a == b else 2)
     return by_spot, sum(by_spot.values(), Fraction(0)), Fraction(total.net), theo, var
+
+
+def _fold_in(r, st: Stretch, place: int, theories: dict, group, starts, names, tz, untimed: dict, nodealer: dict,
+             cache: bool) -> None:
+    """Fold the buckets of one version's coups of the transcript ``r`` into the run's groups."""
+    table, currency = r.table, r.integrity.currency
+    judged = {k: v for k, v in st.spots.items() if v is not None}
+    tableau = st.tableau if st.tableau is not None else r.ruleset.game.tableau
+    for (decks, dealer, quarter, zone), b in st.buckets.items():
+        tkey = (id(r.ruleset), r.game, st.version, decks)
+        if tkey not in theories:
+            theories[tkey] = theory(tableau, decks, judged, cache)
+        day, shift = day_and_shift(quarter, zone, starts, names, tz)
+        keys = [("table", table, None, None, None, currency)]
+        if day is None:
+            untimed[table] = untimed.get(table, 0) + b.coups
+        else:
+            keys.append(("table-day", table, None, day, None, currency))
+            keys.append(("day", None, None, day, None, currency))
+            if shift is not None:
+                keys.append(("table-shift", table, shift, None, None, currency))
+        if dealer is None:
+            nodealer[table] = nodealer.get(table, 0) + b.coups
+        else:
+            keys.append(("dealer", None, None, None, dealer, currency))
+        for key in keys:
+            group(key).add(tkey, st.spots, b, place, r, st.rule)
 
 
 def judge(results: list, context) -> list[tuple[object, Finding]]:
@@ -412,29 +478,12 @@ def judge(results: list, context) -> list[tuple[object, Finding]]:
         data = r.integrity.hold
         table = r.table
         currency = r.integrity.currency
-        if not data.buckets:
+        stretches = [st for st in data.stretches() if st.buckets]
+        if not stretches:
             view_unjudged.append((table, "no wager settled in its record (wagers and settlements not recorded)"))
             continue
-        judged = {k: v for k, v in data.spots.items() if v is not None}
-        for (decks, dealer, quarter, zone), b in data.buckets.items():
-            tkey = (id(r.ruleset), r.game, decks)
-            if tkey not in theories:
-                theories[tkey] = theory(r.ruleset.game.tableau, decks, judged, cache)
-            day, shift = day_and_shift(quarter, zone, starts, names, tz)
-            keys = [("table", table, None, None, None, currency)]
-            if day is None:
-                untimed[table] = untimed.get(table, 0) + b.coups
-            else:
-                keys.append(("table-day", table, None, day, None, currency))
-                keys.append(("day", None, None, day, None, currency))
-                if shift is not None:
-                    keys.append(("table-shift", table, shift, None, None, currency))
-            if dealer is None:
-                nodealer[table] = nodealer.get(table, 0) + b.coups
-            else:
-                keys.append(("dealer", None, None, None, dealer, currency))
-            for key in keys:
-                group(key).add(tkey, data.spots, b, place, r)
+        for st in stretches:  # each version's coups by its own spots' payouts and tableau
+            _fold_in(r, st, place, theories, group, starts, names, tz, untimed, nodealer, cache)
     for r in mine:
         n = r.integrity.hold.too_large
         if n:
@@ -490,7 +539,10 @@ def judge(results: list, context) -> list[tuple[object, Finding]]:
 
 
 def _finding(rule, g: HoldGroup, total: _Sum, cut: float, m: int, p) -> tuple[object, Finding]:
-    _, result, (number, line, column, seconds, zone) = total.last
+    """The group's finding, at its last coup, citing the hold rule of the version in force there (its
+    thresholds are the run's: ``rule``'s)."""
+    _, result, (number, line, column, seconds, zone), cited = total.last
+    cited = cited or rule
     at = None
     if seconds is not None:
         at = (_EPOCH_NAIVE + dt.timedelta(seconds=seconds)).isoformat() if zone == NAIVE else \
@@ -512,7 +564,7 @@ def _finding(rule, g: HoldGroup, total: _Sum, cut: float, m: int, p) -> tuple[ob
                      f"{probability_text(p.false_discovery_rate)})", number)
     staff = (("dealer", g.dealer),) if g.dealer is not None else ()
     f = Finding(rule=rule.id, category=rule.category, severity=severity, transcript=result.transcript,
-                coup=number, event=None, message=message, citation=rule.cite_for(result.game),
+                coup=number, event=None, message=message, citation=cited.cite_for(result.game),
                 line=line or None, column=column or None, table=g.table, staff=staff, at=at,
                 statistics=(stat,))
     return result, f

@@ -224,16 +224,19 @@ def stepped(rule, p_value, bound: bool = False) -> tuple[str, str]:
 
 
 def _finding(rule, shoe: ShoeRun, index: int, message: str, tests: list[Statistic], p_value=1.0,
-             bound: bool = False, money: Money | None = None, dealer: bool = True) -> _Made:
+             bound: bool = False, money: Money | None = None, dealer: bool = True, spanning: bool = False) -> _Made:
     """The finding, at the coup ``index`` of ``shoe`` (its place, who ran the table and when, where recorded);
     ``p_value``: its strongest test's p-value or bound, which steps its severity (:func:`stepped`); ``dealer``
-    False: the finding is a patron's own, and carries no one who ran the table."""
+    False: the finding is a patron's own, and carries no one who ran the table; ``spanning``: a test that spans
+    shoes, whose finding cites the rule as the version in force at its coup has it (a shoe's own tests cite the
+    version at the shoe's first coup, ``rule``)."""
     r, rec = shoe.result, shoe.record
     number = rec.numbers[index]
     severity, words = stepped(rule, p_value, bound)
     message += words
+    cited = (rec.rules_at(index) or {}).get(rule.check) if spanning else None
     f = Finding(rule=rule.id, category=rule.category, severity=severity, transcript=r.transcript,
-                coup=number, event=None, message=message, citation=rule.cite_for(r.game),
+                coup=number, event=None, message=message, citation=(cited or rule).cite_for(r.game),
                 line=rec.lines[index] or None, column=rec.columns[index] or None, table=r.table,
                 staff=bounded_staff(r.integrity.timeline.at(number)) if dealer else (), at=rec.time_of(index),
                 statistics=tuple(tests), money=money)
@@ -654,23 +657,25 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         currencies = {e.place[0].result.integrity.currency for e in pair.events["over"]}
         worth = Money(due, due + net, currencies.pop() if len(currencies) == 1 else None, bounded_name(pair.patron),
                       sums=len(pair.events["over"])) if pair.events["over"] else None
-        made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth))
+        made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth,
+                             spanning=True))
     return made
 
 
 # ------------------------------------------------------------------ 5. advantage play: side wagers that follow the cards
 
 
-def _shoe_left(run: ShoeRun, gaps: set[int], spots: dict, tableau, counts: dict) -> tuple:
+def _shoe_left(run: ShoeRun, gaps: set[int], spots: dict, counts: dict) -> tuple:
     """(the shoe; the shoe left before each of its coups, None where not known; each spot's shoe left, by point
     value or, for a spot settled by the first two cards, by card; each spot's favourable coups).  A result's
-    spot reads the count; a pair's, its exact edge.  ``counts``: (spot, decks) -> the spot's count, for this
-    tableau, kept across the transcript's shoes."""
+    spot reads the count (for its version's tableau); a pair's, its exact edge.  ``spots``: the keys of
+    :attr:`~compliance.games.baccarat.integrity.collect.Chances.spots`; ``counts``: (spot key, decks) -> the
+    spot's count, kept across the run's shoes."""
     lefts = advantage.lefts(run.record, gaps, _POINTS)
     decks = run.record.decks
     kinds = None
     good, left_of = {}, {}
-    for spot, (back, _) in spots.items():
+    for spot, (back, _, tableau, _) in spots.items():
         if isinstance(back, PairReturns):
             if kinds is None:
                 kinds = advantage.kinds_left(run.record, gaps)
@@ -697,11 +702,10 @@ def _add_chances(pending: dict, got: tuple, lines: dict, lines_of: dict, spots: 
         if these is None:
             these = lines_of[(patron, could)] = tuple(
                 lines.get((patron, spot)) or lines.setdefault((patron, spot), advantage.Line(
-                    patron, spot, spots[spot][0])) for spot in could)
+                    patron, spots[spot][3], spots[spot][0], tableau=spots[spot][2])) for spot in could)
         pick = itemgetter(*indices) if len(indices) > 1 else lambda seq, i=indices[0]: (seq[i],)
         depth = bytes(pick(bands))
-        for line in these:
-            spot = line.spot
+        for line, spot in zip(these, could, strict=True):
             flags = line.flags
             base = len(flags)
             line.bands += depth
@@ -724,11 +728,12 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         return []
     runs = {(id(s.result), s.record.shoe): s for s in shoes}
     rule = judged[0].integrity.rules[ADVANTAGE]
+    # (patron, spot key) -> the line: a spot whose payouts or tableau a version of the ruleset changes is a line of
+    # its own (Chances.spots)
     lines: dict[tuple[str, str], advantage.Line] = {}
+    counts: dict[tuple[str, int], object] = {}  # (spot key, decks) -> its count
     for r in judged:
         data = r.integrity.chances
-        tableau = r.ruleset.game.tableau
-        counts: dict[tuple[str, int], object] = {}  # (spot, decks) -> its count, for this transcript's tableau
         gaps: dict[str, set[int]] = defaultdict(set)
         for shoe, index in data.gaps:
             gaps[shoe].add(index)
@@ -750,8 +755,7 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                     got = known[shoe]
                 else:
                     run = runs.get((id(r), shoe))
-                    got = known[shoe] = None if run is None else _shoe_left(run, gaps[shoe], data.spots, tableau,
-                                                                            counts)
+                    got = known[shoe] = None if run is None else _shoe_left(run, gaps[shoe], data.spots, counts)
                 if got is not None:
                     lefts = got[1]
             if got is None:
@@ -788,12 +792,12 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         found = rejected[patron]
         # the money first: a patron whose side wagers had no positive expected value given the cards left gained
         # nothing from them, whatever their placement (a habit tied to the shoe, not a count): not named
-        spots = {t.line.spot: t.line for t in found}
+        spots = {id(t.line): t.line for t in found}
         blind = counted = Decimal(0)
         wagers = 0
         coups = set()
         for line in spots.values():
-            b, c = advantage.worth(line, line.wagers[0].place[0].result.ruleset.game.tableau)
+            b, c = advantage.worth(line, line.tableau)
             blind, counted = blind + b, counted + c
             wagers += len(line.wagers)
             coups |= {w.place for w in line.wagers if w.favourable}
@@ -834,5 +838,5 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         worth = Money(blind, counted, currencies.pop() if len(currencies) == 1 else None, bounded_name(patron),
                       sums=wagers)
         made.append(_finding(rule, shoe, index, message, stats, min(t.p_value for t in found), money=worth,
-                             dealer=False))
+                             dealer=False, spanning=True))
     return made
