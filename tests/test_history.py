@@ -498,3 +498,24 @@ amendments:
     before = patrons([c for c in doc["coups"] if day_of(c) < "2030-01-01"], "before.json")
     assert sum(before.wagers.values()) and whole.wagers == before.wagers
     assert patrons([c for c in doc["coups"] if day_of(c) >= "2030-01-01"], "after.json") is None
+
+
+def test_a_night_spanning_an_amendment_cut_into_chunks_is_judged_as_in_one_pass(tmp_path, monkeypatch):
+    """Under -j the chunks' shoes, chances and hold buckets are joined with each coup's version: the findings, the
+    advantage-play finding among them, and the hold's figures are those of one pass."""
+    from test_parallel import _chunked, _same
+
+    effective = dt.date(2024, 3, 1)
+    ruleset = watched(tmp_path, effective)
+    start = dt.datetime.combine(effective, dt.time(22, 0), tzinfo=dt.UTC) - dt.timedelta(days=1)
+    sim = Simulator(load_ruleset(str(ruleset)), coups=600, seed=3, seats=3, game="ez_baccarat", start=start,
+                    inject={"integrity.advantage-play": 1.0})
+    path = tmp_path / "night.jsonl"
+    with path.open("wb") as f:
+        write_transcript(sim, f, "jsonl")
+    one = Checker(keep_states=True, keep_coups=True, ruleset=str(ruleset)).check_file(path, str(path))
+    assert [f.rule for f in one.findings if f.rule == "PA-ADVANTAGE-PLAY"] == ["PA-ADVANTAGE-PLAY"]
+    chunked, accepted = _chunked(path, monkeypatch, chunk_bytes=60_000, ruleset=str(ruleset))
+    assert accepted and accepted[0][0] >= 2 and accepted[0][1], "the night was cut, and every cut exact"
+    _same(chunked, one)
+    assert chunked.integrity.hold_view.groups == one.integrity.hold_view.groups

@@ -35,7 +35,7 @@ def _one_pass(path: Path):
     return Checker(keep_states=True, keep_coups=True).check_file(path, str(path))
 
 
-def _chunked(path: Path, monkeypatch=None, jobs: int = 2, chunk_bytes: int = 40_000):
+def _chunked(path: Path, monkeypatch=None, jobs: int = 2, chunk_bytes: int = 40_000, **context):
     accepted = []
     if monkeypatch is not None:
         original = driver.accept
@@ -48,8 +48,8 @@ def _chunked(path: Path, monkeypatch=None, jobs: int = 2, chunk_bytes: int = 40_
         monkeypatch.setattr(runners, "POOL_BYTES", 0)
     inp = Input(str(path), str(path), size=path.stat().st_size)
     errors = []
-    results = driver.check([inp], RunContext(keep_states=True, keep_coups=True), jobs=jobs, on_error=errors.append,
-                           chunk_bytes=chunk_bytes)
+    results = driver.check([inp], RunContext(keep_states=True, keep_coups=True, **context), jobs=jobs,
+                           on_error=errors.append, chunk_bytes=chunk_bytes)
     assert not errors
     return results[0], accepted
 
