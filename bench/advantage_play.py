@@ -39,13 +39,13 @@ from check_speed import transcript  # noqa: E402
 from innocents import patrons_at  # noqa: E402
 
 from compliance._internal import driver  # noqa: E402
+from compliance._internal.inputs import Input  # noqa: E402
 from compliance.cards import DECK, POINTS  # noqa: E402
 from compliance.context import RunContext  # noqa: E402
 from compliance.games.baccarat import edges  # noqa: E402
 from compliance.games.baccarat.integrity import advantage  # noqa: E402
 from compliance.games.baccarat.simulate import Simulator, write_transcript  # noqa: E402
 from compliance.games.baccarat.spots import table_spots  # noqa: E402
-from compliance.inputs import Input  # noqa: E402
 from compliance.ruleset.loader import load_ruleset  # noqa: E402
 
 RULES = {"integrity.collusion": "BAC-COLLUSION", "integrity.advantage-play": "PA-ADVANTAGE-PLAY"}

@@ -101,9 +101,9 @@ def check(request: CheckRequest, on_message: Callable[[Message], None] | None = 
 
     from compliance import cachedir, config, limits, outputs
     from compliance._internal import run
+    from compliance._internal.inputs import STDIN, STDIN_NAME, collect, spool_stdin
     from compliance.context import RunContext
     from compliance.evidence import required
-    from compliance.inputs import STDIN, STDIN_NAME, collect, spool_stdin
     from compliance.report.model import Report
     from compliance.selection import Selection
 

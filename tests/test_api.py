@@ -175,5 +175,5 @@ def test_help_imports_neither_the_run_nor_the_engine():
                                 check=True).stdout.splitlines()[-1].split())
     assert "compliance.api" in loaded
     heavy = {"compliance._internal", "compliance._internal.run", "compliance._internal.driver", "compliance.engine",
-             "compliance.report.model", "compliance.inputs", "compliance.context", "compliance.games"}
+             "compliance.report.model", "compliance._internal.inputs", "compliance.context", "compliance.games"}
     assert loaded & heavy == set()

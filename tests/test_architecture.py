@@ -52,6 +52,7 @@ LAYERS: dict[str, int] = {
     "compliance.reading": 4,
     "compliance.engine": 4,
     "compliance._internal.driver": 4,  # plans a run, hands its units to a runner, merges and judges them
+    "compliance._internal.runners": 4,  # the runners of a run's units: in this process, a process pool, Dask
     "compliance.coverage": 5,  # joins the paragraph index with the loaded rulesets (and lints the map with both)
     "compliance._internal": 5,  # the run's steps behind the public API (configuration, outputs, reports)
     "compliance.api": 6,  # the public API: one check
@@ -195,7 +196,7 @@ def test_the_engine_knows_a_game_only_through_its_interface():
 
 #: the layers every game shares, which know a game only through compliance.games (issue 29): these folders and modules
 SHARED_FOLDERS = ("ruleset", "reading", "report", "transcript", "importing", "_internal")
-SHARED_MODULES = ("api", "engine", "runners", "limits", "fileread", "figures", "yamlread", "conditions", "checks",
+SHARED_MODULES = ("api", "engine", "limits", "fileread", "figures", "yamlread", "conditions", "checks",
                   "cachedir")
 
 

@@ -20,8 +20,7 @@ from pathlib import Path
 
 from reporting import SAMPLE, clean_doc, run, sample_into, write
 
-from compliance import runners
-from compliance._internal import driver
+from compliance._internal import driver, runners
 
 CLI = [sys.executable, "-m", "compliance"]
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from compliance._internal import driver
+from compliance._internal.inputs import Input
 from compliance.context import RunContext
 from compliance.engine import Checker
-from compliance.inputs import Input
 
 pytestmark = pytest.mark.slow  # a LocalCluster of worker processes: make test-all
 

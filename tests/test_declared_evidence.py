@@ -186,10 +186,9 @@ def test_a_ruleset_states_the_minimum_recording_it_expects(tmp_path):
 
 
 def test_the_counts_add_up_when_a_large_recording_is_checked_in_chunks(tmp_path, monkeypatch):
-    from compliance import runners
-    from compliance._internal import driver
+    from compliance._internal import driver, runners
+    from compliance._internal.inputs import Input
     from compliance.context import RunContext
-    from compliance.inputs import Input
 
     monkeypatch.setattr(runners, "POOL_BYTES", 0)
     doc = sample()

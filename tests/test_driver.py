@@ -12,11 +12,11 @@ import pytest
 from reporting import run
 from typer.testing import CliRunner
 
-from compliance import outputs, runners
-from compliance._internal import driver
+from compliance import outputs
+from compliance._internal import driver, runners
+from compliance._internal.inputs import Input
 from compliance.cli import app
 from compliance.context import RunContext
-from compliance.inputs import Input
 from compliance.ruleset import cache as ruleset_cache
 from compliance.ruleset import loader
 

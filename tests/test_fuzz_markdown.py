@@ -19,10 +19,10 @@ from fuzzing import budget, mutated
 from hypothesis import given
 from hypothesis import strategies as st
 
+from compliance._internal.inputs import collect
 from compliance.categories import CATEGORIES
 from compliance.engine import Checker
 from compliance.errors import UserError
-from compliance.inputs import collect
 from compliance.reading.markdown import TAG, blocks
 
 _FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")

@@ -297,10 +297,9 @@ def test_a_file_that_vanishes_before_its_turn_is_an_error_and_the_others_are_rep
     def vanish(n, nbytes):
         second.unlink(missing_ok=True)
 
-    from compliance import runners
-    from compliance._internal import driver
+    from compliance._internal import driver, runners
+    from compliance._internal.inputs import Input
     from compliance.context import RunContext
-    from compliance.inputs import Input
 
     results = driver.run([Input(str(first), "first.json"), Input(str(second), "second.json")], RunContext(),
                          runners.SequentialRunner(on_coup=vanish), on_error=errors.append)
@@ -527,7 +526,7 @@ def test_a_markdown_document_of_nul_bytes_holds_no_transcript(tmp_path):
 
 
 def test_dev_zero_as_a_markdown_document_is_refused_at_its_limit(tmp_path, bounds):
-    from compliance.inputs import collect
+    from compliance._internal.inputs import collect
 
     (tmp_path / "zero.md").symlink_to("/dev/zero")
     small = bounds(markdown=1 << 20)
@@ -541,7 +540,7 @@ def test_dev_zero_as_a_markdown_document_is_refused_at_its_limit(tmp_path, bound
 def test_a_markdown_document_of_2000_blocks_is_read_once(tmp_path, monkeypatch):
     """Opening each block no longer reads and splits the whole document again (2,000 blocks took 42 s)."""
     from compliance import fileread
-    from compliance.inputs import collect
+    from compliance._internal.inputs import collect
 
     block = "```baccarat-transcript\n" + dumps(transcript([CLEAN])) + "\n```\n\n"
     (tmp_path / "manual.md").write_text("# Procedures\n\n" + block * 2000)

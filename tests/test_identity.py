@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance._internal import driver
+from compliance._internal.inputs import Input
 from compliance.context import RunContext
 from compliance.engine import Checker
-from compliance.inputs import Input
 from compliance.printable import bounded_name
 from compliance.report.money import money_summary
 from compliance.transcript.fields import StaffStretch

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from compliance._internal import driver
+from compliance._internal.inputs import Input
 from compliance.context import RunContext
 from compliance.games.baccarat.simulate import RUN_RATES, Simulator, write_transcript
 from compliance.games.baccarat.simulate.habits import HABITS
-from compliance.inputs import Input
 from compliance.ruleset.loader import load_ruleset
 from compliance.stats import hypergeometric_upper, stratified_hypergeometric_upper
 

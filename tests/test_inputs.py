@@ -13,7 +13,7 @@ import pytest
 from reporting import ROOT, SAMPLE, STAMP, clean_doc, run, sample_doc, sample_into, write
 from ruamel.yaml import YAML
 
-from compliance.inputs import Exclude
+from compliance._internal.inputs import Exclude
 
 MANUAL = """# Dealing procedure
 

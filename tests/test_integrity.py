@@ -26,8 +26,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reporting import run
 
-from compliance import evidence, runners, stats
-from compliance._internal import driver
+from compliance import evidence, stats
+from compliance._internal import driver, runners
+from compliance._internal.inputs import Input
 from compliance.cards import DECK, POINTS
 from compliance.context import RunContext
 from compliance.engine import Checker, judge_run
@@ -38,7 +39,6 @@ from compliance.games.baccarat.simulate import Simulator, parse_inject, write_tr
 from compliance.games.baccarat.simulate.shoe import FACTORY_ORDER, winner_of_cards
 from compliance.games.common import money
 from compliance.games.integrity import Timeline
-from compliance.inputs import Input
 from compliance.report.money import money_summary
 from compliance.ruleset.loader import load_ruleset
 

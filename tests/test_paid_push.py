@@ -12,10 +12,10 @@ import json
 from decimal import Decimal
 
 from compliance._internal import driver
+from compliance._internal.inputs import Input
 from compliance.context import RunContext
 from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.games.common import value_to_patron
-from compliance.inputs import Input
 from compliance.ruleset.loader import load_ruleset
 
 

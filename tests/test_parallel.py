@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from compliance import registry, runners
-from compliance._internal import driver
+from compliance import registry
+from compliance._internal import driver, runners
+from compliance._internal.inputs import Input
 from compliance.context import RunContext
 from compliance.engine import Checker
-from compliance.inputs import Input
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import generate  # noqa: E402

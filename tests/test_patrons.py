@@ -26,11 +26,11 @@ from hypothesis import strategies as st
 from reporting import run
 
 from compliance._internal import driver
+from compliance._internal.inputs import Input
 from compliance.context import RunContext
 from compliance.games.baccarat.integrity import patrons
 from compliance.games.baccarat.simulate import Simulator, write_transcript
 from compliance.games.common import money
-from compliance.inputs import Input
 from compliance.ruleset.loader import load_ruleset
 from compliance.stats import benjamini_hochberg
 

@@ -19,11 +19,10 @@ import pytest
 from rich.console import Console
 
 from compliance import progress as progress_module
-from compliance import runners
-from compliance._internal import driver
+from compliance._internal import driver, runners
+from compliance._internal.inputs import Input
 from compliance._internal.run import Progress
 from compliance.context import RunContext
-from compliance.inputs import Input
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import generate  # noqa: E402

@@ -313,9 +313,8 @@ def test_every_report_says_which_rules_were_not_judged_and_why(tmp_path, monkeyp
 
 
 def test_not_judged_counts_add_up_when_a_large_recording_is_checked_in_chunks(tmp_path, monkeypatch):
-    from compliance import runners
-    from compliance._internal import driver
-    from compliance.inputs import Input
+    from compliance._internal import driver, runners
+    from compliance._internal.inputs import Input
 
     monkeypatch.setattr(runners, "POOL_BYTES", 0)
     cut = []

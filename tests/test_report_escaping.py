@@ -67,7 +67,7 @@ def reports(tmp_path_factory) -> dict[str, str]:
         import datetime as dt
 
         from compliance._internal import driver
-        from compliance.inputs import collect
+        from compliance._internal.inputs import collect
         from compliance.report import text
         from compliance.report.model import Report
         from compliance.waivers import load

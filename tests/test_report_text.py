@@ -51,7 +51,7 @@ def test_summary_line_counts_with_thousands_separators():
 
 def test_rich_report_on_a_terminal(tmp_path, monkeypatch):
     from compliance._internal import driver
-    from compliance.inputs import collect
+    from compliance._internal.inputs import collect
 
     monkeypatch.chdir(tmp_path)
     sample_into(tmp_path)
@@ -77,7 +77,7 @@ def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatc
 
     from compliance import waivers
     from compliance._internal import driver
-    from compliance.inputs import collect
+    from compliance._internal.inputs import collect
 
     monkeypatch.chdir(tmp_path)
     sample_into(tmp_path)
@@ -95,7 +95,7 @@ def test_waived_findings_are_shown_apart_in_both_renderings(tmp_path, monkeypatc
 
 def _rich_report(tmp_path, *names: str, ruleset: str | None = None) -> Report:
     from compliance._internal import driver
-    from compliance.inputs import collect
+    from compliance._internal.inputs import collect
 
     inputs = collect(list(names), on_error=print)
     return Report(driver.run(inputs, RunContext(ruleset=ruleset), on_error=print))

@@ -22,11 +22,10 @@ from pathlib import Path
 import pytest
 from reporting import sample_doc
 
-from compliance import runners
-from compliance._internal import driver
+from compliance._internal import driver, runners
+from compliance._internal.inputs import Input
 from compliance.context import RunContext
 from compliance.engine import Checker
-from compliance.inputs import Input
 from compliance.reading.reader import open_transcript
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

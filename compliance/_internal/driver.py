@@ -2,7 +2,7 @@
 
 :func:`check` (or :func:`run`, given a runner) plans the run (:func:`plan`: every transcript a unit of its
 own, a large ``.jsonl`` cut into chunks at shoe boundaries, :mod:`compliance.reading.chunks`), hands the
-units (:func:`check_input`, :func:`check_chunk`) to a runner (:mod:`compliance.runners`), puts a file's
+units (:func:`check_input`, :func:`check_chunk`) to a runner (:mod:`compliance._internal.runners`), puts a file's
 chunks back together (:func:`accept`, :func:`merge`) and has the game's integrity stage judge the run
 (:func:`compliance.engine.judge_run`).  Whichever runner runs them, the results are those of one pass over
 each transcript in the order given, byte for byte.
@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from compliance import runners
+from compliance._internal import runners
 from compliance.context import RunContext
 from compliance.engine import Checker, RulesetCache, TranscriptResult, finish_record, judge_run
 from compliance.errors import UserError
@@ -63,7 +63,7 @@ def _forget(run: Run) -> None:
 
 
 def check_input(inp, run, on_coup=None) -> TranscriptResult | UserError:
-    """The unit of one whole transcript (an :class:`compliance.inputs.Input`) of ``run`` (a :class:`Run`, or its
+    """The unit of one whole transcript (an :class:`compliance._internal.inputs.Input`) of ``run`` (a :class:`Run`, or its
     handle); a UserError is returned, not raised.
 
     ``on_coup``: the progress of a unit run in this process; a worker's adds to the bar's counters instead."""
@@ -324,7 +324,7 @@ def resolve(inputs: list, rulesets: RulesetCache) -> None:
 def run(inputs: list, context: RunContext, runner: runners.Runner | None = None,
         on_error: Callable[[UserError], None] | None = None, progress=None,
         chunk_bytes: int = CHUNK_BYTES, rulesets: RulesetCache | None = None) -> list[TranscriptResult]:
-    """Check ``inputs`` (:class:`compliance.inputs.Input`) as one run, on ``runner`` (default: in this process):
+    """Check ``inputs`` (:class:`compliance._internal.inputs.Input`) as one run, on ``runner`` (default: in this process):
     their results in the order given, the run judged as a whole.  An input that cannot be checked goes to
     ``on_error`` (raised without one) and the others still run.  ``progress``: the run's bar
     (:class:`compliance._internal.run.Progress`), told as each input starts and ends.  ``rulesets``: the run's

@@ -18,9 +18,9 @@ from pathlib import Path
 from compliance import config
 from compliance import outputs as outputs_file
 from compliance import progress as progress_bar
+from compliance._internal.inputs import Exclude, Input
 from compliance.context import RunContext
 from compliance.errors import UserError
-from compliance.inputs import Exclude, Input
 from compliance.report.model import Report
 
 
