@@ -102,7 +102,7 @@ def check(request: CheckRequest, on_message: Callable[[Message], None] | None = 
     from compliance import cachedir, config, limits, outputs
     from compliance._internal import run
     from compliance._internal.inputs import STDIN, STDIN_NAME, collect, spool_stdin
-    from compliance.context import RunContext
+    from compliance.context import RunContext, a_day
     from compliance.evidence import required
     from compliance.report.model import Report
     from compliance.selection import Selection
@@ -128,7 +128,7 @@ def check(request: CheckRequest, on_message: Callable[[Message], None] | None = 
         raise UserError("name the transcripts to check (files, directories or Markdown documents), or set "
                         "`paths` in the configuration")
     when = run.run_date(request.timestamp)
-    as_of = run.a_day(request.as_of, "--as-of") if request.as_of else None
+    as_of = a_day(request.as_of, "--as-of") if request.as_of else None
     planned = run.plan_outputs(settings, format_given=request.format is not None, output_given=bool(request.outputs))
     formats = {f for f, _ in planned}
     targets = [outputs.resolve(path) for _, path in planned]  # refused now, before any work, if never written

@@ -88,11 +88,6 @@ def config_model():
             default=None, alias="time-zone", description="the IANA time zone (America/New_York) the shifts and "
             "days are told in (default: each time at the offset it was recorded with)")
 
-        @field_validator("shifts", mode="before")
-        @classmethod
-        def _shift_list(cls, v):
-            return [v] if isinstance(v, str) else v
-
         @field_validator("shifts")
         @classmethod
         def _shift_starts(cls, v):
@@ -103,7 +98,7 @@ def config_model():
         def _zone(cls, v):
             return check_time_zone(v)
 
-        @field_validator("output", "paths", "exclude", "select", "ignore", "require_evidence", mode="before")
+        @field_validator("output", "paths", "exclude", "select", "ignore", "require_evidence", "shifts", mode="before")
         @classmethod
         def _listify(cls, v):
             return [v] if isinstance(v, str) else v

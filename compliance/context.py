@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compliance.errors import UserError
 from compliance.limits import DEFAULTS, Limits
 from compliance.selection import Selection
 
@@ -64,3 +65,15 @@ class RunContext:
     @property
     def jurisdiction_map(self) -> dict[str, str]:
         return dict(self.jurisdictions)
+
+
+def a_day(value: str, option: str) -> str:
+    """A calendar day given to an option (YYYY-MM-DD: ``--as-of``), else the one error of a user's mistake."""
+    import datetime as dt
+
+    try:
+        if len(value) == 10:
+            return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        pass
+    raise UserError(f"{option}: {value[:40]!r} is not a date (YYYY-MM-DD)")

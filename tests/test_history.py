@@ -181,29 +181,19 @@ def test_the_history_is_in_the_content_hash_and_the_cache_keeps_every_version(tm
     assert again.sha256 != first.sha256 and again.versions[1].period.start == "2021-01-01"
 
 
-def test_amendments_out_of_order_or_overlapping_are_refused(tmp_path):
-    path = tmp_path / "bad.yaml"
-    path.write_text("""
-id: bad
-title: Bad history
-version: "1"
-extends: us-nj
-amendments:
-  - {id: later, title: Later, cite: "R 2", effective: "2020-01-01", game: {spots: {tie: {odds: 9}}}}
+@pytest.mark.parametrize("amendments, refusal", [
+    ("""  - {id: later, title: Later, cite: "R 2", effective: "2020-01-01", game: {spots: {tie: {odds: 9}}}}
   - {id: earlier, title: Earlier, cite: "R 1", effective: "2019-01-01", game: {spots: {tie: {odds: 8}}}}
-""", encoding="utf-8")
-    with pytest.raises(UserError, match="before the one listed above it"):
-        load_ruleset(str(path))
-    path.write_text("""
-id: bad
-title: Bad history
-version: "1"
-extends: us-nj
-amendments:
-  - {id: temporary, title: T, cite: "R 1", effective: "2019-01-01", ends: "2019-12-31", game: {spots: {tie: {odds: 9}}}}
+""", "before the one listed above it"),
+    ("""  - {id: temporary, title: T, cite: "R 1", effective: "2019-01-01", ends: "2019-12-31", game: {spots: {tie: {odds: 9}}}}
   - {id: permanent, title: P, cite: "R 2", effective: "2019-06-01", game: {spots: {tie: {odds: 8}}}}
-""", encoding="utf-8")
-    with pytest.raises(UserError, match="while 'temporary' .* is still in force, and both change game.spots.tie"):
+""", "while 'temporary' .* is still in force, and both change game.spots.tie"),
+], ids=["out-of-order", "overlapping"])
+def test_amendments_out_of_order_or_overlapping_are_refused(tmp_path, amendments, refusal):
+    path = tmp_path / "bad.yaml"
+    path.write_text('id: bad\ntitle: Bad history\nversion: "1"\nextends: us-nj\namendments:\n' + amendments,
+                    encoding="utf-8")
+    with pytest.raises(UserError, match=refusal):
         load_ruleset(str(path))
 
 

@@ -67,16 +67,6 @@ def run_date(timestamp: str | None) -> dt.datetime:
     return (when if when.tzinfo else when.replace(tzinfo=dt.UTC)).astimezone(dt.UTC)
 
 
-def a_day(value: str, option: str) -> str:
-    """A calendar day (YYYY-MM-DD), else the one error of a user's mistake."""
-    try:
-        if len(value) == 10:
-            return dt.date.fromisoformat(value).isoformat()
-    except ValueError:
-        pass
-    raise UserError(f"{option}: {value[:40]!r} is not a date (YYYY-MM-DD)")
-
-
 class Progress(progress_bar.Progress):
     """check's bar on standard error: the share of the transcripts' bytes checked (so the time left), and the
     coups so far; with ``-j``, what the worker processes have checked (:mod:`compliance.progress`)."""

@@ -78,15 +78,3 @@ def fail(err: UserError | str) -> None:
     """Print one clear message (its control characters made visible: it may quote the input) and exit 2."""
     typer.echo(f"baccarat-audit: {printable(err)}", err=True)
     raise typer.Exit(2)
-
-
-def a_day(value: str, option: str) -> str:
-    """A calendar day given to an option (YYYY-MM-DD), else the one error of a user's mistake."""
-    import datetime
-
-    try:
-        if len(value) == 10:
-            return datetime.date.fromisoformat(value).isoformat()
-    except ValueError:
-        pass
-    fail(f"{option}: {value[:40]!r} is not a date (YYYY-MM-DD)")

@@ -72,7 +72,7 @@ AS_OF_HELP = "The rules as they stood on DATE (YYYY-MM-DD): the version of each 
 
 
 def _as_of(value: str | None) -> str | None:
-    from compliance.cli.app import a_day
+    from compliance.context import a_day
 
     return a_day(value, "--as-of") if value else None
 

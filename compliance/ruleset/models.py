@@ -138,6 +138,14 @@ Day = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description=
                 AfterValidator(_a_day)]
 
 
+def _in_order(model, first: str, last: str):
+    """``model`` if its day ``last`` (None: open) is not before its day ``first`` (days compare as text)."""
+    start, end = getattr(model, first), getattr(model, last)
+    if end is not None and end < start:
+        raise ValueError(f"{last} {end} is before {first} {start}")
+    return model
+
+
 class Amendment(Strict):
     """A dated change to a ruleset (a register's notice): what it changes, in force from ``effective`` (and to
     ``ends``, the last day, for a temporary rule).  The changes are written as the ruleset's own sections are."""
@@ -158,9 +166,7 @@ class Amendment(Strict):
 
     @model_validator(mode="after")
     def _ends_after(self):
-        if self.ends is not None and self.ends < self.effective:
-            raise ValueError(f"ends {self.ends} is before effective {self.effective}")
-        return self
+        return _in_order(self, "effective", "ends")
 
 
 class Option(Strict):
@@ -187,9 +193,7 @@ class Selection(Strict):
 
     @model_validator(mode="after")
     def _until_after(self):
-        if self.until is not None and self.until < self.since:
-            raise ValueError(f"until {self.until} is before since {self.since}")
-        return self
+        return _in_order(self, "since", "until")
 
 
 class RulesetFile(Strict):
