@@ -374,7 +374,9 @@ amendments:
     cite: "Test Register 3"
     effective: "{effective.isoformat()}"
     overrides:
-      PA-ADVANTAGE-PLAY: {{params: {{spots: [panda_8, {spots}]}}}}
+      PA-ADVANTAGE-PLAY:
+        params: {{spots: [panda_8, {spots}]}}
+        citation: {{source: pa-627a, at: ["627a.1", "627a.7", "627a.12"]}}
 """, encoding="utf-8")
     return path
 
@@ -388,9 +390,10 @@ def day_of(coup: dict) -> str:
 @given(effective=st.dates(min_value=dt.date(2014, 2, 3), max_value=dt.date(2090, 12, 31)))
 def test_advantage_play_counts_a_panda_8_wager_only_from_the_day_its_version_judges_it(effective, tmp_path):
     """A counter plays Dragon 7 and Panda 8 by the cards all night; from midnight an amendment has the
-    advantage-play rule judge Panda 8 wagers too.  Each coup is taken by its own version: a chance at Panda 8
-    only from midnight, and the finding's expected gain sums every Dragon 7 wager and the Panda 8 wagers from
-    midnight, each at the exact edge of the cards left before its coup."""
+    advantage-play rule judge Panda 8 wagers too (and cite § 627a.1 as well).  Each coup is taken by its own
+    version: a chance at Panda 8 only from midnight, the finding's expected gain sums every Dragon 7 wager and
+    the Panda 8 wagers from midnight, each at the exact edge of the cards left before its coup, and the finding
+    cites the rule as the version at its coup has it."""
     ruleset = watched(tmp_path, effective)
     start = dt.datetime.combine(effective, dt.time(22, 0), tzinfo=dt.UTC) - dt.timedelta(days=1)
     sim = Simulator(load_ruleset(str(ruleset)), coups=600, seed=3, seats=3, game="ez_baccarat", start=start,
@@ -412,6 +415,8 @@ def test_advantage_play_counts_a_panda_8_wager_only_from_the_day_its_version_jud
     assert offered and all(spots == ({"dragon_7", "panda_8"} if n in after else {"dragon_7"}) for n, spots in offered)
     (finding,) = [f for f in result.findings if f.rule == "PA-ADVANTAGE-PLAY"]
     assert any("panda_8" in s.statistic for s in finding.statistics)
+    # decisive after midnight: cited as the version in force at its coup has the rule
+    assert finding.coup in after and finding.citation == "58 Pa. Code § 627a.1, 627a.7, 627a.12"
     pa = load_ruleset("us-pa")
     spots, tableau = table_spots(pa.game.spots_for("ez_baccarat")), pa.game.tableau
     from_ = {"dragon_7": set(), "panda_8": after}  # the coups whose wagers on each spot count (none: all)

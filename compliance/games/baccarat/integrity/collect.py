@@ -415,9 +415,10 @@ class Collector:
     def __init__(self, header, table, rules=()):
         self._table = table  # the TableContext: decks per shoe, tableau, payouts
         self.data = IntegrityData(bounded_name(header.table.id), table.currency)
-        # the run-scope rules selected, by kind: the transcript's first version's (and a kind only a later version
-        # has, as it first comes)
-        self.data.rules = {r.check: r for r in reversed(list(rules))}
+        # the run-scope rules selected, by kind: those of the version of the transcript's first coup (and a kind
+        # only a later version has, as it first comes); the run's tests that span shoes take their thresholds there
+        own = {r.check: r for r in reversed(list(rules))}
+        self.data.rules = dict(own)
         self.hold_staff: object = self  # (never a coup's staff: the first coup finds its dealer)
         self.hold_dealer = None
         self.known = frozenset({"cards", "values"})
@@ -432,7 +433,7 @@ class Collector:
         self.last_staff: object = self  # (never a coup's: the first coup always marks the timeline)
         self.shown: dict[str, str] = {}  # a patron's id -> its name in the reports (bounded_name)
         # id(table) -> (it, its run-scope rules by kind, what the tests that span shoes take its coups by)
-        self.versions: dict[int, tuple] = {id(table): (table, self.data.rules, None)}
+        self.versions: dict[int, tuple] = {id(table): (table, own, None)}
         self._keys: dict[str, str] = {}
         self._switch(table)
 
@@ -445,6 +446,8 @@ class Collector:
         """The coups from here on were dealt under another version of the ruleset (its table)."""
         if table is not self._table:
             self._table = table
+            if not self.data.shoes:  # before the first coup: the transcript starts under this version
+                self.data.rules = dict(self._version_rules())
             self._switch(table)
             self.current = None  # (add marks the change on the shoe: ShoeRecord.later)
 
@@ -466,6 +469,9 @@ class Collector:
         """Take the coups from here on by ``table``'s version: whether each test that spans shoes is in force, the
         side wagers advantage play judges (and their keys), the spots' payouts the hold's theory reads."""
         t, rules, made = self._version()
+        for kind in (COLLUSION, ADVANTAGE, HOLD):  # (a kind the first coup's version lacks, from where it comes)
+            if kind in rules:
+                self.data.rules.setdefault(kind, rules[kind])
         if made is None:
             made = self._stretch(table, rules)
             self.versions[id(t)] = (t, rules, made)
@@ -479,14 +485,12 @@ class Collector:
         collusion = rules.get(COLLUSION)
         if collusion is not None and data.patrons is None:
             data.patrons = Patrons()
-            data.rules.setdefault(COLLUSION, collusion)
         advantage = rules.get(ADVANTAGE)
         spots = side_wagers(table, advantage.params.spots) if advantage is not None else {}
         sides = every = None
         if spots:
             if data.chances is None:
                 data.chances = Chances({})
-                data.rules.setdefault(ADVANTAGE, advantage)
                 shoe = self.current
                 if shoe is not None and len(shoe):  # the coups before: their cards not known to the test
                     data.chances.gaps.append((shoe.shoe, len(shoe) - 1))
@@ -506,7 +510,6 @@ class Collector:
             version = table.ruleset.period.start if getattr(table.ruleset, "period", None) is not None else None
             if data.hold is None:
                 data.hold = HoldData(spot_returns(table), table.tableau, version, hold)
-                data.rules.setdefault(HOLD, hold)
             period = (version, spot_returns(table), table.tableau, hold)
         return (data.patrons if collusion is not None else None, collusion.id if collusion is not None else None,
                 sides, every, advantage.id if advantage is not None else None,
