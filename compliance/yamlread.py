@@ -30,6 +30,10 @@ EXPANSION = 4
 #: ... and a small document's to this many
 MIN_EXPANSION = 100_000
 MAX_NODES = 100_000  # values a document may hold, at least (expansion_allowed: more for a larger text)
+#: documents parsed in this process, by (SHA-256 of their bytes, kind, bounds, the limits above): the same
+#: bytes read again (a base ruleset under each of its rulesets, the rule tests' sidecars) are not parsed again
+_PARSED: dict[tuple, tuple[object, dict]] = {}
+_PARSED_MAX = 1024
 
 
 @dataclass
@@ -65,10 +69,32 @@ def read_yaml(path: Path, display: str | None = None, *, what: str = "YAML file"
 def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str = "ruleset",
                bounds: limits.Limits = limits.DEFAULTS) -> YamlDoc:
     """Parse YAML bytes into a :class:`YamlDoc` (every error a :class:`UserError` at ``file:line:col``)."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
     if len(text) > limits.limit(kind, bounds):
         raise UserError(limits.too_large(kind, len(text), bounds), display)
+    sha256 = hashlib.sha256(text).hexdigest()
+    key = (sha256, kind, bounds, MAX_DEPTH, MAX_NODES, EXPANSION, MIN_EXPANSION)
+    if key in _PARSED:
+        data, positions = _PARSED[key]
+        return YamlDoc(display, _copy(data), dict(positions), sha256)
+    doc = _parse(text, display, what, bounds, sha256)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[key] = (_copy(doc.data), dict(doc.positions))
+    return doc
+
+
+def _copy(value):
+    """A parsed document's values anew (its leaves, strings, numbers and dates as text, never change)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _parse(text: bytes, display: str, what: str, bounds: limits.Limits, sha256: str) -> YamlDoc:
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     source = fileread.decode_text(text, display)
     if flow_depth(source) > MAX_DEPTH:
         raise UserError(f"{what} is nested more than {MAX_DEPTH} levels deep", Where(display, 1))
@@ -87,7 +113,7 @@ def parse_yaml(text: bytes, display: str, *, what: str = "YAML file", kind: str 
         raise UserError(f"invalid YAML: {value_error(e)}", Where(display, 1)) from None
     except YAMLError as e:
         raise UserError(f"invalid YAML: {type(e).__name__}: {str(e)[:200]}", Where(display, 1)) from None
-    doc = YamlDoc(display, sha256=hashlib.sha256(text).hexdigest())
+    doc = YamlDoc(display, sha256=sha256)
     doc.data = _Plain(doc, max(MAX_NODES, allowed)).value(node, (), 0)
     return doc
 
