@@ -63,6 +63,11 @@ def load(ref: str, *, allow_abstract: bool = False, enabled: bool = True, bounds
     return ruleset
 
 
+#: entries decoded in this process, by (digest of the body, content hash of the files): an entry read again
+#: is checked as above, then not decoded again (a Ruleset is frozen)
+_DECODED: dict[tuple[str, str], Ruleset] = {}
+
+
 def read(root: Path, name: str, ref: str, top: str, allow_abstract: bool) -> Ruleset | None:
     """The ruleset in the entry ``name`` if it is the user's own (:func:`compliance.cachedir.read`: owned,
     authenticated), whole, and made by this code from these files as they are now.  Its hash is the one worked
@@ -86,8 +91,14 @@ def read(root: Path, name: str, ref: str, top: str, allow_abstract: bool) -> Rul
         if chain != h.chain:
             return None
         registry.load_checks(h.game_kind)
-        ruleset = decode(msgspec.json.decode(body))
-        return ruleset if (ruleset.files, ruleset.sha256) == (h.files, chain) else None
+        key = (h.digest, chain)
+        ruleset = _DECODED.get(key) or decode(msgspec.json.decode(body))
+        if (ruleset.files, ruleset.sha256) != (h.files, chain):
+            return None
+        if len(_DECODED) >= 64:
+            _DECODED.clear()
+        _DECODED[key] = ruleset
+        return ruleset
     except (OSError, ValueError, TypeError, KeyError, IndexError, ArithmeticError, RecursionError):
         return None  # missing, unreadable, corrupt, or not of this code's shape: load the YAML again
 
