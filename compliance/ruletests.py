@@ -24,6 +24,7 @@ from compliance.engine import Checker
 from compliance.errors import UserError
 from compliance.findings import Finding
 from compliance.reading.reader import open_transcript
+from compliance.ruleset.loader import load_jurisdiction, load_ruleset
 from compliance.ruleset.models import Ruleset
 from compliance.yamlread import YamlDoc, read_yaml
 
@@ -239,6 +240,7 @@ class Runner:
         self.jurisdictions = tuple((jurisdictions or {}).items())  # the configuration's: table.jurisdiction -> ruleset
         self._checkers: dict[tuple, Checker] = {}  # (ruleset, evidence required) -> its checker
         self.rulesets: dict[str, Ruleset] = {}  # ruleset id -> ruleset, for every ruleset a case ran under
+        self._ids: dict[str, str] = {}  # a ruleset reference ("\0" and a table.jurisdiction) -> its id
 
     def _ruleset_ref(self, transcript: Path, side: Sidecar | None) -> str | None:
         """The sidecar's ruleset (an id, or a file beside it), else None: the transcript's table.jurisdiction,
@@ -253,6 +255,21 @@ class Runner:
         if not source.header.table.jurisdiction:
             raise UserError("the transcript names no table.jurisdiction and the sidecar no ruleset", str(transcript))
         return None
+
+    def ruleset_id(self, transcript: Path, side: Sidecar) -> str | None:
+        """The id of the ruleset a case runs under, found without checking it (None: the case cannot run)."""
+        try:
+            ref = self._ruleset_ref(transcript, side)
+            if ref is None:
+                source = open_transcript(transcript, str(transcript))
+                source.close()
+                ref = "\0" + source.header.table.jurisdiction
+            if ref not in self._ids:
+                self._ids[ref] = (load_jurisdiction(ref[1:], dict(self.jurisdictions)).id if ref.startswith("\0")
+                                  else load_ruleset(ref).id)
+            return self._ids[ref]
+        except UserError:
+            return None
 
     def run_case(self, transcript: Path, sidecar: Path | None, display_root: Path | None = None) -> CaseResult:
         shown = str(transcript.relative_to(display_root)) if display_root else str(transcript)
@@ -426,7 +443,7 @@ def examples(root: Path, ruleset: Ruleset, rule: str) -> tuple[Example | None, E
         want_breach = breaching is None and any(e.rule == rule for e in side.fires)
         want_compliant = compliant is None and not any(e.rule == rule for e in side.fires) and (
             side.silent == "all" or (isinstance(side.silent, list) and rule in side.silent))
-        if not (want_breach or want_compliant):
+        if not (want_breach or want_compliant) or runner.ruleset_id(t, side) != ruleset.id:
             continue
         case = runner.run_case(t, s)
         if case.status != "pass" or case.ruleset != ruleset.id:
