@@ -71,7 +71,11 @@ def test_a_rule_the_plan_skips_on_a_coup_finds_nothing_there(path):
 
 
 def test_the_rule_tests_hold_coups_on_which_each_gated_kind_is_skipped():
-    skipped = {rule.check for path in TRANSCRIPTS for rule, _, _ in _skipped_coups(path)}
+    skipped: set[str] = set()
+    for path in TRANSCRIPTS:  # until every kind is seen skipped
+        skipped |= {rule.check for rule, _, _ in _skipped_coups(path)}
+        if GATED | RUN_KINDS <= skipped:
+            break
     assert GATED <= skipped
     assert RUN_KINDS <= skipped  # each kind of scope run is called on coups too (and finds nothing there)
 
