@@ -3,9 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := fixtures/samples/night-shift.json
-# Stamps: the tool alone (make run), and the tool with the test dependencies (make test).
+# Stamps: the tool alone (make run), the tool with what make test needs, and with the slow tests' and benches'
+# tools too (a browser driver, Dask, orjson).
 TOOL   := $(VENV)/.installed-tool
 TESTS  := $(VENV)/.installed-test
+FULL   := $(VENV)/.installed-full
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # $(call generate,ARGS,FILE): FILE is the output of `baccarat-audit ARGS`, written whole or left as it was.
 generate = $(BIN)/baccarat-audit $(1) > $(2).tmp && mv $(2).tmp $(2) || { rm -f $(2).tmp; exit 1; }
@@ -14,14 +17,18 @@ generate = $(BIN)/baccarat-audit $(1) > $(2).tmp && mv $(2).tmp $(2) || { rm -f 
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(TOOL): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP) -e .
 	@touch $@
 
-$(TESTS): $(TOOL)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# One install for the tool and make test's tools (a fresh clone's make test builds the package once).
+$(TESTS): pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[test]'
+	@touch $(TOOL) $@
+
+$(FULL): $(TESTS)
+	$(PIP) -e '.[test,slow]'
 	@touch $@
 
 # The sample has findings, so the check exits 1: that is its report, not a failure (exit 2 still fails).
@@ -36,11 +43,11 @@ test: $(TESTS)
 	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal -m "not slow and not install"
 
 # Every test, the slow and install ones too.
-test-all: $(TESTS)
+test-all: $(FULL)
 	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
 
 # Only the tests make test leaves out (slow, install): .ci/run runs make test, then this.
-test-slow: $(TESTS)
+test-slow: $(FULL)
 	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal -m "slow or install"
 
 # Ruff, with the rule set of pyproject.toml [tool.ruff] (installed with the test dependencies).
@@ -61,12 +68,12 @@ browser:
 conformance: $(TOOL)
 	$(BIN)/python ../shared/conformance/score.py --cmd $(BIN)/baccarat-audit -v
 
-bench: $(TESTS)
+bench: $(FULL)
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/check_speed.py
 
 # what shoe and table integrity adds to check, on 1,000,000 coups (one core; docs/integrity.md, docs/performance.md)
-bench-integrity: $(TESTS)
+bench-integrity: $(FULL)
 	$(BIN)/python bench/integrity_speed.py --coups 1000000 --memory
 
 # false findings of the integrity tests on days of 1,000 fair shoes (docs/integrity.md; about 12 minutes)
@@ -74,7 +81,7 @@ integrity-false-alarms: $(TOOL)
 	$(BIN)/python bench/integrity_false_alarms.py --days 200 --seed 1000
 
 # patron-level integrity: the count's error, detection power, false alarms, cost (docs/integrity.md; a few minutes)
-bench-patrons: $(TESTS)
+bench-patrons: $(FULL)
 	$(BIN)/python bench/advantage_play.py
 
 # who the patron-level rules name: the simulator's innocents and the guilty (docs/integrity.md; NIGHTS=20 for the

@@ -196,7 +196,7 @@ def chromium():
     path = browser.find()
     if path is None:
         pytest.skip(browser.MISSING)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (test extra) drives the browser")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (the slow extra) drives the browser")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
         yield b
