@@ -79,6 +79,7 @@ def test_a_findings_staff_is_bounded_in_the_json_report(tmp_path):
     assert resource  # (the slow test measures the memory)
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_a_huge_table_id_and_patron_id_are_bounded_in_every_finding_and_group(tmp_path):
     """A table id and a patron's id of 1 MB each, on 4 overpaid coups: every finding, every group and the money
     carry them cut to the bound, so a report grows with its findings, not with the ids they repeat."""

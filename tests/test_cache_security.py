@@ -83,6 +83,7 @@ def content(entry: Path) -> bytes:
 # ------------------------------------------------------------------ planted and forged entries
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_a_planted_ruleset_entry_with_rules_removed_is_not_used(cache_env):
     assert verdict(audit()) == SIX_ERRORS  # fills the cache
     (entry,) = ruleset_entries(cache_env)
@@ -250,7 +251,8 @@ def test_an_entry_too_large_is_not_read(cache_env):
     assert verdict(r) == SIX_ERRORS and "larger than" in r.stderr
 
 
-@pytest.mark.parametrize("state", ["cold", "warm", "corrupted"])
+@pytest.mark.parametrize("state", [pytest.param("cold", marks=pytest.mark.slow),
+                                   pytest.param("warm", marks=pytest.mark.slow), "corrupted"])
 def test_the_sample_gives_its_six_errors_whatever_the_cache_holds(cache_env, state):
     if state != "cold":
         audit()

@@ -421,6 +421,7 @@ def test_config_show_keeps_json_as_another_spelling(tmp_path):
                                                                           cwd=tmp_path).stdout
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_shell_completion_can_be_installed_and_completes_commands_options_and_rulesets(tmp_path):
     """typer's completion answers from its entry point (the environment of a new process): run for real."""
     assert "--install-completion" in audit("--help", cwd=tmp_path).stdout

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from reporting import SAMPLE, clean_doc, run, sample_into, write
 
 from compliance._internal import driver, runners
@@ -81,6 +82,7 @@ def _check(tmp_path: Path, limit: int | None = None) -> subprocess.CompletedProc
                           preexec_fn=limited if limit is not None else None, cwd=tmp_path, timeout=120)
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_a_file_size_limit_leaves_no_partial_cache_key(tmp_path):
     first = _check(tmp_path, limit=16)
     assert first.returncode == 1 and "Traceback" not in first.stderr
@@ -94,6 +96,7 @@ def test_a_file_size_limit_leaves_no_partial_cache_key(tmp_path):
     assert key.stat().st_size == 32 and list((tmp_path / "cache").rglob("*.json"))
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_a_damaged_cache_key_is_made_again(tmp_path):
     assert _check(tmp_path).returncode == 1
     key = tmp_path / "key" / "k"

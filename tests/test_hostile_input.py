@@ -485,12 +485,14 @@ def test_a_lone_surrogate_in_a_ruleset_is_refused_at_its_line(tmp_path):
         load_ruleset(str(_ruleset(tmp_path, text)))
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_a_large_anchor_referenced_many_times_is_refused_quickly(tmp_path):
     """One 100 KB string, referenced 2,000 times: 200 MB of text if expanded (the attack's took 4.3 GB)."""
     text = "a: &a '" + "x" * 100_000 + "'\nb: [" + ", ".join(["*a"] * 2000) + "]\nid: bomb\n"
     _refused_quickly(_ruleset(tmp_path, text), "too large once its aliases are expanded", megabytes=64)
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_merge_keys_over_a_large_anchor_are_refused_quickly(tmp_path):
     keys = ", ".join(f"k{i}: v" for i in range(1000))
     text = "a: &a {" + keys + "}\nb: [" + ", ".join(["{<<: *a}"] * 500) + "]\nid: bomb\n"

@@ -97,6 +97,7 @@ def test_cuts_fall_where_a_new_shoe_starts(recording):
         assert first["shoe"] == before["shoe"], "its lookback is the shoe before it"
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_a_curator_holding_the_shoe_across_a_cut_is_carried_exactly(recording, tmp_path, monkeypatch):
     """Seat 3 accepts the shoe in coup 2 and never returns it: every later chunk starts with a curator."""
     objs = _lines(recording)
@@ -107,6 +108,7 @@ def test_a_curator_holding_the_shoe_across_a_cut_is_carried_exactly(recording, t
     _same(chunked, _one_pass(path))
 
 
+@pytest.mark.slow  # real processes or large inputs: make test-slow
 def test_a_shoe_brought_back_after_another_is_counted_on(recording, tmp_path, monkeypatch):
     """The last coups use the first shoe again: its cards so far live in another chunk."""
     objs = _lines(recording)

@@ -61,8 +61,8 @@ def test_a_transcript_naming_a_planted_ruleset_is_refused_not_judged_by_it(tmp_p
     assert len(json.loads(run("check", "r3.json", "-f", "json").stdout)["findings"]) == 6
 
 
-@pytest.mark.parametrize("value", ["/etc/passwd", "/dev/zero", "notes.yaml", "us-nj.yaml", "../rulesets/us-nj",
-                                   "./us-nj", "us-nj/", "US-NJ", "coverage", "", "us-nj\n"])
+@pytest.mark.parametrize("value", ["/etc/passwd", "/dev/zero", "notes.yaml", "../rulesets/us-nj", ""] + [
+    pytest.param(v, marks=pytest.mark.slow) for v in ("us-nj.yaml", "./us-nj", "us-nj/", "US-NJ", "coverage", "us-nj\n")])
 def test_a_jurisdiction_that_is_not_a_ruleset_id_is_never_read(tmp_path, value):
     (tmp_path / "notes.yaml").write_text(PLANTED)
     _evidence(tmp_path, value)

@@ -75,7 +75,7 @@ def test_ten_thousand_compliant_coups_check_without_a_finding(rulesets, tmp_path
 def test_other_seeds_and_games_check_without_a_finding(rulesets, tmp_path, jurisdiction, seed):
     ruleset = rulesets[jurisdiction]
     game = sorted(ruleset.game.variants)[seed % len(ruleset.game.variants)]
-    path, _ = simulate(ruleset, tmp_path, coups=1_500, seed=seed, decks=(8, 6, 1)[seed % 3], game=game,
+    path, _ = simulate(ruleset, tmp_path, coups=600, seed=seed, decks=(8, 6, 1)[seed % 3], game=game,
                        seats=(7, 14, 3)[seed % 3])
     assert findings(path) == []
 
