@@ -412,3 +412,35 @@ def test_a_night_cut_into_chunks_gives_the_finding_of_one_pass(tmp_path, monkeyp
     one = _one_pass(path)
     assert [f.rule for f in one.findings if f.rule == RULE] == [RULE]
     _same(chunked, one)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 8), st.randoms(use_true_random=False), st.sets(st.integers(0, 120), max_size=3),
+       st.sampled_from([None, 52, "??"]))
+def test_the_count_kept_card_by_card_calls_each_coup_as_the_count_worked_out_afresh(decks, rnd, gaps, spoil):
+    """The judge's one pass over a shoe (the count's sum kept card by card) gives each coup's shoe left, depth
+    band and favourable flag exactly as the count worked out again from the shoe left before each coup, up to a
+    shoe's last cards, gaps, a card read in part and more copies of a card than the shoe holds."""
+    from compliance.games.baccarat.integrity import advantage, collect
+    from compliance.games.baccarat.integrity.judge import _POINTS
+
+    shoe = [b for b in range(52) for _ in range(decks)]
+    rnd.shuffle(shoe)
+    if spoil == 52:  # a card the shoe holds no more of: the shoe left is not known from there
+        shoe.insert(rnd.randrange(len(shoe)), shoe[0])
+    elif spoil == "??":  # a card read in part (its value only)
+        shoe[rnd.randrange(len(shoe))] = collect.CARD_BYTE["0?"]
+    record = collect.ShoeRecord("S", decks)
+    place = 0
+    while place < len(shoe) + 6:
+        place += rnd.choice((4, 5, 6))
+        record.cards = bytearray(shoe[:place])
+        record.ends.append(min(place, len(shoe) + 3))
+    record.cards = bytearray(shoe)
+    counts = [edges.removal_count(TABLEAU, back(spot), decks) for spot in ("dragon_7", "panda_8")]
+    lefts, goods, bands = advantage.walk(record, gaps, _POINTS, counts)
+    assert lefts == advantage.lefts(record, gaps, _POINTS)
+    for count, good in zip(counts, goods, strict=True):
+        assert good == advantage.favourable(count, lefts)
+    assert bytes(bands) == bytes(0 if left is None else min(255, (52 * decks - sum(left)) // advantage.BAND)
+                                 for left in lefts)

@@ -17,6 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
+from itertools import repeat
+from operator import add, mul
 
 from compliance.games.baccarat.edges import PairCount, PairReturns, exact_edge, full_shoe, pair_edge
 from compliance.stats import stratified_hypergeometric_upper
@@ -72,6 +74,56 @@ def _left_before(record, gaps: set[int], left: list[int], slot) -> list[tuple[in
     return out
 
 
+#: where a count's running estimate (:func:`walk`) lies within this of nought, the estimate is worked out again
+#: from the shoe left (RemovalCount.estimate): the running sum drifts from it by far less (docs/performance.md)
+MARGIN = 1e-9
+
+
+def walk(record, gaps: set[int], points, counts: list) -> tuple[list, list[bytearray], bytearray]:
+    """:func:`lefts`, :func:`favourable` for each of ``counts`` and each coup's depth band, in one pass over the
+    shoe's cards: each count's weighted sum of the shoe left kept card by card, not worked out again a coup."""
+    limit = 52 * record.decks
+    left = list(full_shoe(record.decks))
+    full = size = sum(left)
+    n = len(record.ends)
+    lefts: list[tuple[int, ...] | None] = [None] * n
+    goods = [bytearray(n) for _ in counts]
+    bands = bytearray(n)
+    weights = [c.weights for c in counts]
+    dots = [sum(w * k for w, k in zip(c.weights, left, strict=True)) for c in counts]
+    which = range(len(counts))
+    start, known = 0, True
+    cards = record.cards
+    for i, end in enumerate(record.ends):
+        if not known:  # (None to the shoe's end)
+            break
+        lefts[i] = now = tuple(left)
+        bands[i] = min(255, (full - size) // BAND)
+        if size >= 6:  # (under six cards: no estimate, not favourable)
+            for k in which:
+                c = counts[k]
+                edge = c.edge0 + dots[k] / size
+                if edge > MARGIN:
+                    goods[k][i] = 1
+                elif edge >= -MARGIN:
+                    edge = c.estimate(now)
+                    goods[k][i] = edge is not None and edge > 0
+        if i in gaps or end > limit:
+            known = False
+        else:
+            for b in cards[start:end]:
+                v = points[b]
+                if v is None or not left[v]:
+                    known = False
+                    break
+                left[v] -= 1
+                size -= 1
+                for k in which:
+                    dots[k] -= weights[k][v]
+        start = end
+    return lefts, goods, bands
+
+
 @dataclass(slots=True)
 class Wager:
     """A side wager of a patron: where (the shoe's place in the run, the coup's index), whether the count called the
@@ -85,6 +137,7 @@ class Wager:
 
 
 FAVOURABLE, WAGERED = 1, 2
+_FOUR = repeat(4)
 
 
 @dataclass
@@ -119,10 +172,12 @@ class Test:
 
 def _placement(flags, bands, end: int | None = None) -> tuple[int, list]:
     """(the favourable wagers, each band's (chances, favourable chances, wagers)) of the chances before ``end``."""
-    seen = Counter(zip(bands[:end], flags[:end]))  # (band, flag) -> chances: counted in C, not a loop a chance
+    # 4 * band + flag -> chances: counted in C, not a loop a chance (a flag is under 4)
+    seen = Counter(map(add, map(mul, bands[:end], _FOUR), flags[:end]))
     chances, marked, drawn = Counter(), Counter(), Counter()
     x = 0
-    for (band, flag), k in seen.items():
+    for key, k in seen.items():
+        band, flag = key >> 2, key & 3
         chances[band] += k
         if flag & FAVOURABLE:
             marked[band] += k

@@ -330,25 +330,32 @@ class Chances(Slotted):
     staked on it gives back at each end of a coup, :func:`~compliance.games.baccarat.edges.returns`, and the spots
     beside which it may be placed), and for every coup a named patron could place one, the patron and the side
     wagers placed (at the first card); the coups whose cards are not all recorded (the shoe left is not known
-    after them), and the coups with a wager whose patron is not named."""
+    after them), and the coups with a wager whose patron is not named.  The chances come in runs, a run a stretch
+    of coups of one shoe under one version's side wagers, gathered by patron as they come (the judge takes a
+    patron's chances of a run at once)."""
 
-    __slots__ = ("spots", "chances", "gaps", "no_patron")
+    __slots__ = ("spots", "runs", "gaps", "no_patron")
 
     def __init__(self, spots: dict):
         # spot_key -> (returns, the spots it may stand beside: None for any, the tableau, the spot): a spot whose
         # payouts or tableau another version of the ruleset changes is another line of the test, its wagers judged
         # by their own version's odds (Collector.table)
         self.spots: dict[str, tuple] = spots
-        # (shoe id, coup index, patron, spots it could be placed on, ((spot, amount), ...) placed), each spot a key
-        # of ``spots``
-        self.chances: list[tuple] = []
+        # (shoe id, the spots (keys of ``spots``) every patron present could place, patron -> ([coup index of each
+        # chance, in order], [(its place among them, ((spot, amount), ...) placed)] of those with a side wager)),
+        # the patrons in the order they first came in the run
+        self.runs: list[tuple[str, tuple, dict[str, tuple[list[int], list]]]] = []
         self.gaps: list[tuple[str, int]] = []  # (shoe id, coup index)
         self.no_patron = 0
 
     def extend(self, other: Chances, base: dict[str, int]) -> None:
         for key, spot in other.spots.items():
             self.spots.setdefault(key, spot)
-        self.chances.extend((shoe, base.get(shoe, 0) + i, *rest) for shoe, i, *rest in other.chances)
+        for shoe, could, patrons in other.runs:
+            moved = base.get(shoe, 0)
+            if moved:
+                patrons = {who: ([i + moved for i in indices], wagered) for who, (indices, wagered) in patrons.items()}
+            self.runs.append((shoe, could, patrons))
         self.gaps.extend((shoe, base.get(shoe, 0) + i) for shoe, i in other.gaps)
         self.no_patron += other.no_patron
 
@@ -422,9 +429,10 @@ class Collector:
         self.hold_staff: object = self  # (never a coup's staff: the first coup finds its dealer)
         self.hold_dealer = None
         self.known = frozenset({"cards", "values"})
-        # a seated patron's id, a standing patron's "patron:<id>" -> the name a finding carries
-        self.names: dict = {}
-        self.standing: dict = {}
+        self.standing: dict = {}  # a standing patron's "patron:<id>" -> the id
+        # the run of chances being gathered (Chances.runs): its shoe, its side wagers, its patrons
+        self.run_shoe = self.run_every = None
+        self.run: dict = {}
         # format 1 has no way to name the dealer (staff is 1.1's): its coups are not counted as lacking one, as a
         # version 1 transcript's coups are not counted as lacking every coup of the shoe (compliance.evidence)
         self.dealers_recordable = getattr(header, "version", 1) != 1
@@ -703,42 +711,50 @@ class Collector:
         if not stakes and not seated:
             return
         placed_of = None
-        # a chance at every side wager for every patron at the table: seated, or placing any wager
-        could_of = {}
-        for (bettor, spot), amount in stakes.items():
-            could_of[bettor] = every
+        # a chance at every side wager for every patron at the table: seated, or placing any wager (in this order)
+        present = {}
+        for bettor, spot in stakes:
+            present[bettor] = None
             if spot in sides:
                 if placed_of is None:
                     placed_of = {}
-                placed_of[bettor] = placed_of.get(bettor, ()) + ((sides[spot], amount),)
+                placed_of[bettor] = placed_of.get(bettor, ()) + ((sides[spot], stakes[(bettor, spot)]),)
         if seated:
-            could_of.update(dict.fromkeys(seated, every))
-        if not could_of:
+            present.update(dict.fromkeys(seated))
+        if not present:
             return
         index = len(shoe.numbers) - 1
-        keep = chances.chances.append
+        if shoe.shoe != self.run_shoe or every is not self.run_every:  # a new run: another shoe, or version
+            self.run_shoe, self.run_every, self.run = shoe.shoe, every, {}
+            chances.runs.append((shoe.shoe, every, self.run))
+        run, standing = self.run, self.standing
         named, doubt = s.named, s.seat_doubt and _in_doubt(s)
-        kept = len(chances.chances)
-        unnamed = False
-        for bettor, could in could_of.items():
+        taken = unnamed = False
+        for bettor in present:
             if doubt and bettor in doubt:
                 unnamed = True
                 continue
-            if type(bettor) is str:  # a patron's own wager, "patron:<id>"
-                names, key = self.standing, bettor
-            else:  # a seat: the patron seated there (or named there, where the record does not say who is seated)
-                names, key = self.names, seated.get(bettor)
-                if key is None and named:
-                    key = named.get(bettor)
-            who = names.get(key)
-            if who is None:
-                who = patron_of(bettor, seated, named)
+            if type(bettor) is str:  # a patron's own wager, "patron:<id>": the id
+                who = standing.get(bettor)
                 if who is None:
-                    unnamed = True
-                    continue
-                names[key] = who
-            keep((shoe.shoe, index, who, could, placed_of.get(bettor, ()) if placed_of else ()))
-        if unnamed and len(chances.chances) == kept:  # (a coup the test took is not also counted not judged)
+                    who = standing[bettor] = patron_of(bettor, seated, named)
+            else:  # a seat: the patron seated there (or named there, where the record does not say who is seated)
+                who = seated.get(bettor)
+                if who is None:
+                    who = named.get(bettor) if named else None
+                    if who is None:
+                        unnamed = True
+                        continue
+            mine = run.get(who)
+            if mine is None:
+                mine = run[who] = ([], [])
+            if placed_of:
+                placed = placed_of.get(bettor)
+                if placed:
+                    mine[1].append((len(mine[0]), placed))
+            mine[0].append(index)
+            taken = True
+        if unnamed and not taken:  # (a coup the test took is not also counted not judged)
             chances.no_patron += 1
 
     def _implied(self, s) -> list | None:

@@ -11,6 +11,7 @@ Shoes in the run's order, "the same table", and a finding's statistics: docs/int
 
 from __future__ import annotations
 
+import bisect
 from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -667,12 +668,20 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
 
 def _shoe_left(run: ShoeRun, gaps: set[int], spots: dict, counts: dict) -> tuple:
     """(the shoe; the shoe left before each of its coups, None where not known; each spot's shoe left, by point
-    value or, for a spot settled by the first two cards, by card; each spot's favourable coups).  A result's
+    value or, for a spot settled by the first two cards, by card; each spot's favourable coups; each coup's depth
+    band; the first coup whose shoe left is not known, None: none).  A result's
     spot reads the count (for its version's tableau); a pair's, its exact edge.  ``spots``: the keys of
     :attr:`~compliance.games.baccarat.integrity.collect.Chances.spots`; ``counts``: (spot key, decks) -> the
     spot's count, kept across the run's shoes."""
-    lefts = advantage.lefts(run.record, gaps, _POINTS)
     decks = run.record.decks
+    if not any(isinstance(back, PairReturns) for back, *_ in spots.values()):  # every spot reads the count
+        for spot, (back, _, tableau, _) in spots.items():
+            if (spot, decks) not in counts:
+                counts[(spot, decks)] = removal_count(tableau, back, decks)
+        lefts, goods, bands = advantage.walk(run.record, gaps, _POINTS, [counts[(spot, decks)] for spot in spots])
+        cut = next((i for i, left in enumerate(lefts) if left is None), None)  # (unknown to the shoe's end)
+        return run, lefts, dict(zip(spots, goods, strict=True)), dict.fromkeys(spots, lefts), bands, cut
+    lefts = advantage.lefts(run.record, gaps, _POINTS)
     kinds = None
     good, left_of = {}, {}
     for spot, (back, _, tableau, _) in spots.items():
@@ -689,14 +698,15 @@ def _shoe_left(run: ShoeRun, gaps: set[int], spots: dict, counts: dict) -> tuple
         lefts = [None if k is None else left for left, k in zip(lefts, kinds, strict=True)]
     full = 52 * decks  # each coup's depth band: the cards dealt from the shoe before it
     bands = [0 if left is None else min(255, (full - sum(left)) // advantage.BAND) for left in lefts]
-    return run, lefts, good, left_of, bands
+    cut = next((i for i, left in enumerate(lefts) if left is None), None)  # (unknown from there to the shoe's end)
+    return run, lefts, good, left_of, bands, cut
 
 
 def _add_chances(pending: dict, got: tuple, lines: dict, lines_of: dict, spots: dict) -> None:
     """Add each patron's chances gathered in one stretch of a shoe (``pending``: patron -> [the spots it could be
     placed on, the coups' indices, (place among them, the side wagers placed) of those with any]) to the patron's
     lines, in the order they came; ``got``: the shoe's :func:`_shoe_left`.  Empties ``pending``."""
-    run, _, good, left_of, bands = got
+    run, _, good, left_of, bands, _ = got
     for patron, (could, indices, wagered) in pending.items():
         these = lines_of.get((patron, could))
         if these is None:
@@ -705,18 +715,18 @@ def _add_chances(pending: dict, got: tuple, lines: dict, lines_of: dict, spots: 
                     patron, spots[spot][3], spots[spot][0], tableau=spots[spot][2])) for spot in could)
         pick = itemgetter(*indices) if len(indices) > 1 else lambda seq, i=indices[0]: (seq[i],)
         depth = bytes(pick(bands))
+        at = {}  # spot -> (its line, where this stretch starts in the line)
         for line, spot in zip(these, could, strict=True):
-            flags = line.flags
-            base = len(flags)
+            at[spot] = (line, len(line.flags))
             line.bands += depth
-            flags += bytes(pick(good[spot]))
-            for place, placed in wagered:
-                amount = dict(placed).get(spot)
-                if amount is not None:
-                    index = indices[place]
-                    flags[base + place] |= advantage.WAGERED
-                    line.wagers.append(advantage.Wager((run, index), bool(good[spot][index]), amount,
-                                                       left_of[spot][index], bands[index]))
+            line.flags += bytes(pick(good[spot]))
+        for place, placed in wagered:
+            index = indices[place]
+            for spot, amount in placed:
+                line, base = at[spot]
+                line.flags[base + place] |= advantage.WAGERED
+                line.wagers.append(advantage.Wager((run, index), bool(good[spot][index]), amount,
+                                                   left_of[spot][index], bands[index]))
     pending.clear()
 
 
@@ -737,43 +747,35 @@ def _advantage(results: list, shoes: list[ShoeRun]) -> list[_Made]:
         gaps: dict[str, set[int]] = defaultdict(set)
         for shoe, index in data.gaps:
             gaps[shoe].add(index)
-        # per shoe: the shoe left before each coup, and each spot's favourable coups by the count (a transcript's
-        # chances come shoe after shoe: the last one's kept at hand); per (patron, spots it could be placed on):
-        # the patron's lines at them.  A patron's chances in one stretch of a shoe are gathered, then added to the
-        # lines at once (_add_chances)
+        # per shoe: the shoe left before each coup, and each spot's favourable coups by the count (worked out once
+        # a shoe); per (patron, spots it could be placed on): the patron's lines at them.  A patron's chances in one
+        # run (a stretch of a shoe under one version) are added to the lines at once (_add_chances), but those from
+        # the first coup whose shoe left is not known (to the shoe's end: the chances come in order within a run)
         known: dict[str, tuple | None] = {}
         unknown: set[tuple[str, int]] = set()
         lines_of: dict[tuple, tuple] = {}
-        pending: dict[str, list] = {}  # patron -> [the spots it could be placed on, coup indices, (place, placed)]
-        last = got = None
-        for shoe, index, patron, could, placed in data.chances:
-            if shoe != last:
-                if pending:
-                    _add_chances(pending, got, lines, lines_of, data.spots)
-                last = shoe
-                if shoe in known:
-                    got = known[shoe]
-                else:
-                    run = runs.get((id(r), shoe))
-                    got = known[shoe] = None if run is None else _shoe_left(run, gaps[shoe], data.spots, counts)
-                if got is not None:
-                    lefts = got[1]
+        for shoe, could, present in data.runs:
+            if not present:
+                continue
+            if shoe in known:
+                got = known[shoe]
+            else:
+                run = runs.get((id(r), shoe))
+                got = known[shoe] = None if run is None else _shoe_left(run, gaps[shoe], data.spots, counts)
             if got is None:
                 continue
-            if lefts[index] is None:
-                unknown.add((shoe, index))
-                continue
-            mine = pending.get(patron)
-            if mine is None:
-                mine = pending[patron] = [could, [], []]
-            elif mine[0] is not could and mine[0] != could:  # (one transcript's are all alike)
+            cut = got[5]
+            pending = {}
+            for patron, (indices, wagered) in present.items():
+                if cut is not None and indices[-1] >= cut:
+                    k = bisect.bisect_left(indices, cut)
+                    unknown.update((shoe, i) for i in indices[k:])
+                    if not k:
+                        continue
+                    indices, wagered = indices[:k], [w for w in wagered if w[0] < k]
+                pending[patron] = (could, indices, wagered)
+            if pending:
                 _add_chances(pending, got, lines, lines_of, data.spots)
-                mine = pending[patron] = [could, [], []]
-            if placed:
-                mine[2].append((len(mine[1]), placed))
-            mine[1].append(index)
-        if pending:
-            _add_chances(pending, got, lines, lines_of, data.spots)
         for lacking, n in ((("patrons",), data.no_patron), (("cards",), len(unknown))):
             if n:
                 key = (r.integrity.rules[ADVANTAGE].id, lacking)
