@@ -89,7 +89,8 @@ def walk(record, gaps: set[int], points, counts: list) -> tuple[list, list[bytea
     lefts: list[tuple[int, ...] | None] = [None] * n
     goods = [bytearray(n) for _ in counts]
     bands = bytearray(n)
-    weights = [c.weights for c in counts]
+    # each count's weight of each card byte (a card whose value is not known: none, as it ends the walk)
+    weights = [tuple(0.0 if v is None else c.weights[v] for v in points) for c in counts]
     dots = [sum(w * k for w, k in zip(c.weights, left, strict=True)) for c in counts]
     which = range(len(counts))
     start, known = 0, True
@@ -111,15 +112,17 @@ def walk(record, gaps: set[int], points, counts: list) -> tuple[list, list[bytea
         if i in gaps or end > limit:
             known = False
         else:
-            for b in cards[start:end]:
+            drawn = cards[start:end]
+            for b in drawn:
                 v = points[b]
                 if v is None or not left[v]:
                     known = False
                     break
                 left[v] -= 1
-                size -= 1
+            else:
+                size -= len(drawn)
                 for k in which:
-                    dots[k] -= weights[k][v]
+                    dots[k] -= sum(map(weights[k].__getitem__, drawn))
         start = end
     return lefts, goods, bands
 
