@@ -13,6 +13,7 @@ Why stratified by depth, and why the count's error cannot raise the false-alarm 
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -74,8 +75,9 @@ def _left_before(record, gaps: set[int], left: list[int], slot) -> list[tuple[in
     return out
 
 
-#: where a count's running estimate (:func:`walk`) lies within this of nought, the estimate is worked out again
-#: from the shoe left (RemovalCount.estimate): the running sum drifts from it by far less (docs/performance.md)
+#: where a count's running estimate (:func:`walk`) lies within this of nought (or within a thousand times the
+#: rounding the running sum can gather, if more), the estimate is worked out again from the shoe left
+#: (RemovalCount.estimate): the running sum drifts from it by far less (docs/performance.md)
 MARGIN = 1e-9
 
 
@@ -92,6 +94,9 @@ def walk(record, gaps: set[int], points, counts: list) -> tuple[list, list[bytea
     # each count's weight of each card byte (a card whose value is not known: none, as it ends the walk)
     weights = [tuple(0.0 if v is None else c.weights[v] for v in points) for c in counts]
     dots = [sum(w * k for w, k in zip(c.weights, left, strict=True)) for c in counts]
+    # a sum of at most ``full`` + 10 roundings, each within epsilon of the largest sum it can reach
+    margins = [max(MARGIN, 1000 * (full + 10) * sys.float_info.epsilon * sum(abs(w) * k for w, k in zip(
+        c.weights, left, strict=True))) for c in counts]
     which = range(len(counts))
     start, known = 0, True
     cards = record.cards
@@ -104,9 +109,9 @@ def walk(record, gaps: set[int], points, counts: list) -> tuple[list, list[bytea
             for k in which:
                 c = counts[k]
                 edge = c.edge0 + dots[k] / size
-                if edge > MARGIN:
+                if edge > margins[k]:
                     goods[k][i] = 1
-                elif edge >= -MARGIN:
+                elif edge >= -margins[k]:
                     edge = c.estimate(now)
                     goods[k][i] = edge is not None and edge > 0
         if i in gaps or end > limit:
