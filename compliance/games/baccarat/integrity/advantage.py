@@ -91,8 +91,7 @@ def walk(record, gaps: set[int], points, counts: list) -> tuple[list, list[bytea
     lefts: list[tuple[int, ...] | None] = [None] * n
     goods = [bytearray(n) for _ in counts]
     bands = bytearray(n)
-    # each count's weight of each card byte (a card whose value is not known: none, as it ends the walk)
-    weights = [tuple(0.0 if v is None else c.weights[v] for v in points) for c in counts]
+    weights = [c.weights for c in counts]
     dots = [sum(w * k for w, k in zip(c.weights, left, strict=True)) for c in counts]
     # a sum of at most ``full`` + 10 roundings, each within epsilon of the largest sum it can reach
     margins = [max(MARGIN, 1000 * (full + 10) * sys.float_info.epsilon * sum(abs(w) * k for w, k in zip(
@@ -117,17 +116,15 @@ def walk(record, gaps: set[int], points, counts: list) -> tuple[list, list[bytea
         if i in gaps or end > limit:
             known = False
         else:
-            drawn = cards[start:end]
-            for b in drawn:
+            for b in cards[start:end]:
                 v = points[b]
                 if v is None or not left[v]:
                     known = False
                     break
                 left[v] -= 1
-            else:
-                size -= len(drawn)
+                size -= 1
                 for k in which:
-                    dots[k] -= sum(map(weights[k].__getitem__, drawn))
+                    dots[k] -= weights[k][v]
         start = end
     return lefts, goods, bands
 
