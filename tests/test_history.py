@@ -411,7 +411,8 @@ def test_advantage_play_counts_a_panda_8_wager_only_from_the_day_its_version_jud
     shoes = result.integrity.shoes
     spot_of = {key: spot[3] for key, spot in result.integrity.chances.spots.items()}
     offered = {(shoes[shoe].numbers[i], frozenset(spot_of[key] for key in could))
-               for shoe, i, _, could, _ in result.integrity.chances.chances}
+               for shoe, could, present in result.integrity.chances.runs
+               for indices, _ in present.values() for i in indices}
     assert offered and all(spots == ({"dragon_7", "panda_8"} if n in after else {"dragon_7"}) for n, spots in offered)
     (finding,) = [f for f in result.findings if f.rule == "PA-ADVANTAGE-PLAY"]
     assert any("panda_8" in s.statistic for s in finding.statistics)
