@@ -111,9 +111,8 @@ def settlement_drift(coup, params, table):
 
 class CollusionParams(Stepped):
     false_discovery_rate: Probability = 0.001
-    """Benjamini-Hochberg level over the (dealer, patron) pairs' tests of the run, half to the dealers' tests and
-    half to the patrons', each counting only the tests that could reach it (Tarone's count): under fair play,
-    the chance of any finding at all in a run is about this."""
+    """Benjamini-Hochberg level over the p-values of every (dealer, patron) pair of the run (two a pair): under
+    fair play, the chance of any finding at all in a run is about this."""
     min_events: Annotated[int, Field(ge=1)] = 3
     """Fewer overpayments (late wagers) to one patron at one dealer than this are not a pattern."""
 

@@ -585,20 +585,6 @@ _PART_WORDS = {
     "floor": "the patron wagered with this dealer alone: {x} of the floor's {n} {words}, against the pair's "
              "{share:.1%} of every wager settled (p = {p})",
 }
-_FAMILY_WORDS = {"dealer": "the dealers' tests", "patron": "the patrons' (and floor's) tests"}
-
-
-def _screened(k: int, m: int) -> str:
-    """Tarone's count of a family of pair tests, in words."""
-    return f"{k} of {m} tests (Tarone's count of those that could reach the level)"
-
-
-def _family_level(cut, part: str, m: int, q: float) -> str:
-    """A pair test's level: its family's Benjamini-Hochberg threshold and Tarone's count."""
-    level, k = cut.levels[patrons.FAMILY[part]]
-    return f"{probability_text(level)} (Benjamini-Hochberg at {probability_text(q / 2)} over {_screened(k, m)})"
-
-
 _PART_TESTS = {"dealer": "the pair's share of the dealer's", "patron": "the pair's share of the patron's",
                "floor": "the pair's share of the floor's"}
 
@@ -626,18 +612,18 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
             if n:
                 key = (r.integrity.rules[COLLUSION].id, lacking)
                 counts[key] = counts.get(key, 0) + n
-    p = rule.params
     pairs, by_kind = patrons.pairs_of(wagers, events)
-    run_tests = patrons.tests_of(wagers, pairs, by_kind, p.min_events)
-    m, margins = run_tests.m, run_tests.margins
-    cut = run_tests.cut(p.false_discovery_rate, p.min_events)
+    run_tests = patrons.tests_of(wagers, pairs, by_kind)
+    tests, m, margins = run_tests.tests, run_tests.m, run_tests.margins
+    p = rule.params
+    cut = benjamini_hochberg([t.p_value for t in tests], p.false_discovery_rate, m)
+    if cut <= 0:
+        return []
     made = []
     rejected: dict[tuple, list] = defaultdict(list)
-    for t in cut.named:
-        rejected[(t.pair.dealer, t.pair.patron)].append(t)
-    q = p.false_discovery_rate
-    families = "; ".join(f"{_FAMILY_WORDS[family]} decisive at p <= {probability_text(level)}, Benjamini-Hochberg "
-                         f"over {_screened(k, m)}" for family, (level, k) in cut.levels.items())
+    for t in tests:
+        if t.p_value <= cut and t.x >= p.min_events:
+            rejected[(t.pair.dealer, t.pair.patron)].append(t)
     for key in sorted(rejected):
         found = rejected[key]
         pair = found[0].pair
@@ -657,7 +643,7 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                                        f"{part.x} of {part.n} (by chance {float(part.share):.1%}: "
                                        f"{part.n * float(part.share):.1f})",
                                        probability_text(part.p_value),
-                                       _family_level(cut, part.name, m, q),
+                                       _bh_level(cut, m, p.false_discovery_rate),
                                        first.place[0].coup(first.place[1])))
         net = sum((e.gain for e in pair.events["over"]), Decimal(0))
         listed = _listed({e.place for k in ("over", "late") for e in pair.events[k]})
@@ -665,8 +651,8 @@ def _collusion(results: list, shoes: list[ShoeRun]) -> list[_Made]:
                      f"net {money(-net)} kept from this patron" if net < 0 else "no net amount")
         message = (f"{label}: the dealer favours this patron, beyond the patron's rate with the other dealers and "
                    f"the dealer's with the other patrons: " + "; ".join(parts)
-                   + f" (each kind of test a family at {probability_text(q / 2)}: {families}); "
-                   + f"{net_words}; in coups {listed}; decisive at coup "
+                   + f" (Benjamini-Hochberg over {m} tests at {probability_text(p.false_discovery_rate)}: "
+                   + f"decisive at p <= {probability_text(cut)}); {net_words}; in coups {listed}; decisive at coup "
                    + f"{shoe.coup(index)}")
         due = sum((e.expected for e in pair.events["over"] if e.expected is not None), Decimal(0))
         currencies = {e.place[0].result.integrity.currency for e in pair.events["over"]}

@@ -3,9 +3,8 @@
 A pair is named only for an effect of the pair: its favourable events (overpayments, late wagers), less
 its underpayments, in excess both of the dealer's rate with the other patrons and of the patron's rate
 with the other dealers (:func:`tests_of`: exact conditional binomial tails).  The pair's p-value is the
-largest of its tests (an intersection-union test).  Each kind of test is a family of its own: Benjamini-Hochberg
-over the tests whose own margin lets them reach the level at all (Tarone's count, :meth:`PairTests.cut`); a
-pair is named where both its tests are found.  A pattern a patron shows with every dealer names no dealer.
+largest of its tests (an intersection-union test), and every pair's goes through Benjamini-Hochberg; a
+pattern a patron shows with every dealer names no dealer.
 
 Why each test, and their false-alarm rate: docs/integrity.md, "4. A dealer who favours a patron".
 """
@@ -13,18 +12,15 @@ Why each test, and their false-alarm rate: docs/integrity.md, "4. A dealer who f
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from compliance.stats import benjamini_hochberg, binomial_tails
+from compliance.stats import binomial_tails
 
 #: the tests of a pair, in words
 TESTS = {"over": ("overpayments", "wrong settlements in a patron's favour"), "late": ("late wagers", "late wagers")}
-#: the family of each kind of test (patrons.Part.name): the dealer's rate, or the patron's own (or the floor's)
-FAMILY = {"dealer": "dealer", "patron": "patron", "floor": "patron"}
 #: at most this many trials, the tail is summed exactly in integers; past it in double precision
 _EXACT = 400
 
@@ -77,7 +73,6 @@ class Part:
     n: int
     share: Fraction
     p_value: float
-    least: float = 1.0  # the least p-value its margin (``n``) leaves it: all ``n`` events the pair's
 
 
 @dataclass
@@ -118,40 +113,6 @@ class PairTests:
     tests: list[PairTest]
     m: int
     margins: Margins | None = None
-    #: family -> the least p-value of each of its tests (worked out or not) whose margin holds ``min_events``
-    #: favourable events (:func:`tests_of`); every other test of the family cannot reach the level
-    least: dict = field(default_factory=dict)
-
-    def cut(self, q: float, min_events: int) -> Cut:
-        """Each family at ``q / 2`` (so the two together at ``q``): Tarone's count ``K``, the smallest number
-        such that at most ``K`` of its tests could reach ``q / 2K`` at all, then Benjamini-Hochberg over those
-        tests counted as ``K``.  A pair is named where its two tests are both found, with ``min_events``."""
-        half = q / 2
-        levels = {}
-        for family in ("dealer", "patron"):
-            floors = sorted(self.least.get(family, ()))
-            k = 1
-            while bisect_right(floors, half / k) > k:
-                k += 1
-            found = [part.p_value for t in self.tests for part in t.parts
-                     if FAMILY[part.name] == family and part.least <= half / k]
-            levels[family] = (benjamini_hochberg(found, half, k) if found else 0.0, k)
-        named = [t for t in self.tests if t.x >= min_events
-                 and all(part.least <= half / levels[FAMILY[part.name]][1]
-                         and part.p_value <= levels[FAMILY[part.name]][0] for part in t.parts)]
-        return Cut(levels, named)
-
-
-@dataclass
-class Cut:
-    """Where the run's pair tests are cut: each family's Benjamini-Hochberg threshold (0: none found) and
-    Tarone's count ``K``; the tests named."""
-
-    levels: dict  # family -> (threshold, K)
-    named: list[PairTest]
-
-    def threshold(self, part: str) -> float:
-        return self.levels[FAMILY[part]][0]
 
 
 @dataclass
@@ -171,38 +132,26 @@ class Margins:
         return cls(dealer, patron, sum(dealer.values()))
 
 
-def least(n: int, share: Fraction | float, min_events: int) -> float:
-    """The least p-value of a test of ``n`` events at ``share``: all ``n`` the pair's (``share ** n``); 1 where
-    ``n`` is under ``min_events`` (the pair cannot count enough to be named)."""
-    if n < min_events:
-        return 1.0
-    return float(share) ** n if share < 1 else 1.0
-
-
-def parts_of(pair: Pair, kind: str, margins: Margins, counts: tuple, least_of: int = 1) -> tuple[Part, ...]:
+def parts_of(pair: Pair, kind: str, margins: Margins, counts: tuple) -> tuple[Part, ...]:
     """The pair's tests of ``kind`` from the counts of favourable events (the pair's, and its house-favouring
-    ones; the dealer's, the patron's, the run's); each with its least p-value (``least_of``: min_events)."""
+    ones; the dealer's, the patron's, the run's)."""
     over, under, by_dealer, by_patron, total = counts
     x = max(0, over - under)
     w = pair.wagers
     d_share = Fraction(w, margins.dealer[pair.dealer]) if margins.dealer[pair.dealer] else Fraction(0)
-    out = [Part("dealer", x, by_dealer, d_share, upper_tail(x, by_dealer, d_share) if x else 1.0,
-                least(by_dealer, d_share, least_of))]
+    out = [Part("dealer", x, by_dealer, d_share, upper_tail(x, by_dealer, d_share) if x else 1.0)]
     patron_wagers = margins.patron[pair.patron]
     if w and patron_wagers > w:  # the patron wagered with other dealers too: against the patron's own rate
         share = Fraction(w, patron_wagers)
-        out.append(Part("patron", x, by_patron, share, upper_tail(x, by_patron, share) if x else 1.0,
-                        least(by_patron, share, least_of)))
+        out.append(Part("patron", x, by_patron, share, upper_tail(x, by_patron, share) if x else 1.0))
     else:  # this dealer alone: against the floor's
         share = Fraction(w, margins.total) if margins.total else Fraction(0)
-        out.append(Part("floor", x, total, share, upper_tail(x, total, share) if x else 1.0,
-                        least(total, share, least_of)))
+        out.append(Part("floor", x, total, share, upper_tail(x, total, share) if x else 1.0))
     return tuple(out)
 
 
-def tests_of(wagers: Counter, pairs: dict, by_kind: dict, min_events: int = 1) -> PairTests:
-    """Every pair's two tests: those with an event worked out, each of the others (p = 1) counted; and each
-    family's least p-values, of every test whose margin holds ``min_events`` favourable events."""
+def tests_of(wagers: Counter, pairs: dict, by_kind: dict) -> PairTests:
+    """Every pair's two tests: those with an event worked out, each of the others (p = 1) counted."""
     margins = Margins.of(wagers)
     m = 2 * (len(wagers) + sum(1 for key in pairs if key not in wagers))
     dealer_n, patron_n, total_n = Counter(), Counter(), Counter()
@@ -219,35 +168,14 @@ def tests_of(wagers: Counter, pairs: dict, by_kind: dict, min_events: int = 1) -
             x = sum(1 for e in events if favourable(e))
             under = sum(1 for e in events if kind == "over" and e.gain < 0)
             parts = parts_of(pair, kind, margins,
-                             (x, under, dealer_n[(kind, pair.dealer)], patron_n[(kind, pair.patron)], total_n[kind]),
-                             min_events)
+                             (x, under, dealer_n[(kind, pair.dealer)], patron_n[(kind, pair.patron)], total_n[kind]))
             out.append(PairTest(pair, kind, x, under, parts, max(part.p_value for part in parts)))
-    floors: dict[str, list[float]] = {"dealer": [], "patron": []}
-    every = dict.fromkeys(wagers, 0) | dict.fromkeys(pairs, 0)
-    for kind in ("over", "late"):  # the least p-values of every test, each from its own margin only
-        busy = {d for (k, d), n in dealer_n.items() if k == kind and n >= min_events}
-        fussy = {p for (k, p), n in patron_n.items() if k == kind and n >= min_events}
-        floor = total_n[kind] >= min_events
-        if not (busy or fussy or floor):
-            continue
-        for dealer, patron in every:
-            w = wagers.get((dealer, patron), 0)
-            if dealer in busy:
-                dealt = margins.dealer[dealer]  # (none: a dealer whose every event was a voided late wager)
-                floors["dealer"].append(least(dealer_n[(kind, dealer)], w / dealt if dealt else 0.0, min_events))
-            patron_wagers = margins.patron[patron]
-            if w and patron_wagers > w:
-                if patron in fussy:
-                    floors["patron"].append(least(patron_n[(kind, patron)], w / patron_wagers, min_events))
-            elif floor:
-                floors["patron"].append(least(total_n[kind], w / margins.total if margins.total else 0.0,
-                                              min_events))
-    return PairTests(out, m, margins, floors)
+    return PairTests(out, m, margins)
 
 
-def decisive(test: PairTest, by_kind: dict, cut: Cut, margins: Margins) -> Event:
+def decisive(test: PairTest, by_kind: dict, threshold: float, margins: Margins) -> Event:
     """The event at which the running tests (the events so far, against the shares of the whole run) first all
-    fell to their family's threshold; the pair's last favourable event if never before the end."""
+    fell to ``threshold``; the pair's last favourable event if never before the end."""
     dealer, patron = test.pair.dealer, test.pair.patron
     x = under = by_dealer = by_patron = total = 0
     last = None
@@ -264,6 +192,6 @@ def decisive(test: PairTest, by_kind: dict, cut: Cut, margins: Margins) -> Event
         x += 1
         last = e
         parts = parts_of(test.pair, test.kind, margins, (x, under, by_dealer, by_patron, total))
-        if all(part.p_value <= cut.threshold(part.name) for part in parts):
+        if max(part.p_value for part in parts) <= threshold:
             return e
     return last
