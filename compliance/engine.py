@@ -431,7 +431,8 @@ class Checker:
         collector = None
         findings = result.findings
         whole = [r for r, _ in rules if REGISTRY[r.check].scope == "run"]  # judged over shoes, after the replay
-        if whole and game.integrity is not None:
+        later = dated and any(REGISTRY[r.check].scope == "run" for rs in ruleset.versions for r in rs.rules)
+        if (whole or later) and game.integrity is not None:  # (or a later version's, from its first coup)
             collector = game.integrity.Collector(header, table, whole)
         staffed = self._staffing.stretches or None
         result.rejected_rows = sum(r.count or 1 for r in getattr(header, "rejected_rows", None) or ())

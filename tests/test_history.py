@@ -498,6 +498,47 @@ amendments:
     assert patrons([c for c in doc["coups"] if day_of(c) >= "2030-01-01"], "after.json") is None
 
 
+def test_a_test_over_shoes_that_only_a_later_version_has_is_judged_from_its_first_coup(tmp_path):
+    """No test over shoes in force on the night's date, the collusion test from midnight: the pairs' wagers
+    counted are those of the coups after midnight, as if the night had begun there."""
+    (tmp_path / "introduced.yaml").write_text("""
+id: introduced
+title: New Jersey, with the collusion test only from a day
+version: "1"
+extends: us-nj
+overrides:
+  BAC-SHUFFLE: {enabled: false}
+  BAC-OUTCOMES: {enabled: false}
+  BAC-SETTLE-DRIFT: {enabled: false}
+  BAC-COLLUSION: {enabled: false}
+  BAC-HOLD: {enabled: false}
+amendments:
+  - id: collusion
+    title: The collusion test brought in
+    cite: "Test Register 5"
+    effective: "2030-01-01"
+    overrides:
+      BAC-COLLUSION: {enabled: true}
+""", encoding="utf-8")
+    start = dt.datetime(2029, 12, 31, 22, 30, tzinfo=dt.UTC)
+    sim = Simulator(load_ruleset("us-nj"), coups=200, seed=3, dealers=2, start=start)
+    out = io.BytesIO()
+    write_transcript(sim, out, "json")
+    doc = json.loads(out.getvalue())
+
+    def patrons(coups: list, name: str):
+        path = tmp_path / name
+        path.write_text(json.dumps(dict(doc, coups=coups, date="2029-12-31")), encoding="utf-8")
+        integrity = Checker(judge=False, cache=False, ruleset=str(tmp_path / "introduced.yaml")).check_file(
+            path, name).integrity
+        return integrity.patrons if integrity is not None else None
+
+    after = patrons([c for c in doc["coups"] if day_of(c) >= "2030-01-01"], "after.json")
+    assert sum(after.wagers.values()) and patrons(doc["coups"], "night.json").wagers == after.wagers
+    before = patrons([c for c in doc["coups"] if day_of(c) < "2030-01-01"], "before.json")
+    assert before is None or not before.wagers
+
+
 def test_a_night_spanning_an_amendment_cut_into_chunks_is_judged_as_in_one_pass(tmp_path, monkeypatch):
     """Under -j the chunks' shoes, chances and hold buckets are joined with each coup's version: the findings, the
     advantage-play finding among them, and the hold's figures are those of one pass."""
