@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 import json
@@ -462,6 +463,29 @@ def test_the_hold_s_theory_takes_each_coup_by_the_payouts_of_its_own_version(eff
     assert abs(whole.theoretical_win - (before.theoretical_win + after.theoretical_win)) <= Decimal("0.0001")
     for day in (effective - dt.timedelta(days=1), effective):
         assert table_group(doc["coups"], "night.json", as_of=day.isoformat()).theoretical_win != whole.theoretical_win
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "samples" / "night-shift.json"
+
+
+def test_a_coup_s_natural_is_read_by_the_tableau_of_its_own_version():
+    """The outcome letters the shoe tests count mark a natural by the tableau in force at the coup: a version
+    that counts only a 9 as a natural marks a two-card 8 as none from its first coup on."""
+    from compliance import games
+    from compliance.games.baccarat.integrity.collect import Collector
+    from compliance.reading.reader import open_transcript
+
+    source = open_transcript(SAMPLE)
+    source.close()
+    ruleset = load_ruleset(source.header.table.jurisdiction)
+    first = games.table_context(source.game, source.header, ruleset, "night.json")
+    later = dataclasses.replace(first, tableau=first.tableau.model_copy(update={"naturals": [9]}))
+    collector = Collector(source.header, first)
+    assert collector.naturals == {8, 9}
+    collector.table = later
+    assert collector.naturals == {9}
+    collector.table = first
+    assert collector.naturals == {8, 9}
 
 
 def test_collusion_takes_a_coup_only_where_its_version_has_the_rule(tmp_path):

@@ -454,6 +454,7 @@ class Collector:
         """The coups from here on were dealt under another version of the ruleset (its table)."""
         if table is not self._table:
             self._table = table
+            self.naturals = frozenset(table.tableau.naturals)  # a coup's outcome letter: by its own rules
             if not self.data.shoes:  # before the first coup: the transcript starts under this version
                 self.data.rules = dict(self._version_rules())
             self._switch(table)
