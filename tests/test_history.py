@@ -488,10 +488,33 @@ def test_a_coup_s_natural_is_read_by_the_tableau_of_its_own_version():
     assert collector.naturals == {8, 9}
 
 
+def collusion_counts(tmp_path: Path, ruleset_yaml: str, date: str | None = None):
+    """The collusion test's count of the pairs' wagers on a night across midnight, 31 December 2029, checked by
+    the ruleset ``ruleset_yaml`` (``date``: the header's): a function of the coups kept, None where no
+    collusion test ran."""
+    (tmp_path / "amended.yaml").write_text(ruleset_yaml, encoding="utf-8")
+    start = dt.datetime(2029, 12, 31, 22, 30, tzinfo=dt.UTC)
+    sim = Simulator(load_ruleset("us-nj"), coups=200, seed=3, dealers=2, start=start)
+    out = io.BytesIO()
+    write_transcript(sim, out, "json")
+    doc = json.loads(out.getvalue())
+    header = {"date": date} if date else {}
+
+    def counted(keep, name: str):
+        path = tmp_path / name
+        path.write_text(json.dumps(dict(doc, coups=[c for c in doc["coups"] if keep(day_of(c))], **header)),
+                        encoding="utf-8")
+        integrity = Checker(judge=False, cache=False, ruleset=str(tmp_path / "amended.yaml")).check_file(
+            path, name).integrity
+        return integrity.patrons if integrity is not None else None
+
+    return counted
+
+
 def test_collusion_takes_a_coup_only_where_its_version_has_the_rule(tmp_path):
     """The collusion rule withdrawn from midnight: the pairs' wagers counted over the night are those of its coups
     before midnight."""
-    (tmp_path / "withdrawn.yaml").write_text("""
+    patrons = collusion_counts(tmp_path, """
 id: withdrawn
 title: New Jersey, without the collusion test from a day
 version: "1"
@@ -503,29 +526,17 @@ amendments:
     effective: "2030-01-01"
     overrides:
       BAC-COLLUSION: {enabled: false}
-""", encoding="utf-8")
-    start = dt.datetime(2029, 12, 31, 22, 30, tzinfo=dt.UTC)
-    sim = Simulator(load_ruleset("us-nj"), coups=200, seed=3, dealers=2, start=start)
-    out = io.BytesIO()
-    write_transcript(sim, out, "json")
-    doc = json.loads(out.getvalue())
-
-    def patrons(coups: list, name: str):
-        path = tmp_path / name
-        path.write_text(json.dumps(dict(doc, coups=coups)), encoding="utf-8")
-        return Checker(judge=False, cache=False, ruleset=str(tmp_path / "withdrawn.yaml")).check_file(
-            path, name).integrity.patrons
-
-    whole = patrons(doc["coups"], "night.json")
-    before = patrons([c for c in doc["coups"] if day_of(c) < "2030-01-01"], "before.json")
+""")
+    whole = patrons(lambda day: True, "night.json")
+    before = patrons(lambda day: day < "2030-01-01", "before.json")
     assert sum(before.wagers.values()) and whole.wagers == before.wagers
-    assert patrons([c for c in doc["coups"] if day_of(c) >= "2030-01-01"], "after.json") is None
+    assert patrons(lambda day: day >= "2030-01-01", "after.json") is None
 
 
 def test_a_test_over_shoes_that_only_a_later_version_has_is_judged_from_its_first_coup(tmp_path):
     """No test over shoes in force on the night's date, the collusion test from midnight: the pairs' wagers
     counted are those of the coups after midnight, as if the night had begun there."""
-    (tmp_path / "introduced.yaml").write_text("""
+    patrons = collusion_counts(tmp_path, """
 id: introduced
 title: New Jersey, with the collusion test only from a day
 version: "1"
@@ -543,23 +554,10 @@ amendments:
     effective: "2030-01-01"
     overrides:
       BAC-COLLUSION: {enabled: true}
-""", encoding="utf-8")
-    start = dt.datetime(2029, 12, 31, 22, 30, tzinfo=dt.UTC)
-    sim = Simulator(load_ruleset("us-nj"), coups=200, seed=3, dealers=2, start=start)
-    out = io.BytesIO()
-    write_transcript(sim, out, "json")
-    doc = json.loads(out.getvalue())
-
-    def patrons(coups: list, name: str):
-        path = tmp_path / name
-        path.write_text(json.dumps(dict(doc, coups=coups, date="2029-12-31")), encoding="utf-8")
-        integrity = Checker(judge=False, cache=False, ruleset=str(tmp_path / "introduced.yaml")).check_file(
-            path, name).integrity
-        return integrity.patrons if integrity is not None else None
-
-    after = patrons([c for c in doc["coups"] if day_of(c) >= "2030-01-01"], "after.json")
-    assert sum(after.wagers.values()) and patrons(doc["coups"], "night.json").wagers == after.wagers
-    before = patrons([c for c in doc["coups"] if day_of(c) < "2030-01-01"], "before.json")
+""", date="2029-12-31")
+    after = patrons(lambda day: day >= "2030-01-01", "after.json")
+    assert sum(after.wagers.values()) and patrons(lambda day: True, "night.json").wagers == after.wagers
+    before = patrons(lambda day: day < "2030-01-01", "before.json")
     assert before is None or not before.wagers
 
 
