@@ -193,6 +193,26 @@ def test_commission_counts_to_the_house():
     assert b.net == {"": Decimal(-95)} and b.handle == {"banker": Decimal(100)}
 
 
+
+def test_a_coup_staked_beyond_exact_sums_is_left_out_and_the_rest_of_its_bucket_kept():
+    table = table_of("punto_banco")
+    data = hold.HoldData(hold.spot_returns(table))
+
+    def coup(banker, player, outcome="lose"):
+        return SimpleNamespace(stakes_at_settlement={(1, "banker"): banker, (2, "banker"): Decimal(0),
+                                                     (3, "player"): player}, stakes=None,
+                               settlements=[Settlement(0, 1, "banker", outcome, banker)], commissions=[])
+
+    for n, stakes in enumerate([(Decimal(10), Decimal(5)), (hold.BIG, Decimal(5)), (Decimal(20), Decimal(1))]):
+        data.add(coup(*stakes), 8, None, None, None, (n, 0, 0, None, None))
+    (b,) = data.buckets.values()
+    assert data.too_large == 1 and b.coups == 3
+    assert b.handle == {"banker": Decimal(30), "player": Decimal(6)}
+    assert b.moments == {("banker", "banker"): Decimal(500), ("banker", "player"): Decimal(70),
+                         ("player", "player"): Decimal(26)}
+    assert b.net == {"": Decimal(30) + hold.BIG}  # what was settled still counts to the house
+
+
 # ------------------------------------------------------------------ days and shifts
 
 

@@ -619,7 +619,8 @@ class Collector:
         times = s.times
         if times or shoe.times is not None:
             shoe.add_time(next((t.when for t in times if t.when is not None), None))
-        if self.hold is not None and s.settlements and s.void is None and MONEY <= have:
+        if self.hold is not None and s.settlements and s.void is None and "stakes" in have \
+                and "settlements" in have:  # (MONEY <= have)
             if staff is not self.hold_staff:  # the dealer, found once a stretch of coups
                 self.hold_staff = staff
                 self.hold_dealer = next((name for role, name in staff if role == "dealer"), None)

@@ -63,12 +63,14 @@ class Bucket(Slotted):
     coups at a time (:meth:`fold`), in C's loops rather than a product a coup.  (``pending``'s spots are in the
     order the coup staked them: the products are kept by the two spots in order of name.)"""
 
-    __slots__ = ("coups", "_handle", "net", "_moments", "first", "last", "pending")
+    __slots__ = ("coups", "_handle", "_net", "kept", "_moments", "first", "last", "pending", "dropped")
 
     def __init__(self, first: tuple):
         self.coups = 0
         self._handle: dict[str, Decimal] = {}
-        self.net: dict[str, Decimal] = {}
+        self._net: dict[str, Decimal] = {}
+        self.kept = ZERO  # the house's net on the spots judged (net[""])
+        self.dropped = 0  # coups whose stakes are too large to add up exactly, found by the last folds
         self._moments: dict[tuple[str, str], Decimal] = {}
         self.first = first  # (coup number, line, column, its time as ISO 8601 or None)
         self.last = first
@@ -78,6 +80,13 @@ class Bucket(Slotted):
     def handle(self) -> dict[str, Decimal]:
         self.fold()
         return self._handle
+
+    @property
+    def net(self) -> dict[str, Decimal]:
+        """What the coups left the house: on the spots judged (and commissions) under "", a spot judged by none
+        apart."""
+        self._net[""] = self.kept
+        return self._net
 
     @property
     def moments(self) -> dict[tuple[str, str], Decimal]:
@@ -92,6 +101,12 @@ class Bucket(Slotted):
         with localcontext(MONEY):
             for spots, rows in self.pending.items():
                 columns = list(zip(*rows))
+                if max(map(max, columns)) >= BIG:  # beyond what 28 digits add up exactly over a run: not judged
+                    fit = [row for row in rows if max(row) < BIG]
+                    self.dropped += len(rows) - len(fit)
+                    if not fit:
+                        continue
+                    columns = list(zip(*fit))
                 for i, a in enumerate(spots):
                     x = columns[i]
                     handle[a] = handle.get(a, ZERO) + sum(x, ZERO)
@@ -106,6 +121,8 @@ class Bucket(Slotted):
         for mine, theirs in ((self.handle, other.handle), (self.net, other.net), (self.moments, other.moments)):
             for k, v in theirs.items():
                 mine[k] = _EXACT.add(mine.get(k, ZERO), v)
+        self.kept = self._net[""]
+        self.dropped += other.dropped
         self.last = other.last
 
 
@@ -131,10 +148,10 @@ class HoldData(Slotted):
     """What the hold test keeps of one transcript: the table's spots and the buckets of its settled coups, by the
     version of the ruleset each coup was dealt under (:class:`Stretch`; :meth:`switch`)."""
 
-    __slots__ = ("spots", "_buckets", "unjudged", "too_large", "_waiting", "_dirty", "_stretches", "_stretch")
+    __slots__ = ("spots", "_buckets", "unjudged", "_too_large", "_waiting", "_dirty", "_stretches", "_stretch")
 
     def __init__(self, spots: dict, tableau=None, version: str | None = None, rule=None):
-        self.too_large = 0  # coups whose stakes are too large to add up exactly (none at any real table)
+        self._too_large = 0  # coups whose stakes are too large to add up exactly (none at any real table)
         self._stretches: dict[str | None, Stretch] = {}
         self._waiting = 0  # coups whose stakes wait in the buckets' ``pending``
         self._dirty: list[Bucket] = []  # the buckets with coups waiting
@@ -162,6 +179,12 @@ class HoldData(Slotted):
         return sorted(self._stretches.values(), key=lambda st: st.version or "")
 
     @property
+    def too_large(self) -> int:
+        """Coups whose stakes are too large to add up exactly (none at any real table)."""
+        self._fold()
+        return self._too_large
+
+    @property
     def buckets(self) -> dict[tuple, Bucket]:
         self._fold()
         return self._buckets
@@ -169,12 +192,14 @@ class HoldData(Slotted):
     def _fold(self) -> None:
         for b in self._dirty:
             b.fold()
+            self._too_large += b.dropped
+            b.dropped = 0
         self._dirty.clear()
         self._waiting = 0
 
     def extend(self, other: HoldData) -> None:
         self._fold()
-        self.too_large += other.too_large
+        self._too_large += other.too_large
         for theirs in other.stretches():
             st = self._stretches.get(theirs.version)
             if st is None:
@@ -200,40 +225,53 @@ class HoldData(Slotted):
             b = self._buckets[key] = Bucket(where)
         b.coups += 1
         b.last = where
-        net = b.net
-        kept = ZERO  # the house's net on the spots judged ("" in the bucket), a spot judged by none apart
+        kept = b.kept  # the house's net on the spots judged ("" in the bucket), a spot judged by none apart
         unjudged = self.unjudged
-        for st in s.settlements:
-            out = st.outcome
-            if out == "lose":
-                if unjudged and st.spot in unjudged:
-                    net[st.spot] = net.get(st.spot, ZERO) + st.amount
-                else:
-                    kept += st.amount
-            elif out == "win":
-                if unjudged and st.spot in unjudged:
-                    net[st.spot] = net.get(st.spot, ZERO) - st.amount
-                else:
-                    kept -= st.amount
+        if unjudged:
+            net = b.net
+            for _, _, spot, out, amount in s.settlements:
+                if out == "lose":
+                    if spot in unjudged:
+                        net[spot] = net.get(spot, ZERO) + amount
+                    else:
+                        kept += amount
+                elif out == "win":
+                    if spot in unjudged:
+                        net[spot] = net.get(spot, ZERO) - amount
+                    else:
+                        kept -= amount
+        else:
+            for _, _, _, out, amount in s.settlements:
+                if out == "lose":
+                    kept += amount
+                elif out == "win":
+                    kept -= amount
         for cm in s.commissions:
             kept += cm.amount
-        net[""] = net.get("", ZERO) + kept
+        b.kept = kept
         basis = s.stakes_at_settlement
         if basis is None:
             basis = s.stakes
         if not basis:
             return
-        if len(basis) == 1:
+        n = len(basis)
+        if n == 1:
             for (_, spot), stake in basis.items():
                 spots, stakes = (spot,), (stake,)
+        elif n == 2:
+            ((_, a), x), ((_, c), y) = basis.items()
+            if a == c:
+                spots, stakes = (a,), (x + y,)
+            else:
+                spots, stakes = (a, c), (x, y)
         else:
             by_spot: dict[str, Decimal] = {}
             for (_, spot), stake in basis.items():
-                by_spot[spot] = by_spot.get(spot, ZERO) + stake
+                if spot in by_spot:
+                    by_spot[spot] += stake
+                else:
+                    by_spot[spot] = stake
             spots, stakes = tuple(by_spot), tuple(by_spot.values())
-        if max(stakes) >= BIG:  # beyond what 28 digits add up exactly over a run: not judged
-            self.too_large += 1
-            return
         pending = b.pending
         rows = pending.get(spots)
         if rows is None:
