@@ -71,7 +71,7 @@ def test_ten_thousand_compliant_coups_check_without_a_finding(rulesets, tmp_path
 
 
 @pytest.mark.parametrize("jurisdiction", JURISDICTIONS)
-@pytest.mark.parametrize("seed", [2, 3, 4])
+@pytest.mark.parametrize("seed", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)])
 def test_other_seeds_and_games_check_without_a_finding(rulesets, tmp_path, jurisdiction, seed):
     ruleset = rulesets[jurisdiction]
     game = sorted(ruleset.game.variants)[seed % len(ruleset.game.variants)]
