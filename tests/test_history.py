@@ -311,6 +311,20 @@ def test_rules_list_and_show_give_the_rules_as_they_stood_and_history_lists_the_
 # ------------------------------------------------------------------ whole shoes: the version at the shoe's first coup
 
 
+def written(sim: Simulator) -> dict:
+    """The simulated night as its JSON transcript."""
+    out = io.BytesIO()
+    write_transcript(sim, out, "json")
+    return json.loads(out.getvalue())
+
+
+def checked(doc: dict, tmp_path: Path, ruleset: Path):
+    """The night ``doc`` checked by the ruleset file ``ruleset``, the integrity tests judged."""
+    path = tmp_path / "night.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return Checker(judge=True, cache=False, ruleset=str(ruleset)).check_file(path, "night.json")
+
+
 def shuffle_amended(tmp_path: Path) -> Path:
     path = tmp_path / "shuffle-amended.yaml"
     path.write_text("""
@@ -340,12 +354,8 @@ def test_a_shoe_is_judged_whole_by_the_version_in_force_at_its_first_coup(minute
     start = dt.datetime(2029, 12, 31, 23, 59, tzinfo=dt.UTC) - dt.timedelta(minutes=minutes - 1)
     sim = Simulator(load_ruleset("us-nj"), coups=60, seed=11, decks=2, start=start,
                     inject={"integrity.unshuffled:factory-order": 1.0})
-    out = io.BytesIO()
-    write_transcript(sim, out, "json")
-    doc = json.loads(out.getvalue())
-    path = tmp_path / "night.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    result = Checker(judge=True, cache=False, ruleset=str(shuffle_amended(tmp_path))).check_file(path, "night.json")
+    doc = written(sim)
+    result = checked(doc, tmp_path, shuffle_amended(tmp_path))
     first_day: dict[str, str] = {}
     shoe_of = {}
     for c in doc["coups"]:
@@ -399,12 +409,8 @@ def test_advantage_play_counts_a_panda_8_wager_only_from_the_day_its_version_jud
     start = dt.datetime.combine(effective, dt.time(22, 0), tzinfo=dt.UTC) - dt.timedelta(days=1)
     sim = Simulator(load_ruleset(str(ruleset)), coups=600, seed=3, seats=3, game="ez_baccarat", start=start,
                     inject={"integrity.advantage-play": 1.0})
-    out = io.BytesIO()
-    write_transcript(sim, out, "json")
-    doc = json.loads(out.getvalue())
-    path = tmp_path / "night.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    result = Checker(judge=True, cache=False, ruleset=str(ruleset)).check_file(path, "night.json")
+    doc = written(sim)
+    result = checked(doc, tmp_path, ruleset)
     after = {c["coup"] for c in doc["coups"] if day_of(c) >= effective.isoformat()}
     (made,) = [i for i in sim.integrity if i.category == "integrity.advantage-play"]
     panda = {n for n, spot, _ in made.wagered if spot == "panda_8"}
@@ -495,9 +501,7 @@ def collusion_counts(tmp_path: Path, ruleset_yaml: str, date: str | None = None)
     (tmp_path / "amended.yaml").write_text(ruleset_yaml, encoding="utf-8")
     start = dt.datetime(2029, 12, 31, 22, 30, tzinfo=dt.UTC)
     sim = Simulator(load_ruleset("us-nj"), coups=200, seed=3, dealers=2, start=start)
-    out = io.BytesIO()
-    write_transcript(sim, out, "json")
-    doc = json.loads(out.getvalue())
+    doc = written(sim)
     header = {"date": date} if date else {}
 
     def counted(keep, name: str):
