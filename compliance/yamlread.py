@@ -250,9 +250,11 @@ def expansion_allowed(text: str) -> int:
 def bounded_yaml(allowed: int, typ: str = "rt"):
     """A ruamel.yaml loader that measures each document (:func:`measure`) before it builds a single object
     from it; dates are left as text (an impossible date is then a bad value in its place, not a crash), and
-    duplicate keys are errors."""
+    duplicate keys and anchors set twice are errors."""
     from ruamel.yaml import YAML
+    from ruamel.yaml.composer import Composer, ComposerError
     from ruamel.yaml.constructor import RoundTripConstructor, SafeConstructor
+    from ruamel.yaml.events import AliasEvent
 
     base = RoundTripConstructor if typ == "rt" else SafeConstructor
 
@@ -269,8 +271,21 @@ def bounded_yaml(allowed: int, typ: str = "rt"):
 
     Bounded.add_constructor("tag:yaml.org,2002:timestamp", Bounded.construct_yaml_timestamp)
     Bounded.add_constructor("tag:yaml.org,2002:float", Bounded.construct_yaml_float)
+    class Once(Composer):
+        """An anchor named again is refused: an alias to it would take whichever came last, silently."""
+
+        def compose_node(self, parent, index):
+            event = self.parser.peek_event()
+            anchor = None if isinstance(event, AliasEvent) else getattr(event, "anchor", None)
+            if anchor is not None and anchor in self.anchors:
+                first = self.anchors[anchor].start_mark
+                raise ComposerError(None, None, f"the anchor &{anchor} is set again (first on line {first.line + 1}): "
+                                    "an alias to it would be ambiguous", event.start_mark)
+            return super().compose_node(parent, index)
+
     loader = YAML(typ=typ, pure=True)
     loader.Constructor = Bounded
+    loader.Composer = Once
     loader.allow_duplicate_keys = False
     return loader
 

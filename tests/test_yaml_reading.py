@@ -77,3 +77,13 @@ def test_an_alias_bomb_stops_at_the_node_count_not_at_the_machines_memory():
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6))
     with pytest.raises(UserError, match="too large"):
         parse_yaml(bomb.encode(), "bomb.yaml")
+
+
+def test_an_anchor_set_twice_is_refused_at_its_second_place():
+    """YAML lets a later anchor of the same name shadow the first, so an alias would read whichever came last:
+    the reader refuses it, at the second anchor, as it refuses a key given twice."""
+    text = b"a: &x 1\nb: [&x 2, *x]\n"
+    with pytest.raises(UserError, match=r"the anchor &x is set again \(first on line 1\)") as refused:
+        parse_yaml(text, "twice.yaml")
+    assert refused.value.where == Where("twice.yaml", 2, 5)
+    assert parse_yaml(b"a: &x 1\nb: [*x, *x]\n", "once.yaml").data == {"a": 1, "b": [1, 1]}
