@@ -259,11 +259,12 @@ class Runner:
     def ruleset_id(self, transcript: Path, side: Sidecar) -> str | None:
         """The id of the ruleset a case runs under, found without checking it (None: the case cannot run)."""
         try:
-            ref = self._ruleset_ref(transcript, side)
-            if ref is None:
+            if side.ruleset:
+                ref = self._ruleset_ref(transcript, side)
+            else:  # the transcript's table.jurisdiction, read once
                 source = open_transcript(transcript, str(transcript))
                 source.close()
-                ref = "\0" + source.header.table.jurisdiction
+                ref = "\0" + (source.header.table.jurisdiction or "")
             if ref not in self._ids:
                 self._ids[ref] = (load_jurisdiction(ref[1:], dict(self.jurisdictions)).id if ref.startswith("\0")
                                   else load_ruleset(ref).id)

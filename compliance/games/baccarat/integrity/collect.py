@@ -517,9 +517,10 @@ class Collector:
         period = None
         if hold is not None:
             version = table.ruleset.period.start if getattr(table.ruleset, "period", None) is not None else None
+            returns = spot_returns(table)
+            period = (version, returns, table.tableau, hold)
             if data.hold is None:
-                data.hold = HoldData(spot_returns(table), table.tableau, version, hold)
-            period = (version, spot_returns(table), table.tableau, hold)
+                data.hold = HoldData(returns, table.tableau, version, hold)
         return (data.patrons if collusion is not None else None, collusion.id if collusion is not None else None,
                 sides, every, advantage.id if advantage is not None else None,
                 data.hold if hold is not None else None, period)
